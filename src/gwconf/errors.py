@@ -1,0 +1,80 @@
+"""One error hierarchy and the stable exit codes (design.md section 6).
+
+Every error says what happened, names the file (and line) when there is one, and says what to do.
+Nothing below ``gwconf.cli`` calls ``sys.exit``: code raises these, the CLI maps them to exit codes.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    ERROR = 1  # expected error: bad file, missing profile, write refused
+    USAGE = 2
+    KEY_REJECTED = 3  # the gateway rejected the key
+    GATEWAY_FAILED = 4  # unreachable, wrong base address, 404, 5xx, timeout
+    CLIENT_CONFIG = 5  # doctor: key and service fine, the client's configuration is at fault
+    CHANGES_PENDING = 6  # --check
+    INTERRUPTED = 130
+
+
+class GwconfError(Exception):
+    """An expected failure with a message for the user and a hint for what to do next."""
+
+    exit_code: ExitCode = ExitCode.ERROR
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(GwconfError):
+    exit_code = ExitCode.USAGE
+
+
+class ParseError(GwconfError):
+    """A file that cannot be parsed. It is never written."""
+
+    def __init__(
+        self,
+        source: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        where = source
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        super().__init__(
+            f"{where}: {message}",
+            hint or "Fix the file by hand (gwconf never rewrites a file it cannot parse), then run again.",
+        )
+        self.source = source
+        self.line = line
+        self.column = column
+        self.reason = message
+
+
+class ProfileError(GwconfError):
+    pass
+
+
+class ClientError(GwconfError):
+    pass
+
+
+class WriteRefused(GwconfError):
+    """A write that would be unsafe: a file changed underneath, a running app, a failed check."""
+
+
+class ConcurrentChange(WriteRefused):
+    pass

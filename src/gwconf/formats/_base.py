@@ -1,0 +1,85 @@
+"""The one document interface every format editor implements (design.md section 5).
+
+A ``KeyPath`` is a tuple of mapping keys (str) and list indices (int). Editors change only the
+spans they must; everything else in the text comes back byte for byte. Each editor records the
+operations applied to it, so the generic layer in ``gwconf.formats`` can replay them on plain
+data and check the re-parsed result (``verify_edit``).
+
+Text handed to ``load`` has no BOM (``gwconf.formats.decode`` strips it and ``encode`` puts it
+back); line endings are kept in the text and each editor writes new lines with ``self.eol``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+KeyPath = tuple[str | int, ...]
+
+
+class _Missing:
+    _instance: _Missing | None = None
+
+    def __new__(cls) -> _Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class Op:
+    """One edit: ``set`` (value) or ``delete``; ``append`` adds ``value`` to the list at ``path``."""
+
+    kind: str
+    path: KeyPath
+    value: Any = None
+
+
+def detect_eol(text: str) -> str:
+    """CRLF when CRLF dominates, else LF (formats.md 1.2)."""
+    crlf = text.count("\r\n")
+    if crlf and crlf * 2 > text.count("\n"):
+        return "\r\n"
+    return "\n"
+
+
+class Document(Protocol):
+    """Parsed file that can be edited in place. ``source`` is the display path for errors."""
+
+    source: str
+    eol: str
+    ops: list[Op]
+
+    def data(self) -> Any:
+        """The plain Python value of the document as it is now (dict for mappings)."""
+
+    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        """Plain value at ``path`` or ``default``."""
+
+    def set(self, path: KeyPath, value: Any) -> None:
+        """Set ``path`` to ``value``, creating missing parent mappings. No-op if equal."""
+
+    def delete(self, path: KeyPath) -> bool:
+        """Remove ``path``; False when it was not there."""
+
+    def append(self, path: KeyPath, value: Any) -> int:
+        """Append ``value`` to the list at ``path`` (created if missing); returns its index."""
+
+    def dump(self) -> str:
+        """The full text (no BOM)."""
+
+
+@dataclass
+class OpLog:
+    """Mixin-ish helper: editors keep their applied operations here."""
+
+    ops: list[Op] = field(default_factory=list)
