@@ -23,6 +23,7 @@ __all__ = [
     "decode",
     "detect_eol",
     "encode",
+    "get_plain",
     "load",
     "replay",
     "verify_edit",
@@ -79,7 +80,7 @@ def replay(data: Any, ops: list[Op]) -> Any:
             else:
                 _delete_plain(result, op.path)
         elif op.kind == "append":
-            container = _get_plain(result, op.path)
+            container = get_plain(result, op.path)
             if container is MISSING:
                 result = _set_plain(result, op.path, [copy.deepcopy(op.value)])
             else:
@@ -89,12 +90,15 @@ def replay(data: Any, ops: list[Op]) -> Any:
     return result
 
 
-def _get_plain(data: Any, path: KeyPath) -> Any:
+def get_plain(data: Any, path: KeyPath) -> Any:
+    """The value at ``path`` in plain data, or MISSING."""
     node = data
     for part in path:
-        try:
+        if (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and -len(node) <= part < len(node)
+        ):
             node = node[part]
-        except (KeyError, IndexError, TypeError):
+        else:
             return MISSING
     return node
 
@@ -113,7 +117,7 @@ def _set_plain(data: Any, path: KeyPath, value: Any) -> Any:
 
 
 def _delete_plain(data: Any, path: KeyPath) -> None:
-    parent = _get_plain(data, path[:-1])
+    parent = get_plain(data, path[:-1])
     if isinstance(parent, dict):
         parent.pop(path[-1], None)
     elif isinstance(parent, list) and isinstance(path[-1], int) and path[-1] < len(parent):

@@ -1,0 +1,79 @@
+"""Shared option parsing for commands: the Env, client ids, profiles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from gwconf.errors import UsageError
+from gwconf.paths import Env
+
+
+def env() -> Env:
+    return Env.current()
+
+
+def complete_clients(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    from gwconf import registry
+
+    return [CompletionItem(c) for c in registry.IDS if c.startswith(incomplete)]
+
+
+def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    from gwconf.profiles import ProfileStore
+
+    try:
+        names = ProfileStore(Env.current()).names()
+    except Exception:
+        return []
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+def profile_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--profile",
+        "-p",
+        "profile_ref",
+        metavar="NAME|PATH",
+        shell_complete=complete_profiles,
+        help="A saved profile name or a path to a profile file (default: the active profile).",
+    )(fn)
+
+
+def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")(fn)
+
+
+def clients_argument(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.argument("client_ids", nargs=-1, metavar="CLIENT...", shell_complete=complete_clients)(fn)
+
+
+def resolve_clients(client_ids: tuple[str, ...]) -> list[Any]:
+    """Adapters for the ids given; an unknown id is a usage error that lists the known ones."""
+    from gwconf import registry
+
+    unknown = [c for c in client_ids if c not in registry.MODULES]
+    if unknown:
+        close = _suggest(unknown[0], registry.IDS)
+        raise UsageError(
+            f"unknown client {unknown[0]!r}." + (f" Did you mean {close!r}?" if close else ""),
+            "See every supported client with: gwconf clients",
+        )
+    seen: list[str] = []
+    for c in client_ids:
+        if c not in seen:
+            seen.append(c)
+    return [registry.get(c) for c in seen]
+
+
+def _suggest(word: str, choices: tuple[str, ...]) -> str | None:
+    import difflib
+
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return match[0] if match else None

@@ -1,0 +1,81 @@
+"""Rendering: text for people (colour only on a terminal without NO_COLOR), one JSON document for
+scripts. Everything printed passes through ``redact`` so a full key never reaches the screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+from gwconf.secrets import redact
+
+_known_keys: list[str] = []
+
+
+def remember_key(key: str | None) -> None:
+    """Keys seen by this command: masked wherever they would be printed."""
+    if key and key not in _known_keys:
+        _known_keys.append(key)
+
+
+def clean(text: str) -> str:
+    return redact(text, _known_keys)
+
+
+def use_colour(err: bool = False) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stderr if err else sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def style(text: str, err: bool = False, **kwargs: Any) -> str:
+    return click.style(text, **kwargs) if use_colour(err) else text
+
+
+def out(text: str = "", *, quiet_ok: bool = False) -> None:
+    """Print to stdout (suppressed by --quiet unless ``quiet_ok``)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.find_root().obj and ctx.find_root().obj.get("quiet") and not quiet_ok:
+        return
+    click.echo(clean(text))
+
+
+def err(text: str) -> None:
+    click.echo(clean(text), err=True)
+
+
+def warn(text: str) -> None:
+    err(style("warning: ", err=True, fg="yellow") + text)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(clean(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
+
+
+def print_error(exc: Any) -> None:
+    click.echo(clean(style("gwconf: error: ", err=True, fg="red", bold=True) + str(exc)), err=True)
+    hint = getattr(exc, "hint", None)
+    if hint:
+        click.echo(clean(style("hint: ", err=True, fg="cyan") + hint), err=True)
+
+
+def colour_diff(diff: str) -> str:
+    if not use_colour():
+        return diff
+    lines = []
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---")):
+            lines.append(click.style(line, bold=True))
+        elif line.startswith("+"):
+            lines.append(click.style(line, fg="green"))
+        elif line.startswith("-"):
+            lines.append(click.style(line, fg="red"))
+        elif line.startswith("@@"):
+            lines.append(click.style(line, fg="cyan"))
+        else:
+            lines.append(line)
+    return "".join(lines)

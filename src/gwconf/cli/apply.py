@@ -1,0 +1,133 @@
+"""gwconf apply: point clients at a profile."""
+
+from __future__ import annotations
+
+import click
+
+from gwconf.cli import _common, _output
+from gwconf.errors import ExitCode, UsageError
+
+
+@click.command(
+    "apply",
+    epilog="""\b
+Examples:
+  gwconf apply codex                          # the active profile
+  gwconf apply codex claude-code -p work      # a saved profile
+  gwconf apply --all --dry-run -p profiles/example.toml
+  gwconf apply continue --model my-model --check   # exit 6 if the files differ
+""",
+)
+@_common.clients_argument
+@click.option(
+    "--all", "all_clients", is_flag=True, help="Every detected client (with --dry-run: every supported one)."
+)
+@_common.profile_option
+@click.option("--model", "-m", help="Use this model instead of the profile's.")
+@click.option("--dry-run", "-n", is_flag=True, help="Show the diff of every file; write nothing.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 6 when any file would change.")
+@click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
+@click.option("--show-key", is_flag=True, help="Show the full key in printed steps (tier-3 clients).")
+@_common.json_option
+def command(
+    client_ids: tuple[str, ...],
+    all_clients: bool,
+    profile_ref: str | None,
+    model: str | None,
+    dry_run: bool,
+    check: bool,
+    force: bool,
+    show_key: bool,
+    as_json: bool,
+) -> int:
+    """Rewrite clients' configuration files to use a gateway profile.
+
+    Only the keys gwconf manages change (base address, key, model, provider); everything else
+    in each file is kept byte for byte. The original is backed up first; `gwconf restore` puts
+    it back. Each client ends with what to restart.
+    """
+    from gwconf import operations, registry
+    from gwconf.profiles import ProfileStore
+
+    if all_clients and client_ids:
+        raise UsageError("give client names or --all, not both.")
+    if not all_clients and not client_ids:
+        raise UsageError("name the clients to apply, or pass --all.", "See the clients with: gwconf clients")
+    env = _common.env()
+    if not dry_run and not check:
+        for note in operations.repair_interrupted(env):
+            _output.warn(note)
+    profile = ProfileStore(env).load(profile_ref)
+    if all_clients:
+        clients = registry.all_clients()
+        if not (dry_run or check):
+            clients = [c for c in clients if c.detect(env)]
+            if not clients:
+                _output.warn("no supported client was detected (no program on PATH, no config folder).")
+    else:
+        clients = _common.resolve_clients(client_ids)
+    key = profile.resolve_key(env)
+    _output.remember_key(key)
+    results = operations.apply_profile(
+        clients, profile, env, dry_run=dry_run or check, model=model, force=force
+    )
+    if show_key:
+        for result in results:
+            client = registry.get(result.id)
+            if client.tier == 3:
+                result.steps = client.steps(client.target(profile, env), True)
+    failed = any(r.error for r in results)
+    pending = any(r.changed for r in results)
+    if as_json:
+        _output.emit_json(
+            {
+                "profile": profile.name,
+                "dry_run": dry_run or check,
+                "clients": [r.to_json() for r in results],
+            }
+        )
+    else:
+        _render(results, profile.name, dry_run or check, show_key)
+    if failed:
+        return int(ExitCode.ERROR)
+    if check and pending:
+        return int(ExitCode.CHANGES_PENDING)
+    return 0
+
+
+def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
+    out = _output.out
+    for result in results:
+        out(_output.style(f"== {result.id} ({result.name})", bold=True))
+        if result.error:
+            _output.print_error(result.error)
+            continue
+        for file in result.files:
+            if dry_run:
+                out(_output.colour_diff(file.diff).rstrip("\n"))
+            else:
+                verb = {"create": "created", "modify": "updated", "remove": "removed"}[file.action]
+                out(f"  {verb} {file.path}")
+        if result.steps is not None:
+            out(
+                "  This client cannot be configured through files; do this in the app:"
+                if result.steps
+                else ""
+            )
+            for number, step in enumerate(result.steps, 1):
+                out(f"  {number}. {step}")
+            if not show_key:
+                out("  (the key is masked; add --show-key to print it in full)")
+        elif not result.files:
+            out("  already points at this profile: nothing to change")
+        for note in result.notes:
+            out(f"  note: {note}")
+        if result.files and result.restart:
+            out(f"  {'then' if dry_run else 'restart'}: {result.restart}")
+    changed = [r.id for r in results if r.changed]
+    if dry_run:
+        out(f"\nDry run: nothing was written. {len(changed)} client(s) would change (profile {profile!r}).")
+    elif changed:
+        out(
+            f"\nApplied profile {profile!r} to {', '.join(changed)}. Undo with: gwconf restore {' '.join(changed)}"
+        )

@@ -1,0 +1,66 @@
+"""gwconf restore: put back what was there before gwconf."""
+
+from __future__ import annotations
+
+import click
+
+from gwconf.cli import _common, _output
+from gwconf.errors import ExitCode, UsageError
+
+
+@click.command(
+    "restore",
+    epilog="""\b
+Examples:
+  gwconf restore codex            # key by key, as it was before gwconf
+  gwconf restore --all --dry-run  # show what would be put back
+""",
+)
+@_common.clients_argument
+@click.option("--all", "all_clients", is_flag=True, help="Every client gwconf has written.")
+@click.option("--dry-run", "-n", is_flag=True, help="Show the diff; write nothing.")
+@_common.json_option
+def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, as_json: bool) -> int:
+    """Put back what each client's files held before gwconf.
+
+    A file untouched since gwconf wrote it gets its original bytes back exactly; a file gwconf
+    created is removed. Where you changed a managed key since, your value is left alone and
+    reported. Timestamped whole-file backups stay in gwconf's state folder as a last resort.
+    """
+    from gwconf import operations, registry
+    from gwconf.ledger import Ledger
+
+    if all_clients == bool(client_ids):
+        raise UsageError("name the clients to restore, or pass --all (not both).")
+    env = _common.env()
+    if not dry_run:
+        for note in operations.repair_interrupted(env):
+            _output.warn(note)
+    if all_clients:
+        clients = [registry.get(c) for c in Ledger(env).clients() if c in registry.MODULES]
+        if not clients:
+            _output.out("Nothing to restore: gwconf has not written any client's files.")
+    else:
+        clients = _common.resolve_clients(client_ids)
+    results = operations.restore_clients(clients, env, dry_run=dry_run)
+    if as_json:
+        _output.emit_json({"dry_run": dry_run, "clients": [r.to_json() for r in results]})
+    else:
+        for result in results:
+            _output.out(_output.style(f"== {result.id} ({result.name})", bold=True))
+            if result.error:
+                _output.print_error(result.error)
+                continue
+            for file in result.files:
+                if dry_run:
+                    _output.out(_output.colour_diff(file.diff).rstrip("\n"))
+                else:
+                    verb = {"create": "recreated", "modify": "restored", "remove": "removed"}[file.action]
+                    _output.out(f"  {verb} {file.path}")
+            for line in result.left_alone:
+                _output.warn(line)
+            for note in result.notes:
+                _output.out(f"  {note}")
+            if result.files and result.restart:
+                _output.out(f"  restart: {result.restart}")
+    return int(ExitCode.ERROR) if any(r.error for r in results) else 0

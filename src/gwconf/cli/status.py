@@ -1,0 +1,66 @@
+"""gwconf status: where each client points now."""
+
+from __future__ import annotations
+
+import click
+
+from gwconf.cli import _common, _output
+
+
+@click.command(
+    "status",
+    epilog="""\b
+Examples:
+  gwconf status              # every client gwconf applied, or detected
+  gwconf status codex --json
+""",
+)
+@_common.clients_argument
+@_common.json_option
+def command(client_ids: tuple[str, ...], as_json: bool) -> int:
+    """Show each client's base address, key (masked), model and provider, the profile it matches,
+    and any managed key changed by hand since gwconf wrote it."""
+    from gwconf import operations, registry
+    from gwconf.ledger import Ledger
+    from gwconf.profiles import ProfileStore
+
+    env = _common.env()
+    ledger = Ledger(env)
+    if client_ids:
+        clients = _common.resolve_clients(client_ids)
+    else:
+        applied = set(ledger.clients())
+        clients = [c for c in registry.all_clients() if c.id in applied or (c.tier < 3 and c.detect(env))]
+    profiles = operations.load_profiles(env)
+    for profile in profiles:
+        try:
+            _output.remember_key(profile.resolve_key(env))
+        except Exception:
+            pass
+    rows = [operations.client_status(c, env, profiles, ledger) for c in clients]
+    active = ProfileStore(env).active()
+    if as_json:
+        _output.emit_json({"active_profile": active, "clients": [r.to_json() for r in rows]})
+        return 0
+    _output.out(f"Active profile: {active or '(none)'}")
+    if not rows:
+        _output.out("No client applied or detected yet. Try: gwconf clients")
+    for r in rows:
+        _output.out(_output.style(f"== {r.id} ({r.name})", bold=True))
+        if r.error:
+            _output.print_error(r.error)
+            continue
+        if r.reading is None:
+            _output.out("  configured in the app itself (tier 3): gwconf cannot read it")
+            continue
+        data = r.to_json()
+        _output.out(f"  base address  {data['base_url'] or '-'}")
+        _output.out(f"  key           {data['key'] or '-'}  ({r.reading.key_origin or 'not found'})")
+        _output.out(f"  model         {data['model'] or '-'}")
+        _output.out(f"  provider      {data['provider'] or '-'}")
+        _output.out(f"  profile       {r.profile or 'none of the saved profiles'}")
+        if r.applied_profile and r.applied_profile != r.profile:
+            _output.out(f"  gwconf last applied {r.applied_profile!r} here")
+        for line in r.drift:
+            _output.warn(f"changed by hand since gwconf wrote it: {line}")
+    return 0

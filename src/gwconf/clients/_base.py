@@ -1,0 +1,284 @@
+"""The client protocol and the helpers client modules share (design.md section 4).
+
+A client module is small and reads top to bottom: constants (``ID``, ``NAME``, ``FAMILY``,
+``WIRE``, ``TIER``, ``RESTART``, ``BASE_FORM``, ``PROGRAMS``), then ``files(env)``,
+``render(docs, target, env)`` and ``read(docs, env)``. Anything it leaves out gets the default
+from ``ClientAdapter`` below. Only a client's own module knows about that client.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from gwconf import secrets, urls
+from gwconf.formats import MISSING, Document
+from gwconf.paths import Env, display
+
+FAMILIES = ("openai", "anthropic", "gemini")
+WIRES = ("chat", "responses", "messages", "gemini")
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One file a client reads. ``role`` names it inside the client (``config``, ``auth``...)."""
+
+    role: str
+    path: Path
+    format: str
+    secret: bool = False  # holds a key: written 0600
+    strict: bool = False  # strict JSON that must stay strict
+
+
+@dataclass
+class Target:
+    """What one client should point at, derived from a profile."""
+
+    client_id: str
+    profile_name: str
+    base_url: str  # in the form this client wants
+    api_key: str
+    model: str | None
+    wire: str
+    family: str
+    base_derived: bool = False  # family address derived from the OpenAI-style base
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def masked_key(self) -> str:
+        return secrets.mask(self.api_key)
+
+
+@dataclass
+class Finding:
+    """One thing doctor or status has to say. ``area``: base, key, provider, override, process, other."""
+
+    level: str  # "error", "warning" or "info"
+    area: str
+    message: str
+    fix: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "area": self.area, "message": self.message, "fix": self.fix}
+
+
+@dataclass
+class Reading:
+    """What a client will really send, read back from its files (following its own precedence)."""
+
+    base_url: str | None = None
+    api_key: str | None = None
+    key_origin: str = ""  # where the key came from, for messages ("~/.codex/auth.json OPENAI_API_KEY")
+    model: str | None = None
+    provider: str | None = None  # the provider the client uses now, as the client names it
+    provider_is_gwconf: bool = False
+    wire: str = "chat"
+    auth_header: str = "bearer"  # "bearer", "x-api-key" or "x-goog-api-key"
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base_url": self.base_url,
+            "key": secrets.mask(self.api_key) if self.api_key else None,
+            "key_origin": self.key_origin,
+            "model": self.model,
+            "provider": self.provider,
+            "provider_is_gwconf": self.provider_is_gwconf,
+            "wire": self.wire,
+            "auth_header": self.auth_header,
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+# -- defaults ------------------------------------------------------------------------------------
+
+
+def default_target(module: Any, profile: Any, env: Env) -> Target:
+    """The profile's address in the form this client wants (``BASE_FORM``), key and model."""
+    family = module.FAMILY
+    form = getattr(module, "BASE_FORM", "v1")
+    derived = False
+    notes: list[str] = []
+    if family == "anthropic":
+        base, derived = profile.anthropic_root()
+        if derived:
+            notes.append(f"Anthropic-style address derived from the base address: {base}")
+    elif family == "gemini":
+        base, derived = profile.gemini_root()
+        if derived:
+            notes.append(f"Gemini-style address derived from the base address: {base}")
+    else:
+        base = profile.base_url
+        if form == "root":
+            base = urls.root(base)
+        elif form == "slash":
+            base = urls.with_slash(base)
+        elif form == "chat_endpoint":
+            base = urls.chat_endpoint(base)
+    return Target(
+        client_id=module.ID,
+        profile_name=profile.name,
+        base_url=base,
+        api_key=profile.resolve_key(env),
+        model=profile.model_for(module.ID),
+        wire=module.WIRE,
+        family=family,
+        base_derived=derived,
+        notes=notes,
+    )
+
+
+def default_detect(module: Any, env: Env) -> bool:
+    programs = getattr(module, "PROGRAMS", ())
+    if any(env.which(p) for p in programs):
+        return True
+    return any(f.path.exists() or f.path.parent.is_dir() for f in module.files(env))
+
+
+class ClientAdapter:
+    """A client module with the shared defaults filled in (pre-commit's language adapters)."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.id: str = module.ID
+        self.name: str = module.NAME
+        self.family: str = module.FAMILY
+        self.wire: str = module.WIRE
+        self.tier: int = getattr(module, "TIER", 1)
+        self.restart: str = module.RESTART
+        self.base_form: str = getattr(module, "BASE_FORM", "v1")
+        self.programs: tuple[str, ...] = tuple(getattr(module, "PROGRAMS", ()))
+        self.docs_url: str = getattr(module, "DOCS", "")
+        self.summary: str = (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else self.name
+
+    def files(self, env: Env) -> list[ConfigFile]:
+        return list(self.module.files(env))
+
+    def detect(self, env: Env) -> bool:
+        custom: Callable[[Env], bool] | None = getattr(self.module, "detect", None)
+        return custom(env) if custom else default_detect(self.module, env)
+
+    def target(self, profile: Any, env: Env) -> Target:
+        custom = getattr(self.module, "target", None)
+        return custom(profile, env) if custom else default_target(self.module, profile, env)
+
+    def render(self, docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+        return list(self.module.render(docs, target, env) or [])
+
+    def read(self, docs: dict[str, Document], env: Env) -> Reading:
+        reading: Reading = self.module.read(docs, env)
+        if not reading.wire:
+            reading.wire = self.wire
+        return reading
+
+    def preflight(self, env: Env, force: bool) -> list[str]:
+        """Refuse (raise) or warn before writing; e.g. an app that rewrites its files from memory."""
+        custom = getattr(self.module, "preflight", None)
+        return list(custom(env, force) or []) if custom else []
+
+    def steps(self, target: Target, show_key: bool) -> list[str] | None:
+        """Tier 3: numbered UI steps instead of writing files."""
+        custom = getattr(self.module, "steps", None)
+        return custom(target, show_key) if custom else None
+
+    def launch(self, target: Target, env: Env, args: list[str]) -> Any:
+        custom = getattr(self.module, "launch", None)
+        return custom(target, env, args) if custom else None
+
+    def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
+        custom = getattr(self.module, "doctor", None)
+        return list(custom(docs, env, reading) or []) if custom else []
+
+
+# -- helpers for client modules -----------------------------------------------------------------
+
+
+def home_file(env: Env, *parts: str) -> Path:
+    return env.home.joinpath(*parts)
+
+
+def env_dir(env: Env, variable: str, default: Path) -> Path:
+    """A folder a client lets users move with an environment variable (``CODEX_HOME``...)."""
+    value = env.get(variable)
+    return Path(os.path.expanduser(value)) if value else default
+
+
+def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:
+    value = doc.get(path)
+    return value if isinstance(value, str) and value is not MISSING else None
+
+
+def set_or_delete(doc: Document, path: tuple[str | int, ...], value: Any) -> None:
+    """Set ``path`` to ``value``; ``None`` removes it (a profile without a model, say)."""
+    if value is None:
+        doc.delete(path)
+    else:
+        doc.set(path, value)
+
+
+def env_reference(value: str | None, env: Env, pattern: str) -> tuple[str | None, str | None]:
+    """Resolve a client's env-var reference such as ``{env:X}`` or ``${{ secrets.X }}``.
+
+    ``pattern`` is a regex with one group for the variable name. Returns (value, variable name).
+    """
+    import re
+
+    if not value:
+        return value, None
+    match = re.fullmatch(pattern, value.strip())
+    if not match:
+        return value, None
+    name = match.group(1)
+    return env.get(name), name
+
+
+def shown(path: Path, env: Env) -> str:
+    return display(path, env)
+
+
+def env_override_findings(env: Env, names: tuple[str, ...], why: str) -> list[Finding]:
+    """Shell variables that would override or confuse the client's files (report, never delete)."""
+    found = []
+    for name in names:
+        if env.get(name):
+            found.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"${name} is set in this shell ({why}).",
+                    f"unset {name}  (or remove it from your shell startup files)",
+                )
+            )
+    return found
+
+
+def key_findings(actual: str | None, expected: str | None, origin: str) -> list[Finding]:
+    """Doctor (b): is the key present, the profile's, and well-formed? Never prints either key."""
+    if not actual:
+        return [Finding("error", "key", f"no key where this client reads it ({origin or 'nowhere'}).")]
+    found = [Finding("warning", "key", f"the key {p}.") for p in secrets.key_problems(actual)]
+    if expected is not None and actual != expected:
+        if expected.startswith(actual) or actual.strip() == expected:
+            detail = "a truncated or padded copy of"
+        elif len(actual) < len(expected):
+            detail = "shorter than, and different from,"
+        else:
+            detail = "different from"
+        found.append(
+            Finding(
+                "error",
+                "key",
+                f"the key in {origin} ({secrets.mask(actual)}) is {detail} the profile's ({secrets.mask(expected)}).",
+            )
+        )
+    return found
+
+
+RESTART_NEW_SESSION = "Start a new {name} session; a running one keeps the old settings."
+RESTART_PER_RUN = "{name} reads its configuration on every run: nothing to restart."
+RESTART_RELOAD_WINDOW = "Run 'Developer: Reload Window' in VS Code (or restart it) to load the change."
+RESTART_QUIT_APP = "Quit {name} fully (not just close the window), then start it again."

@@ -1,0 +1,213 @@
+"""Claude Code: ``~/.claude/settings.json`` (``env`` block) + ``~/.claude.json`` (onboarding flag).
+
+Docs: https://code.claude.com/docs/en/settings and /llm-gateway ; checked against
+@anthropic-ai/claude-code 2.1.330 (shared/reference/clients-terminal.md section 2).
+Anthropic-style family: ``ANTHROPIC_BASE_URL`` is the root (Claude appends ``/v1/messages``),
+the key goes in ``ANTHROPIC_AUTH_TOKEN`` (sent as Bearer, no approval prompt), and
+``ANTHROPIC_API_KEY`` is removed (both together break auth). ``CLAUDE_CONFIG_DIR`` moves both files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf import urls
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, get_str
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "claude-code"
+NAME = "Claude Code"
+FAMILY = "anthropic"
+WIRE = "messages"
+TIER = 1
+BASE_FORM = "root"
+PROGRAMS = ("claude",)
+DOCS = "https://code.claude.com/docs/en/llm-gateway"
+RESTART = (
+    "Claude Code reads settings.json when it starts: exit every running `claude` session and start a new "
+    "one (live reload of the env block is not guaranteed; resumed sessions can keep the old environment). "
+    "In VS Code, also reload the window."
+)
+
+OFFICIAL_BASE = "https://api.anthropic.com"
+KEY_VARS = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY")
+MODEL_ALIASES = (
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+    "ANTHROPIC_DEFAULT_OPUS_MODEL",
+    "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+    "ANTHROPIC_SMALL_FAST_MODEL",
+)
+FIRST_PARTY_SWITCHES = (
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_USE_FOUNDRY",
+    "CLAUDE_CODE_USE_GATEWAY",
+    "CLAUDE_CODE_USE_MANTLE",
+)
+
+
+def config_dir(env: Env) -> Path | None:
+    value = env.get("CLAUDE_CONFIG_DIR")
+    return Path(value).expanduser() if value else None
+
+
+def files(env: Env) -> list[ConfigFile]:
+    moved = config_dir(env)
+    settings = (moved or env.home / ".claude") / "settings.json"
+    state = (moved or env.home) / ".claude.json"
+    return [
+        ConfigFile("settings", settings, "json", secret=True, strict=True),
+        ConfigFile("state", state, "json", strict=True),
+    ]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    settings, state = docs["settings"], docs["state"]
+    notes: list[str] = []
+    settings.set(("env", "ANTHROPIC_BASE_URL"), target.base_url)
+    settings.set(("env", "ANTHROPIC_AUTH_TOKEN"), target.api_key)
+    if settings.delete(("env", "ANTHROPIC_API_KEY")):
+        notes.append("removed env.ANTHROPIC_API_KEY (with ANTHROPIC_AUTH_TOKEN both headers are sent)")
+    if target.model:
+        settings.set(("env", "ANTHROPIC_MODEL"), target.model)
+    if settings.delete(("forceLoginMethod",)):
+        notes.append("removed forceLoginMethod (it forces the vendor's login)")
+    state.set(("hasCompletedOnboarding",), True)
+    env_block = settings.get(("env",), {}) or {}
+    aliases = [a for a in MODEL_ALIASES if isinstance(env_block, dict) and a in env_block]
+    if aliases and target.model:
+        notes.append(
+            f"env also sets {', '.join(aliases)}, which win over ANTHROPIC_MODEL for those slots: "
+            "check they name models the gateway serves"
+        )
+    return notes
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    settings, state = docs["settings"], docs["state"]
+    layers = _layers(env, settings)
+    merged: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    for name in ("ANTHROPIC_BASE_URL", *KEY_VARS, "ANTHROPIC_MODEL"):
+        if env.get(name):
+            merged[name], origin[name] = env.environ[name], f"shell ${name}"
+    for label, block in layers:  # later layers win: user < project < project local
+        for name in ("ANTHROPIC_BASE_URL", *KEY_VARS, "ANTHROPIC_MODEL"):
+            value = block.get(name)
+            if isinstance(value, str) and value:
+                merged[name], origin[name] = value, f"{label} env.{name}"
+    reading = Reading(wire=WIRE)
+    reading.base_url = merged.get("ANTHROPIC_BASE_URL") or OFFICIAL_BASE
+    if "ANTHROPIC_AUTH_TOKEN" in merged:
+        reading.api_key, reading.auth_header = merged["ANTHROPIC_AUTH_TOKEN"], "bearer"
+        reading.key_origin = origin["ANTHROPIC_AUTH_TOKEN"]
+    elif "ANTHROPIC_API_KEY" in merged:
+        reading.api_key, reading.auth_header = merged["ANTHROPIC_API_KEY"], "x-api-key"
+        reading.key_origin = origin["ANTHROPIC_API_KEY"]
+    else:
+        reading.key_origin = "settings.json env.ANTHROPIC_AUTH_TOKEN (not set)"
+    reading.model = merged.get("ANTHROPIC_MODEL") or get_str(settings, ("model",))
+    gateway = "ANTHROPIC_BASE_URL" in merged and not urls.is_vendor_host(urls.host_of(reading.base_url))
+    reading.provider = "gateway (ANTHROPIC_BASE_URL)" if gateway else "Anthropic (official login)"
+    reading.provider_is_gwconf = gateway
+    f = reading.findings
+    if "ANTHROPIC_AUTH_TOKEN" in merged and "ANTHROPIC_API_KEY" in merged:
+        f.append(
+            Finding(
+                "error",
+                "key",
+                f"both ANTHROPIC_AUTH_TOKEN ({origin['ANTHROPIC_AUTH_TOKEN']}) and ANTHROPIC_API_KEY "
+                f"({origin['ANTHROPIC_API_KEY']}) are set: auth may not work as expected.",
+                "remove ANTHROPIC_API_KEY (gwconf apply claude-code does, for settings.json)",
+            )
+        )
+    if not gateway:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                "no ANTHROPIC_BASE_URL: Claude Code talks to Anthropic.",
+                "gwconf apply claude-code",
+            )
+        )
+    if state.get(("primaryApiKey",), None):
+        f.append(
+            Finding(
+                "warning",
+                "provider",
+                "~/.claude.json holds a primaryApiKey from /login: it can shadow the gateway key.",
+                "run `claude /logout` once",
+            )
+        )
+    if settings.get(("forceLoginMethod",), None):
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                "settings.json sets forceLoginMethod (forces the vendor's login).",
+                "gwconf apply claude-code",
+            )
+        )
+    if settings.get(("apiKeyHelper",), None):
+        f.append(
+            Finding(
+                "warning", "key", "settings.json sets apiKeyHelper: its output is sent as the key as well."
+            )
+        )
+    if not state.get(("hasCompletedOnboarding",), False):
+        f.append(
+            Finding(
+                "warning",
+                "provider",
+                "~/.claude.json lacks hasCompletedOnboarding: Claude Code asks to /login.",
+                "gwconf apply claude-code",
+            )
+        )
+    rejected = state.get(("customApiKeyResponses", "rejected"), []) or []
+    if reading.api_key and isinstance(rejected, list) and reading.api_key.strip()[-20:] in rejected:
+        f.append(
+            Finding(
+                "error",
+                "key",
+                "this key was once answered 'No' in Claude Code's key prompt (customApiKeyResponses.rejected).",
+                "remove it from ~/.claude.json customApiKeyResponses.rejected",
+            )
+        )
+    for label, _block in layers[1:]:
+        f.append(
+            Finding(
+                "warning", "override", f"{label} sets Anthropic variables that override your user settings."
+            )
+        )
+    f += env_override_findings(
+        env, FIRST_PARTY_SWITCHES, "it sends Claude Code to a first-party cloud instead"
+    )
+    return reading
+
+
+def _layers(env: Env, settings: Document) -> list[tuple[str, dict]]:
+    """settings env blocks in precedence order: user, then the project's shared and local files."""
+    layers: list[tuple[str, dict]] = []
+    block = settings.get(("env",), None)
+    layers.append(("~/.claude/settings.json", block if isinstance(block, dict) else {}))
+    for name in ("settings.json", "settings.local.json"):
+        path = _project_root(env) / ".claude" / name
+        if path.is_file() and path != files(env)[0].path:
+            import json
+
+            try:
+                data = json.loads(path.read_text(encoding="utf-8-sig"))
+            except (OSError, ValueError):
+                continue
+            env_block = data.get("env") if isinstance(data, dict) else None
+            if isinstance(env_block, dict) and any(k.startswith("ANTHROPIC_") for k in env_block):
+                layers.append((str(path), env_block))
+    return layers
+
+
+def _project_root(env: Env) -> Path:
+    for candidate in (env.cwd, *env.cwd.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return env.cwd

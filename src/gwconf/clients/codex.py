@@ -1,0 +1,186 @@
+"""OpenAI Codex CLI (and Codex Desktop): ``$CODEX_HOME/config.toml`` + ``auth.json``.
+
+Docs: https://developers.openai.com/codex/config-reference ; checked against @openai/codex 0.169.0
+(shared/reference/clients-terminal.md section 1). A custom provider table with the fixed id
+``gwconf`` (Codex files session history under the provider id), ``wire_api = "responses"`` (the
+only value current Codex accepts). The key goes to ``auth.json`` with ``requires_openai_auth``
+unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    env_dir,
+    env_override_findings,
+    get_str,
+)
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "codex"
+NAME = "Codex CLI"
+FAMILY = "openai"
+WIRE = "responses"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("codex",)
+DOCS = "https://developers.openai.com/codex/config-reference"
+RESTART = (
+    "Codex reads its configuration at start: start a new `codex` session (a running one keeps the old "
+    "provider); Codex Desktop must be quit fully (Cmd-Q / File > Quit), not just closed."
+)
+
+PROVIDER_ID = "gwconf"
+TABLE = ("model_providers", PROVIDER_ID)
+RESERVED_IDS = ("openai", "ollama", "lmstudio", "amazon-bedrock", "oss", "ollama-chat")
+OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+def codex_home(env: Env) -> Path:
+    return env_dir(env, "CODEX_HOME", env.home / ".codex")
+
+
+def files(env: Env) -> list[ConfigFile]:
+    home = codex_home(env)
+    return [
+        ConfigFile("config", home / "config.toml", "toml"),
+        ConfigFile("auth", home / "auth.json", "json", secret=True, strict=True),
+    ]
+
+
+def has_chatgpt_login(auth: Document) -> bool:
+    return bool(auth.get(("tokens",), None)) or auth.get(("auth_mode",), None) == "chatgpt"
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config, auth = docs["config"], docs["auth"]
+    notes: list[str] = []
+    config.set(("model_provider",), PROVIDER_ID)
+    if target.model:
+        config.set(("model",), target.model)
+    config.set((*TABLE, "name"), "gwconf gateway")
+    config.set((*TABLE, "base_url"), target.base_url)
+    config.set((*TABLE, "wire_api"), "responses")
+    config.delete((*TABLE, "env_key"))  # gwconf places the key itself; env_key would shadow it
+    if config.get(("forced_login_method",), None) == "chatgpt":
+        config.delete(("forced_login_method",))  # with it Codex deletes an auth.json that holds a key
+        notes.append('removed forced_login_method = "chatgpt" (Codex would delete the key\'s auth.json)')
+    if has_chatgpt_login(auth):
+        config.set((*TABLE, "experimental_bearer_token"), target.api_key)
+        config.delete((*TABLE, "requires_openai_auth"))
+        notes.append("kept your ChatGPT login in auth.json; the gateway key is in the gwconf provider table")
+    else:
+        auth.set(("OPENAI_API_KEY",), target.api_key)
+        config.set((*TABLE, "requires_openai_auth"), True)
+        config.delete((*TABLE, "experimental_bearer_token"))
+    return notes
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config, auth = docs["config"], docs["auth"]
+    provider = get_str(config, ("model_provider",)) or "openai"
+    reading = Reading(
+        provider=provider,
+        provider_is_gwconf=provider == PROVIDER_ID,
+        model=get_str(config, ("model",)),
+        wire=WIRE,
+    )
+    table = config.get(("model_providers", provider), None)
+    auth_file = str(codex_home(env) / "auth.json")
+    if provider in RESERVED_IDS or not isinstance(table, dict):
+        reading.base_url = get_str(config, ("openai_base_url",)) or OFFICIAL_BASE
+        reading.api_key = auth.get(("OPENAI_API_KEY",), None) or env.get("CODEX_API_KEY")
+        reading.key_origin = "auth.json OPENAI_API_KEY"
+        reading.findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'model_provider is "{provider}" (the built-in provider), not gwconf\'s entry.'
+                if provider in RESERVED_IDS
+                else f'model_provider "{provider}" has no [model_providers.{provider}] table.',
+                "gwconf apply codex",
+            )
+        )
+        return reading
+    reading.base_url = table.get("base_url")
+    if table.get("wire_api") == "chat":
+        reading.findings.append(
+            Finding(
+                "error", "provider", 'wire_api = "chat" is refused by current Codex.', "gwconf apply codex"
+            )
+        )
+    if table.get("experimental_bearer_token"):
+        reading.api_key = table["experimental_bearer_token"]
+        reading.key_origin = f"config.toml [model_providers.{provider}] experimental_bearer_token"
+    elif table.get("env_key"):
+        name = table["env_key"]
+        reading.api_key = env.get(name)
+        reading.key_origin = f"${name} (env_key)"
+        if not reading.api_key:
+            reading.findings.append(
+                Finding(
+                    "error",
+                    "key",
+                    f"env_key names ${name}, which is not set in this shell.",
+                    f"export {name}=sk-...",
+                )
+            )
+    else:
+        reading.api_key = auth.get(("OPENAI_API_KEY",), None)
+        reading.key_origin = f"{auth_file} OPENAI_API_KEY"
+        if has_chatgpt_login(auth):
+            reading.findings.append(
+                Finding(
+                    "error",
+                    "provider",
+                    "auth.json holds a ChatGPT login: Codex sends the account token instead of the key.",
+                    "gwconf apply codex  (moves the key into the provider table and keeps the login)",
+                )
+            )
+    if get_str(config, ("forced_login_method",)) == "chatgpt":
+        reading.findings.append(
+            Finding(
+                "error",
+                "provider",
+                'forced_login_method = "chatgpt": Codex deletes an auth.json that holds a key.',
+                "gwconf apply codex",
+            )
+        )
+    if config.get(("profiles",), None) is not None or config.get(("profile",), None) is not None:
+        reading.findings.append(
+            Finding(
+                "error",
+                "other",
+                "config.toml has legacy `profile =` / [profiles.*]; current Codex refuses to start.",
+                "move those settings into $CODEX_HOME/<name>.config.toml",
+            )
+        )
+    reading.findings += env_override_findings(
+        env, ("OPENAI_BASE_URL",), "Codex ignores it since 0.119; only config.toml counts"
+    )
+    reading.findings += _project_override(env)
+    return reading
+
+
+def _project_override(env: Env) -> list[Finding]:
+    """A trusted project's ``.codex/config.toml`` may set its own model (it cannot change the provider)."""
+    folder = env.cwd
+    for candidate in (folder, *folder.parents):
+        project = candidate / ".codex" / "config.toml"
+        if project.is_file() and project.parent != codex_home(env):
+            return [
+                Finding(
+                    "info",
+                    "override",
+                    f"{project} exists: when this project is trusted, its `model` wins over yours.",
+                )
+            ]
+        if (candidate / ".git").exists():
+            break
+    return []

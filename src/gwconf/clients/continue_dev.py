@@ -1,0 +1,141 @@
+"""Continue (VS Code, JetBrains and the ``cn`` CLI): ``~/.continue/config.yaml`` + ``~/.continue/.env``.
+
+Docs: https://docs.continue.dev/reference ; checked against @continuedev/cli 1.5.47
+(shared/reference/clients-terminal.md section 7, clients-editors.md section 6). gwconf owns one
+``models`` entry (its name starts with ``gwconf``): ``provider: openai``, ``apiBase``, ``model``,
+and ``apiKey: ${{ secrets.GWCONF_API_KEY }}`` resolved from ``~/.continue/.env`` (0600), so the
+key stays out of a file people share. ``CONTINUE_GLOBAL_DIR`` moves the folder.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "continue"
+NAME = "Continue"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("cn",)
+DOCS = "https://docs.continue.dev/reference"
+RESTART = (
+    "VS Code's Continue picks up config.yaml within about a second; `cn` reads it on its next run; "
+    "in JetBrains, restart the IDE if the model does not appear."
+)
+
+SECRET_NAME = "GWCONF_API_KEY"
+SECRET_REF = "${{ secrets." + SECRET_NAME + " }}"
+_SECRET_PATTERN = r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}"
+
+
+def folder(env: Env) -> Path:
+    return env_dir(env, "CONTINUE_GLOBAL_DIR", env.home / ".continue")
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [
+        ConfigFile("config", folder(env) / "config.yaml", "yaml"),
+        ConfigFile("env", folder(env) / ".env", "dotenv", secret=True),
+    ]
+
+
+def entry_name(model: str) -> str:
+    return f"gwconf {model}"
+
+
+def find_entry(config: Document) -> int | None:
+    models = config.get(("models",), None)
+    if not isinstance(models, list):
+        return None
+    for index, item in enumerate(models):
+        if isinstance(item, dict) and str(item.get("name", "")).startswith("gwconf"):
+            return index
+    return None
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config, dotenv = docs["config"], docs["env"]
+    if not target.model:
+        raise ClientError(
+            "Continue needs a model name for its models entry.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    if config.get(("name",), None) is None and not config.data():
+        config.set(("name",), "Local Config")
+        config.set(("version",), "1.0.0")
+        config.set(("schema",), "v1")
+    entry = {
+        "name": entry_name(target.model),
+        "provider": "openai",
+        "model": target.model,
+        "apiBase": target.base_url,
+        "apiKey": SECRET_REF,
+        "roles": ["chat", "edit", "apply"],
+    }
+    index = find_entry(config)
+    if index is None:
+        config.append(("models",), entry)
+    else:
+        for key in ("name", "provider", "model", "apiBase", "apiKey"):
+            config.set(("models", index, key), entry[key])
+    dotenv.set((SECRET_NAME,), target.api_key)
+    return []
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config, dotenv = docs["config"], docs["env"]
+    reading = Reading(wire=WIRE)
+    models = config.get(("models",), None)
+    index = find_entry(config)
+    if index is None:
+        reading.provider = "no gwconf model entry"
+        reading.findings.append(
+            Finding("error", "provider", "config.yaml has no gwconf model entry.", "gwconf apply continue")
+        )
+        if isinstance(models, list) and models and isinstance(models[0], dict):
+            entry = models[0]
+        else:
+            return reading
+    else:
+        entry = models[index]
+        reading.provider = f"models[{index}] ({entry.get('provider')})"
+        reading.provider_is_gwconf = entry.get("provider") == "openai"
+    reading.base_url = entry.get("apiBase") or "https://api.openai.com/v1"
+    if not entry.get("apiBase"):
+        reading.findings.append(
+            Finding("error", "base", "the model entry has no apiBase: Continue calls official OpenAI.")
+        )
+    reading.model = entry.get("model")
+    raw = entry.get("apiKey")
+    match = re.fullmatch(_SECRET_PATTERN, str(raw or "").strip())
+    if match:
+        name = match.group(1)
+        value = env.get(name) or dotenv.get((name,), None)
+        reading.api_key = value
+        reading.key_origin = f"${name}" if env.get(name) else f"{folder(env) / '.env'} {name}"
+        local = env.cwd / ".env"
+        if local.is_file() and re.search(
+            rf"^\s*(export\s+)?{name}\s*=", local.read_text(errors="replace"), re.M
+        ):
+            reading.findings.append(
+                Finding("warning", "override", f"{local} also defines {name}; `cn` run here uses it.")
+            )
+    else:
+        reading.api_key = raw
+        reading.key_origin = "config.yaml apiKey"
+    if index not in (None, 0):
+        reading.findings.append(
+            Finding(
+                "info",
+                "provider",
+                "other models come before gwconf's in config.yaml: pick it in Continue's model menu.",
+            )
+        )
+    return reading

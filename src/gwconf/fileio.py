@@ -1,0 +1,253 @@
+"""Reading and writing files without ever losing one (formats.md section 7).
+
+``atomic_write`` follows symlinks to their target (the link stays), writes a temp file in the
+target's folder, keeps mode and owner, fsyncs file and folder, and replaces with ``os.replace``.
+``Snapshot`` records what was read so a write can refuse when the file changed underneath.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from gwconf.errors import ConcurrentChange, GwconfError, WriteRefused
+
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, not read
+
+
+def sha256(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def resolve(path: Path) -> Path:
+    """The file a path really names: symlinks followed (a dangling link resolves to its target)."""
+    try:
+        return Path(os.path.realpath(path, strict=False))
+    except OSError as exc:  # symlink loop on some Pythons
+        raise GwconfError(f"{path}: cannot resolve ({exc.strerror or exc}).", "Fix the symlink.") from None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a file held when it was read: its bytes (None = did not exist) and identity."""
+
+    path: Path  # as named by the client (may be a symlink)
+    target: Path  # the real file
+    data: bytes | None
+    mode: int | None
+
+    @property
+    def exists(self) -> bool:
+        return self.data is not None
+
+    @property
+    def digest(self) -> str | None:
+        return sha256(self.data)
+
+
+def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
+    """Read a whole file as bytes; a missing file reads as ``None``. Odd files are refused."""
+    shown = display or str(path)
+    target = resolve(path)
+    if path.is_symlink() and _is_loop(path):
+        raise GwconfError(f"{shown}: is a symlink loop.", "Fix or remove the link, then run again.")
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return Snapshot(path, target, None, None)
+    except NotADirectoryError:
+        raise GwconfError(f"{shown}: a parent of this path is a file, not a folder.") from None
+    except PermissionError:
+        raise GwconfError(
+            f"{shown}: permission denied reading it.", "Check the file's owner and mode."
+        ) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise GwconfError(f"{shown}: is a folder, not a file.", "Move it aside; gwconf expects a file here.")
+    if not stat.S_ISREG(st.st_mode):
+        raise GwconfError(f"{shown}: is not a regular file (FIFO, socket or device).", "Move it aside.")
+    if st.st_size > MAX_FILE_BYTES:
+        raise GwconfError(
+            f"{shown}: is {st.st_size // (1024 * 1024)} MB; gwconf refuses config files over "
+            f"{MAX_FILE_BYTES // (1024 * 1024)} MB.",
+            "Check that this is really the client's configuration file.",
+        )
+    try:
+        with open(target, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except PermissionError:
+        raise GwconfError(
+            f"{shown}: permission denied reading it.", "Check the file's owner and mode."
+        ) from None
+    return Snapshot(path, target, data, stat.S_IMODE(st.st_mode))
+
+
+def _is_loop(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def atomic_write(target: Path, data: bytes, *, mode: int | None, secret: bool) -> None:
+    """Replace ``target`` (already resolved) with ``data`` atomically.
+
+    ``mode``: the existing file's mode to keep (None for a new file). A file holding a key ends
+    up 0600 at most; a new non-secret file honours the umask.
+    """
+    folder = target.parent
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700 if secret else 0o777)
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        new_mode = 0o600 if secret else 0o666 & ~umask
+    else:
+        new_mode = (mode & 0o600) if secret else mode
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".gwconf-tmp", dir=folder)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
+            _keep_owner(handle.fileno(), target)
+            os.fsync(handle.fileno())
+        _replace(tmp, target)
+        fsync_dir(folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def _keep_owner(fd: int, target: Path) -> None:
+    if not hasattr(os, "fchown"):
+        return
+    try:
+        st = os.stat(target)
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        os.fchown(fd, st.st_uid, st.st_gid)
+
+
+def _replace(tmp: Path, target: Path) -> None:
+    for attempt in range(10):
+        try:
+            os.replace(tmp, target)
+            return
+        except PermissionError:
+            if os.name != "nt" or attempt == 9:
+                raise
+            time.sleep(0.05 * (attempt + 1))  # Windows: an editor or scanner holds the file
+
+
+def fsync_dir(folder: Path) -> None:
+    if os.name == "nt":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_file(target: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(target)
+    fsync_dir(target.parent)
+
+
+def check_unchanged(snapshot: Snapshot, shown: str) -> None:
+    """Compare-and-swap: refuse when the file is not what was read (a client wrote meanwhile)."""
+    current = read_snapshot(snapshot.path, shown)
+    if current.data != snapshot.data:
+        raise ConcurrentChange(
+            f"{shown}: changed while gwconf was planning (another program wrote it); nothing was written.",
+            "Run the command again; if the client keeps rewriting it, quit the client first.",
+        )
+
+
+def check_writable(target: Path, shown: str) -> None:
+    """Refuse early, before any file of a change is replaced, when one cannot be written."""
+    folder = target.parent
+    probe = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise WriteRefused(
+            f"{shown}: its folder {probe} is not writable.", "Check the folder's owner and mode."
+        )
+    try:
+        st = os.stat(target)
+    except OSError:
+        return
+    if not st.st_mode & stat.S_IWUSR:  # honour a read-only file even when running as root
+        raise WriteRefused(
+            f"{shown}: is read-only.", "Make it writable (chmod u+w) if gwconf should edit it."
+        )
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """gwconf's own files (profiles, ledger, backups): folder 0700, file 0600, atomic."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with contextlib.suppress(OSError):
+        os.chmod(path.parent, 0o700)
+    atomic_write(path, data, mode=None, secret=True)
+
+
+@contextlib.contextmanager
+def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
+    """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them)."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                _lock(fd)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise WriteRefused(
+                        f"another gwconf is still running (lock {lock_path}).",
+                        "Wait for it to finish, then run again.",
+                    ) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            _unlock(fd)
+        os.close(fd)
+
+
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+
+    def _unlock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)

@@ -1,0 +1,264 @@
+"""Core of apply, use, status and restore: explicit Env in, result objects out (pipx style).
+
+The CLI only parses arguments and renders these results as text or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gwconf import plan as planning
+from gwconf import secrets
+from gwconf.clients._base import ClientAdapter, Finding, Reading
+from gwconf.errors import GwconfError
+from gwconf.fileio import exclusive_lock
+from gwconf.ledger import Ledger, value_hash
+from gwconf.paths import Env, display
+from gwconf.profiles import Profile, ProfileStore
+
+
+@dataclass
+class FileResult:
+    path: str
+    action: str  # create, modify, remove
+    diff: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "action": self.action, "diff": self.diff}
+
+
+@dataclass
+class ClientResult:
+    id: str
+    name: str
+    files: list[FileResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    steps: list[str] | None = None
+    restart: str | None = None
+    error: GwconfError | None = None
+    left_alone: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.files)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "changed": self.changed,
+            "files": [f.to_json() for f in self.files],
+            "notes": self.notes,
+            "steps": self.steps,
+            "restart": self.restart,
+            "left_alone": self.left_alone,
+            "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
+        }
+
+
+def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
+    results = []
+    for change in plan.pending:
+        action = "create" if change.creates else "remove" if change.removes else "modify"
+        results.append(FileResult(change.display, action, change.diff()))
+    return results
+
+
+def apply_profile(
+    clients: list[ClientAdapter],
+    profile: Profile,
+    env: Env,
+    *,
+    dry_run: bool = False,
+    model: str | None = None,
+    force: bool = False,
+) -> list[ClientResult]:
+    """Plan every client, then write the pending changes (unless ``dry_run``)."""
+    results: list[ClientResult] = []
+    plans: list[planning.ClientPlan] = []
+    for client in clients:
+        result = ClientResult(client.id, client.name)
+        results.append(result)
+        try:
+            if not dry_run and client.tier < 3:
+                result.notes += client.preflight(env, force)
+            plan = planning.plan_apply(client, profile, env, model=model)
+        except GwconfError as exc:
+            result.error = exc
+            continue
+        result.notes += plan.notes
+        result.steps = plan.steps
+        result.files = _file_results(plan)
+        if plan.steps is None:
+            result.restart = client.restart
+        plans.append(plan)
+    if not dry_run:
+        by_id = {r.id: r for r in results}
+        for plan in plans:
+            try:
+                planning.execute([plan], env, profile=profile.name)
+            except GwconfError as exc:
+                by_id[plan.client.id].error = exc
+                by_id[plan.client.id].files = []
+    return results
+
+
+def restore_clients(clients: list[ClientAdapter], env: Env, *, dry_run: bool = False) -> list[ClientResult]:
+    ledger = Ledger(env)
+    results = []
+    for client in clients:
+        result = ClientResult(client.id, client.name)
+        results.append(result)
+        if ledger.client(client.id) is None:
+            result.notes.append("nothing to restore: gwconf has not written this client's files")
+            continue
+        try:
+            plan = planning.plan_restore(client, env, ledger)
+            result.files = _file_results(plan)
+            result.left_alone = plan.left_alone
+            result.restart = client.restart
+            if not dry_run:
+                if plan.pending:
+                    planning.execute([plan], env)
+                else:
+                    _forget(env, client.id)
+        except GwconfError as exc:
+            result.error = exc
+            result.files = []
+    return results
+
+
+def _forget(env: Env, client_id: str) -> None:
+    with exclusive_lock(env.state_dir / "gwconf.lock"):
+        ledger = Ledger(env)
+        ledger.forget(client_id)
+        ledger.save()
+
+
+def repair_interrupted(env: Env) -> list[str]:
+    """What an interrupted earlier run left half-done, put back (run at the start of writing commands)."""
+    if not (env.state_dir / "journal.json").exists():
+        return []
+    with exclusive_lock(env.state_dir / "gwconf.lock"):
+        return planning.repair(env)
+
+
+# -- status ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClientStatus:
+    id: str
+    name: str
+    tier: int
+    detected: bool
+    files: list[str]
+    reading: Reading | None = None
+    profile: str | None = None  # the saved profile it matches now
+    applied_profile: str | None = None  # what the ledger says gwconf applied
+    drift: list[str] = field(default_factory=list)
+    error: GwconfError | None = None
+
+    @property
+    def points_at_gwconf(self) -> bool:
+        return self.profile is not None
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.reading
+        return {
+            "id": self.id,
+            "name": self.name,
+            "tier": self.tier,
+            "detected": self.detected,
+            "files": self.files,
+            "base_url": r.base_url if r else None,
+            "key": secrets.mask(r.api_key) if r and r.api_key else None,
+            "model": r.model if r else None,
+            "provider": r.provider if r else None,
+            "provider_is_gwconf": r.provider_is_gwconf if r else False,
+            "profile": self.profile,
+            "applied_profile": self.applied_profile,
+            "points_at_gwconf": self.points_at_gwconf,
+            "changed_by_hand": self.drift,
+            "error": None if self.error is None else self.error.message,
+        }
+
+
+def read_client(client: ClientAdapter, env: Env) -> Reading:
+    loaded = planning.load_client(client, env)
+    return client.read(planning.docs_of(loaded), env)
+
+
+def client_status(
+    client: ClientAdapter, env: Env, profiles: list[Profile], ledger: Ledger, *, read_files: bool = True
+) -> ClientStatus:
+    status = ClientStatus(
+        id=client.id,
+        name=client.name,
+        tier=client.tier,
+        detected=client.detect(env),
+        files=[display(f.path, env) for f in client.files(env)],
+        applied_profile=ledger.profile_of(client.id),
+    )
+    if client.tier == 3 or not read_files:
+        return status
+    try:
+        status.reading = read_client(client, env)
+    except GwconfError as exc:
+        status.error = exc
+        return status
+    status.profile = matching_profile(client, status.reading, profiles, env)
+    status.drift = drift(client, env, ledger)
+    return status
+
+
+def matching_profile(
+    client: ClientAdapter, reading: Reading, profiles: list[Profile], env: Env
+) -> str | None:
+    """The saved profile whose address and key this client uses now, if any."""
+    for profile in profiles:
+        try:
+            target = client.target(profile, env)
+        except GwconfError:
+            continue
+        if (reading.base_url or "").rstrip("/") == target.base_url.rstrip(
+            "/"
+        ) and reading.api_key == target.api_key:
+            return profile.name
+    return None
+
+
+def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:
+    """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client)."""
+    from gwconf.formats import get_plain
+
+    changed = []
+    for target, record in ledger.files(client.id).items():
+        from pathlib import Path
+
+        file = planning._file_for(client, env, Path(target), record)
+        try:
+            item = planning.load_file(file, env)
+        except GwconfError as exc:
+            changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
+            continue
+        for key in record["keys"]:
+            if value_hash(get_plain(item.data, tuple(key["path"]))) != key["after_hash"]:
+                changed.append(f"{item.display}: {'.'.join(str(p) for p in key['path'])}")
+    return changed
+
+
+def load_profiles(env: Env) -> list[Profile]:
+    store = ProfileStore(env)
+    loaded = []
+    for name in store.names():
+        try:
+            loaded.append(store.load(name))
+        except GwconfError:
+            continue
+    return loaded
+
+
+def findings_text(findings: list[Finding]) -> list[str]:
+    return [f"{f.level}: {f.message}" + (f" (fix: {f.fix})" if f.fix else "") for f in findings]

@@ -1,0 +1,113 @@
+"""Where things live. Core code takes an explicit ``Env`` instead of reading globals.
+
+Client paths are fixed by each client (``~/.codex``, ``~/.claude``...) and never go through
+platformdirs; platformdirs (imported lazily, it costs ~45 ms) only places gwconf's own
+config and state. ``GWCONF_HOME`` moves config, state and backups into one folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Env:
+    """The world a command runs in: home folder, platform, environment variables, cwd."""
+
+    home: Path
+    platform: str  # "linux", "darwin" or "win32"
+    environ: Mapping[str, str] = field(default_factory=dict)
+    cwd: Path = field(default_factory=Path.cwd)
+
+    @classmethod
+    def current(cls) -> Env:
+        environ = dict(os.environ)
+        home = Path(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
+        return cls(home=home, platform=_platform(), environ=environ, cwd=Path.cwd())
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        value = self.environ.get(name)
+        return value if value not in (None, "") else default
+
+    def expand(self, path: str) -> Path:
+        """``~`` and ``$VARS`` against this Env (not the process)."""
+        if path.startswith("~"):
+            path = str(self.home) + path[1:]
+        for name, value in self.environ.items():
+            path = path.replace("${" + name + "}", value)
+        return Path(path)
+
+    # -- gwconf's own folders ------------------------------------------------------------------
+    @property
+    def config_dir(self) -> Path:
+        root = self.get("GWCONF_HOME")
+        if root:
+            return Path(root)
+        return Path(self._platformdirs().user_config_dir("gwconf", appauthor=False, roaming=True))
+
+    @property
+    def state_dir(self) -> Path:
+        root = self.get("GWCONF_HOME")
+        if root:
+            return Path(root) / "state"
+        return Path(self._platformdirs().user_state_dir("gwconf", appauthor=False))
+
+    @property
+    def profiles_dir(self) -> Path:
+        return self.config_dir / "profiles"
+
+    @property
+    def backups_dir(self) -> Path:
+        return self.state_dir / "backups"
+
+    def _platformdirs(self):  # type: ignore[no-untyped-def]
+        """platformdirs, imported only when gwconf's own folders are needed without GWCONF_HOME."""
+        import platformdirs
+
+        return platformdirs
+
+    # -- clients ---------------------------------------------------------------------------------
+    def which(self, program: str) -> str | None:
+        return shutil.which(program, path=self.environ.get("PATH", ""))
+
+    @property
+    def xdg_config_home(self) -> Path:
+        """``$XDG_CONFIG_HOME`` or ``~/.config`` (what Go/Node/Rust CLIs use on every OS but Windows)."""
+        value = self.get("XDG_CONFIG_HOME")
+        return Path(value) if value else self.home / ".config"
+
+    @property
+    def xdg_data_home(self) -> Path:
+        value = self.get("XDG_DATA_HOME")
+        return Path(value) if value else self.home / ".local" / "share"
+
+    @property
+    def appdata(self) -> Path:
+        """Roaming app data: Windows ``%APPDATA%``, macOS ``~/Library/Application Support``, else XDG."""
+        if self.platform == "win32":
+            value = self.get("APPDATA")
+            return Path(value) if value else self.home / "AppData" / "Roaming"
+        if self.platform == "darwin":
+            return self.home / "Library" / "Application Support"
+        return self.xdg_config_home
+
+
+def _platform() -> str:
+    if sys.platform.startswith("win"):
+        return "win32"
+    if sys.platform == "darwin":
+        return "darwin"
+    return "linux"
+
+
+def display(path: Path, env: Env) -> str:
+    """``~/.codex/config.toml`` rather than the absolute path, for messages."""
+    try:
+        return "~/" + str(path.relative_to(env.home)).replace(os.sep, "/")
+    except ValueError:
+        return str(path)

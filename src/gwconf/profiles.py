@@ -1,0 +1,333 @@
+"""Saved gateway profiles: one TOML file each in ``<config>/profiles``, 0600 in a 0700 folder.
+
+A profile names a base address (canonical ``…/v1``), where its key comes from (inline, an
+environment variable, or a command's output), a default model, optional Anthropic-/Gemini-style
+addresses and per-client model overrides. ``profiles/example.toml`` shows the format.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gwconf import secrets, urls
+from gwconf.errors import ParseError, ProfileError
+from gwconf.fileio import read_snapshot, remove_file, write_private
+from gwconf.paths import Env
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+KEY_ENV_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass
+class Profile:
+    name: str
+    base_url: str
+    model: str | None = None
+    key: str | None = None  # inline key
+    key_env: str | None = None  # or: the environment variable that holds it
+    key_cmd: str | None = None  # or: a command that prints it
+    anthropic_base_url: str | None = None
+    gemini_base_url: str | None = None
+    client_models: dict[str, str] = field(default_factory=dict)
+    source: Path | None = None
+
+    # -- the key ---------------------------------------------------------------------------
+    @property
+    def key_source(self) -> str:
+        if self.key is not None:
+            return "inline"
+        if self.key_env:
+            return f"env:{self.key_env}"
+        if self.key_cmd:
+            return f"cmd:{self.key_cmd}"
+        return "none"
+
+    def resolve_key(self, env: Env) -> str:
+        """The key itself, from wherever the profile says it comes from."""
+        if self.key is not None:
+            return self.key
+        if self.key_env:
+            value = env.environ.get(self.key_env)
+            if not value:
+                raise ProfileError(
+                    f"profile {self.name!r} takes its key from ${self.key_env}, which is not set.",
+                    f"export {self.key_env}=sk-... (or change the profile: gwconf profile add {self.name} ...)",
+                )
+            return value
+        if self.key_cmd:
+            try:
+                done = subprocess.run(
+                    self.key_cmd if _needs_shell(self.key_cmd) else shlex.split(self.key_cmd),
+                    shell=_needs_shell(self.key_cmd),
+                    capture_output=True,
+                    text=True,
+                    timeout=30,
+                    env=dict(env.environ),
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise ProfileError(
+                    f"profile {self.name!r}: the key command failed to run ({type(exc).__name__}).",
+                    "Check the command with: gwconf profile show " + self.name,
+                ) from None
+            value = done.stdout.strip()
+            if done.returncode != 0 or not value:
+                raise ProfileError(
+                    f"profile {self.name!r}: the key command exited {done.returncode} and printed no key.",
+                    "Run the command by hand to see why.",
+                )
+            return value
+        raise ProfileError(
+            f"profile {self.name!r} has no key.",
+            f"gwconf profile add {self.name} --base-url {self.base_url} --key-stdin",
+        )
+
+    def model_for(self, client_id: str) -> str | None:
+        return self.client_models.get(client_id) or self.model
+
+    # -- family addresses -------------------------------------------------------------------
+    def anthropic_root(self) -> tuple[str, bool]:
+        """(address, derived?): the Anthropic-style root, or the base without /v1."""
+        if self.anthropic_base_url:
+            return self.anthropic_base_url, False
+        return urls.root(self.base_url), True
+
+    def gemini_root(self) -> tuple[str, bool]:
+        if self.gemini_base_url:
+            return self.gemini_base_url, False
+        return urls.root(self.base_url), True
+
+    # -- serialisation ------------------------------------------------------------------------
+    def to_toml(self, include_key: bool = True) -> str:
+        import tomlkit
+
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(f"gwconf profile {self.name!r}: see the README's 'Profiles' section"))
+        doc.add("base_url", self.base_url)
+        if self.model:
+            doc.add("model", self.model)
+        if self.key is not None and include_key:
+            doc.add("key", self.key)
+        if self.key_env:
+            doc.add("key_env", self.key_env)
+        if self.key_cmd:
+            doc.add("key_cmd", self.key_cmd)
+        if self.anthropic_base_url:
+            doc.add("anthropic_base_url", self.anthropic_base_url)
+        if self.gemini_base_url:
+            doc.add("gemini_base_url", self.gemini_base_url)
+        if self.client_models:
+            table = tomlkit.table()
+            for client_id, model in sorted(self.client_models.items()):
+                table.add(client_id, model)
+            doc.add("models", table)
+        return tomlkit.dumps(doc)
+
+    def public_dict(self, show_key: bool = False, env: Env | None = None) -> dict[str, Any]:
+        key_value: str | None = None
+        if env is not None:
+            try:
+                key_value = self.resolve_key(env)
+            except ProfileError:
+                key_value = None
+        elif self.key is not None:
+            key_value = self.key
+        return {
+            "name": self.name,
+            "base_url": self.base_url,
+            "model": self.model,
+            "key_source": self.key_source,
+            "key": (key_value if show_key else secrets.mask(key_value)) if key_value else None,
+            "anthropic_base_url": self.anthropic_root()[0],
+            "anthropic_base_url_derived": self.anthropic_root()[1],
+            "gemini_base_url": self.gemini_root()[0],
+            "gemini_base_url_derived": self.gemini_root()[1],
+            "models": dict(self.client_models),
+            "path": str(self.source) if self.source else None,
+        }
+
+
+def _needs_shell(command: str) -> bool:
+    return any(ch in command for ch in "|&;<>$`")
+
+
+_KNOWN_KEYS = {
+    "name",
+    "base_url",
+    "model",
+    "key",
+    "key_env",
+    "key_cmd",
+    "anthropic_base_url",
+    "gemini_base_url",
+    "models",
+}
+
+
+def parse_profile(text: str, source: str, name: str) -> Profile:
+    """Validate a profile file's content; every field is checked, unknown fields are refused."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line, col = _toml_position(str(exc))
+        raise ParseError(source, str(exc).split(" (at")[0], line, col) from None
+    unknown = sorted(set(data) - _KNOWN_KEYS)
+    if unknown:
+        raise ProfileError(
+            f"{source}: unknown field(s) {', '.join(unknown)}.",
+            "Allowed: " + ", ".join(sorted(_KNOWN_KEYS)),
+        )
+    for key in (
+        "base_url",
+        "model",
+        "key",
+        "key_env",
+        "key_cmd",
+        "anthropic_base_url",
+        "gemini_base_url",
+        "name",
+    ):
+        if key in data and not isinstance(data[key], str):
+            raise ProfileError(f"{source}: {key} must be a string.")
+    if "base_url" not in data:
+        raise ProfileError(f"{source}: base_url is missing.", 'Add: base_url = "https://gw.example.com/v1"')
+    normalized = urls.normalize_base_url(data["base_url"])
+    sources = [k for k in ("key", "key_env", "key_cmd") if k in data]
+    if len(sources) > 1:
+        raise ProfileError(f"{source}: set only one of key, key_env, key_cmd (found {', '.join(sources)}).")
+    if "key_env" in data and not KEY_ENV_PATTERN.match(data["key_env"]):
+        raise ProfileError(f"{source}: key_env {data['key_env']!r} is not a valid variable name.")
+    models = data.get("models", {})
+    if not isinstance(models, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in models.items()
+    ):
+        raise ProfileError(f"{source}: [models] must map client ids to model names.")
+    model = data.get("model")
+    if model is not None and (not model.strip() or any(ch in model for ch in "\r\n")):
+        raise ProfileError(f"{source}: model must be a non-empty single line.")
+    return Profile(
+        name=data.get("name") or name,
+        base_url=normalized.url,
+        model=model,
+        key=data.get("key"),
+        key_env=data.get("key_env"),
+        key_cmd=data.get("key_cmd"),
+        anthropic_base_url=urls.normalize_family_url(data["anthropic_base_url"])
+        if data.get("anthropic_base_url")
+        else None,
+        gemini_base_url=urls.normalize_family_url(data["gemini_base_url"])
+        if data.get("gemini_base_url")
+        else None,
+        client_models=dict(models),
+    )
+
+
+def _toml_position(message: str) -> tuple[int | None, int | None]:
+    match = re.search(r"line (\d+), column (\d+)", message)
+    return (int(match.group(1)), int(match.group(2))) if match else (None, None)
+
+
+def validate_name(name: str) -> str:
+    if not NAME_PATTERN.match(name or ""):
+        raise ProfileError(
+            f"profile name {name!r} is not allowed.",
+            "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+        )
+    return name
+
+
+class ProfileStore:
+    """The saved profiles and which one is active."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.folder = env.profiles_dir
+        self.active_file = env.config_dir / "active"
+
+    def path_for(self, name: str) -> Path:
+        return self.folder / f"{validate_name(name)}.toml"
+
+    def names(self) -> list[str]:
+        if not self.folder.is_dir():
+            return []
+        return sorted(p.stem for p in self.folder.glob("*.toml") if NAME_PATTERN.match(p.stem))
+
+    def exists(self, name: str) -> bool:
+        return self.path_for(name).exists()
+
+    def load(self, name_or_path: str | None) -> Profile:
+        """A saved name, a path to a profile file, or (None) the active profile."""
+        if name_or_path is None:
+            active = self.active()
+            if active is None:
+                raise ProfileError(
+                    "no active profile.",
+                    "Create one: gwconf profile add NAME --base-url URL --use  (or pass --profile NAME|PATH)",
+                )
+            name_or_path = active
+        if _looks_like_path(name_or_path):
+            path = Path(name_or_path).expanduser()
+            if not path.is_file():
+                raise ProfileError(f"profile file {name_or_path} does not exist.")
+            name = path.stem
+        else:
+            path = self.path_for(name_or_path)
+            name = name_or_path
+            if not path.is_file():
+                known = ", ".join(self.names()) or "none yet"
+                raise ProfileError(
+                    f"no profile named {name_or_path!r} (saved: {known}).",
+                    f"gwconf profile add {name_or_path} --base-url URL",
+                )
+        snap = read_snapshot(path)
+        from gwconf.formats import decode
+
+        text, _ = decode(snap.data or b"", str(path))
+        profile = parse_profile(text, str(path), name)
+        profile.source = path
+        return profile
+
+    def save(self, profile: Profile) -> Path:
+        path = self.path_for(profile.name)
+        write_private(path, profile.to_toml().encode())
+        return path
+
+    def remove(self, name: str) -> None:
+        path = self.path_for(name)
+        if not path.exists():
+            raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
+        remove_file(path)
+        if self.active() == name:
+            remove_file(self.active_file)
+
+    def rename(self, old: str, new: str) -> None:
+        profile = self.load(old)
+        if self.exists(new):
+            raise ProfileError(f"a profile named {new!r} already exists.", f"gwconf profile remove {new}")
+        profile.name = validate_name(new)
+        self.save(profile)
+        remove_file(self.path_for(old))
+        if self.active() == old:
+            self.set_active(new)
+
+    def active(self) -> str | None:
+        try:
+            name = self.active_file.read_text().strip()
+        except OSError:
+            return None
+        return name if name and NAME_PATTERN.match(name) else None
+
+    def set_active(self, name: str) -> None:
+        if not self.exists(name):
+            raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
+        write_private(self.active_file, (name + "\n").encode())
+
+
+def _looks_like_path(value: str) -> bool:
+    return "/" in value or "\\" in value or value.endswith(".toml")

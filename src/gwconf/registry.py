@@ -1,0 +1,27 @@
+"""The one place clients are listed (pre-commit's ``all_languages.py``). Sorted by id."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from gwconf.clients._base import ClientAdapter
+
+# client id -> module under gwconf.clients
+MODULES: dict[str, str] = {
+    "claude-code": "claude_code",
+    "codex": "codex",
+    "continue": "continue_dev",
+}
+
+IDS: tuple[str, ...] = tuple(sorted(MODULES))
+
+
+@cache
+def get(client_id: str) -> ClientAdapter:
+    """The adapter for ``client_id``; imported on first use so start-up stays fast."""
+    return ClientAdapter(importlib.import_module(f"gwconf.clients.{MODULES[client_id]}"))
+
+
+def all_clients() -> list[ClientAdapter]:
+    return [get(client_id) for client_id in IDS]

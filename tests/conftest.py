@@ -1,0 +1,101 @@
+"""Hermetic tests: every test runs in a temporary HOME with provider variables cleared.
+
+A guard fails any test that resolves the real home folder (pre-commit's autouse fixture idea).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import pwd
+from dataclasses import dataclass
+
+import pytest
+from click.testing import CliRunner
+
+REAL_HOME = pathlib.Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
+
+# variables that would move a client's files or override its provider
+CLEARED_PREFIXES = ("OPENAI_", "ANTHROPIC_", "GEMINI_", "GOOGLE_", "CLAUDE_", "CODEX_", "QWEN_", "GWCONF_", "XDG_")
+CLEARED = (
+    "CONTINUE_GLOBAL_DIR",
+    "LLM_USER_PATH",
+    "AIDER_OPENAI_API_BASE",
+    "OPENCODE_CONFIG",
+    "CRUSH_GLOBAL_CONFIG",
+    "NO_COLOR",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "USERPROFILE",
+    "ZDOTDIR",
+)
+
+
+@pytest.fixture(autouse=True)
+def hermetic_home(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> pathlib.Path:
+    for name in list(os.environ):
+        if name.startswith(CLEARED_PREFIXES) or name in CLEARED:
+            monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GWCONF_HOME", str(tmp_path / "gwconf"))
+    monkeypatch.chdir(work)
+    real_home = pathlib.Path.home
+
+    def guarded_home() -> pathlib.Path:
+        resolved = real_home()
+        if resolved.resolve() == REAL_HOME:
+            raise AssertionError("a test resolved the real home folder")
+        return resolved
+
+    monkeypatch.setattr(pathlib.Path, "home", staticmethod(guarded_home))
+    yield home
+    assert os.environ.get("HOME") == str(home), "a test changed HOME behind the fixture's back"
+
+
+@pytest.fixture
+def home(hermetic_home: pathlib.Path) -> pathlib.Path:
+    return hermetic_home
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+    output: str
+
+    def __repr__(self) -> str:  # shown when an assertion fails
+        return f"CliResult(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+
+
+def invoke(*args: str, input: str | None = None) -> CliResult:
+    """Run ``gwconf ARGS`` in-process through the real top-level handler."""
+    from gwconf.cli import run
+
+    runner = CliRunner()
+    with runner.isolation(input=input) as (out, err, combined):
+        code = run(list(args))
+    return CliResult(code, out.getvalue().decode(), err.getvalue().decode(), combined.getvalue().decode())
+
+
+@pytest.fixture
+def gwconf():
+    return invoke
+
+
+TEST_KEY = "sk-test-0123456789abcdefWXYZ"
+
+
+@pytest.fixture
+def profile(gwconf) -> str:
+    """A saved, active profile ``work`` with an inline key."""
+    result = gwconf(
+        "profile", "add", "work", "--base-url", "https://gw.example.com/v1", "--model", "my-model",
+        "--key-stdin", "--use", input=TEST_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    return "work"
