@@ -1,0 +1,106 @@
+"""Profiles: the saved format, key sources, validation, masking."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from gwconf import secrets
+from gwconf.errors import ParseError, ProfileError
+from gwconf.paths import Env
+from gwconf.profiles import Profile, ProfileStore, parse_profile
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_example_profile_parses() -> None:
+    text = (REPO / "profiles" / "example.toml").read_text()
+    profile = parse_profile(text, "example.toml", "example")
+    assert profile.base_url == "https://gw.example.com/v1"
+    assert profile.model == "my-model"
+    assert profile.key and profile.key.startswith("sk-")
+    assert profile.model_for("codex") == "my-model"
+    assert profile.anthropic_root() == ("https://gw.example.com", True)
+
+
+def test_store_round_trip_and_modes() -> None:
+    env = Env.current()
+    store = ProfileStore(env)
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678"))
+    path = store.path_for("work")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+    loaded = store.load("work")
+    assert (loaded.base_url, loaded.model, loaded.key) == ("https://gw.example.com/v1", "m", "sk-abcdefgh12345678")
+    assert store.names() == ["work"]
+    assert store.active() is None
+    store.set_active("work")
+    assert store.load(None).name == "work"
+    store.rename("work", "job")
+    assert store.names() == ["job"] and store.active() == "job"
+    store.remove("job")
+    assert store.names() == [] and store.active() is None
+
+
+def test_key_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GW_KEY", "sk-from-env-000000")
+    env = Env.current()
+    assert Profile("a", "https://g/v1", key_env="GW_KEY").resolve_key(env) == "sk-from-env-000000"
+    assert Profile("a", "https://g/v1", key_cmd="printf sk-from-cmd-1111").resolve_key(env) == "sk-from-cmd-1111"
+    assert Profile("a", "https://g/v1", key_cmd="echo sk-piped-2222 | tr -d x").resolve_key(env) == "sk-piped-2222"
+    with pytest.raises(ProfileError, match=r"\$MISSING_VAR"):
+        Profile("a", "https://g/v1", key_env="MISSING_VAR").resolve_key(env)
+    with pytest.raises(ProfileError, match="exited 3"):
+        Profile("a", "https://g/v1", key_cmd="sh -c 'exit 3'").resolve_key(env)
+    with pytest.raises(ProfileError, match="no key"):
+        Profile("a", "https://g/v1").resolve_key(env)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ('model = "m"\n', "base_url is missing"),
+        ('base_url = "https://g/v1"\nkey = "sk-a"\nkey_env = "X"\n', "only one"),
+        ('base_url = "https://g/v1"\nsurprise = 1\n', "unknown field"),
+        ('base_url = "https://g/v1"\nkey_env = "1BAD"\n', "not a valid variable"),
+        ('base_url = "ftp://g"\n', "not an http"),
+        ('base_url = "https://g/v1"\nmodel = 3\n', "must be a string"),
+        ('base_url = "https://g/v1"\n[models]\ncodex = 1\n', "map client ids"),
+    ],
+)
+def test_invalid_profiles(text: str, match: str) -> None:
+    with pytest.raises(ProfileError, match=match):
+        parse_profile(text, "p.toml", "p")
+
+
+def test_malformed_profile_names_line() -> None:
+    with pytest.raises(ParseError) as info:
+        parse_profile('base_url = "https://g/v1"\nmodel = \n', "p.toml", "p")
+    assert info.value.line == 2
+    assert str(info.value).startswith("p.toml:2")
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", "a\x00b", "", "-x", "x" * 65, "a\nb", ".hidden"])
+def test_hostile_names_refused(name: str) -> None:
+    with pytest.raises(ProfileError):
+        ProfileStore(Env.current()).path_for(name)
+
+
+def test_mask_and_redact() -> None:
+    key = "sk-abcdefghijklmnopWXYZ"
+    assert secrets.mask(key) == "sk-…WXYZ"
+    assert secrets.mask("short") == "…"
+    assert secrets.mask(None) == "(none)"
+    assert key not in secrets.redact(f"key={key} again {key}", [key])
+    assert "sk-…WXYZ" in secrets.redact(f"key={key}")
+
+
+def test_key_problems() -> None:
+    assert secrets.key_problems("sk-good123") == []
+    assert any("whitespace" in p for p in secrets.key_problems(" sk-good123"))
+    assert any("line break" in p for p in secrets.key_problems("sk-good\n123"))
+    assert any("quotes" in p for p in secrets.key_problems('"sk-good123"'))
+    assert any("sk-" in p for p in secrets.key_problems("abc123"))
