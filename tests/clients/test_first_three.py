@@ -1,0 +1,98 @@
+"""Codex, Claude Code and Continue: before/after fixtures through the CLI, plus their quirks."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+CASES = [
+    ("codex", "user-config"),
+    ("codex", "chatgpt-login"),
+    ("codex", "crlf-forced-login"),
+    ("claude-code", "user-settings"),
+    ("claude-code", "fresh-home"),
+    ("continue", "user-config"),
+    ("continue", "fresh-home"),
+]
+
+
+@pytest.mark.parametrize(("client_id", "case"), CASES)
+def test_fixture(client_id: str, case: str, gwconf, home, profile) -> None:
+    check_case(client_id, case, gwconf, home)
+
+
+def test_codex_key_files_are_private(gwconf, home, profile) -> None:
+    assert gwconf("apply", "codex").exit_code == 0
+    auth = home / ".codex" / "auth.json"
+    assert stat.S_IMODE(auth.stat().st_mode) == 0o600
+    assert json.loads(auth.read_text()) == {"OPENAI_API_KEY": TEST_KEY}
+
+
+def test_codex_never_writes_chat_wire_or_profiles(gwconf, home, profile) -> None:
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text('[model_providers.gwconf]\nname = "x"\nwire_api = "chat"\n')
+    assert gwconf("apply", "codex").exit_code == 0
+    text = (home / ".codex" / "config.toml").read_text()
+    assert 'wire_api = "responses"' in text and '"chat"' not in text and "[profiles" not in text
+
+
+def test_codex_home_env_moves_files(gwconf, home, profile, monkeypatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
+    assert gwconf("apply", "codex").exit_code == 0
+    assert (home / "elsewhere" / "config.toml").exists()
+    assert not (home / ".codex").exists()
+
+
+def test_claude_removes_conflicting_key_and_sets_onboarding(gwconf, home, profile) -> None:
+    assert gwconf("apply", "claude-code").exit_code == 0
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert settings["env"] == {
+        "ANTHROPIC_BASE_URL": "https://gw.example.com",
+        "ANTHROPIC_AUTH_TOKEN": TEST_KEY,
+        "ANTHROPIC_MODEL": "my-model",
+    }
+    assert json.loads((home / ".claude.json").read_text()) == {"hasCompletedOnboarding": True}
+    assert stat.S_IMODE((home / ".claude" / "settings.json").stat().st_mode) == 0o600
+
+
+def test_claude_config_dir_moves_both_files(gwconf, home, profile, monkeypatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "cc"))
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert (home / "cc" / "settings.json").exists() and (home / "cc" / ".claude.json").exists()
+
+
+def test_claude_family_address_from_profile(gwconf, home) -> None:
+    added = gwconf(
+        "profile", "add", "split", "--base-url", "https://gw.example.com/v1", "--key-env", "GWK",
+        "--anthropic-base-url", "https://anthropic.gw.example.com/", "--use",
+    )  # fmt: skip
+    assert added.exit_code == 0
+    os.environ["GWK"] = TEST_KEY
+    try:
+        assert gwconf("apply", "claude-code").exit_code == 0
+    finally:
+        del os.environ["GWK"]
+    env = json.loads((home / ".claude" / "settings.json").read_text())["env"]
+    assert env["ANTHROPIC_BASE_URL"] == "https://anthropic.gw.example.com"
+    assert "ANTHROPIC_MODEL" not in env
+
+
+def test_continue_needs_a_model(gwconf, home) -> None:
+    gwconf("profile", "add", "nomodel", "--base-url", "https://gw.example.com", "--key", TEST_KEY, "--use")
+    result = gwconf("apply", "continue")
+    assert result.exit_code == 1 and "--model" in result.stderr
+    assert gwconf("apply", "continue", "--model", "picked").exit_code == 0
+    assert "model: picked" in (home / ".continue" / "config.yaml").read_text()
+
+
+def test_continue_key_stays_out_of_config_yaml(gwconf, home, profile) -> None:
+    assert gwconf("apply", "continue").exit_code == 0
+    assert TEST_KEY not in (home / ".continue" / "config.yaml").read_text()
+    dotenv = home / ".continue" / ".env"
+    assert TEST_KEY in dotenv.read_text() and stat.S_IMODE(dotenv.stat().st_mode) == 0o600

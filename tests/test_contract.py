@@ -1,0 +1,87 @@
+"""One contract every registered client passes (design.md section 8)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gwconf import registry
+from gwconf.clients._base import FAMILIES, WIRES
+from gwconf.paths import Env
+from tests.conftest import TEST_KEY
+
+CLIENTS_DIR = Path(__file__).resolve().parents[1] / "src" / "gwconf" / "clients"
+
+
+def test_every_client_module_is_registered() -> None:
+    modules = {p.stem for p in CLIENTS_DIR.glob("*.py") if not p.stem.startswith("_")}
+    assert modules == set(registry.MODULES.values())
+    assert list(registry.IDS) == sorted(registry.IDS)
+
+
+def test_enough_clients() -> None:
+    assert len(registry.IDS) >= 3
+
+
+@pytest.mark.parametrize("client_id", registry.IDS)
+def test_module_declares_itself(client_id: str) -> None:
+    client = registry.get(client_id)
+    assert client.id == client_id
+    assert client.family in FAMILIES and client.wire in WIRES
+    assert client.tier in (1, 2, 3)
+    assert len(client.restart) > 20, "a precise restart reminder"
+    doc = client.module.__doc__ or ""
+    assert re.search(r"\d+\.\d+|checked", doc), "the docstring names the version checked"
+    assert "http" in doc or client.docs_url.startswith("http"), "the docstring or DOCS names the docs"
+
+
+@pytest.mark.parametrize("client_id", registry.IDS)
+@pytest.mark.parametrize("platform", ["linux", "darwin", "win32"])
+def test_files_on_every_platform(client_id: str, platform: str, home: Path) -> None:
+    env = Env(home=home, platform=platform, environ={"HOME": str(home)}, cwd=home)
+    for file in registry.get(client_id).files(env):
+        assert file.path.is_absolute()
+        assert file.format in __import__("gwconf.formats", fromlist=["FORMATS"]).FORMATS
+
+
+def _writable(client_id: str) -> bool:
+    return registry.get(client_id).tier < 3
+
+
+@pytest.mark.parametrize("client_id", [c for c in registry.IDS if _writable(c)])
+def test_apply_read_restore_on_empty_home(client_id: str, gwconf, home: Path, profile) -> None:
+    applied = gwconf("apply", client_id, "--json")
+    assert applied.exit_code == 0, applied
+    assert TEST_KEY not in applied.output
+    result = json.loads(applied.stdout)["clients"][0]
+    assert result["changed"] and result["restart"]
+
+    status = json.loads(gwconf("status", client_id, "--json").stdout)["clients"][0]
+    client = registry.get(client_id)
+    target = client.target(
+        __import__("gwconf.profiles", fromlist=["x"]).ProfileStore(Env.current()).load("work"), Env.current()
+    )
+    assert status["base_url"].rstrip("/") == target.base_url.rstrip("/")
+    assert status["key"] == "sk-…WXYZ"
+    if status["model"] is not None:
+        assert target.model in status["model"]
+    assert status["profile"] == "work"
+    assert status["changed_by_hand"] == []
+
+    again = json.loads(gwconf("apply", client_id, "--json").stdout)["clients"][0]
+    assert not again["changed"], "applying the same profile twice changes nothing"
+
+    assert gwconf("restore", client_id).exit_code == 0
+    left = [p for p in home.rglob("*") if p.is_file()]
+    assert left == [], f"restore left files gwconf created: {left}"
+
+
+@pytest.mark.parametrize("client_id", [c for c in registry.IDS if not _writable(c)])
+def test_tier3_prints_steps_and_writes_nothing(client_id: str, gwconf, home: Path, profile) -> None:
+    result = gwconf("apply", client_id)
+    assert result.exit_code == 0, result
+    assert "1. " in result.stdout and TEST_KEY not in result.output
+    assert [p for p in home.rglob("*") if p.is_file()] == []

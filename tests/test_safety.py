@@ -1,0 +1,256 @@
+"""The write path's guarantees: never lose a user's data (issue 2, 'Safety, for every write')."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gwconf import plan as planning
+from gwconf import registry
+from gwconf.errors import ConcurrentChange
+from gwconf.paths import Env
+from gwconf.profiles import ProfileStore
+from tests.conftest import TEST_KEY
+
+CLAUDE_SETTINGS = '{\n  "theme": "dark",\n  "env": {\n    "FOO": "1"\n  }\n}\n'
+
+
+def write(path: Path, data: str | bytes, mode: int | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    if mode is not None:
+        os.chmod(path, mode)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("client_id", "relative", "broken", "line"),
+    [
+        ("codex", ".codex/config.toml", 'model = "x"\n[model_providers\nname = 1\n', 2),
+        ("claude-code", ".claude/settings.json", '{\n  "env": {\n    "A": 1,,\n  }\n}\n', 3),
+        ("continue", ".continue/config.yaml", "models:\n  - name: a\n   provider: b\n", 3),
+    ],
+)
+def test_malformed_file_is_refused_and_untouched(
+    gwconf, home, profile, client_id, relative, broken, line
+) -> None:
+    path = write(home / relative, broken)
+    before = path.read_bytes(), path.stat().st_mtime_ns
+    result = gwconf("apply", client_id)
+    assert result.exit_code == 1
+    assert f"~/{relative}:{line}" in result.stderr, result.stderr
+    assert "Traceback" not in result.output
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name], "nothing left behind in the folder"
+
+
+def test_permissions_kept_and_key_files_private(gwconf, home, profile) -> None:
+    config = write(home / ".codex" / "config.toml", 'model = "x"\n', 0o640)
+    auth = write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-old-0000000000"}\n', 0o644)
+    assert gwconf("apply", "codex").exit_code == 0
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    assert stat.S_IMODE(auth.stat().st_mode) == 0o600, "a file holding a key ends up 0600"
+
+
+def test_symlinked_config_is_edited_at_its_target(gwconf, home, profile) -> None:
+    real = write(home / "dotfiles" / "claude-settings.json", CLAUDE_SETTINGS)
+    link = home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert json.loads(real.read_text())["env"]["ANTHROPIC_AUTH_TOKEN"] == TEST_KEY
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert link.is_symlink() and real.read_text() == CLAUDE_SETTINGS
+
+
+def test_dangling_symlink_creates_the_target(gwconf, home, profile) -> None:
+    link = home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(home / "dotfiles" / "settings.json")
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert link.is_symlink() and (home / "dotfiles" / "settings.json").exists()
+
+
+def test_symlink_loop_is_a_clear_error(gwconf, home, profile) -> None:
+    link = home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(link)
+    result = gwconf("apply", "claude-code")
+    assert result.exit_code == 1 and "settings.json" in result.stderr and "Traceback" not in result.output
+
+
+def test_crlf_and_bom_survive(gwconf, home, profile) -> None:
+    settings = write(home / ".claude" / "settings.json", "\ufeff" + CLAUDE_SETTINGS.replace("\n", "\r\n"))
+    toml = write(
+        home / ".codex" / "config.toml",
+        '\ufeff# mine\r\nmodel = "x"\r\n\r\n[tui]\r\nnotifications = true\r\n',
+    )
+    assert gwconf("apply", "claude-code", "codex").exit_code == 0
+    for path in (settings, toml):
+        data = path.read_bytes()
+        assert data.startswith(b"\xef\xbb\xbf"), path
+        assert data.count(b"\n") == data.count(b"\r\n"), f"{path}: a bare LF crept in"
+    assert gwconf("restore", "claude-code", "codex").exit_code == 0
+    assert settings.read_bytes() == ("\ufeff" + CLAUDE_SETTINGS.replace("\n", "\r\n")).encode()
+
+
+def test_apply_twice_keeps_bytes_and_mtime(gwconf, home, profile) -> None:
+    assert gwconf("apply", "codex", "claude-code", "continue").exit_code == 0
+    files = [p for p in home.rglob("*") if p.is_file()]
+    first = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    again = gwconf("apply", "codex", "claude-code", "continue")
+    assert again.exit_code == 0 and again.stdout.count("nothing to change") == 3
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == first
+
+
+def test_backups_pristine_and_timestamped(gwconf, home, profile, tmp_path) -> None:
+    write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert gwconf("apply", "claude-code", "--model", "other").exit_code == 0
+    backups = tmp_path / "gwconf" / "state" / "backups" / "claude-code"
+    pristine = sorted(backups.rglob("pristine"))
+    assert [p.read_text() for p in pristine if "settings" in str(p)] == [CLAUDE_SETTINGS]
+    stamped = sorted(backups.rglob("*.bak"))
+    assert len([p for p in stamped if "settings" in str(p)]) == 2
+    for path in [*pristine, *stamped]:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert TEST_KEY not in path.name
+    assert stat.S_IMODE((tmp_path / "gwconf" / "state").stat().st_mode) == 0o700
+
+
+def test_ledger_never_holds_the_key(gwconf, home, profile, tmp_path) -> None:
+    write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-users-own-key-000000"}\n')
+    assert gwconf("apply", "codex", "claude-code", "continue").exit_code == 0
+    ledger = (tmp_path / "gwconf" / "state" / "ledger.json").read_text()
+    assert TEST_KEY not in ledger and "sk-users-own-key-000000" not in ledger
+    assert stat.S_IMODE((tmp_path / "gwconf" / "state" / "ledger.json").stat().st_mode) == 0o600
+
+
+def test_restore_leaves_hand_edited_keys_and_says_so(gwconf, home, profile) -> None:
+    path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    data = json.loads(path.read_text())
+    data["env"]["ANTHROPIC_MODEL"] = "my-own-choice"
+    data["theme"] = "light"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    status = json.loads(gwconf("status", "claude-code", "--json").stdout)["clients"][0]
+    assert status["changed_by_hand"] == ["~/.claude/settings.json: env.ANTHROPIC_MODEL"]
+    result = gwconf("restore", "claude-code")
+    assert result.exit_code == 0
+    assert "env.ANTHROPIC_MODEL was changed since gwconf wrote it" in result.stderr
+    after = json.loads(path.read_text())
+    assert after["env"] == {"FOO": "1", "ANTHROPIC_MODEL": "my-own-choice"}
+    assert after["theme"] == "light"
+
+
+def test_compare_and_swap_refuses_a_file_changed_underneath(home, profile) -> None:
+    env = Env.current()
+    path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    plan = planning.plan_apply(registry.get("claude-code"), ProfileStore(env).load("work"), env)
+    path.write_text('{"theme": "changed by Claude Code"}\n')
+    with pytest.raises(ConcurrentChange):
+        planning.execute([plan], env)
+    assert path.read_text() == '{"theme": "changed by Claude Code"}\n'
+    assert not (home / ".claude.json").exists(), "the other file of the change was not written either"
+
+
+def test_multi_file_change_lands_whole_or_not_at_all(gwconf, home, profile) -> None:
+    config = write(home / ".codex" / "config.toml", 'model = "x"\n')
+    auth = write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-old-0000000000"}\n')
+    if subprocess.run(["chattr", "+i", str(auth)], capture_output=True).returncode != 0:
+        pytest.fail("chattr +i is needed to make one file of the pair unwritable")
+    try:
+        result = gwconf("apply", "codex")
+    finally:
+        subprocess.run(["chattr", "-i", str(auth)], check=True)
+    assert result.exit_code == 1
+    assert config.read_text() == 'model = "x"\n', "config.toml was rolled back"
+    assert auth.read_text() == '{"OPENAI_API_KEY": "sk-old-0000000000"}\n'
+    assert not list(config.parent.glob("*.gwconf-tmp"))
+
+
+def test_read_only_file_is_refused(gwconf, home, profile) -> None:
+    path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS, 0o444)
+    result = gwconf("apply", "claude-code")
+    assert result.exit_code == 1 and "read-only" in result.stderr
+    assert path.read_text() == CLAUDE_SETTINGS
+
+
+def test_directory_where_a_file_should_be(gwconf, home, profile) -> None:
+    (home / ".claude" / "settings.json").mkdir(parents=True)
+    result = gwconf("apply", "claude-code")
+    assert result.exit_code == 1 and "is a folder" in result.stderr
+
+
+def test_dry_run_and_check_write_nothing(gwconf, home, profile) -> None:
+    path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    dry = gwconf("apply", "claude-code", "--dry-run")
+    assert dry.exit_code == 0
+    assert '+    "ANTHROPIC_AUTH_TOKEN": "sk-…WXYZ"' in dry.stdout and TEST_KEY not in dry.output
+    assert path.read_text() == CLAUDE_SETTINGS and not (home / ".claude.json").exists()
+    check = gwconf("apply", "claude-code", "--check")
+    assert check.exit_code == 6
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert gwconf("apply", "claude-code", "--check").exit_code == 0
+
+
+def test_use_reapplies_to_clients_applied_before(gwconf, home, profile) -> None:
+    assert gwconf("apply", "claude-code", "codex").exit_code == 0
+    added = gwconf(
+        "profile", "add", "home", "--base-url", "https://other.example.net", "--key", "sk-home-key-99999999"
+    )
+    assert added.exit_code == 0
+    used = gwconf("use", "home")
+    assert used.exit_code == 0
+    assert "claude-code: re-applied" in used.stdout and "codex: re-applied" in used.stdout
+    assert "continue" not in used.stdout
+    env = json.loads((home / ".claude" / "settings.json").read_text())["env"]
+    assert env["ANTHROPIC_BASE_URL"] == "https://other.example.net"
+    assert 'base_url = "https://other.example.net/v1"' in (home / ".codex" / "config.toml").read_text()
+    status = json.loads(gwconf("status", "--json").stdout)
+    assert status["active_profile"] == "home"
+    assert {c["id"]: c["profile"] for c in status["clients"]} == {"claude-code": "home", "codex": "home"}
+    # restore after two profiles still gives back the pre-gwconf state
+    assert gwconf("restore", "--all").exit_code == 0
+    assert [p for p in home.rglob("*") if p.is_file()] == []
+
+
+def test_use_no_apply_only_switches(gwconf, home, profile) -> None:
+    assert gwconf("apply", "claude-code").exit_code == 0
+    gwconf(
+        "profile", "add", "home", "--base-url", "https://other.example.net", "--key", "sk-home-key-99999999"
+    )
+    before = (home / ".claude" / "settings.json").read_bytes()
+    assert gwconf("use", "home", "--no-apply").exit_code == 0
+    assert (home / ".claude" / "settings.json").read_bytes() == before
+
+
+def test_interrupted_run_is_repaired(gwconf, home, profile, tmp_path) -> None:
+    """A journal left by a killed run: the next writing command puts the old bytes back."""
+    path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    backup = write(tmp_path / "gwconf" / "state" / "backups" / "x.bak", CLAUDE_SETTINGS)
+    path.write_text('{"half": "written"}\n')
+    journal = {
+        "client": "claude-code",
+        "files": [
+            {
+                "target": str(path),
+                "backup": str(backup),
+                "new_sha256": "0" * 64,
+                "mode": 0o644,
+                "secret": False,
+            }
+        ],
+    }
+    write(tmp_path / "gwconf" / "state" / "journal.json", json.dumps(journal))
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 0
+    assert "interrupted" in result.stderr
+    assert path.read_text() == CLAUDE_SETTINGS
+    assert not (tmp_path / "gwconf" / "state" / "journal.json").exists()
