@@ -12,6 +12,7 @@ MODULES: dict[str, str] = {
     "claude-code": "claude_code",
     "codex": "codex",
     "continue": "continue_dev",
+    "shell": "shell",
 }
 
 IDS: tuple[str, ...] = tuple(sorted(MODULES))
