@@ -1,0 +1,704 @@
+"""The four wire protocols, one small request each, classified into a fixed set of verdicts.
+
+verify and doctor never trust a client's own error text (Claude Code retries a 401 for minutes,
+Codex five times; pitfalls.md 3.6): they send the smallest real request themselves, with the
+address, key, header and model the client would use, and say what came back (spec 4.1, 5.3,
+5.6, 7; pitfalls.md 3 and 12).
+
+Rules kept here, in one place:
+- the key goes only to the URL being probed: never to a vendor's official host (spec 5.3; the
+  fault is reported instead) and never through a redirect (a redirect is reported, not followed);
+- httpx is imported inside ``_send`` only (it costs ~200 ms at start-up, formats.md 9), with
+  ``trust_env=False`` so no proxy, netrc or environment setting reroutes the request;
+- every body shown is trimmed and passed through ``secrets.redact`` with the key.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from gwconf import __version__, secrets, urls
+from gwconf.clients._base import ClientAdapter, Finding
+from gwconf.errors import ClientError, ExitCode, GwconfError
+from gwconf.paths import Env
+from gwconf.profiles import Profile
+
+# verdict -> (label for people, exit code). A fixed set: scripts may rely on these names.
+VERDICTS: dict[str, tuple[str, ExitCode]] = {
+    "ok": ("ok", ExitCode.OK),
+    "key_rejected": ("key rejected", ExitCode.KEY_REJECTED),
+    "forbidden": ("forbidden", ExitCode.GATEWAY_FAILED),
+    "base_wrong": ("base address wrong", ExitCode.GATEWAY_FAILED),
+    "model_unavailable": ("model not available", ExitCode.GATEWAY_FAILED),
+    "rate_limited": ("rate limited", ExitCode.GATEWAY_FAILED),
+    "gateway_error": ("gateway error", ExitCode.GATEWAY_FAILED),
+    "unreachable": ("unreachable", ExitCode.GATEWAY_FAILED),
+    "timeout": ("timeout", ExitCode.GATEWAY_FAILED),
+    "malformed": ("malformed success", ExitCode.GATEWAY_FAILED),
+}
+
+WIRE_LABELS = {
+    "chat": "chat completions",
+    "responses": "Responses API",
+    "messages": "Anthropic messages",
+    "gemini": "Gemini generateContent",
+}
+
+PROMPT = "Reply with the single word: ok"
+ANTHROPIC_VERSION = "2023-06-01"
+MAX_BODY = 1 << 20  # read at most 1 MiB of any answer
+REPLY_CHARS = 200
+BODY_LINES = 5
+BODY_LINE_CHARS = 200
+
+KEY_REJECTED_REMEDY = (
+    "The gateway itself rejects this key (spec 7): use the gateway's base address with a correct key; "
+    "create a new key in the gateway's console, or check that it was copied whole (no characters "
+    "missing, no `sk-` stripped)."
+)
+_MODEL_CODES = ("model_not_found", "model_not_available", "model_not_supported", "invalid_model")
+_MODEL_WORDS = re.compile(
+    r"model.*(not[ _]found|does not exist|not exist|not available|unavailable|not supported|unknown|"
+    r"no available|not allowed|invalid)|(unknown|invalid|unsupported) model|no such model|^model: ",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+@dataclass
+class Request:
+    """Exactly what will be sent: the URL, the headers (the key among them) and the JSON body."""
+
+    wire: str
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    key: str
+    model: str
+    auth_header: str
+
+    def public_headers(self) -> dict[str, str]:
+        """The headers with the key masked, for display."""
+        return {k: secrets.redact(v, [self.key]) for k, v in self.headers.items()}
+
+
+@dataclass
+class Probe:
+    """One request and its verdict. ``sent`` is False when gwconf refused to send the key."""
+
+    wire: str
+    url: str
+    key_mask: str
+    model: str | None
+    verdict: str
+    sent: bool = True
+    status: int | None = None
+    latency_ms: int | None = None
+    reply: str | None = None
+    body: list[str] = field(default_factory=list)  # first lines of the body on failure, key masked
+    error_code: str | None = None  # the gateway's error code (invalid_api_key...)
+    detail: str = ""  # what the verdict means here
+    remedy: str | None = None
+    auth_header: str = "bearer"
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "ok"
+
+    @property
+    def label(self) -> str:
+        return VERDICTS[self.verdict][0]
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return VERDICTS[self.verdict][1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "wire": self.wire,
+            "method": "POST",
+            "url": self.url,
+            "key": self.key_mask,
+            "auth_header": self.auth_header,
+            "model": self.model,
+            "sent": self.sent,
+            "status": self.status,
+            "latency_ms": self.latency_ms,
+            "verdict": self.verdict,
+            "verdict_label": self.label,
+            "error_code": self.error_code,
+            "reply": self.reply,
+            "body": self.body,
+            "detail": self.detail,
+            "remedy": self.remedy,
+        }
+
+
+# -- building the request ----------------------------------------------------------------------
+
+
+def endpoint(wire: str, base_url: str, model: str, base_form: str = "v1") -> str:
+    """The URL a client of this wire builds from its base address (in the client's own form).
+
+    The base is used as the client would use it: a doubled or missing ``/v1`` stays visible.
+    """
+    base = base_url.rstrip("/")
+    if wire == "chat":
+        return base if base_form == "chat_endpoint" else base + "/chat/completions"
+    if wire == "responses":
+        return base + "/responses"
+    if wire == "messages":
+        return base + "/v1/messages"
+    if wire == "gemini":
+        name = model[len("models/") :] if model.startswith("models/") else model
+        return f"{base}/v1beta/models/{quote(name, safe='')}:generateContent"
+    raise ValueError(f"unknown wire {wire!r}")
+
+
+def build(
+    wire: str, base_url: str, key: str, model: str, *, auth_header: str = "bearer", base_form: str = "v1"
+) -> Request:
+    """The smallest real request of ``wire`` (spec 2.1 for chat; the vendors' shapes for the rest)."""
+    if wire == "gemini" and auth_header == "bearer":
+        auth_header = "x-goog-api-key"  # what Gemini-style clients send
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "User-Agent": f"gwconf/{__version__} (verify)",
+    }
+    if auth_header == "x-api-key":
+        headers["x-api-key"] = key
+    elif auth_header == "x-goog-api-key":
+        headers["x-goog-api-key"] = key
+    else:
+        auth_header = "bearer"
+        headers["Authorization"] = f"Bearer {key}"
+    message = {"role": "user", "content": PROMPT}
+    if wire == "chat":
+        body: dict[str, Any] = {"model": model, "messages": [message]}
+    elif wire == "responses":
+        body = {"model": model, "input": PROMPT}
+    elif wire == "messages":
+        headers["anthropic-version"] = ANTHROPIC_VERSION
+        body = {"model": model, "max_tokens": 16, "messages": [message]}
+    elif wire == "gemini":
+        body = {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}
+    else:
+        raise ValueError(f"unknown wire {wire!r}")
+    url = endpoint(wire, base_url, model, base_form)
+    return Request(wire, url, headers, body, key, model, auth_header)
+
+
+def unusable_key(key: str) -> str | None:
+    """Why no HTTP header can carry ``key`` as it is, if it cannot (then nothing is sent)."""
+    if key != key.strip():
+        return "has leading or trailing whitespace or a line break"
+    if any(not (0x21 <= ord(ch) <= 0x7E) for ch in key):
+        return "contains a space, a line break or a non-ASCII character"
+    return None
+
+
+# -- sending -----------------------------------------------------------------------------------
+
+
+def probe(
+    wire: str,
+    base_url: str,
+    key: str,
+    model: str,
+    *,
+    auth_header: str = "bearer",
+    base_form: str = "v1",
+    timeout: float = 30.0,
+    key_origin: str = "",
+) -> Probe:
+    """Send one request of ``wire`` and classify the answer.
+
+    Raises ``ClientError`` when the key cannot be put in a header at all. Refuses (``sent`` False,
+    verdict ``base_wrong``) when the host is a vendor's official address: a gateway key is not
+    theirs (spec 5.3), and it must not leave for a host that is not the gateway.
+    """
+    where = f" (from {key_origin})" if key_origin else ""
+    problem = unusable_key(key)
+    if problem:
+        raise ClientError(
+            f"the key{where} {problem}: no client can send it as it is ({secrets.mask(key)}).",
+            "Put the key in again without the extra characters (gwconf apply CLIENT writes it cleanly).",
+        )
+    request = build(wire, base_url, key, model, auth_header=auth_header, base_form=base_form)
+    result = Probe(
+        wire=wire,
+        url=request.url,
+        key_mask=secrets.mask(key),
+        model=model,
+        verdict="ok",
+        auth_header=request.auth_header,
+    )
+    parts = urlsplit(request.url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        result.sent = False
+        result.verdict = "base_wrong"
+        result.detail = f"{request.url} is not an http(s) address; nothing was sent."
+        return result
+    if urls.is_vendor_host(parts.hostname):
+        result.sent = False
+        result.verdict = "base_wrong"
+        result.detail = (
+            f"{parts.hostname} is a vendor's official address, not the gateway: it does not know a "
+            "gateway key and answers 401 invalid_api_key (spec 5.3). gwconf did not send the key there."
+        )
+        result.remedy = "Point the client at the gateway's address (gwconf apply CLIENT)."
+        return result
+    return _send(request, result, timeout)
+
+
+def _send(request: Request, result: Probe, timeout: float) -> Probe:
+    import httpx  # lazily: only the commands that send requests pay for it
+
+    started = time.monotonic()
+    try:
+        # Plain http has no TLS to verify: skip building an SSL context (~40 ms with certifi).
+        tls = request.url.startswith("https:")
+        client = httpx.Client(
+            trust_env=False, follow_redirects=False, timeout=httpx.Timeout(timeout), verify=tls
+        )
+        with (
+            client,
+            client.stream("POST", request.url, headers=request.headers, json=request.body) as response,
+        ):
+            raw = bytearray()
+            for chunk in response.iter_bytes():
+                raw += chunk
+                if len(raw) >= MAX_BODY:
+                    break
+            status = response.status_code
+            content_type = response.headers.get("content-type", "")
+            location = response.headers.get("location")
+    except httpx.TimeoutException as exc:
+        result.latency_ms = _ms(started)
+        result.verdict = "timeout"
+        phase = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting for the answer"
+        result.detail = f"no answer within {timeout:g} s ({phase})."
+        result.remedy = (
+            "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
+        )
+        return result
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        result.verdict = "base_wrong"
+        result.sent = False
+        result.detail = f"the address cannot be used: {exc}"
+        return result
+    except httpx.RemoteProtocolError as exc:
+        result.latency_ms = _ms(started)
+        result.verdict = "gateway_error"
+        result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
+        return result
+    except httpx.HTTPError as exc:
+        result.latency_ms = _ms(started)
+        result.verdict = "unreachable"
+        result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
+        return result
+    result.latency_ms = _ms(started)
+    result.status = status
+    return classify(result, bytes(raw), content_type, location, request.key)
+
+
+def _ms(started: float) -> int:
+    return max(0, round((time.monotonic() - started) * 1000))
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause's message: httpx wraps socket and TLS errors."""
+    while exc.__cause__ is not None or exc.__context__ is not None:
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return str(exc) or type(exc).__name__
+
+
+def _network_detail(exc: BaseException, host: str) -> str:
+    reason = _reason(exc)
+    low = reason.lower()
+    if any(
+        w in low for w in ("name or service not known", "nodename nor servname", "getaddrinfo", "no address")
+    ):
+        return f"the host name {host} cannot be resolved (DNS): check the address for typos. ({reason})"
+    if "refused" in low:
+        return f"{host} refused the connection: nothing listens on that port. ({reason})"
+    if "certificate" in low or "ssl" in low or "tls" in low:
+        return f"the TLS handshake with {host} failed: {reason}"
+    return f"could not connect to {host}: {reason}"
+
+
+# -- classifying the answer ---------------------------------------------------------------------
+
+
+def classify(result: Probe, raw: bytes, content_type: str, location: str | None, key: str) -> Probe:
+    """Turn status and body into a verdict (pitfalls.md 3.2 and 12)."""
+    status = result.status or 0
+    text = raw.decode("utf-8", errors="replace")
+    html = _is_html(text, content_type)
+    data = _json(text)
+    code, message = _error_of(data)
+    result.error_code = code
+    if 200 <= status < 300:
+        if html:
+            return _fail(
+                result, "base_wrong", text, key,
+                "an HTML page came back instead of JSON: the address serves a web page (the gateway's "
+                "console?), not the API. Is /v1 missing or in the wrong place?",
+            )  # fmt: skip
+        reply = read_reply(result.wire, text, content_type)
+        if reply is None:
+            return _fail(
+                result, "malformed", text, key,
+                f"HTTP {status}, but no reply text could be read from the answer "
+                f"({_expected(result.wire)} missing).",
+            )  # fmt: skip
+        result.reply = _trim(secrets.redact(reply, [key]))
+        result.detail = "the gateway answered with content."
+        return result
+    if 300 <= status < 400:
+        where = f" to {location}" if location else ""
+        return _fail(
+            result, "base_wrong", text, key,
+            f"HTTP {status}: redirected{where} (a login page?). API endpoints do not redirect; gwconf does "
+            "not follow redirects, so the key went nowhere else.",
+        )  # fmt: skip
+    if status == 401:
+        result.remedy = KEY_REJECTED_REMEDY
+        named = f" with error code {code}" if code else ""
+        return _fail(
+            result, "key_rejected", text, key, f"HTTP 401{named}: the gateway does not accept this key."
+        )
+    if (code and code.lower() in _MODEL_CODES) or (
+        status in (400, 403, 404, 422) and message and _MODEL_WORDS.search(message)
+    ):
+        result.remedy = "Pick a model the gateway serves (--model NAME, or the profile's model)."
+        return _fail(
+            result,
+            "model_unavailable",
+            text,
+            key,
+            f"HTTP {status}: the gateway does not serve {result.model!r}.",
+        )
+    if status == 403:
+        why = (
+            "an HTML page: a firewall (WAF) or user-agent filter in front of the gateway"
+            if html
+            else "the key is valid but not allowed to do this (its group or scope)"
+        )
+        return _fail(result, "forbidden", text, key, f"HTTP 403: {why}.")
+    if status in (404, 405):
+        return _fail(
+            result, "base_wrong", text, key,
+            f"HTTP {status}: nothing answers at {result.url}. The base address is wrong: /v1 missing or "
+            "doubled, a pasted /chat/completions, or this gateway does not speak this protocol there.",
+        )  # fmt: skip
+    if status in (402, 429):
+        result.remedy = "Wait and retry, or check the key's quota and balance in the gateway's console."
+        what = "quota or balance exhausted" if status == 402 else "too many requests or quota exhausted"
+        return _fail(result, "rate_limited", text, key, f"HTTP {status}: {what}. Not a key or address fault.")
+    if status >= 500:
+        return _fail(
+            result, "gateway_error", text, key,
+            f"HTTP {status}: the gateway or the model behind it failed. Not a key or address fault; retry later.",
+        )  # fmt: skip
+    if html:
+        return _fail(
+            result, "base_wrong", text, key, f"HTTP {status} with an HTML page: the address is not the API."
+        )
+    return _fail(result, "gateway_error", text, key, f"HTTP {status}: the gateway refused the request.")
+
+
+def _fail(result: Probe, verdict: str, text: str, key: str, detail: str) -> Probe:
+    result.verdict = verdict
+    result.detail = detail
+    result.body = first_lines(text, key)
+    return result
+
+
+def _expected(wire: str) -> str:
+    return {
+        "chat": "choices[0].message.content",
+        "responses": "output[].content[].text",
+        "messages": "content[].text",
+        "gemini": "candidates[0].content.parts[].text",
+    }[wire]
+
+
+def first_lines(text: str, key: str) -> list[str]:
+    """The first lines of a body for diagnostics (spec 4.1 rule 3), each trimmed, any key masked."""
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()][:BODY_LINES]
+    return [_trim(secrets.redact(line, [key]), BODY_LINE_CHARS) for line in lines]
+
+
+def _trim(text: str, limit: int = REPLY_CHARS) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+def _is_html(text: str, content_type: str) -> bool:
+    if "html" in content_type.lower():
+        return True
+    head = text.lstrip()[:15].lower()
+    return head.startswith(("<!doctype", "<html", "<head", "<body"))
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _error_of(data: Any) -> tuple[str | None, str | None]:
+    """(code, message) from OpenAI-, Anthropic- or Gemini-shaped error bodies."""
+    if not isinstance(data, dict):
+        return None, None
+    error = data.get("error")
+    if isinstance(error, dict):
+        code = error.get("code")
+        if not isinstance(code, str):
+            code = error.get("status") if isinstance(error.get("status"), str) else error.get("type")
+        message = error.get("message")
+        return (code if isinstance(code, str) else None), (message if isinstance(message, str) else None)
+    if isinstance(error, str):
+        return None, error
+    return None, data.get("message") if isinstance(data.get("message"), str) else None
+
+
+# -- reading the reply, per wire -------------------------------------------------------------------
+
+
+def read_reply(wire: str, text: str, content_type: str = "") -> str | None:
+    """The model's text from a success body (JSON, or an SSE stream from a gateway that always streams)."""
+    if "event-stream" in content_type.lower() or text.lstrip().startswith(("data:", "event:")):
+        return _read_stream(wire, text)
+    data = _json(text)
+    if not isinstance(data, dict):
+        return None
+    return _READERS[wire](data)
+
+
+def _chat(data: dict[str, Any]) -> str | None:
+    try:
+        content = data["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return content if isinstance(content, str) else None
+
+
+def _responses(data: dict[str, Any]) -> str | None:
+    if isinstance(data.get("output_text"), str):
+        return data["output_text"]
+    texts = [
+        part["text"]
+        for item in _list(data.get("output"))
+        if isinstance(item, dict)
+        for part in _list(item.get("content"))
+        if isinstance(part, dict) and part.get("type") == "output_text" and isinstance(part.get("text"), str)
+    ]
+    return "".join(texts) if texts else None
+
+
+def _messages(data: dict[str, Any]) -> str | None:
+    texts = [
+        block["text"]
+        for block in _list(data.get("content"))
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+    ]
+    return "".join(texts) if texts else None
+
+
+def _gemini(data: dict[str, Any]) -> str | None:
+    candidates = _list(data.get("candidates"))
+    if not candidates or not isinstance(candidates[0], dict):
+        return None
+    content = candidates[0].get("content")
+    parts = _list(content.get("parts")) if isinstance(content, dict) else []
+    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    return "".join(texts) if texts else None
+
+
+_READERS = {"chat": _chat, "responses": _responses, "messages": _messages, "gemini": _gemini}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _read_stream(wire: str, text: str) -> str | None:
+    """Collect the text of an SSE answer: deltas, or the final event's full object."""
+    pieces: list[str] = []
+    final: str | None = None
+    for line in text.splitlines():
+        if not line.startswith("data:"):
+            continue
+        payload = line[len("data:") :].strip()
+        if not payload or payload == "[DONE]":
+            continue
+        event = _json(payload)
+        if not isinstance(event, dict):
+            continue
+        if wire == "chat":
+            for choice in _list(event.get("choices")):
+                delta = choice.get("delta") if isinstance(choice, dict) else None
+                if isinstance(delta, dict) and isinstance(delta.get("content"), str):
+                    pieces.append(delta["content"])
+        elif wire == "responses":
+            kind = event.get("type")
+            if kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
+                pieces.append(event["delta"])
+            elif kind == "response.completed" and isinstance(event.get("response"), dict):
+                final = _responses(event["response"])
+        elif wire == "messages":
+            delta = event.get("delta")
+            if (
+                event.get("type") == "content_block_delta"
+                and isinstance(delta, dict)
+                and isinstance(delta.get("text"), str)
+            ):
+                pieces.append(delta["text"])
+        elif wire == "gemini":
+            piece = _gemini(event)
+            if piece is not None:
+                pieces.append(piece)
+    if final is not None:
+        return final
+    return "".join(pieces) if pieces else None
+
+
+# -- verify: what a client (or a profile) will really send ----------------------------------------
+
+
+@dataclass
+class Check:
+    """verify's answer for one client, or for a profile on its own (``client_id`` None)."""
+
+    client_id: str | None
+    name: str
+    key_origin: str = ""
+    probe: Probe | None = None
+    error: GwconfError | None = None
+    findings: list[Finding] = field(default_factory=list)  # what the client's files say is wrong
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        if self.error is not None:
+            return int(self.error.exit_code)
+        return int(self.probe.exit_code) if self.probe else int(ExitCode.ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "client": self.client_id,
+            "name": self.name,
+            "key_origin": self.key_origin,
+            **(self.probe.to_json() if self.probe else {"verdict": None, "sent": False}),
+            "findings": [f.to_json() for f in self.findings],
+            "notes": self.notes,
+            "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
+            "exit_code": self.exit_code,
+        }
+
+
+def verify_client(
+    client: ClientAdapter,
+    env: Env,
+    *,
+    model: str | None = None,
+    fallback_model: str | None = None,
+    timeout: float = 30.0,
+) -> Check:
+    """Read back what ``client`` will send (its own precedence) and send exactly that, once."""
+    from gwconf.operations import read_client
+
+    check = Check(client.id, client.name)
+    if client.tier == 3:
+        check.error = ClientError(
+            f"{client.name} keeps its settings inside the app: gwconf cannot read what it sends.",
+            "Test the gateway with the profile's own values: gwconf verify --profile NAME",
+        )
+        return check
+    try:
+        reading = read_client(client, env)
+    except GwconfError as exc:
+        check.error = exc
+        return check
+    check.key_origin = reading.key_origin
+    check.findings = [f for f in reading.findings if f.level == "error"]
+    if not reading.base_url:
+        check.error = ClientError(
+            f"{client.name} has no base address in its files.", f"gwconf apply {client.id}"
+        )
+        return check
+    if not reading.api_key:
+        check.error = ClientError(
+            f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
+            f"gwconf apply {client.id}",
+        )
+        return check
+    chosen = model or reading.model
+    if not chosen and fallback_model:
+        chosen = fallback_model
+        check.notes.append(
+            f"{client.name} names no model in its files; tested with the profile's {chosen!r}."
+        )
+    if not chosen:
+        check.error = ClientError(
+            f"{client.name} names no model, and there is no profile model to test with.",
+            f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
+        )
+        return check
+    try:
+        check.probe = probe(
+            reading.wire or client.wire,
+            reading.base_url,
+            reading.api_key,
+            chosen,
+            auth_header=reading.auth_header,
+            base_form=client.base_form,
+            timeout=timeout,
+            key_origin=reading.key_origin,
+        )
+    except GwconfError as exc:
+        check.error = exc
+    return check
+
+
+def verify_profile(profile: Profile, env: Env, *, model: str | None = None, timeout: float = 30.0) -> Check:
+    """The chat request of spec 4.1 with the profile's own base address, key and model."""
+    check = Check(
+        None, f"profile {profile.name}", key_origin=f"profile {profile.name} ({profile.key_source})"
+    )
+    try:
+        key = profile.resolve_key(env)
+    except GwconfError as exc:
+        check.error = exc
+        return check
+    chosen = model or profile.model
+    if not chosen:
+        check.error = ClientError(
+            f"profile {profile.name!r} has no model to test with.",
+            "Pass --model NAME, or save one: gwconf profile add ... --model NAME --force",
+        )
+        return check
+    try:
+        check.probe = probe(
+            "chat", profile.base_url, key, chosen, timeout=timeout, key_origin=check.key_origin
+        )
+    except GwconfError as exc:
+        check.error = exc
+    return check
+
+
+def overall_exit(codes: list[int]) -> int:
+    """One exit code for several results: a rejected key first (the most specific), then any other
+    gateway failure, then doctor's client fault, then expected errors."""
+    for code in (ExitCode.KEY_REJECTED, ExitCode.GATEWAY_FAILED, ExitCode.CLIENT_CONFIG, ExitCode.ERROR):
+        if int(code) in codes:
+            return int(code)
+    return next((c for c in codes if c), 0)
