@@ -585,6 +585,7 @@ class Check:
     error: GwconfError | None = None
     findings: list[Finding] = field(default_factory=list)  # what the client's files say is wrong
     notes: list[str] = field(default_factory=list)
+    key: str | None = field(default=None, repr=False)  # for the CLI's redaction only; never serialised
 
     @property
     def exit_code(self) -> int:
@@ -629,6 +630,7 @@ def verify_client(
         check.error = exc
         return check
     check.key_origin = reading.key_origin
+    check.key = reading.api_key
     check.findings = [f for f in reading.findings if f.level == "error"]
     if not reading.base_url:
         check.error = ClientError(
@@ -679,6 +681,7 @@ def verify_profile(profile: Profile, env: Env, *, model: str | None = None, time
     except GwconfError as exc:
         check.error = exc
         return check
+    check.key = key
     chosen = model or profile.model
     if not chosen:
         check.error = ClientError(

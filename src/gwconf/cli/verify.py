@@ -1,0 +1,208 @@
+"""gwconf verify: one real request with what each client will really send."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import threading
+from types import TracebackType
+from typing import Any, TextIO
+
+import click
+
+from gwconf.cli import _common, _output
+
+
+class Spinner:
+    """A spinner on stderr while a request is out, on a terminal only: nothing on a pipe or file."""
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = _output.clean(label)
+        self.stream = stream if stream is not None else sys.stderr
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def __enter__(self) -> Spinner:
+        if self.active:
+            utf = "utf" in (getattr(self.stream, "encoding", "") or "").lower()
+            frames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏" if utf else "|/-\\"
+            self._thread = threading.Thread(target=self._spin, args=(frames,), daemon=True)
+            self._thread.start()
+        return self
+
+    def _spin(self, frames: str) -> None:
+        for frame in itertools.cycle(frames):
+            self.stream.write(f"\r{frame} {self.label}")
+            self.stream.flush()
+            if self._stop.wait(0.08):
+                break
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self.stream.write("\r\x1b[K")  # erase the spinner line
+            self.stream.flush()
+
+
+@click.command(
+    "verify",
+    epilog="""\b
+Examples:
+  gwconf verify codex                 # what Codex will send, sent once (POST …/v1/responses)
+  gwconf verify codex claude-code --json
+  gwconf verify                       # every client gwconf applied (or the active profile alone)
+  gwconf verify --profile work        # the profile's own chat request (spec 4.1)
+  gwconf verify continue --model other-model --timeout 10
+\b
+Exit codes: 0 every request answered with content; 3 a key was rejected (401);
+4 any other failure (wrong base address, model, 429, 5xx, unreachable, timeout,
+an answer without content); 1 nothing could be sent (no key, no model, unreadable file).
+""",
+)
+@_common.clients_argument
+@_common.profile_option
+@click.option("--model", "-m", help="Test this model instead of the one the client (or profile) names.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Give up waiting after this long.",
+)
+@_common.json_option
+def command(
+    client_ids: tuple[str, ...], profile_ref: str | None, model: str | None, timeout: float, as_json: bool
+) -> int:
+    """Make one real test completion per client, with exactly what it will send.
+
+    For each CLIENT, gwconf reads back from its files the base address (in the client's own
+    form), the key (from wherever that client takes it) and the model, then sends the smallest
+    real request in the client's wire protocol: chat completions, Responses, Anthropic messages
+    or Gemini generateContent. It shows the URL, the key's mask, the model, the HTTP status, the
+    latency and the reply, and one verdict: ok, key rejected, forbidden, base address wrong,
+    model not available, rate limited, gateway error, unreachable, timeout or malformed success.
+    The key goes only to the address being verified: never to a vendor's official address, never
+    through a redirect.
+    """
+    from gwconf import gateway, registry
+    from gwconf.errors import GwconfError
+    from gwconf.ledger import Ledger
+    from gwconf.profiles import ProfileStore
+
+    env = _common.env()
+    store = ProfileStore(env)
+    if client_ids:
+        clients = _common.resolve_clients(client_ids)
+    elif profile_ref:
+        clients = []
+    else:
+        applied = set(Ledger(env).clients())
+        clients = [c for c in registry.all_clients() if c.id in applied]
+    profile = None
+    if clients:
+        try:
+            profile = store.load(profile_ref)  # only for a fallback model and masking
+        except GwconfError:
+            if profile_ref:
+                raise
+    else:
+        profile = store.load(profile_ref)
+    if profile is not None:
+        try:
+            _output.remember_key(profile.resolve_key(env))
+        except GwconfError:
+            pass
+    checks = []
+    if not clients:
+        assert profile is not None
+        with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
+            checks.append(gateway.verify_profile(profile, env, model=model, timeout=timeout))
+    for client in clients:
+        fallback = profile.model_for(client.id) if profile else None
+        with Spinner(f"verifying {client.id} …"):
+            check = gateway.verify_client(client, env, model=model, fallback_model=fallback, timeout=timeout)
+        checks.append(check)
+    for check in checks:
+        _output.remember_key(check.key)
+    code = gateway.overall_exit([c.exit_code for c in checks])
+    if as_json:
+        _output.emit_json(
+            {
+                "profile": profile.name if profile else None,
+                "results": [c.to_json() for c in checks],
+                "exit_code": code,
+            }
+        )
+        return code
+    for check in checks:
+        render_check(check)
+    if len(checks) > 1:
+        good = sum(1 for c in checks if c.exit_code == 0)
+        _output.out(f"\n{good} of {len(checks)} answered with content.")
+    return code
+
+
+def render_check(check: Any) -> None:
+    """The text form of one ``gateway.Check``."""
+    out = _output.out
+    probe = check.probe
+    wire = f" · {_wire_label(probe.wire)}" if probe else ""
+    out(
+        _output.style(
+            f"== {check.client_id or check.name}" + (f" ({check.name})" if check.client_id else "") + wire,
+            bold=True,
+        )
+    )
+    if check.error is not None:
+        _output.print_error(check.error)
+        return
+    render_probe(probe, check.key_origin)
+    for note in check.notes:
+        out(f"  note     {note}")
+    for finding in check.findings:
+        out(f"  note     {finding.message}" + (f" (fix: {finding.fix})" if finding.fix else ""))
+    if check.findings and check.client_id:
+        out(f"  see      gwconf doctor {check.client_id}")
+
+
+def render_probe(probe: Any, key_origin: str = "", indent: str = "  ", remedy: bool = True) -> None:
+    out = _output.out
+    header = {"bearer": "Authorization: Bearer", "x-api-key": "x-api-key", "x-goog-api-key": "x-goog-api-key"}
+    origin = f"from {key_origin}; " if key_origin else ""
+    out(f"{indent}POST     {probe.url}")
+    out(
+        f"{indent}key      {probe.key_mask}  ({origin}sent as {header.get(probe.auth_header, probe.auth_header)})"
+    )
+    out(f"{indent}model    {probe.model}")
+    if not probe.sent:
+        out(f"{indent}status   not sent")
+    elif probe.status is None:
+        took = f" after {probe.latency_ms} ms" if probe.latency_ms is not None else ""
+        out(f"{indent}status   no HTTP answer{took}")
+    else:
+        out(f"{indent}status   {probe.status} in {probe.latency_ms} ms")
+    colour = "green" if probe.ok else "red"
+    verdict = _output.style(probe.label, fg=colour, bold=True)
+    if probe.ok:
+        out(f"{indent}verdict  {verdict}")
+        out(f"{indent}reply    {probe.reply}")
+        return
+    out(f"{indent}verdict  {verdict}: {probe.detail}")
+    for n, line in enumerate(probe.body):
+        out(f"{indent}{'body' if n == 0 else '':<8} | {line}")
+    if probe.remedy and remedy:
+        out(f"{indent}remedy   {probe.remedy}")
+
+
+def _wire_label(wire: str) -> str:
+    from gwconf.gateway import WIRE_LABELS
+
+    return WIRE_LABELS.get(wire, wire)
