@@ -21,11 +21,15 @@ def test_add_list_show_masks_key(gwconf, profile) -> None:
 
 
 def test_add_normalises_and_says_so(gwconf) -> None:
-    result = gwconf("profile", "add", "a", "--base-url", "https://gw.example.com/v1/chat/completions/", "--key-env", "GW")
+    result = gwconf(
+        "profile", "add", "a", "--base-url", "https://gw.example.com/v1/chat/completions/", "--key-env", "GW"
+    )
     assert result.exit_code == 0, result
     assert "removed the pasted endpoint" in result.stderr
     assert "$GW is not set" in result.stderr
-    assert json.loads(gwconf("profile", "show", "a", "--json").stdout)["base_url"] == "https://gw.example.com/v1"
+    assert (
+        json.loads(gwconf("profile", "show", "a", "--json").stdout)["base_url"] == "https://gw.example.com/v1"
+    )
 
 
 def test_add_warns_on_odd_keys_and_argv(gwconf) -> None:
@@ -42,11 +46,15 @@ def test_add_refuses_without_key_on_pipe(gwconf) -> None:
 
 
 def test_add_refuses_two_key_sources_and_duplicates(gwconf, profile) -> None:
-    two = gwconf("profile", "add", "d", "--base-url", "https://g.example.com", "--key-env", "A", "--key-cmd", "x")
+    two = gwconf(
+        "profile", "add", "d", "--base-url", "https://g.example.com", "--key-env", "A", "--key-cmd", "x"
+    )
     assert two.exit_code == 2
     again = gwconf("profile", "add", "work", "--base-url", "https://g.example.com", "--key-env", "A")
     assert again.exit_code == 1 and "--force" in again.stderr
-    forced = gwconf("profile", "add", "work", "--base-url", "https://g.example.com", "--key-env", "A", "--force")
+    forced = gwconf(
+        "profile", "add", "work", "--base-url", "https://g.example.com", "--key-env", "A", "--force"
+    )
     assert forced.exit_code == 0
 
 

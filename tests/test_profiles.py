@@ -29,12 +29,18 @@ def test_example_profile_parses() -> None:
 def test_store_round_trip_and_modes() -> None:
     env = Env.current()
     store = ProfileStore(env)
-    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678"))
+    store.save(
+        Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678")
+    )
     path = store.path_for("work")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
     loaded = store.load("work")
-    assert (loaded.base_url, loaded.model, loaded.key) == ("https://gw.example.com/v1", "m", "sk-abcdefgh12345678")
+    assert (loaded.base_url, loaded.model, loaded.key) == (
+        "https://gw.example.com/v1",
+        "m",
+        "sk-abcdefgh12345678",
+    )
     assert store.names() == ["work"]
     assert store.active() is None
     store.set_active("work")
@@ -49,8 +55,13 @@ def test_key_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GW_KEY", "sk-from-env-000000")
     env = Env.current()
     assert Profile("a", "https://g/v1", key_env="GW_KEY").resolve_key(env) == "sk-from-env-000000"
-    assert Profile("a", "https://g/v1", key_cmd="printf sk-from-cmd-1111").resolve_key(env) == "sk-from-cmd-1111"
-    assert Profile("a", "https://g/v1", key_cmd="echo sk-piped-2222 | tr -d x").resolve_key(env) == "sk-piped-2222"
+    assert (
+        Profile("a", "https://g/v1", key_cmd="printf sk-from-cmd-1111").resolve_key(env) == "sk-from-cmd-1111"
+    )
+    assert (
+        Profile("a", "https://g/v1", key_cmd="echo sk-piped-2222 | tr -d x").resolve_key(env)
+        == "sk-piped-2222"
+    )
     with pytest.raises(ProfileError, match=r"\$MISSING_VAR"):
         Profile("a", "https://g/v1", key_env="MISSING_VAR").resolve_key(env)
     with pytest.raises(ProfileError, match="exited 3"):

@@ -77,5 +77,7 @@ def test_base_problems() -> None:
     assert any("doubled" in p for p in urls.base_problems("https://gw.example.com/v1/v1", "v1"))
     assert any("vendor" in p for p in urls.base_problems("https://api.openai.com/v1", "v1"))
     assert any("/v1" in p for p in urls.base_problems("https://gw.example.com/v1", "root"))
-    assert any("endpoint" in p for p in urls.base_problems("https://gw.example.com/v1/chat/completions", "v1"))
+    assert any(
+        "endpoint" in p for p in urls.base_problems("https://gw.example.com/v1/chat/completions", "v1")
+    )
     assert urls.base_problems(None, "v1")
