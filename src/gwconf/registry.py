@@ -13,6 +13,14 @@ MODULES: dict[str, str] = {
     "codex": "codex",
     "continue": "continue_dev",
     "shell": "shell",
+    "aichat": "aichat",
+    "aider": "aider",
+    "fabric": "fabric",
+    "goose": "goose",
+    "llm": "llm",
+    "mods": "mods",
+    "open-interpreter": "open_interpreter",
+    "shell-gpt": "shell_gpt",
 }
 
 IDS: tuple[str, ...] = tuple(sorted(MODULES))

@@ -1,0 +1,200 @@
+"""aichat: ``config.yaml`` (a ``clients`` entry named ``gwconf``) + ``.env`` (its key) in aichat's
+config folder.
+
+Docs: https://github.com/sigoden/aichat/wiki/Configuration-Guide ; checked against aichat 0.30.0
+source (shared/reference/clients-terminal.md section 14; ``src/config/mod.rs`` ``config_dir``,
+``load_env_file``; ``src/client/macros.rs`` ``config_get_fn``). Folder: ``$AICHAT_CONFIG_DIR``, else
+``$XDG_CONFIG_HOME/aichat``, else ``dirs::config_dir()/aichat`` (``~/.config``, ``~/Library/Application
+Support``, ``%APPDATA%``); ``$AICHAT_CONFIG_FILE`` / ``$AICHAT_ENV_FILE`` move the two files. gwconf
+owns ``model: gwconf:<model>`` and the ``clients`` entry named ``gwconf`` (``type:
+openai-compatible``, ``api_base``, its ``models``). The key goes to ``.env`` as ``GWCONF_API_KEY``:
+aichat loads that file at start over the environment, and ``<CLIENT>_API_KEY`` beats the entry's
+``api_key``, so the key stays out of config.yaml (often kept in dotfiles) and a stray shell
+variable cannot shadow it. aichat's .env reader trims ``NAME=value`` and keeps quotes literally.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "aichat"
+NAME = "aichat"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("aichat",)
+DOCS = "https://github.com/sigoden/aichat/wiki/Configuration-Guide"
+RESTART = (
+    "aichat reads config.yaml and .env when it starts: run it again; an open REPL or `aichat --serve` keeps "
+    "the old client until restarted (or `.model gwconf:<model>` in the REPL)."
+)
+
+CLIENT = "gwconf"
+KEY_VAR = "GWCONF_API_KEY"  # <CLIENT>_API_KEY, upper-cased
+BASE_VAR = "GWCONF_API_BASE"
+OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+def config_dir(env: Env) -> Path:
+    if env.get("AICHAT_CONFIG_DIR"):
+        return Path(env.get("AICHAT_CONFIG_DIR") or "")
+    if env.get("XDG_CONFIG_HOME"):
+        return Path(env.get("XDG_CONFIG_HOME") or "") / "aichat"
+    return env.appdata / "aichat"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    folder = config_dir(env)
+    config = Path(env.get("AICHAT_CONFIG_FILE") or folder / "config.yaml")
+    dotenv = Path(env.get("AICHAT_ENV_FILE") or folder / ".env")
+    return [
+        ConfigFile("config", config, "yaml"),
+        ConfigFile("env", dotenv, "dotenv", secret=True),
+    ]
+
+
+def aichat_env(text: str) -> dict[str, str]:
+    """``.env`` as aichat reads it: trimmed ``NAME=value`` lines, ``#`` lines skipped, quotes kept."""
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and "=" in line:
+            key, value = line.split("=", 1)
+            values[key.strip()] = value.strip()
+    return values
+
+
+def client_name(entry: dict[str, Any]) -> str:
+    return str(entry.get("name") or entry.get("type") or "")
+
+
+def find_client(config: Document, name: str) -> tuple[int | None, dict[str, Any] | None]:
+    clients = config.get(("clients",), None)
+    if not isinstance(clients, list):
+        return None, None
+    for index, entry in enumerate(clients):
+        if isinstance(entry, dict) and client_name(entry) == name:
+            return index, entry
+    return None, None
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config, dotenv = docs["config"], docs["env"]
+    if not target.model:
+        raise ClientError(
+            "aichat needs a model name (model: gwconf:<model>).",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    clients = config.get(("clients",), None)
+    if clients is not None and not isinstance(clients, list):
+        raise ClientError(
+            f"{config.source}: `clients` is not a list, so aichat cannot read it either.",
+            "Fix it by hand (a list of `- type: ...` entries), then run gwconf again.",
+        )
+    index, entry = find_client(config, CLIENT)
+    if index is None or entry is None:
+        new = {
+            "type": "openai-compatible",
+            "name": CLIENT,
+            "api_base": target.base_url,
+            "models": [{"name": target.model}],
+        }
+        if clients is None:
+            config.set(("clients",), [new])
+        else:
+            config.append(("clients",), new)
+    else:
+        config.set(("clients", index, "type"), "openai-compatible")
+        config.set(("clients", index, "api_base"), target.base_url)
+        config.delete(("clients", index, "api_key"))  # the .env key wins anyway; no second copy
+        models = entry.get("models")
+        if not isinstance(models, list):
+            config.set(("clients", index, "models"), [{"name": target.model}])
+        elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
+            config.append(("clients", index, "models"), {"name": target.model})
+    config.set(("model",), f"{CLIENT}:{target.model}")
+    if dotenv.get((KEY_VAR,), None) is not None and aichat_env(dotenv.dump()).get(KEY_VAR) != dotenv.get(
+        (KEY_VAR,), None
+    ):
+        dotenv.delete((KEY_VAR,))  # quoted or commented: aichat would read those characters too
+    dotenv.set((KEY_VAR,), target.api_key)
+    return []
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config, dotenv = docs["config"], docs["env"]
+    env_file = files(env)[1].path
+    loaded = aichat_env(dotenv.dump())
+    environ = {k: v for k, v in env.environ.items() if v}
+    origin = {k: f"${k}" for k in environ}
+    for name, value in loaded.items():  # env::set_var: the file wins over the shell
+        environ[name], origin[name] = value, f"{shown(env_file, env)} {name}"
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    model = environ.get("AICHAT_MODEL") or get_str(config, ("model",))
+    if environ.get("AICHAT_MODEL"):
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                f"AICHAT_MODEL ({origin['AICHAT_MODEL']}) wins over config.yaml's model.",
+                "unset AICHAT_MODEL",
+            )
+        )
+    if not model:
+        reading.provider = "(no model)"
+        f.append(Finding("error", "provider", "config.yaml sets no model.", "gwconf apply aichat"))
+        return reading
+    name, _, model_name = model.partition(":")
+    reading.model = model_name or None
+    reading.provider = f"client {name!r}"
+    index, entry = find_client(config, name)
+    if entry is None:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"model {model!r} names client {name!r}, which config.yaml does not define.",
+                "gwconf apply aichat",
+            )
+        )
+        return reading
+    prefix = name.upper()
+    reading.provider_is_gwconf = name == CLIENT and entry.get("type") == "openai-compatible"
+    default_base = OFFICIAL_BASE if entry.get("type") == "openai" else None
+    if environ.get(f"{prefix}_API_BASE"):
+        reading.base_url = environ[f"{prefix}_API_BASE"]
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                f"{prefix}_API_BASE ({origin[f'{prefix}_API_BASE']}) wins over the client's api_base.",
+                f"unset {prefix}_API_BASE",
+            )
+        )
+    else:
+        reading.base_url = entry.get("api_base") or default_base
+    if environ.get(f"{prefix}_API_KEY"):
+        reading.api_key = environ[f"{prefix}_API_KEY"]
+        reading.key_origin = origin[f"{prefix}_API_KEY"]
+    else:
+        reading.api_key = entry.get("api_key")
+        reading.key_origin = f"config.yaml clients[{index}].api_key"
+    parsed = dotenv.get((KEY_VAR,), None)
+    if KEY_VAR in loaded and parsed is not None and loaded[KEY_VAR] != parsed:
+        f.append(
+            Finding(
+                "error",
+                "key",
+                f"{shown(env_file, env)}: {KEY_VAR} is quoted or carries a comment; aichat sends those characters.",
+                "gwconf apply aichat  (rewrites the line plainly)",
+            )
+        )
+    return reading

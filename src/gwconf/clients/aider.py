@@ -1,0 +1,236 @@
+"""Aider: ``~/.aider.conf.yml`` (YAML; the same under ``%USERPROFILE%`` on Windows).
+
+Docs: https://aider.chat/docs/config/aider_conf.html and /docs/llms/openai-compat.html ; checked
+against aider-chat 0.86.2 (shared/reference/clients-terminal.md section 9, and ``aider/main.py``,
+``aider/args.py`` at 0.86.3.dev). Managed keys: ``openai-api-base``, ``openai-api-key`` and
+``model: openai/<model>`` (the ``openai/`` prefix sends litellm down its OpenAI-compatible route).
+
+Aider's own precedence, which ``read`` follows: ``.aider.conf.yml`` in the home folder, then the
+git root, then the current folder (closer wins); ``AIDER_*`` variables win over every file;
+``.env`` files (home, git root, current folder) are loaded with override=True, so they beat the
+shell. ``openai-api-key`` / ``openai-api-base`` are then copied into ``OPENAI_API_KEY`` /
+``OPENAI_API_BASE``, and litellm prefers ``OPENAI_BASE_URL`` over ``OPENAI_API_BASE``: an
+``OPENAI_BASE_URL`` in the shell or a ``.env`` wins over the YAML's base address.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf import formats
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf.errors import ClientError, GwconfError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "aider"
+NAME = "Aider"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("aider",)
+DOCS = "https://aider.chat/docs/config/aider_conf.html"
+RESTART = (
+    "Start a new aider session; a running one keeps the old settings. A .aider.conf.yml or .env in the "
+    "project (git root or current folder) still wins over your home file."
+)
+
+CONF = ".aider.conf.yml"
+PREFIX = "openai/"
+OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("config", env.home / CONF, "yaml", secret=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config = docs["config"]
+    if not target.model:
+        raise ClientError(
+            "Aider needs a model name (without one it picks an OpenAI or Anthropic default by itself).",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    model = target.model if target.model.startswith(PREFIX) else PREFIX + target.model
+    config.set(("openai-api-base",), target.base_url)
+    config.set(("openai-api-key",), target.api_key)
+    config.set(("model",), model)
+    return []
+
+
+# -- read: aider's precedence ---------------------------------------------------------------------
+
+
+def git_root(env: Env) -> Path | None:
+    for folder in (env.cwd, *env.cwd.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _peek(path: Path, fmt: str) -> tuple[Document | None, str | None]:
+    """Another file aider reads (never written): its document, or why it could not be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None, None
+    try:
+        text, _ = formats.decode(raw, str(path))
+        return formats.load(fmt, text, str(path)), None
+    except GwconfError as exc:
+        return None, exc.message
+
+
+def _layers(env: Env, home_doc: Document) -> list[tuple[Path, Any]]:
+    """Config files in load order (later wins): home, git root, current folder."""
+    home_path = env.home / CONF
+    layers: list[tuple[Path, Any]] = [(home_path, home_doc.data())]
+    root = git_root(env)
+    for folder in ([root] if root else []) + [env.cwd]:
+        path = folder / CONF
+        if path == home_path or any(p == path for p, _ in layers):
+            continue
+        doc, _ = _peek(path, "yaml")
+        if doc is not None:
+            layers.append((path, doc.data()))
+    return layers
+
+
+def _dotenv_files(env: Env) -> list[Path]:
+    root = git_root(env)
+    found: list[Path] = [env.home / ".aider" / "oauth-keys.env", env.home / ".env"]
+    found += [root / ".env"] if root else []
+    found += [env.cwd / ".env"]
+    unique: list[Path] = []
+    for path in found:
+        if path not in unique:
+            unique.append(path)
+    return unique
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    # The environment aider ends up with: the shell, then every .env with override=True.
+    environ: dict[str, str] = {k: v for k, v in env.environ.items() if v}
+    origin: dict[str, str] = {k: f"${k}" for k in environ}
+    dotenv_labels: set[str] = set()
+    for path in _dotenv_files(env):
+        doc, problem = _peek(path, "dotenv")
+        if problem:
+            f.append(Finding("warning", "other", f"cannot read {shown(path, env)}: {problem}"))
+        if doc is None:
+            continue
+        label = shown(path, env)
+        dotenv_labels.add(label)
+        for name, value in (doc.data() or {}).items():
+            if value:
+                environ[name], origin[name] = value, label
+    # Options: conf files (closer wins), then AIDER_* variables.
+    options: dict[str, Any] = {}
+    where: dict[str, str] = {}
+    layers = _layers(env, config)
+    for path, data in layers:
+        if not isinstance(data, dict):
+            continue
+        for key in ("model", "openai-api-key", "openai-api-base", "api-key"):
+            if data.get(key) not in (None, ""):
+                options[key], where[key] = data[key], f"{shown(path, env)} {key}"
+        if path != env.home / CONF and any(k in data for k in ("model", "openai-api-key", "openai-api-base")):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{shown(path, env)} sets {', '.join(k for k in ('model', 'openai-api-key', 'openai-api-base') if k in data)}"
+                    " and wins over ~/.aider.conf.yml in this folder.",
+                    f"remove those keys from {shown(path, env)} (or run aider elsewhere)",
+                )
+            )
+    for key, var in (("model", "AIDER_MODEL"), ("openai-api-key", "AIDER_OPENAI_API_KEY")):
+        if environ.get(var):
+            options[key], where[key] = environ[var], origin[var]
+    if environ.get("AIDER_OPENAI_API_BASE"):
+        options["openai-api-base"] = environ["AIDER_OPENAI_API_BASE"]
+        where["openai-api-base"] = origin["AIDER_OPENAI_API_BASE"]
+    # What main() then does to the environment, and what litellm reads from it.
+    for item in options.get("api-key") or []:
+        provider, _, value = str(item).partition("=")
+        if provider.strip().lower() == "openai" and value:
+            environ["OPENAI_API_KEY"], origin["OPENAI_API_KEY"] = value.strip(), where["api-key"]
+    if options.get("openai-api-key"):
+        environ["OPENAI_API_KEY"] = str(options["openai-api-key"])
+        origin["OPENAI_API_KEY"] = where["openai-api-key"]
+    if options.get("openai-api-base"):
+        environ["OPENAI_API_BASE"] = str(options["openai-api-base"])
+        origin["OPENAI_API_BASE"] = where["openai-api-base"]
+    if environ.get("OPENAI_BASE_URL"):
+        reading.base_url = environ["OPENAI_BASE_URL"]
+        if environ.get("OPENAI_API_BASE") and environ["OPENAI_API_BASE"] != reading.base_url:
+            f.append(
+                Finding(
+                    "error",
+                    "base",
+                    f"OPENAI_BASE_URL ({origin['OPENAI_BASE_URL']}) wins over openai-api-base in aider "
+                    "(litellm reads it first).",
+                    f"unset OPENAI_BASE_URL, or remove it from {origin['OPENAI_BASE_URL']}",
+                )
+            )
+    else:
+        reading.base_url = environ.get("OPENAI_API_BASE") or OFFICIAL_BASE
+    reading.api_key = environ.get("OPENAI_API_KEY")
+    reading.key_origin = origin.get("OPENAI_API_KEY", "")
+    base_from = origin.get("OPENAI_BASE_URL" if environ.get("OPENAI_BASE_URL") else "OPENAI_API_BASE", "")
+    for what, came_from in (
+        ("key", reading.key_origin),
+        ("base address", base_from),
+        ("model", where.get("model", "")),
+    ):
+        if came_from in dotenv_labels:
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"the {what} comes from {came_from}, a .env aider loads over your shell and ~/.aider.conf.yml.",
+                    f"remove it from {came_from}",
+                )
+            )
+        elif came_from.startswith("$AIDER_"):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"the {what} comes from {came_from} in this shell, which wins over ~/.aider.conf.yml.",
+                    f"unset {came_from[1:]}  (or remove it from your shell start-up files)",
+                )
+            )
+    model = options.get("model")
+    model = str(model) if model is not None else None
+    if model and model.startswith(PREFIX):
+        reading.model = model[len(PREFIX) :]
+        reading.provider = "openai-compatible (litellm openai/ route)"
+        reading.provider_is_gwconf = True
+    else:
+        reading.model = model
+        reading.provider = f"litellm's own routing for {model!r}" if model else "aider's default model"
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"model {model!r} has no openai/ prefix: litellm may send it to its vendor instead of the base address."
+                if model
+                else "no model is set: aider picks a vendor default from the keys it finds.",
+                "gwconf apply aider",
+            )
+        )
+    if get_str(config, ("weak-model",)) or get_str(config, ("editor-model",)):
+        f.append(
+            Finding(
+                "info",
+                "other",
+                "~/.aider.conf.yml also names a weak-model / editor-model: the gateway must serve those too.",
+            )
+        )
+    return reading

@@ -1,0 +1,132 @@
+"""fabric: ``~/.config/fabric/.env`` (godotenv), through its ``LiteLLM`` vendor.
+
+Docs: https://github.com/danielmiessler/fabric#environment-variables ; checked against fabric
+v1.4.261 source (shared/reference/clients-terminal.md section 16; ``internal/cli/initialization.go``,
+``internal/plugins/ai/openai/openai.go``, ``openai_compatible/providers_config.go``). The folder is
+``os.UserHomeDir()/.config/fabric`` on every OS. fabric's ``OpenAI`` vendor speaks the Responses
+API only; its ``LiteLLM`` vendor is a plain OpenAI-compatible Chat Completions client with a
+settable base address, which is what the gateway specifies (``POST {base}/chat/completions``), and
+it leaves the user's own ``OPENAI_*`` vendor settings alone. Managed keys: ``DEFAULT_VENDOR``,
+``DEFAULT_MODEL``, ``LITELLM_API_BASE_URL``, ``LITELLM_API_KEY`` (env names are
+``<VENDOR>_<QUESTION>`` upper-cased). godotenv does not override variables already exported;
+``fabric --setup`` rewrites the whole file from its settings (comments are lost, values kept).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "fabric"
+NAME = "fabric"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("fabric",)
+DOCS = "https://github.com/danielmiessler/fabric#environment-variables"
+RESTART = (
+    "fabric reads ~/.config/fabric/.env on every run: nothing to restart; a `fabric --serve` server must be "
+    "restarted. Variables already exported in your shell win over the file."
+)
+
+VENDOR = "LiteLLM"
+PREFIX = "LITELLM_"
+MANAGED = ("DEFAULT_VENDOR", "DEFAULT_MODEL", f"{PREFIX}API_BASE_URL", f"{PREFIX}API_KEY")
+VENDOR_DEFAULT_BASE = "http://localhost:4000"
+OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+def folder(env: Env) -> Path:
+    return env.home / ".config" / "fabric"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("env", folder(env) / ".env", "dotenv", secret=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    doc = docs["env"]
+    if not target.model:
+        raise ClientError(
+            "fabric needs a model name for DEFAULT_MODEL.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    notes = []
+    previous = doc.get(("DEFAULT_VENDOR",), None)
+    doc.set(("DEFAULT_VENDOR",), VENDOR)
+    doc.set(("DEFAULT_MODEL",), target.model)
+    doc.set((f"{PREFIX}API_BASE_URL",), target.base_url)
+    doc.set((f"{PREFIX}API_KEY",), target.api_key)
+    if previous and previous != VENDOR:
+        notes.append(
+            f"default vendor {previous} -> {VENDOR} (fabric's OpenAI-compatible Chat Completions vendor); "
+            f"your {previous} settings are kept"
+        )
+    return notes
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    data = docs["env"].data()
+    data = data if isinstance(data, dict) else {}
+    where = shown(folder(env) / ".env", env)
+
+    def value(name: str) -> tuple[str | None, str]:
+        if env.get(name):  # godotenv.Load never overrides the environment
+            return env.get(name), f"${name}"
+        return data.get(name) or None, f"{where} {name}"
+
+    vendor, _ = value("DEFAULT_VENDOR")
+    reading = Reading(wire=WIRE, provider=vendor or "(none)")
+    reading.model, _ = value("DEFAULT_MODEL")
+    f = reading.findings
+    if vendor and vendor.lower() != "openai":
+        prefix = re.sub(r"\s+", "_", vendor.strip().upper()) + "_"
+        base, _ = value(f"{prefix}API_BASE_URL")
+        reading.base_url = base or (VENDOR_DEFAULT_BASE if prefix == PREFIX else None)
+        reading.api_key, reading.key_origin = value(f"{prefix}API_KEY")
+        reading.provider_is_gwconf = prefix == PREFIX
+    else:
+        reading.base_url, _ = value("OPENAI_API_BASE_URL")
+        reading.base_url = reading.base_url or OFFICIAL_BASE
+        reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
+        reading.wire = "responses"
+        f.append(
+            Finding(
+                "error" if vendor else "warning",
+                "provider",
+                "fabric's OpenAI vendor uses the Responses API (POST /responses), not Chat Completions."
+                if vendor
+                else f"{where} sets no DEFAULT_VENDOR.",
+                "gwconf apply fabric  (switches to the LiteLLM vendor, an OpenAI-compatible chat client)",
+            )
+        )
+    for name in MANAGED:
+        if env.get(name) and data.get(name) not in (None, env.get(name)):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"${name} is exported in this shell and wins over {where} (godotenv does not override).",
+                    f"unset {name}  (or remove it from your shell start-up files)",
+                )
+            )
+    config = folder(env) / "config.yaml"
+    if config.is_file():
+        text = config.read_text(encoding="utf-8", errors="replace")
+        match = re.search(r"^model:\s*(\S.*?)\s*$", text, re.M)
+        if match:
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{shown(config, env)} sets model: {match.group(1)}, which wins over DEFAULT_MODEL.",
+                    f"remove `model:` from {shown(config, env)}",
+                )
+            )
+    return reading

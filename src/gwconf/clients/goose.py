@@ -1,0 +1,213 @@
+"""goose (Block): ``config.yaml`` + a declarative custom provider ``custom_providers/custom_gwconf.json``
++ ``secrets.yaml`` in goose's config folder.
+
+Docs: https://block.github.io/goose/docs/guides/config-file and
+https://block.github.io/goose/docs/getting-started/providers#configure-provider ; checked against the
+goose source (``crates/goose/src/config/{paths.rs,base/mod.rs,base/secrets.rs,declarative_providers.rs}``,
+read November 2026; no release was run: shared/reference/clients-terminal.md section 13). Config
+folder: ``$GOOSE_PATH_ROOT/config`` (absolute paths only), else etcetera's XDG strategy on Linux
+and macOS (``$XDG_CONFIG_HOME/goose``, ``~/.config/goose``) and ``%APPDATA%\\Block\\goose\\config``
+on Windows. gwconf writes the provider goose's own "add custom provider" would write for the
+name ``gwconf`` (id ``custom_gwconf``, ``engine: openai``, base address with ``/v1``; goose splits
+it into host + ``v1/chat/completions``), selects it with ``GOOSE_PROVIDER`` / ``GOOSE_MODEL``, and
+stores the key under ``CUSTOM_GWCONF_API_KEY`` in ``secrets.yaml`` (0600). goose never reads keys
+from config.yaml: a secret comes from the environment, else the OS keyring, else ``secrets.yaml``
+(when the keyring is disabled, unavailable, or holds no goose entry).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf import formats
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.errors import ClientError, GwconfError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "goose"
+NAME = "goose"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("goose",)
+DOCS = "https://block.github.io/goose/docs/guides/config-file"
+RESTART = (
+    "Start a new goose session (`goose session` / `goose run`); a running session and goose Desktop keep "
+    "the provider they started with: quit goose Desktop fully and reopen it."
+)
+
+PROVIDER_ID = "custom_gwconf"
+KEY_VAR = "CUSTOM_GWCONF_API_KEY"
+CONTEXT_LIMIT = 128000
+OFFICIAL_HOST = "https://api.openai.com"
+DEFAULT_BASE_PATH = "v1/chat/completions"
+
+
+def config_dir(env: Env) -> Path:
+    root = env.get("GOOSE_PATH_ROOT")
+    if root and Path(root).is_absolute():
+        return Path(root) / "config"
+    if env.platform == "win32":
+        return env.appdata / "Block" / "goose" / "config"
+    xdg = env.get("XDG_CONFIG_HOME")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else env.home / ".config"
+    return base / "goose"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    folder = config_dir(env)
+    return [
+        ConfigFile("config", folder / "config.yaml", "yaml"),
+        ConfigFile("provider", folder / "custom_providers" / f"{PROVIDER_ID}.json", "json", strict=True),
+        ConfigFile("secrets", folder / "secrets.yaml", "yaml", secret=True),
+    ]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config, provider, secrets = docs["config"], docs["provider"], docs["secrets"]
+    if not target.model:
+        raise ClientError(
+            "goose needs a model name for GOOSE_MODEL.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    for key, value in (
+        ("name", PROVIDER_ID),
+        ("engine", "openai"),
+        ("display_name", "gwconf"),
+        ("description", "Model gateway (written by gwconf)"),
+        ("api_key_env", KEY_VAR),
+        ("base_url", target.base_url),
+    ):
+        provider.set((key,), value)
+    models = provider.get(("models",), None)
+    if not isinstance(models, list):
+        provider.set(("models",), [{"name": target.model, "context_limit": CONTEXT_LIMIT}])
+    elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
+        provider.append(("models",), {"name": target.model, "context_limit": CONTEXT_LIMIT})
+    if provider.get(("supports_streaming",), None) is None:
+        provider.set(("supports_streaming",), True)
+    config.set(("GOOSE_PROVIDER",), PROVIDER_ID)
+    config.set(("GOOSE_MODEL",), target.model)
+    secrets.set((KEY_VAR,), target.api_key)
+    notes = []
+    if not _keyring_disabled(config, env):
+        notes.append(
+            f"goose reads secrets.yaml only while its OS keyring holds no goose entry; if it reports "
+            f"'Missing API key: {KEY_VAR}', your keys live in the keyring: run `goose configure` to store "
+            f"{KEY_VAR} there, or set GOOSE_DISABLE_KEYRING: true in config.yaml"
+        )
+    return notes
+
+
+def _keyring_disabled(config: Document, env: Env) -> bool:
+    if env.environ.get("GOOSE_DISABLE_KEYRING") is not None:
+        return True
+    value = config.get(("GOOSE_DISABLE_KEYRING",), None)
+    return value is True or (isinstance(value, str) and value in ("true", "1"))
+
+
+def _param(config: Document, env: Env, name: str) -> tuple[Any, str]:
+    """goose's precedence for a config value: the same-named variable, then config.yaml."""
+    if env.get(name):
+        return env.get(name), f"${name}"
+    return config.get((name,), None), f"config.yaml {name}"
+
+
+def _peek(path: Path) -> Any:
+    try:
+        raw = path.read_bytes()
+        text, _ = formats.decode(raw, str(path))
+        return formats.load("json", text, str(path)).data()
+    except (OSError, GwconfError):
+        return None
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config, provider_doc, secrets = docs["config"], docs["provider"], docs["secrets"]
+    folder = config_dir(env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    name, name_origin = _param(config, env, "GOOSE_PROVIDER")
+    model, model_origin = _param(config, env, "GOOSE_MODEL")
+    reading.provider = str(name) if name else "(none)"
+    reading.model = str(model) if model else None
+    for value, origin in ((name, name_origin), (model, model_origin)):
+        if origin.startswith("$") and config.get((origin[1:],), None) not in (None, value):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{origin} is set in this shell and wins over config.yaml.",
+                    f"unset {origin[1:]}",
+                )
+            )
+    secret_store = secrets.data() if isinstance(secrets.data(), dict) else {}
+
+    def secret(var: str) -> tuple[str | None, str]:
+        if env.get(var):
+            return env.get(var), f"${var}"
+        value = secret_store.get(var)
+        return (str(value), f"{shown(folder / 'secrets.yaml', env)} {var}") if value else (None, "")
+
+    if name == "openai":
+        host, _ = _param(config, env, "OPENAI_HOST")
+        path, _ = _param(config, env, "OPENAI_BASE_PATH")
+        host = str(host or OFFICIAL_HOST).rstrip("/")
+        path = str(path or DEFAULT_BASE_PATH).strip("/")
+        reading.base_url = f"{host}/{path.removesuffix('chat/completions').strip('/')}".rstrip("/")
+        reading.api_key, reading.key_origin = secret("OPENAI_API_KEY")
+        if "/" in host.split("://", 1)[-1]:
+            f.append(
+                Finding(
+                    "error",
+                    "base",
+                    f"OPENAI_HOST {host!r} has a path: goose wants scheme and host only (the path goes in "
+                    "OPENAI_BASE_PATH).",
+                    "gwconf apply goose",
+                )
+            )
+        key_var = "OPENAI_API_KEY"
+    else:
+        data = (
+            provider_doc.data()
+            if name == PROVIDER_ID
+            else _peek(folder / "custom_providers" / f"{name}.json")
+        )
+        if not isinstance(data, dict) or not data:
+            f.append(
+                Finding(
+                    "error",
+                    "provider",
+                    f"GOOSE_PROVIDER is {name!r}, not gwconf's custom provider."
+                    if name
+                    else "no GOOSE_PROVIDER.",
+                    "gwconf apply goose",
+                )
+            )
+            return reading
+        reading.base_url = data.get("base_url")
+        key_var = str(data.get("api_key_env") or "")
+        reading.api_key, reading.key_origin = secret(key_var) if key_var else (None, "")
+        reading.provider_is_gwconf = name == PROVIDER_ID
+    if config.get((key_var,), None):
+        f.append(
+            Finding(
+                "warning",
+                "key",
+                f"config.yaml holds {key_var}, but goose never reads secrets from config.yaml.",
+                f"remove it from config.yaml (gwconf keeps the key in {shown(folder / 'secrets.yaml', env)})",
+            )
+        )
+    if reading.key_origin.endswith(f"secrets.yaml {key_var}") and not _keyring_disabled(config, env):
+        f.append(
+            Finding(
+                "info",
+                "key",
+                "goose uses secrets.yaml only while its OS keyring holds no goose entry (gwconf cannot see the keyring).",
+                f"if goose says 'Missing API key: {key_var}': `goose configure`, or GOOSE_DISABLE_KEYRING: true",
+            )
+        )
+    return reading

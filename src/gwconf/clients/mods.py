@@ -1,0 +1,155 @@
+"""mods (Charm): ``mods/mods.yml`` in the XDG config folder (an ``apis`` entry named ``gwconf``).
+
+Docs: https://github.com/charmbracelet/mods#custom-apis ; checked against mods v1.8.1 source, the
+last release (the repository was archived on 2026-03-09; upstream points to ``crush run``;
+shared/reference/clients-terminal.md section 15; ``config.go`` ``ensureConfig``, ``mods.go``
+``resolveModel``/``ensureKey``). ``xdg.ConfigFile("mods/mods.yml")`` (adrg/xdg):
+``$XDG_CONFIG_HOME`` on every OS, else ``~/.config`` (Linux), ``~/Library/Application Support``
+(macOS), ``%LOCALAPPDATA%`` (Windows). Any API name mods does not know (ollama, anthropic, google,
+cohere, azure) is an OpenAI Chat Completions client. gwconf owns ``default-api: gwconf``,
+``default-model``, and ``apis.gwconf`` (``base-url``, ``api-key`` (it wins over ``api-key-env``,
+``api-key-cmd`` and ``$OPENAI_API_KEY``), the model under ``models``). A model entry without
+``max-input-chars`` inherits the top-level one, and with neither mods cuts every prompt to zero
+characters, so gwconf gives a new model entry ``max-input-chars: 392000`` (mods' own default for
+large-context models) when the file sets no top-level value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "mods"
+NAME = "mods"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("mods",)
+DOCS = "https://github.com/charmbracelet/mods#custom-apis"
+RESTART = (
+    "mods reads mods.yml on every run: nothing to restart. $MODS_API / $MODS_MODEL, or --api / --model, "
+    "still win over the file."
+)
+
+API = "gwconf"
+MAX_INPUT_CHARS = 392000
+OFFICIAL_BASE = "https://api.openai.com/v1"
+NON_OPENAI_APIS = ("ollama", "anthropic", "google", "cohere", "azure", "azure-ad")
+
+
+def config_path(env: Env) -> Path:
+    xdg = env.get("XDG_CONFIG_HOME")
+    if xdg:
+        base = Path(xdg)
+    elif env.platform == "win32":
+        local = env.get("LOCALAPPDATA")
+        base = Path(local) if local else env.home / "AppData" / "Local"
+    elif env.platform == "darwin":
+        base = env.home / "Library" / "Application Support"
+    else:
+        base = env.home / ".config"
+    return base / "mods" / "mods.yml"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("config", config_path(env), "yaml", secret=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config = docs["config"]
+    if not target.model:
+        raise ClientError(
+            "mods needs a model name (default-model, listed under apis.gwconf.models).",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    apis = config.get(("apis",), None)
+    if apis is not None and not isinstance(apis, dict):
+        raise ClientError(
+            f"{config.source}: `apis` is not a mapping, so mods cannot read it either.",
+            "Fix it by hand, then run gwconf again.",
+        )
+    config.set(("default-api",), API)
+    config.set(("default-model",), target.model)
+    config.set(("apis", API, "base-url"), target.base_url)
+    config.set(("apis", API, "api-key"), target.api_key)
+    model_path = ("apis", API, "models", target.model)
+    entry = config.get(model_path, None)
+    top_limit = config.get(("max-input-chars",), None)
+    if not top_limit and not (isinstance(entry, dict) and entry.get("max-input-chars")):
+        config.set((*model_path, "max-input-chars"), MAX_INPUT_CHARS)
+    elif entry is None:
+        config.set(model_path, {})  # listed, so mods can resolve it; the top-level limit applies
+    return []
+
+
+def _api_list(config: Document) -> list[tuple[str, dict[str, Any]]]:
+    apis = config.get(("apis",), None)
+    if not isinstance(apis, dict):
+        return []
+    return [(str(name), value if isinstance(value, dict) else {}) for name, value in apis.items()]
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    where = shown(config_path(env), env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    api_name = env.get("MODS_API") or config.get(("default-api",), None) or ""
+    model = env.get("MODS_MODEL") or config.get(("default-model",), None) or ""
+    for var, key in (("MODS_API", "default-api"), ("MODS_MODEL", "default-model")):
+        if env.get(var) and env.get(var) != config.get((key,), None):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"${var} is set in this shell and wins over {key} in {where}.",
+                    f"unset {var}",
+                )
+            )
+    chosen: tuple[str, dict[str, Any], str] | None = None
+    for name, api in _api_list(config):  # mods' resolveModel
+        if api_name and name != api_name:
+            continue
+        models = api.get("models") if isinstance(api.get("models"), dict) else {}
+        for model_name, data in models.items():
+            aliases = data.get("aliases") if isinstance(data, dict) else None
+            if model_name == model or (isinstance(aliases, list) and model in aliases):
+                chosen = (name, api, str(model_name))
+                break
+        if chosen or api_name:
+            break
+    if chosen is None:
+        reading.provider = api_name or "(none)"
+        reading.model = str(model) or None
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"mods cannot resolve model {model!r} in API {api_name!r} from {where}.",
+                "gwconf apply mods",
+            )
+        )
+        return reading
+    name, api, model_name = chosen
+    reading.provider = f"apis.{name}"
+    reading.model = model_name
+    reading.provider_is_gwconf = name == API
+    if name in NON_OPENAI_APIS:
+        f.append(Finding("error", "provider", f"API {name!r} is not an OpenAI-style client in mods."))
+    reading.base_url = api.get("base-url") or env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+    if api.get("api-key"):
+        reading.api_key, reading.key_origin = str(api["api-key"]), f"{where} apis.{name}.api-key"
+    elif api.get("api-key-env") and not api.get("api-key-cmd"):
+        var = str(api["api-key-env"])
+        reading.api_key, reading.key_origin = env.get(var), f"${var} (api-key-env)"
+    elif api.get("api-key-cmd"):
+        reading.key_origin = f"the output of api-key-cmd ({api['api-key-cmd']}): not run by gwconf"
+    if not reading.api_key and not api.get("api-key-cmd") and env.get("OPENAI_API_KEY"):
+        reading.api_key, reading.key_origin = env.get("OPENAI_API_KEY"), "$OPENAI_API_KEY"
+    return reading

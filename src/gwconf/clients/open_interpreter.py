@@ -1,0 +1,113 @@
+"""Open Interpreter: its default profile ``profiles/default.yaml`` in
+``platformdirs.user_config_dir("open-interpreter")``.
+
+Docs: https://docs.openinterpreter.com/settings/profiles ; checked against open-interpreter 0.4.3,
+the last release (shared/reference/clients-terminal.md section 12, and
+``interpreter/terminal_interface/utils/oi_dir.py``, ``profiles/profiles.py``). Folder: Linux
+``$XDG_CONFIG_HOME/open-interpreter`` (``~/.config``), macOS ``~/Library/Application
+Support/open-interpreter``, Windows ``%LOCALAPPDATA%\\open-interpreter\\open-interpreter``
+(platformdirs with appauthor = appname). Managed keys: ``llm.model`` (``openai/<model>``: litellm's
+OpenAI-compatible route), ``llm.api_base``, ``llm.api_key``; ``version: 0.2.5`` only when the key
+is missing (without it Open Interpreter stops at an interactive migration prompt).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "open-interpreter"
+NAME = "Open Interpreter"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("interpreter",)
+DOCS = "https://docs.openinterpreter.com/settings/profiles"
+RESTART = (
+    "Open Interpreter reads its default profile when `interpreter` starts: start a new session (a running "
+    "one keeps the old model); `--profile`, `--model`, `--api_base` flags still win."
+)
+
+PREFIX = "openai/"
+PROFILE_VERSION = "0.2.5"
+OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+def config_dir(env: Env) -> Path:
+    if env.platform == "win32":
+        local = env.get("LOCALAPPDATA")
+        base = Path(local) if local else env.home / "AppData" / "Local"
+        return base / "open-interpreter" / "open-interpreter"
+    if env.platform == "darwin":
+        return env.home / "Library" / "Application Support" / "open-interpreter"
+    return env.xdg_config_home / "open-interpreter"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("profile", config_dir(env) / "profiles" / "default.yaml", "yaml", secret=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    profile = docs["profile"]
+    if not target.model:
+        raise ClientError(
+            "Open Interpreter needs a model name for llm.model.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    model = target.model if target.model.startswith(PREFIX) else PREFIX + target.model
+    profile.set(("llm", "model"), model)
+    profile.set(("llm", "api_base"), target.base_url)
+    profile.set(("llm", "api_key"), target.api_key)
+    if profile.get(("version",), None) is None:
+        profile.set(("version",), PROFILE_VERSION)
+    return []
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    profile = docs["profile"]
+    where = shown(files(env)[0].path, env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    base = get_str(profile, ("llm", "api_base"))
+    # litellm's order for the openai/ route when api_base is not passed
+    reading.base_url = base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or OFFICIAL_BASE
+    key = get_str(profile, ("llm", "api_key"))
+    reading.api_key = key or env.get("OPENAI_API_KEY")
+    reading.key_origin = f"{where} llm.api_key" if key else "$OPENAI_API_KEY"
+    model = get_str(profile, ("llm", "model"))
+    if model and model.startswith(PREFIX):
+        reading.model = model[len(PREFIX) :]
+        reading.provider = "openai-compatible (litellm openai/ route)"
+        reading.provider_is_gwconf = bool(base)
+    else:
+        reading.model = model
+        reading.provider = f"litellm's own routing for {model!r}"
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"llm.model {model!r} has no openai/ prefix: litellm may send it to its vendor, not api_base."
+                if model
+                else f"{where} sets no llm.model (Open Interpreter then uses an OpenAI model).",
+                "gwconf apply open-interpreter",
+            )
+        )
+    if not base:
+        f.append(Finding("error", "base", f"{where} has no llm.api_base.", "gwconf apply open-interpreter"))
+    version = profile.get(("version",), None)
+    if str(version) != PROFILE_VERSION:
+        f.append(
+            Finding(
+                "warning",
+                "other",
+                f"{where} has version {version!r}, not {PROFILE_VERSION}: Open Interpreter stops to ask about "
+                "migrating the profile (it blocks non-interactive runs).",
+                "run `interpreter` once interactively and answer the prompt",
+            )
+        )
+    return reading
