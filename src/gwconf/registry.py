@@ -21,6 +21,12 @@ MODULES: dict[str, str] = {
     "mods": "mods",
     "open-interpreter": "open_interpreter",
     "shell-gpt": "shell_gpt",
+    "cline": "cline",
+    "crush": "crush",
+    "gemini-cli": "gemini_cli",
+    "kilo": "kilo",
+    "opencode": "opencode",
+    "qwen-code": "qwen_code",
 }
 
 IDS: tuple[str, ...] = tuple(sorted(MODULES))

@@ -1,0 +1,396 @@
+"""Cline: the CLI's ``~/.cline/data/settings/providers.json`` and the extension's (>= 3.66)
+``~/.cline/data/globalState.json`` + ``secrets.json``, one client.
+
+Docs: https://docs.cline.bot/provider-config/openai-compatible ; checked against the CLI
+``cline`` 3.0.65 (RUN, shared/reference/clients-terminal.md section 8) and the cline/cline source
+@21cb8d2525 (extension 4.1.13; clients-editors.md section 3): ``StoredProviderSettingsSchema``
+(``updatedAt`` must be an ISO date-time, else the whole providers.json reads as empty and Cline
+falls back to its own cloud provider), ``state-keys.ts`` and ``ClineFileStorage.ts``.
+``CLINE_DIR`` moves ``~/.cline``, ``CLINE_DATA_DIR`` its ``data`` folder,
+``CLINE_PROVIDER_SETTINGS_PATH`` providers.json; Windows uses ``%USERPROFILE%\\.cline``.
+
+CLI: the ``openai-compatible`` entry (``provider``, ``apiKey``, ``model``, ``baseUrl``) with
+``updatedAt`` and ``tokenSource``, and ``lastUsedProvider``. ``updatedAt`` changes only when the
+entry does, so a second apply writes nothing; ``SOURCE_DATE_EPOCH`` fixes the time (reproducible
+files). Extension: ``actModeApiProvider`` and ``planModeApiProvider`` = ``"openai"`` (the
+"OpenAI Compatible" provider; both modes are stored apart), ``openAiBaseUrl``, the act and plan
+model ids, ``welcomeViewCompleted`` when unset, and ``openAiApiKey`` in ``secrets.json`` (0600).
+providers.json alone does not switch the extension: its state files win.
+
+The extension reads these files once and rewrites them whole from memory, so ``preflight``
+refuses to write while VS Code, a VS Code fork or a JetBrains IDE with Cline, or a ``cline``
+process, is running for this data folder (Linux: ``/proc``, matching the process's own HOME /
+``CLINE_*``; macOS ``ps``; Windows ``tasklist``), unless ``--force``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.errors import ClientError, WriteRefused
+from gwconf.formats import Document
+from gwconf.paths import Env, display
+
+ID = "cline"
+NAME = "Cline"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("cline",)
+DOCS = "https://docs.cline.bot/provider-config/openai-compatible"
+RESTART = (
+    "The `cline` CLI reads the change on its next run. Start VS Code or your JetBrains IDE again now "
+    "(it had to be closed, or Cline would have overwritten the files from memory)."
+)
+
+CLI_PROVIDER = "openai-compatible"
+EXT_PROVIDER = "openai"
+STATE_KEYS = ("actModeApiProvider", "planModeApiProvider")
+MODEL_KEYS = ("actModeOpenAiModelId", "planModeOpenAiModelId")
+EXTENSION = "saoudrizwan.claude-dev-"
+EXTENSION_DIRS = (".vscode", ".vscode-insiders", ".vscode-oss", ".cursor", ".windsurf")
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
+
+
+def cline_dir(env: Env) -> Path:
+    value = env.get("CLINE_DIR")
+    return Path(value.strip()).expanduser() if value and value.strip() else env.home / ".cline"
+
+
+def data_dir(env: Env) -> Path:
+    value = env.get("CLINE_DATA_DIR")
+    return Path(value.strip()).expanduser() if value and value.strip() else cline_dir(env) / "data"
+
+
+def providers_path(env: Env) -> Path:
+    value = env.get("CLINE_PROVIDER_SETTINGS_PATH")
+    if value and value.strip():
+        return Path(value.strip()).expanduser()
+    return data_dir(env) / "settings" / "providers.json"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [
+        ConfigFile("providers", providers_path(env), "json", secret=True, strict=True),
+        ConfigFile("state", data_dir(env) / "globalState.json", "json", strict=True),
+        ConfigFile("secrets", data_dir(env) / "secrets.json", "json", secret=True, strict=True),
+    ]
+
+
+def now_iso(env: Env) -> str:
+    """Like JavaScript's ``toISOString()``; ``SOURCE_DATE_EPOCH`` pins it (reproducible files)."""
+    epoch = env.get("SOURCE_DATE_EPOCH")
+    moment = float(epoch) if epoch and epoch.isdigit() else time.time()
+    millis = int(moment * 1000) % 1000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{millis:03d}Z"
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    if not target.model:
+        raise ClientError(
+            "Cline needs a model name (its act and plan modes and the CLI entry name one).",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    providers, state, secrets = docs["providers"], docs["state"], docs["secrets"]
+    if providers.get(("version",), None) is None:
+        providers.set(("version",), 1)
+    entry = ("providers", CLI_PROVIDER)
+    wanted = {
+        "provider": CLI_PROVIDER,
+        "apiKey": target.api_key,
+        "model": target.model,
+        "baseUrl": target.base_url,
+    }
+    changed = any(providers.get((*entry, "settings", k), None) != v for k, v in wanted.items())
+    for key, value in wanted.items():
+        providers.set((*entry, "settings", key), value)
+    stamp = providers.get((*entry, "updatedAt"), None)
+    if changed or not (isinstance(stamp, str) and _ISO.match(stamp)):
+        providers.set((*entry, "updatedAt"), now_iso(env))
+    if providers.get((*entry, "tokenSource"), None) not in ("manual", "oauth", "migration"):
+        providers.set((*entry, "tokenSource"), "manual")
+    providers.set(("lastUsedProvider",), CLI_PROVIDER)
+    for key in STATE_KEYS:
+        state.set((key,), EXT_PROVIDER)
+    state.set(("openAiBaseUrl",), target.base_url)
+    for key in MODEL_KEYS:
+        state.set((key,), target.model)
+    if state.get(("welcomeViewCompleted",), None) is None:
+        state.set(("welcomeViewCompleted",), True)
+    secrets.set(("openAiApiKey",), target.api_key)
+    notes = []
+    old = [v for v in extension_versions(env) if v < (3, 66, 0)]
+    if old:
+        notes.append(
+            f"Cline {'.'.join(map(str, max(old)))} keeps its settings in VS Code's own storage, not in these "
+            "files: update the extension to 3.66 or later"
+        )
+    return notes
+
+
+# -- the rewrite hazard: who holds these files in memory -------------------------------------------
+
+VSCODE_NAMES = {"code", "code-insiders", "code-oss", "codium", "vscodium", "cursor", "windsurf"}
+JETBRAINS_NAMES = {
+    "idea", "pycharm", "webstorm", "goland", "clion", "rider", "phpstorm", "rubymine", "datagrip",
+    "rustrover", "studio", "aqua", "dataspell",
+}  # fmt: skip
+MAC_APPS = ("Visual Studio Code", "Code - Insiders", "VSCodium", "Cursor.app", "Windsurf.app")
+WINDOWS_IMAGES = {"code.exe": "VS Code", "code - insiders.exe": "VS Code Insiders", "vscodium.exe": "VSCodium",
+                  "cursor.exe": "Cursor", "windsurf.exe": "Windsurf", "cline.exe": "cline"}  # fmt: skip
+
+
+def extension_versions(env: Env) -> list[tuple[int, ...]]:
+    found = []
+    for folder in EXTENSION_DIRS:
+        base = env.home / folder / "extensions"
+        if not base.is_dir():
+            continue
+        for item in base.glob(EXTENSION + "*"):
+            match = re.match(r"(\d+)\.(\d+)\.(\d+)", item.name[len(EXTENSION) :])
+            if match:
+                found.append(tuple(int(g) for g in match.groups()))
+    return found
+
+
+def classify(argv: list[str]) -> str | None:
+    """Which Cline host a command line is: "VS Code", "JetBrains", "cline", or None."""
+    if not argv or not argv[0]:
+        return None
+    name = os.path.basename(argv[0]).lower()
+    for suffix in (".sh", ".exe", "64"):
+        name = name.removesuffix(suffix)
+    if name in VSCODE_NAMES:
+        return "VS Code"
+    if name in JETBRAINS_NAMES or any(
+        "com.intellij.idea.Main" in a or "-Didea.paths.selector" in a for a in argv
+    ):
+        return "JetBrains IDE"
+    if name == "cline" or (
+        name in ("node", "bun") and any(os.path.basename(a) == "cline" for a in argv[1:3])
+    ):
+        return "cline"
+    return None
+
+
+def _process_data_dir(environ: dict[str, str]) -> Path | None:
+    if environ.get("CLINE_DATA_DIR", "").strip():
+        return Path(environ["CLINE_DATA_DIR"].strip())
+    if environ.get("CLINE_DIR", "").strip():
+        return Path(environ["CLINE_DIR"].strip()) / "data"
+    home = environ.get("HOME") or environ.get("USERPROFILE")
+    return Path(home) / ".cline" / "data" if home else None
+
+
+def _linux_processes(env: Env) -> list[tuple[int, str]]:
+    ours = os.path.realpath(data_dir(env))
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            argv = [a.decode(errors="replace") for a in (entry / "cmdline").read_bytes().split(b"\0") if a]
+            kind = classify(argv)
+            if kind is None:
+                continue
+            raw = (entry / "environ").read_bytes()
+        except OSError:  # gone, or another user's process (which does not share these files)
+            continue
+        environ = dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item)
+        theirs = _process_data_dir(environ)
+        if theirs is not None and os.path.realpath(theirs) == ours:
+            found.append((int(entry.name), kind))
+    return found
+
+
+def _other_processes(env: Env) -> list[tuple[int, str]]:
+    """macOS (``ps``) and Windows (``tasklist``): by name only; their environment is not readable."""
+    found: list[tuple[int, str]] = []
+    try:
+        if env.platform == "win32":
+            out = subprocess.run(
+                ["tasklist", "/fo", "csv", "/nh"], capture_output=True, text=True, timeout=10
+            )
+            for line in out.stdout.splitlines():
+                cells = [c.strip('"') for c in line.split('","')]
+                if len(cells) > 1 and cells[0].lower() in WINDOWS_IMAGES and cells[1].isdigit():
+                    found.append((int(cells[1]), WINDOWS_IMAGES[cells[0].lower()]))
+            return found
+        out = subprocess.run(["ps", "-axo", "pid=,command="], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return found
+    for line in out.stdout.splitlines():
+        pid, _, command = line.strip().partition(" ")
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        kind = "VS Code" if any(app in command for app in MAC_APPS) else classify(command.split())
+        if kind is None and "JetBrains" in command:
+            kind = "JetBrains IDE"
+        if kind:
+            found.append((int(pid), kind))
+    return found
+
+
+def running_hosts(env: Env) -> list[tuple[int, str]]:
+    """Processes that may hold Cline's files in memory for this data folder."""
+    found = (
+        _linux_processes(env) if env.platform == "linux" and Path("/proc").is_dir() else _other_processes(env)
+    )
+    has_extension = bool(extension_versions(env))
+    used = data_dir(env).is_dir()
+    return [
+        (pid, kind)
+        for pid, kind in found
+        if kind == "cline" or (kind == "VS Code" and has_extension) or (kind == "JetBrains IDE" and used)
+    ]
+
+
+def preflight(env: Env, force: bool) -> list[str]:
+    running = running_hosts(env)
+    if not running:
+        return []
+    kinds: dict[str, list[int]] = {}
+    for pid, kind in running:
+        kinds.setdefault(kind, []).append(pid)
+    listed = "; ".join(f"{kind} (pid {', '.join(map(str, pids[:5]))})" for kind, pids in kinds.items())
+    if force:
+        return [f"--force: wrote while {listed} runs; if Cline saves a setting it puts its old ones back"]
+    raise WriteRefused(
+        f"Cline is running ({listed}): it keeps {display(data_dir(env), env)} in memory and rewrites the "
+        "files whole on its next save, which would undo gwconf's edit.",
+        "Quit VS Code / your JetBrains IDE (every window) and any `cline` process (the background "
+        "`cline --cline-hub-daemon` too), then run `gwconf apply cline` again; or pass --force.",
+    )
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def _valid_store(data: Any) -> str | None:
+    """Why Cline would read providers.json as empty, or None when its schema accepts it."""
+    if not isinstance(data, dict) or not data:
+        return None
+    if data.get("version") != 1:
+        return '"version" is not 1'
+    providers = data.get("providers")
+    if not isinstance(providers, dict):
+        return '"providers" is missing'
+    for name, entry in providers.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("settings"), dict):
+            return f"providers.{name} has no settings"
+        stamp = entry.get("updatedAt")
+        if not (isinstance(stamp, str) and _ISO.match(stamp)):
+            return f"providers.{name} has no valid updatedAt"
+    return None
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    providers, state, secrets = docs["providers"], docs["state"], docs["secrets"]
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    shown = display(providers_path(env), env)
+    store = providers.data() or {}
+    problem = _valid_store(store)
+    last = store.get("lastUsedProvider") if isinstance(store, dict) else None
+    act = state.get(("actModeApiProvider",), None)
+    if last or not act:  # the CLI's view, unless only the extension is configured
+        entry = (store.get("providers") or {}).get(last or "", {}) if isinstance(store, dict) else {}
+        settings = entry.get("settings", {}) if isinstance(entry, dict) else {}
+        reading.provider = last or "cline (default: no lastUsedProvider)"
+        reading.provider_is_gwconf = last in (CLI_PROVIDER, EXT_PROVIDER) and problem is None
+        reading.base_url = settings.get("baseUrl")
+        reading.api_key = settings.get("apiKey")
+        reading.model = settings.get("model")
+        reading.key_origin = f"{shown} providers.{last}.settings.apiKey"
+        if last not in (CLI_PROVIDER, EXT_PROVIDER):
+            f.append(
+                Finding(
+                    "error",
+                    "provider",
+                    f"lastUsedProvider is {f'{last!r}' if last else 'not set'}: the cline CLI uses "
+                    + (
+                        "its own cloud provider."
+                        if last in (None, "cline", "cline-pass")
+                        else "another provider."
+                    ),
+                    "gwconf apply cline",
+                )
+            )
+    else:  # the extension's view
+        reading.provider = f"extension act mode: {act}"
+        reading.provider_is_gwconf = act == EXT_PROVIDER
+        reading.base_url = state.get(("openAiBaseUrl",), None)
+        reading.api_key = secrets.get(("openAiApiKey",), None)
+        reading.model = state.get(("actModeOpenAiModelId",), None)
+        reading.key_origin = f"{display(data_dir(env) / 'secrets.json', env)} openAiApiKey"
+    if problem:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"{shown}: {problem}; Cline reads the whole file as empty, falls back to its own provider "
+                "and may rewrite it (the keys in it are lost).",
+                "gwconf apply cline",
+            )
+        )
+    modes = {key: state.get((key,), None) for key in STATE_KEYS}
+    if state.data() or last:
+        for key, value in modes.items():
+            if value != EXT_PROVIDER:
+                f.append(
+                    Finding(
+                        "error" if key == "actModeApiProvider" else "warning",
+                        "provider",
+                        f"globalState.json {key} is {f'{value!r}' if value else 'not set (openrouter)'}: the "
+                        f"extension's {key[: -len('ModeApiProvider')]} mode does not use the gateway.",
+                        "gwconf apply cline",
+                    )
+                )
+    ext = (state.get(("openAiBaseUrl",), None), secrets.get(("openAiApiKey",), None))
+    cli_entry = ((store.get("providers") or {}).get(CLI_PROVIDER) or {}) if isinstance(store, dict) else {}
+    cli = cli_entry.get("settings", {}) if isinstance(cli_entry, dict) else {}
+    if state.data() and cli and (ext[0] != cli.get("baseUrl") or ext[1] != cli.get("apiKey")):
+        f.append(
+            Finding(
+                "warning",
+                "other",
+                "the extension's files (globalState.json, secrets.json) and the CLI's providers.json hold "
+                "different addresses or keys.",
+                "gwconf apply cline",
+            )
+        )
+    old = [v for v in extension_versions(env) if v < (3, 66, 0)]
+    if old:
+        f.append(
+            Finding(
+                "warning",
+                "other",
+                f"Cline {'.'.join(map(str, max(old)))} is installed: before 3.66 it keeps its settings in VS "
+                "Code's storage and ignores these files.",
+                "update the Cline extension",
+            )
+        )
+    return reading
+
+
+def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
+    running = running_hosts(env)
+    if not running:
+        return []
+    return [
+        Finding(
+            "warning",
+            "process",
+            "Cline is running ("
+            + ", ".join(f"{kind} pid {pid}" for pid, kind in running[:5])
+            + "): a setting it saves rewrites these files from memory.",
+            "quit it before changing Cline's files",
+        )
+    ]

@@ -1,0 +1,325 @@
+"""Crush: ``~/.config/crush/crush.json`` (legacy JSON, still read) next to the Bash ``crushrc``.
+
+Docs: https://github.com/charmbracelet/crush/blob/main/docs/config/README.md ; checked against the
+charmbracelet/crush source @37f36e9 (2026-08-21, after v0.90.0; ``internal/config/load.go``
+``lookupConfigs``/``GlobalConfig``/``GlobalConfigData``) and shared/reference/clients-terminal.md
+section 6 (not run: no package carries the binary). ``CRUSH_GLOBAL_CONFIG`` (a folder) moves the
+global file, else ``$XDG_CONFIG_HOME/crush`` or ``~/.config/crush`` on every OS
+(``%USERPROFILE%\\.config\\crush`` on Windows).
+
+gwconf owns ``providers.gwconf`` (``type: openai-compat``: the chat wire; ``type: openai`` would
+switch Crush to the Responses API), its ``base_url``, ``api_key`` (the key itself; the file
+becomes 0600), one ``models`` entry for the model, and the ``provider``/``model`` of the
+``models.large`` and ``models.small`` slots.
+
+Why crush.json and not ``crushrc``: current Crush prefers a Bash ``crushrc`` of commands
+(``provider add gwconf --type openai-compat ...``, ``model large gwconf/<m>``). gwconf has no
+editor for such a script: the ``shellrc`` editor's marked block holds only ``export NAME=value``
+lines and refuses commands inside it, and ``dotenv`` does not parse Bash commands at all, so
+neither round-trips a crushrc; the ``text`` format would make the whole script one value, and a
+later restore would take back the user's own edits too. Crush still loads the legacy global
+``crush.json`` and merges it with a ``crushrc`` in the same folder (``crushrc`` wins where both
+set a key; SRC ``loadFromConfigPaths``), so gwconf edits crush.json for every setup, new ones
+included, and reports a ``crushrc`` line that overrides it (``model large ...``) instead of
+rewriting the script. The data-folder ``crush.json`` (the model picked in Crush's UI) is merged
+after the global files and is reported the same way, never edited.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+from gwconf import formats, urls
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.errors import ClientError, GwconfError
+from gwconf.formats import Document
+from gwconf.paths import Env, display
+
+ID = "crush"
+NAME = "Crush"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("crush",)
+DOCS = "https://github.com/charmbracelet/crush/blob/main/docs/config/README.md"
+RESTART = (
+    "Crush reads its configuration when it starts: quit every running `crush` session (Ctrl+C) and "
+    "start a new one."
+)
+
+PROVIDER_ID = "gwconf"
+SCHEMA = "https://charm.land/crush.json"
+SLOTS = ("large", "small")
+NEW_MODEL = {"context_window": 128000, "default_max_tokens": 8192}
+_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def global_dir(env: Env) -> Path:
+    value = env.get("CRUSH_GLOBAL_CONFIG")
+    return Path(value).expanduser() if value else env.xdg_config_home / "crush"
+
+
+def data_file(env: Env) -> Path:
+    value = env.get("CRUSH_GLOBAL_DATA")
+    if value:
+        return Path(value).expanduser() / "crush.json"
+    if env.get("XDG_DATA_HOME"):
+        return env.xdg_data_home / "crush" / "crush.json"
+    if env.platform == "win32":
+        local = env.get("LOCALAPPDATA")
+        return (Path(local) if local else env.home / "AppData" / "Local") / "crush" / "crush.json"
+    return env.home / ".local" / "share" / "crush" / "crush.json"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    found = [ConfigFile("config", global_dir(env) / "crush.json", "json", secret=True, strict=True)]
+    if data_file(env).is_file():  # read only: what Crush's model picker saved
+        found.append(ConfigFile("data", data_file(env), "json", strict=True))
+    return found
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    if not target.model:
+        raise ClientError(
+            "Crush needs a model name for its models.large / models.small slots.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    config = docs["config"]
+    models = config.get(("providers", PROVIDER_ID, "models"), None)
+    if models is not None and not isinstance(models, list):
+        raise ClientError(
+            f"{config.source}: providers.gwconf.models is not a list.",
+            "Fix or remove it by hand, then run gwconf apply crush again.",
+        )
+    if not config.data():
+        config.set(("$schema",), SCHEMA)
+    entry = ("providers", PROVIDER_ID)
+    config.set((*entry, "type"), "openai-compat")
+    config.set((*entry, "name"), "gwconf gateway")
+    config.set((*entry, "base_url"), target.base_url)
+    config.set((*entry, "api_key"), target.api_key)
+    if not any(isinstance(m, dict) and m.get("id") == target.model for m in models or []):
+        config.append((*entry, "models"), {"id": target.model, "name": target.model, **NEW_MODEL})
+    for slot in SLOTS:
+        config.set(("models", slot, "provider"), PROVIDER_ID)
+        config.set(("models", slot, "model"), target.model)
+    notes = []
+    for label, data in _later_layers(docs, env, []):
+        slots = [s for s in SLOTS if isinstance(data.get("models"), dict) and s in data["models"]]
+        if slots:
+            notes.append(
+                f"{label} also sets models.{'/'.join(slots)} and wins over crush.json: pick gwconf/"
+                f"{target.model} in Crush's model menu, or change it there"
+            )
+    return notes
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def _merge(base: Any, top: Any) -> Any:
+    if isinstance(base, dict) and isinstance(top, dict):
+        result = dict(base)
+        for key, value in top.items():
+            result[key] = _merge(result.get(key), value)
+        return result
+    return top
+
+
+def scan_crushrc(text: str) -> dict[str, Any]:
+    """What a crushrc's plain ``provider add`` and ``model large|small`` lines set (best effort:
+    it is a Bash script; conditionals and ``source`` are not followed)."""
+    data: dict[str, Any] = {}
+    logical = re.sub(r"\\\r?\n", " ", text)
+    for line in logical.splitlines():
+        try:
+            words = shlex.split(line, comments=True, posix=True)
+        except ValueError:
+            continue
+        if len(words) >= 3 and words[0] == "provider" and words[1] == "add":
+            entry: dict[str, Any] = {}
+            flags = {"--type": "type", "--base-url": "base_url", "--api-key": "api_key", "--name": "name"}
+            for index, word in enumerate(words[3:], 3):
+                if word in flags and index + 1 < len(words):
+                    entry[flags[word]] = words[index + 1]
+            data.setdefault("providers", {})[words[2]] = entry
+        elif len(words) >= 3 and words[0] == "model" and words[1] in SLOTS and "/" in words[2]:
+            provider, model = words[2].split("/", 1)
+            data.setdefault("models", {})[words[1]] = {"provider": provider, "model": model}
+    return data
+
+
+def _read_path(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any] | None:
+    if not path.is_file():
+        return None
+    shown = display(path, env)
+    try:
+        raw = path.read_bytes()
+        text, _ = formats.decode(raw, shown)
+        if path.name in ("crushrc", ".crushrc"):
+            return scan_crushrc(text)
+        data = formats.load("json", text, shown).data()
+    except (OSError, GwconfError) as exc:
+        findings.append(Finding("warning", "override", f"{shown} cannot be read: {exc}"))
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _project_boundary(env: Env) -> list[Path]:
+    """Folders from cwd up to the git root (cwd alone outside a repository)."""
+    chain = []
+    for folder in (env.cwd, *env.cwd.parents):
+        chain.append(folder)
+        if (folder / ".git").exists():
+            return chain
+    return [env.cwd]
+
+
+def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict]]:
+    """Layers merged after the global crush.json: crushrc beside it, the data file, the project."""
+    folder = global_dir(env)
+    found: list[tuple[str, dict]] = []
+    rc = _read_path(folder / "crushrc", env, findings)
+    if rc:
+        found.append((display(folder / "crushrc", env), rc))
+    if "data" in docs and isinstance(docs["data"].data(), dict) and docs["data"].data():
+        found.append((display(data_file(env), env), docs["data"].data()))
+    skip = {folder / "crush.json", folder / "crushrc"}
+    for directory in reversed(_project_boundary(env)):
+        for name in ("crush.json", ".crush.json", "crushrc", ".crushrc"):
+            path = directory / name
+            if path in skip:
+                continue
+            data = _read_path(path, env, findings)
+            if data:
+                found.append((display(path, env), data))
+    return found
+
+
+def expand(value: Any, env: Env) -> tuple[str | None, list[str]]:
+    """Crush shell-expands ``$VAR`` and ``${VAR}`` in api_key and base_url; unset ones are named."""
+    if not isinstance(value, str):
+        return None, []
+    missing: list[str] = []
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        got = env.get(name)
+        if got is None:
+            missing.append(name)
+        return got or ""
+
+    return _VAR.sub(one, value), missing
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    later = _later_layers(docs, env, f)
+    merged: dict[str, Any] = config.data() or {}
+    for _, data in later:
+        merged = _merge(merged, data)
+    slots = merged.get("models") if isinstance(merged.get("models"), dict) else {}
+    large = slots.get("large") if isinstance(slots.get("large"), dict) else {}
+    provider_id, model = large.get("provider"), large.get("model")
+    reading.provider, reading.model = provider_id, model
+    providers = merged.get("providers") if isinstance(merged.get("providers"), dict) else {}
+    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
+    if not provider_id:
+        reading.provider = "no large model chosen"
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                "models.large is not set: Crush picks a vendor default.",
+                "gwconf apply crush",
+            )
+        )
+        return reading
+    kind = entry.get("type") or ("openai" if provider_id == "openai" else None)
+    if kind == "openai":
+        reading.wire = "responses"
+    reading.provider_is_gwconf = provider_id == PROVIDER_ID
+    reading.base_url, unset = expand(entry.get("base_url"), env)
+    if not reading.base_url and provider_id == "openai":
+        reading.base_url = "https://api.openai.com/v1"
+    raw_key = entry.get("api_key")
+    if isinstance(raw_key, str) and "$(" in raw_key:
+        f.append(
+            Finding("info", "key", f"providers.{provider_id}.api_key runs a command; gwconf cannot read it.")
+        )
+    else:
+        reading.api_key, missing = expand(raw_key, env)
+        unset += missing
+    reading.key_origin = f"providers.{provider_id}.api_key"
+    for name in unset:
+        f.append(
+            Finding(
+                "error",
+                "key",
+                f"providers.{provider_id} refers to ${name}, which is not set here.",
+                f"export {name}=...  (or run: gwconf apply crush)",
+            )
+        )
+    if provider_id != PROVIDER_ID:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f'models.large uses provider "{provider_id}", not gwconf\'s entry.',
+                "gwconf apply crush",
+            )
+        )
+    elif kind != "openai-compat":
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f'providers.gwconf.type is "{kind}"'
+                + (" (the Responses API)" if kind == "openai" else "")
+                + ': the gateway is served as "openai-compat".',
+                "gwconf apply crush",
+            )
+        )
+    small = slots.get("small") if isinstance(slots.get("small"), dict) else {}
+    if small.get("provider") != PROVIDER_ID:
+        f.append(
+            Finding(
+                "warning",
+                "provider",
+                f"models.small uses {small.get('provider') or 'a default'}: Crush's small requests "
+                "(titles, summaries) do not go to the gateway.",
+                "gwconf apply crush",
+            )
+        )
+    if (
+        reading.base_url
+        and urls.is_vendor_host(urls.host_of(reading.base_url))
+        and reading.provider_is_gwconf
+    ):
+        f.append(
+            Finding("error", "base", f"providers.gwconf.base_url points at a vendor: {reading.base_url}")
+        )
+    for label, data in later:
+        touched = [
+            f"models.{s}" for s in SLOTS if isinstance(data.get("models"), dict) and s in data["models"]
+        ]
+        if isinstance(data.get("providers"), dict) and PROVIDER_ID in data["providers"]:
+            touched.append("providers.gwconf")
+        if touched:
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{label} sets {', '.join(touched)}, which wins over {display(global_dir(env) / 'crush.json', env)}.",
+                    "pick gwconf's model in Crush's model menu"
+                    if label == display(data_file(env), env)
+                    else f"remove or change those lines in {label}",
+                )
+            )
+    return reading

@@ -1,0 +1,129 @@
+"""Kilo CLI and Kilo Code 7.x: ``~/.config/kilo/kilo.jsonc`` (+ VS Code ``kilo-code.new.model.*``).
+
+Docs: https://kilo.ai/docs/ai-providers/openai-compatible ; checked against @kilocode/cli 7.7.9
+(RUN) and kilo-vscode 7.0.25 (shared/reference/clients-editors.md section 5a), and the
+Kilo-Org/kilocode source (global files merged ``config.json`` < ``kilo.json`` < ``kilo.jsonc`` <
+``opencode.json`` < ``opencode.jsonc``; ``KILO_CONFIG``, ``KILO_CONFIG_DIR``,
+``KILO_CONFIG_CONTENT``, ``KILO_DISABLE_PROJECT_CONFIG``). Kilo is an opencode fork: the provider
+entry has opencode's shape and this module reuses ``gwconf.clients.opencode``. The folder is
+xdg-basedir's ``~/.config/kilo`` on every OS, Windows included; ``XDG_CONFIG_HOME`` moves it.
+
+gwconf edits the first of ``kilo.jsonc``, ``kilo.json``, ``opencode.jsonc``, ``opencode.json`` the
+user has (Kilo's own choice when it saves settings), else creates ``kilo.jsonc``. The Kilo Code
+extension takes the model of new sessions from the VS Code settings
+``kilo-code.new.model.providerID`` / ``modelID`` (defaults ``kilo`` / Kilo's auto model), so those
+two are set too, in the user ``settings.json`` of every VS Code variant that has Kilo Code 7+
+installed. Kilo Code 5.x and older (the Roo fork) is another product and is not configured here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gwconf.clients import opencode
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "kilo"
+NAME = "Kilo CLI / Kilo Code"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("kilo",)
+DOCS = "https://kilo.ai/docs/ai-providers/openai-compatible"
+RESTART = (
+    "Kilo Code: run 'Developer: Reload Window' in VS Code (its `kilo serve` reads the configuration at "
+    "start); Kilo CLI: quit running `kilo` sessions and start a new one."
+)
+
+LAYOUT = opencode.Layout(
+    app="kilo",
+    global_names=("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
+    edit_order=("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
+    new_name="kilo.jsonc",
+    project_names=("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc"),
+    project_dirs=(".opencode", ".kilocode", ".kilo"),
+    config_env="KILO_CONFIG",
+    config_dir_env="KILO_CONFIG_DIR",
+    content_env="KILO_CONFIG_CONTENT",
+    disable_project_env="KILO_DISABLE_PROJECT_CONFIG",
+    schema="https://app.kilo.ai/config.json",
+    cli="gwconf apply kilo",
+)
+
+PROVIDER_SETTING = "kilo-code.new.model.providerID"
+MODEL_SETTING = "kilo-code.new.model.modelID"
+EXTENSION = "kilocode.kilo-code-"
+# VS Code variants: user-data folder name, extensions folder under HOME
+VARIANTS = (
+    ("Code", ".vscode"),
+    ("Code - Insiders", ".vscode-insiders"),
+    ("VSCodium", ".vscode-oss"),
+)
+
+
+def extension_versions(env: Env, extensions: str) -> list[tuple[int, ...]]:
+    """Versions of Kilo Code installed for one VS Code variant (folder ``kilocode.kilo-code-X.Y.Z``)."""
+    folder = env.home / extensions / "extensions"
+    found = []
+    if folder.is_dir():
+        for item in folder.glob(EXTENSION + "*"):
+            match = re.match(r"(\d+)\.(\d+)\.(\d+)", item.name[len(EXTENSION) :])
+            if match and item.is_dir():
+                found.append(tuple(int(g) for g in match.groups()))
+    return found
+
+
+def vscode_settings(env: Env, variant: str) -> Path:
+    return env.appdata / variant / "User" / "settings.json"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    found = opencode.layout_files(env, LAYOUT)
+    for variant, extensions in VARIANTS:
+        if any(v[0] >= 7 for v in extension_versions(env, extensions)):
+            found.append(ConfigFile(f"vscode:{variant}", vscode_settings(env, variant), "jsonc"))
+    return found
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    notes = opencode.render_layout(docs, target, LAYOUT, "Kilo")
+    for role, doc in docs.items():
+        if role.startswith("vscode:"):
+            doc.set((PROVIDER_SETTING,), opencode.PROVIDER_ID)
+            doc.set((MODEL_SETTING,), target.model)
+    return notes
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    reading = opencode.read_layout(docs, env, LAYOUT, "Kilo")
+    for role, doc in docs.items():
+        if not role.startswith("vscode:"):
+            continue
+        provider = doc.get((PROVIDER_SETTING,), None) or "kilo"
+        model = doc.get((MODEL_SETTING,), None)
+        if provider != opencode.PROVIDER_ID or (reading.model and model != reading.model):
+            reading.findings.append(
+                Finding(
+                    "warning",
+                    "provider",
+                    f"{role[len('vscode:') :]} settings.json: Kilo Code starts new sessions with "
+                    f'{PROVIDER_SETTING} = "{provider}", {MODEL_SETTING} = "{model or "(default)"}".',
+                    LAYOUT.cli,
+                )
+            )
+    for _, extensions in VARIANTS:
+        if any(v[0] < 6 for v in extension_versions(env, extensions)):
+            reading.findings.append(
+                Finding(
+                    "info",
+                    "other",
+                    f"Kilo Code 5.x or older is installed under ~/{extensions}: it keeps its own provider "
+                    "profiles (import file route) and does not read kilo.jsonc.",
+                )
+            )
+            break
+    return reading

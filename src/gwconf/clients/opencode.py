@@ -1,0 +1,375 @@
+"""opencode: ``opencode.jsonc`` / ``opencode.json`` in ``$XDG_CONFIG_HOME/opencode`` (+ ``auth.json``).
+
+Docs: https://opencode.ai/docs/providers/#custom-provider and https://opencode.ai/docs/config/ ;
+checked against opencode-ai 1.18.33 (shared/reference/clients-terminal.md section 5) and the
+anomalyco/opencode source (global files merged ``config.json`` < ``opencode.json`` <
+``opencode.jsonc``; ``options.apiKey`` wins over ``auth.json``, which wins over the provider's
+``env`` list). The folder is xdg-basedir's: ``~/.config/opencode`` on every OS, Windows included
+(``%USERPROFILE%\\.config\\opencode``); ``XDG_CONFIG_HOME`` moves it, ``OPENCODE_CONFIG`` adds a
+file merged last, ``OPENCODE_CONFIG_DIR`` and ``OPENCODE_CONFIG_CONTENT`` add more layers.
+
+gwconf owns ``provider.gwconf`` (``npm: "@ai-sdk/openai-compatible"``: the chat wire; the built-in
+``openai`` provider speaks the Responses API), its ``options.baseURL``, ``options.apiKey`` (the
+key itself, so the file becomes 0600; opencode reads it before ``auth.json``), one ``models``
+entry, and the top-level ``model`` and ``small_model`` (opencode sends a title request with
+``small_model``; left at a vendor model it fails or goes elsewhere). It edits ``opencode.jsonc``
+when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
+functions with its own ``Layout``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gwconf import formats, urls
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.errors import ClientError, GwconfError
+from gwconf.formats import Document
+from gwconf.paths import Env, display
+
+ID = "opencode"
+NAME = "opencode"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("opencode",)
+DOCS = "https://opencode.ai/docs/providers/#custom-provider"
+RESTART = (
+    "opencode reads its configuration when it starts: quit every running `opencode` (the TUI and any "
+    "`opencode serve`) and start it again; sessions already open keep the old provider."
+)
+
+PROVIDER_ID = "gwconf"
+NPM = "@ai-sdk/openai-compatible"
+_ENV_REF = re.compile(r"\{env:([^}]+)\}")
+_FILE_REF = re.compile(r"\{file:([^}]+)\}")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What differs between opencode and its forks: folder names, file names, variable names."""
+
+    app: str  # folder under the XDG config and data folders
+    global_names: tuple[str, ...]  # global files in merge order (later wins)
+    edit_order: tuple[str, ...]  # the first of these that exists is edited
+    new_name: str  # ... else this one is created
+    project_names: tuple[str, ...]  # per folder, walking up from cwd to the git root
+    project_dirs: tuple[str, ...]  # hidden folders holding the same names (``.opencode``)
+    config_env: str  # one more file, merged after the global ones
+    config_dir_env: str
+    content_env: str
+    disable_project_env: str
+    schema: str
+    cli: str  # the apply command in fixes
+
+
+OPENCODE = Layout(
+    app="opencode",
+    global_names=("config.json", "opencode.json", "opencode.jsonc"),
+    edit_order=("opencode.jsonc", "opencode.json"),
+    new_name="opencode.json",
+    project_names=("opencode.json", "opencode.jsonc"),
+    project_dirs=(".opencode",),
+    config_env="OPENCODE_CONFIG",
+    config_dir_env="OPENCODE_CONFIG_DIR",
+    content_env="OPENCODE_CONFIG_CONTENT",
+    disable_project_env="OPENCODE_DISABLE_PROJECT_CONFIG",
+    schema="https://opencode.ai/config.json",
+    cli="gwconf apply opencode",
+)
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+
+def config_dir(env: Env, layout: Layout) -> Path:
+    return env.xdg_config_home / layout.app
+
+
+def layout_files(env: Env, layout: Layout) -> list[ConfigFile]:
+    """The edited file (role ``config``); the other global files and ``auth.json``, read only, when
+    they exist (they take part in what the client will use)."""
+    folder = config_dir(env, layout)
+    edited = next((n for n in layout.edit_order if (folder / n).is_file()), layout.new_name)
+    found = [ConfigFile("config", folder / edited, "jsonc", secret=True)]
+    for name in layout.global_names:
+        if name != edited and (folder / name).is_file():
+            found.append(ConfigFile(f"global:{name}", folder / name, "jsonc"))
+    auth = env.xdg_data_home / layout.app / "auth.json"
+    if auth.is_file():
+        found.append(ConfigFile("auth", auth, "json", secret=True))
+    return found
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return layout_files(env, OPENCODE)
+
+
+# -- render --------------------------------------------------------------------------------------
+
+
+def render_layout(docs: dict[str, Document], target: Target, layout: Layout, name: str) -> list[str]:
+    if not target.model:
+        raise ClientError(
+            f"{name} needs a model for its `model` setting (gwconf/<model>).",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    config = docs["config"]
+    if not config.data():
+        config.set(("$schema",), layout.schema)
+    entry = ("provider", PROVIDER_ID)
+    config.set((*entry, "npm"), NPM)
+    config.set((*entry, "name"), "gwconf gateway")
+    config.set((*entry, "options", "baseURL"), target.base_url)
+    config.set((*entry, "options", "apiKey"), target.api_key)
+    if not isinstance(config.get((*entry, "models", target.model), None), dict):
+        config.set((*entry, "models", target.model), {"name": target.model})
+    config.set(("model",), f"{PROVIDER_ID}/{target.model}")
+    config.set(("small_model",), f"{PROVIDER_ID}/{target.model}")
+    return []
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    return render_layout(docs, target, OPENCODE, NAME)
+
+
+# -- read ----------------------------------------------------------------------------------------
+
+
+def merge(base: Any, top: Any) -> Any:
+    """opencode's mergeDeep: objects merge key by key, anything else is replaced."""
+    if isinstance(base, dict) and isinstance(top, dict):
+        result = dict(base)
+        for key, value in top.items():
+            result[key] = merge(result.get(key), value)
+        return result
+    return top
+
+
+def _load_extra(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any] | None:
+    """A layer gwconf does not edit (project file, OPENCODE_CONFIG): its data, or None."""
+    if not path.is_file():
+        return None
+    shown = display(path, env)
+    try:
+        text, _ = formats.decode(path.read_bytes(), shown)
+        data = formats.load("jsonc", text, shown).data()
+    except (OSError, GwconfError) as exc:
+        findings.append(Finding("warning", "override", f"{shown} cannot be read: {exc}"))
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
+    """Project files from the git root down to cwd (nearer folders win), then hidden folders."""
+    chain: list[Path] = []
+    for folder in (env.cwd, *env.cwd.parents):
+        chain.append(folder)
+        if (folder / ".git").exists() or folder == env.home:
+            break
+    found: list[Path] = []
+    for folder in reversed(chain):
+        for name in layout.project_names:
+            if (folder / name) not in skip:
+                found.append(folder / name)
+    for folder in reversed(chain):
+        for hidden in layout.project_dirs:
+            for name in layout.project_names:
+                if (folder / hidden / name) not in skip:
+                    found.append(folder / hidden / name)
+    return found
+
+
+def layers(
+    docs: dict[str, Document], env: Env, layout: Layout, findings: list[Finding]
+) -> list[tuple[str, dict]]:
+    """Every configuration layer in opencode's merge order, as (label, data)."""
+    folder = config_dir(env, layout)
+    by_name = {n: docs.get(f"global:{n}") for n in layout.global_names}
+    edited = Path(getattr(docs["config"], "source", "")).name
+    result: list[tuple[str, dict]] = []
+    for name in layout.global_names:
+        doc = docs["config"] if name == edited else by_name.get(name)
+        data = doc.data() if doc is not None else None
+        if isinstance(data, dict) and (data or name == edited):  # the edited file marks its place
+            result.append((display(folder / name, env), data))
+    extra = env.get(layout.config_env)
+    if extra:
+        data = _load_extra(Path(extra).expanduser(), env, findings)
+        if data:
+            result.append((f"${layout.config_env} ({extra})", data))
+    if not env.get(layout.disable_project_env):
+        skip = {folder / n for n in layout.global_names}
+        for path in project_layers(env, layout, skip):
+            data = _load_extra(path, env, findings)
+            if data:
+                result.append((display(path, env), data))
+    extra_dir = env.get(layout.config_dir_env)
+    if extra_dir:
+        for name in layout.project_names:
+            data = _load_extra(Path(extra_dir).expanduser() / name, env, findings)
+            if data:
+                result.append((display(Path(extra_dir) / name, env), data))
+    content = env.get(layout.content_env)
+    if content:
+        try:
+            data = json.loads(content)
+        except ValueError:
+            findings.append(Finding("warning", "override", f"${layout.content_env} is not valid JSON."))
+        else:
+            if isinstance(data, dict):
+                result.append((f"${layout.content_env}", data))
+    return result
+
+
+def substitute(value: Any, env: Env, base: Path) -> tuple[Any, list[str]]:
+    """``{env:X}`` (unset: empty, as opencode does) and ``{file:path}``; returns unset names too."""
+    if not isinstance(value, str):
+        return value, []
+    missing: list[str] = []
+
+    def from_env(match: re.Match[str]) -> str:
+        name = match.group(1).strip()
+        got = env.get(name)
+        if got is None:
+            missing.append(name)
+        return got or ""
+
+    def from_file(match: re.Match[str]) -> str:
+        raw = match.group(1).strip()
+        path = (
+            env.expand(raw)
+            if raw.startswith("~")
+            else (base / raw if not Path(raw).is_absolute() else Path(raw))
+        )
+        try:
+            return path.read_text(encoding="utf-8").strip()
+        except OSError:
+            missing.append(f"file {raw}")
+            return ""
+
+    return _FILE_REF.sub(from_file, _ENV_REF.sub(from_env, value)), missing
+
+
+def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) -> Reading:
+    reading = Reading(wire=WIRE)
+    findings = reading.findings
+    stack = layers(docs, env, layout, findings)
+    merged: dict[str, Any] = {}
+    for _, data in stack:
+        merged = merge(merged, data)
+    folder = config_dir(env, layout)
+    choice = merged.get("model")
+    if not isinstance(choice, str) or "/" not in choice:
+        reading.provider = "no model chosen"
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f"no `model` is set: {name} picks its last used or a vendor model.",
+                layout.cli,
+            )
+        )
+        return reading
+    provider_id, model = choice.split("/", 1)
+    reading.provider, reading.model = provider_id, model
+    providers = merged.get("provider") if isinstance(merged.get("provider"), dict) else {}
+    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
+    options = entry.get("options") if isinstance(entry.get("options"), dict) else {}
+    npm = entry.get("npm") or NPM
+    reading.provider_is_gwconf = provider_id == PROVIDER_ID
+    if npm == "@ai-sdk/openai" or (provider_id == "openai" and not entry.get("npm")):
+        reading.wire = "responses"
+    base, unset = substitute(options.get("baseURL"), env, folder)
+    reading.base_url = base or ("https://api.openai.com/v1" if provider_id == "openai" else None)
+    if "apiKey" in options:
+        reading.api_key, unset_key = substitute(options.get("apiKey"), env, folder)
+        reading.key_origin = f"provider.{provider_id}.options.apiKey"
+        unset += unset_key
+    else:
+        auth = docs["auth"].get((provider_id,), None) if "auth" in docs else None
+        variables = entry.get("env") if isinstance(entry.get("env"), list) else []
+        if isinstance(auth, dict) and auth.get("type") == "api" and auth.get("key"):
+            reading.api_key = auth["key"]
+            reading.key_origin = f"{display(env.xdg_data_home / layout.app / 'auth.json', env)} {provider_id}"
+        else:
+            for variable in variables:
+                if isinstance(variable, str) and env.get(variable):
+                    reading.api_key, reading.key_origin = env.get(variable), f"${variable}"
+                    break
+    for item in unset:
+        findings.append(
+            Finding(
+                "error",
+                "key",
+                f"provider.{provider_id} refers to {'$' + item if not item.startswith('file ') else item}, "
+                "which is not set here: opencode sends an empty value.",
+                f"export {item}=...  (or run: {layout.cli})" if not item.startswith("file ") else layout.cli,
+            )
+        )
+    if provider_id != PROVIDER_ID:
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'`model` is "{choice}": {name} talks to the {provider_id} provider, not gwconf\'s entry.',
+                layout.cli,
+            )
+        )
+    elif npm != NPM:
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'provider.gwconf.npm is "{npm}"'
+                + (" (the Responses API)" if npm == "@ai-sdk/openai" else "")
+                + f": the gateway is served through {NPM}.",
+                layout.cli,
+            )
+        )
+    small = merged.get("small_model")
+    if not (isinstance(small, str) and small.startswith(f"{PROVIDER_ID}/")):
+        findings.append(
+            Finding(
+                "warning",
+                "provider",
+                f"small_model is {json.dumps(small) if small else 'not set'}: {name}'s title request per "
+                "session goes to that model (a vendor default when unset), not the gateway.",
+                layout.cli,
+            )
+        )
+    if (
+        reading.base_url
+        and provider_id == PROVIDER_ID
+        and urls.is_vendor_host(urls.host_of(reading.base_url))
+    ):
+        findings.append(
+            Finding("error", "base", f"provider.gwconf.options.baseURL points at a vendor: {base}")
+        )
+    edited = display(folder / Path(docs["config"].source).name, env)
+    edited_at = next((i for i, (label, _) in enumerate(stack) if label == edited), -1)
+    for index, (label, data) in enumerate(stack):
+        if index <= edited_at:
+            continue
+        touched = [k for k in ("model", "small_model") if k in data]
+        if isinstance(data.get("provider"), dict) and PROVIDER_ID in data["provider"]:
+            touched.append("provider.gwconf")
+        if touched:
+            findings.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{label} sets {', '.join(touched)}, which wins over {edited}.",
+                    f"remove {', '.join(touched)} from {label}",
+                )
+            )
+    return reading
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    return read_layout(docs, env, OPENCODE, NAME)

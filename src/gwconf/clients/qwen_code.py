@@ -1,0 +1,297 @@
+"""Qwen Code: ``~/.qwen/settings.json`` (auth type, model, provider entry) + ``~/.qwen/.env`` (key).
+
+Docs: https://qwenlm.github.io/qwen-code-docs/en/users/configuration/model-providers/ ; checked
+against @qwen-code/qwen-code 0.24.4 (shared/reference/clients-terminal.md section 4) and the
+QwenLM/qwen-code source (``modelConfigResolver.ts``: a ``modelProviders`` entry whose ``id`` is
+the chosen model wins over ``--openai-*`` flags, ``OPENAI_*`` variables and
+``security.auth.apiKey``/``baseUrl``; ``environment.ts``: a project ``.qwen/.env`` or ``.env``
+first, then ``~/.qwen/.env`` and ``~/.env``, the first file to define a name wins and exported
+variables win over all files). ``QWEN_HOME`` replaces ``~/.qwen``.
+
+gwconf switches ``security.auth.selectedType`` to ``"openai"`` (away from ``qwen-oauth``, whose
+free tier ended), sets ``model.name``, and owns one ``modelProviders.openai`` entry (the one whose
+``envKey`` is ``GWCONF_API_KEY``) with the model ``id``, ``baseUrl`` and ``envKey``. The key goes
+to ``~/.qwen/.env`` (0600) under ``GWCONF_API_KEY``: a name of its own, so an exported
+``OPENAI_API_KEY`` or a project ``.env`` with OpenAI's names cannot shadow it. Qwen Code rewrites
+settings.json itself (keeps comments, adds ``"$version"``); that is not drift.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf import formats
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
+from gwconf.errors import ClientError, GwconfError
+from gwconf.formats import Document
+from gwconf.paths import Env, display
+
+ID = "qwen-code"
+NAME = "Qwen Code"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("qwen",)
+DOCS = "https://qwenlm.github.io/qwen-code-docs/en/users/configuration/model-providers/"
+RESTART = (
+    "Qwen Code reads settings.json and ~/.qwen/.env when it starts: /quit every running `qwen` session "
+    "and start a new one."
+)
+
+AUTH_TYPE = "openai"
+KEY_NAME = "GWCONF_API_KEY"
+PROVIDERS = ("modelProviders", AUTH_TYPE)
+OFFICIAL_BASE = "https://api.openai.com/v1"
+SYSTEM_SETTINGS = {
+    "linux": "/etc/qwen-code/settings.json",
+    "darwin": "/Library/Application Support/QwenCode/settings.json",
+    "win32": "C:\\ProgramData\\qwen-code\\settings.json",
+}
+
+
+def qwen_dir(env: Env) -> Path:
+    return env_dir(env, "QWEN_HOME", env.home / ".qwen")
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [
+        ConfigFile("settings", qwen_dir(env) / "settings.json", "jsonc"),
+        ConfigFile("env", qwen_dir(env) / ".env", "dotenv", secret=True),
+    ]
+
+
+def find_entry(settings: Document) -> int | None:
+    """Index of gwconf's entry in ``modelProviders.openai``: the one reading ``GWCONF_API_KEY``."""
+    entries = settings.get(PROVIDERS, None)
+    if not isinstance(entries, list):
+        return None
+    for index, item in enumerate(entries):
+        if isinstance(item, dict) and item.get("envKey") == KEY_NAME:
+            return index
+    return None
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    settings, dotenv = docs["settings"], docs["env"]
+    if not target.model:
+        raise ClientError(
+            "Qwen Code needs a model name for its modelProviders entry and model.name.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    entries = settings.get(PROVIDERS, None)
+    if entries is not None and not isinstance(entries, list):
+        raise ClientError(
+            f"{settings.source}: modelProviders.openai is not a list; gwconf will not guess its shape.",
+            "Make it a list of model entries (or remove it), then run gwconf apply qwen-code again.",
+        )
+    settings.set(("security", "auth", "selectedType"), AUTH_TYPE)
+    settings.set(("model", "name"), target.model)
+    entry = {
+        "id": target.model,
+        "name": f"{target.model} (gwconf)",
+        "baseUrl": target.base_url,
+        "envKey": KEY_NAME,
+    }
+    index = find_entry(settings)
+    if index is None:
+        settings.append(PROVIDERS, entry)
+    else:
+        for key in ("id", "name", "baseUrl"):
+            settings.set((*PROVIDERS, index, key), entry[key])
+    dotenv.set((KEY_NAME,), target.api_key)
+    notes = []
+    if env.get(KEY_NAME) and env.get(KEY_NAME) != target.api_key:
+        notes.append(f"${KEY_NAME} exported in this shell wins over ~/.qwen/.env: unset it")
+    return notes
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def _load_other(path: Path, fmt: str, env: Env) -> Document | None:
+    if not path.is_file():
+        return None
+    shown = display(path, env)
+    try:
+        text, _ = formats.decode(path.read_bytes(), shown)
+        return formats.load(fmt, text, shown)
+    except (OSError, GwconfError):
+        return None
+
+
+def _merge(base: Any, top: Any) -> Any:
+    if isinstance(base, dict) and isinstance(top, dict):
+        result = dict(base)
+        for key, value in top.items():
+            result[key] = _merge(result.get(key), value)
+        return result
+    return top
+
+
+def settings_layers(settings: Document, env: Env) -> list[tuple[str, dict]]:
+    """user < project < system (system settings override), as (label, data)."""
+    found = [(display(qwen_dir(env) / "settings.json", env), settings.data() or {})]
+    project = env.cwd / ".qwen" / "settings.json"
+    system = Path(
+        env.get("QWEN_CODE_SYSTEM_SETTINGS_PATH")
+        or SYSTEM_SETTINGS.get(env.platform, SYSTEM_SETTINGS["linux"])
+    )
+    for path in (project, system):
+        if path == qwen_dir(env) / "settings.json":
+            continue
+        doc = _load_other(path, "jsonc", env)
+        if doc is not None and isinstance(doc.data(), dict):
+            found.append((display(path, env), doc.data()))
+    return found
+
+
+def project_env(env: Env) -> Path | None:
+    """The one project .env Qwen Code loads: ``.qwen/.env`` or ``.env``, nearest folder first."""
+    folder = env.cwd
+    while folder != env.home:
+        for candidate in (folder / ".qwen" / ".env", folder / ".env"):
+            if candidate.is_file():
+                return candidate
+        if folder.parent == folder:
+            return None
+        folder = folder.parent
+    return None
+
+
+def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict]]:
+    """The .env files Qwen Code loads, in order (the first to define a name wins)."""
+    found: list[tuple[str, dict]] = []
+    project = project_env(env)
+    doc = _load_other(project, "dotenv", env) if project else None
+    if project and doc is not None:
+        found.append((display(project, env), doc.data() or {}))
+    found.append((display(qwen_dir(env) / ".env", env), dotenv.data() or {}))
+    extra = [env.home / ".env"]
+    if qwen_dir(env) != env.home / ".qwen":  # QWEN_HOME set: the old ~/.qwen/.env still loads
+        extra.insert(0, env.home / ".qwen" / ".env")
+    for path in extra:
+        doc = _load_other(path, "dotenv", env)
+        if doc is not None:
+            found.append((display(path, env), doc.data() or {}))
+    return found
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    settings, dotenv = docs["settings"], docs["env"]
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    layers = settings_layers(settings, env)
+    merged: dict[str, Any] = {}
+    for _, data in layers:
+        merged = _merge(merged, data)
+    dotenvs = env_files(env, dotenv)
+    settings_env = merged.get("env") if isinstance(merged.get("env"), dict) else {}
+
+    def lookup(name: str) -> tuple[str | None, str]:
+        if env.get(name):
+            return env.get(name), f"shell ${name}"
+        for label, values in dotenvs:
+            if values.get(name):
+                return values[name], f"{label} {name}"
+        if isinstance(settings_env.get(name), str) and settings_env[name]:
+            return settings_env[name], f"settings.json env.{name}"
+        return None, ""
+
+    auth = merged.get("security", {}).get("auth", {}) if isinstance(merged.get("security"), dict) else {}
+    auth = auth if isinstance(auth, dict) else {}
+    selected = auth.get("selectedType")
+    reading.provider = selected or "(auth type not chosen)"
+    chosen = (merged.get("model") or {}).get("name") if isinstance(merged.get("model"), dict) else None
+    providers = merged.get("modelProviders") if isinstance(merged.get("modelProviders"), dict) else {}
+    entries = providers.get(selected) if isinstance(providers.get(selected), list) else []
+    matches = [e for e in entries if isinstance(e, dict) and e.get("id") == chosen] if chosen else []
+    if matches:
+        entry = matches[0]
+        reading.model = entry.get("id")
+        reading.base_url = entry.get("baseUrl") or lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl")
+        if entry.get("envKey"):
+            reading.api_key, reading.key_origin = lookup(str(entry["envKey"]))
+            if not reading.api_key:
+                reading.key_origin = f"${entry['envKey']} (not set anywhere Qwen Code looks)"
+                f.append(
+                    Finding(
+                        "error",
+                        "key",
+                        f"the model entry reads its key from ${entry['envKey']}, which is not set.",
+                        "gwconf apply qwen-code",
+                    )
+                )
+        reading.provider_is_gwconf = selected == AUTH_TYPE and entry.get("envKey") == KEY_NAME
+        if len(matches) > 1:
+            f.append(
+                Finding(
+                    "warning",
+                    "provider",
+                    f'modelProviders.{selected} has {len(matches)} entries with id "{chosen}": Qwen Code uses '
+                    "the first one.",
+                    "remove the duplicates",
+                )
+            )
+    else:
+        reading.model = lookup("OPENAI_MODEL")[0] or lookup("QWEN_MODEL")[0] or chosen
+        reading.base_url = lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl") or OFFICIAL_BASE
+        reading.api_key, reading.key_origin = lookup("OPENAI_API_KEY")
+        if not reading.api_key and auth.get("apiKey"):
+            reading.api_key, reading.key_origin = auth["apiKey"], "settings.json security.auth.apiKey"
+        if selected == AUTH_TYPE:
+            f.append(
+                Finding(
+                    "warning",
+                    "provider",
+                    f'model.name "{chosen}" has no modelProviders.openai entry: Qwen Code falls back to '
+                    "OPENAI_* variables and security.auth.",
+                    "gwconf apply qwen-code",
+                )
+            )
+    if selected != AUTH_TYPE:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"security.auth.selectedType is {selected!r}"
+                + (" (Qwen's own login; its free tier has ended)" if selected == "qwen-oauth" else "")
+                + f', not "{AUTH_TYPE}".',
+                "gwconf apply qwen-code",
+            )
+        )
+    for label, data in layers[1:]:
+        touched = [p for p in ("security", "model", "modelProviders") if p in data]
+        if touched:
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{label} sets {', '.join(touched)}, which wins over ~/.qwen/settings.json.",
+                )
+            )
+    ours = display(qwen_dir(env) / ".env", env)
+    if dotenvs[0][0] != ours:
+        label, values = dotenvs[0]
+        names = [n for n in (KEY_NAME, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL") if n in values]
+        if names:
+            f.append(
+                Finding(
+                    "warning", "override", f"{label} defines {', '.join(names)} and is read before {ours}."
+                )
+            )
+    if (
+        env.get(KEY_NAME)
+        and dotenv.get((KEY_NAME,), None)
+        and env.get(KEY_NAME) != dotenv.get((KEY_NAME,), None)
+    ):
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                f"${KEY_NAME} is exported in this shell and wins over ~/.qwen/.env (they differ).",
+                f"unset {KEY_NAME}",
+            )
+        )
+    return reading
