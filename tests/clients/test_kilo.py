@@ -1,0 +1,103 @@
+"""Kilo: fixtures through the CLI, the VS Code model settings of Kilo Code 7, and Kilo's file order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gwconf import registry
+from gwconf.operations import read_client
+from gwconf.paths import Env
+from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+
+@pytest.mark.parametrize("case", ["jsonc-with-extension", "fresh-home"])
+def test_fixture(case: str, gwconf, home: Path, profile: str) -> None:
+    check_case("kilo", case, gwconf, home)
+
+
+def folder(home: Path) -> Path:
+    return home / ".config" / "kilo"
+
+
+def reading():
+    return read_client(registry.get("kilo"), Env.current())
+
+
+def messages(result) -> str:
+    return "\n".join(f.message for f in result.findings)
+
+
+def install(home: Path, version: str) -> None:
+    (home / ".vscode" / "extensions" / f"kilocode.kilo-code-{version}").mkdir(parents=True)
+
+
+def test_status_reads_back(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "kilo").exit_code == 0
+    status = json.loads(gwconf("status", "kilo", "--json").stdout)["clients"][0]
+    assert (status["base_url"], status["key"], status["model"]) == (
+        "https://gw.example.com/v1",
+        "sk-…WXYZ",
+        "my-model",
+    )
+    assert status["profile"] == "work"
+    assert (folder(home) / "kilo.jsonc").stat().st_mode & 0o777 == 0o600
+    assert '"$schema": "https://app.kilo.ai/config.json"' in (folder(home) / "kilo.jsonc").read_text()
+
+
+def test_no_vscode_settings_without_kilo_code_7(gwconf, home: Path, profile: str) -> None:
+    install(home, "5.10.4")  # the legacy Roo fork: another product
+    assert gwconf("apply", "kilo").exit_code == 0
+    assert not (home / ".config" / "Code").exists()
+    assert "Kilo Code 5.x or older" in messages(reading())
+
+
+def test_vscode_setting_left_at_kilo_is_reported(gwconf, home: Path, profile: str) -> None:
+    install(home, "7.0.25")
+    assert gwconf("apply", "kilo").exit_code == 0
+    settings = home / ".config" / "Code" / "User" / "settings.json"
+    settings.write_text('{"kilo-code.new.model.providerID": "kilo"}')
+    assert 'providerID = "kilo"' in messages(reading())
+
+
+def test_legacy_opencode_file_is_edited_when_it_is_the_only_one(gwconf, home: Path, profile: str) -> None:
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text('{"theme": "kilo"}\n')
+    assert gwconf("apply", "kilo").exit_code == 0
+    assert not (folder(home) / "kilo.jsonc").exists()
+    assert json.loads((folder(home) / "opencode.json").read_text())["model"] == "gwconf/my-model"
+
+
+def test_opencode_file_merged_after_kilo_jsonc_is_reported(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "kilo").exit_code == 0
+    (folder(home) / "opencode.json").write_text('{"model": "kilo/kilo-auto/free"}')
+    result = reading()
+    assert result.provider == "kilo"
+    assert "~/.config/kilo/opencode.json sets model, which wins over ~/.config/kilo/kilo.jsonc" in messages(
+        result
+    )
+
+
+def test_model_is_required(gwconf, home: Path) -> None:
+    added = gwconf("profile", "add", "bare", "--base-url", "https://gw.example.com/v1", "--key-stdin", "--use",
+                   input=TEST_KEY + "\n")  # fmt: skip
+    assert added.exit_code == 0
+    result = gwconf("apply", "kilo")
+    assert result.exit_code == 1 and "--model" in result.output
+
+
+def test_malformed_vscode_settings_are_refused_and_nothing_is_written(
+    gwconf, home: Path, profile: str
+) -> None:
+    install(home, "7.2.1")
+    settings = home / ".config" / "Code" / "User" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{\n  "editor.fontSize" 14\n}\n')
+    before = settings.read_bytes()
+    result = gwconf("apply", "kilo")
+    assert result.exit_code == 1 and "~/.config/Code/User/settings.json:2:21" in result.stderr
+    assert settings.read_bytes() == before and not folder(home).exists()

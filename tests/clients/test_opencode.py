@@ -1,0 +1,139 @@
+"""opencode: fixtures through the CLI, which file is edited, layers, references and the key order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gwconf import registry
+from gwconf.operations import read_client
+from gwconf.paths import Env
+from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+
+@pytest.mark.parametrize("case", ["jsonc-user-config", "json-user-config", "fresh-home"])
+def test_fixture(case: str, gwconf, home: Path, profile: str) -> None:
+    check_case("opencode", case, gwconf, home)
+
+
+def folder(home: Path) -> Path:
+    return home / ".config" / "opencode"
+
+
+def reading():
+    return read_client(registry.get("opencode"), Env.current())
+
+
+def messages(result) -> str:
+    return "\n".join(f.message for f in result.findings)
+
+
+def test_status_reads_back_provider_model_and_small_model(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "opencode").exit_code == 0
+    status = json.loads(gwconf("status", "opencode", "--json").stdout)["clients"][0]
+    assert (status["base_url"], status["key"], status["model"]) == (
+        "https://gw.example.com/v1",
+        "sk-…WXYZ",
+        "my-model",
+    )
+    assert status["provider"] == "gwconf" and status["profile"] == "work"
+    assert reading().findings == []
+    data = json.loads((folder(home) / "opencode.json").read_text())
+    assert data["small_model"] == "gwconf/my-model"
+    assert data["provider"]["gwconf"]["npm"] == "@ai-sdk/openai-compatible"
+    assert (folder(home) / "opencode.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_jsonc_is_edited_when_both_exist(gwconf, home: Path, profile: str) -> None:
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text('{"theme": "opencode"}\n')
+    (folder(home) / "opencode.jsonc").write_text("// mine\n{}\n")
+    assert gwconf("apply", "opencode").exit_code == 0
+    assert (folder(home) / "opencode.json").read_text() == '{"theme": "opencode"}\n'
+    assert '"gwconf/my-model"' in (folder(home) / "opencode.jsonc").read_text()
+
+
+def test_env_reference_is_resolved_and_an_unset_one_reported(home: Path, monkeypatch) -> None:
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text(
+        json.dumps(
+            {
+                "provider": {
+                    "gwconf": {"options": {"baseURL": "https://gw.example.com/v1", "apiKey": "{env:GW_KEY}"}}
+                },
+                "model": "gwconf/my-model",
+                "small_model": "gwconf/my-model",
+            }
+        )
+    )
+    result = reading()
+    assert result.api_key == "" and "$GW_KEY, which is not set" in messages(result)
+    monkeypatch.setenv("GW_KEY", TEST_KEY)
+    result = reading()
+    assert result.api_key == TEST_KEY and result.findings == []
+
+
+def test_auth_json_key_is_used_when_options_has_none(home: Path) -> None:
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text(
+        '{"provider": {"gwconf": {"options": {"baseURL": "https://gw.example.com/v1"}}}, "model": "gwconf/m"}'
+    )
+    auth = home / ".local" / "share" / "opencode" / "auth.json"
+    auth.parent.mkdir(parents=True)
+    auth.write_text(json.dumps({"gwconf": {"type": "api", "key": TEST_KEY}}))
+    result = reading()
+    assert result.api_key == TEST_KEY and "auth.json" in result.key_origin
+
+
+def test_project_file_overriding_model_is_reported(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "opencode").exit_code == 0
+    Path(".git").mkdir()
+    Path("opencode.json").write_text('{"model": "anthropic/claude-sonnet-4-5"}')
+    result = reading()
+    assert result.provider == "anthropic" and not result.provider_is_gwconf
+    assert "opencode.json sets model, which wins over ~/.config/opencode/opencode.json" in messages(result)
+
+
+def test_config_env_layer_and_vendor_small_model(gwconf, home: Path, profile: str, monkeypatch) -> None:
+    assert gwconf("apply", "opencode").exit_code == 0
+    extra = home / "extra.json"
+    extra.write_text('{"small_model": "openai/gpt-5.4-nano"}')
+    monkeypatch.setenv("OPENCODE_CONFIG", str(extra))
+    text = messages(reading())
+    assert 'small_model is "openai/gpt-5.4-nano"' in text and "$OPENCODE_CONFIG" in text
+
+
+def test_older_config_json_is_merged_underneath(gwconf, home: Path, profile: str) -> None:
+    folder(home).mkdir(parents=True)
+    (folder(home) / "config.json").write_text('{"model": "openai/gpt-5", "theme": "x"}')
+    assert gwconf("apply", "opencode").exit_code == 0
+    assert (folder(home) / "config.json").read_text() == '{"model": "openai/gpt-5", "theme": "x"}'
+    assert reading().provider == "gwconf"
+
+
+def test_model_is_required(gwconf, home: Path) -> None:
+    added = gwconf("profile", "add", "bare", "--base-url", "https://gw.example.com/v1", "--key-stdin", "--use",
+                   input=TEST_KEY + "\n")  # fmt: skip
+    assert added.exit_code == 0
+    result = gwconf("apply", "opencode")
+    assert result.exit_code == 1 and "--model" in result.output
+
+
+def test_xdg_config_home_moves_the_folder(gwconf, home: Path, profile: str, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg"))
+    assert gwconf("apply", "opencode").exit_code == 0
+    assert (home / "xdg" / "opencode" / "opencode.json").is_file()
+
+
+def test_malformed_file_is_refused_and_left_alone(gwconf, home: Path, profile: str) -> None:
+    folder(home).mkdir(parents=True)
+    bad = folder(home) / "opencode.jsonc"
+    bad.write_text('{\n  // comment\n  "model": "x" "theme": "y"\n}\n')
+    before = bad.read_bytes()
+    result = gwconf("apply", "opencode")
+    assert result.exit_code == 1 and "~/.config/opencode/opencode.jsonc:3:16" in result.stderr
+    assert bad.read_bytes() == before
