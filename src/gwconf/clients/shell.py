@@ -231,6 +231,8 @@ def _block(doc: Document | None) -> dict[str, str]:
 
 
 _BEGIN, _END = "# >>> gwconf >>>", "# <<< gwconf <<<"
+# Debian/Ubuntu's skeleton .bashrc and friends: "If not running interactively, don't do anything".
+_INTERACTIVE_ONLY = re.compile(r"^\s*\*\)\s*return|\[\[?\s*-z\s+\"?\$PS1\"?\s*\]\]?\s*&&\s*return", re.M)
 
 
 def _assigns(fmt: str, name: str) -> re.Pattern[str]:
@@ -317,6 +319,19 @@ def _startup_traps(chosen: list[ConfigFile], env: Env) -> list[Finding]:
                     )
                 )
                 break
+    for file in chosen:
+        if file.format == "shellrc" and file.path.is_file():
+            text = file.path.read_text(encoding="utf-8", errors="replace")
+            begin = text.find(_BEGIN)
+            if _INTERACTIVE_ONLY.search(text[: begin if begin >= 0 else len(text)]):
+                found.append(
+                    Finding(
+                        "info",
+                        "other",
+                        f"{shown(file.path, env)} stops early in non-interactive shells: scripts, `bash -c` and "
+                        "`ssh host cmd` do not get the gwconf variables, only interactive terminals.",
+                    )
+                )
     if "powershell" in roles:
         found.append(
             Finding(
