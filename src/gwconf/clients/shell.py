@@ -276,6 +276,10 @@ def _outside_block(doc: Document, file: ConfigFile, env: Env) -> list[Finding]:
 def _stale_terminal(block: dict[str, str], env: Env) -> list[Finding]:
     """This process's environment against the block: old terminals keep old values."""
     stale = [name for name, value in block.items() if env.get(name) != value]
+    if block and not stale:
+        return [
+            Finding("info", "override", f"this terminal already has the gwconf values of {', '.join(block)}.")
+        ]
     if not stale:
         return []
     return [
