@@ -19,3 +19,16 @@ def clean_client_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(PREFIXES) or name in NAMES:
             monkeypatch.delenv(name, raising=False)
+
+
+def verify_request(gwconf, gateway, client_id: str) -> tuple[dict, object]:
+    """``gwconf apply`` then ``gwconf verify`` against the test gateway: (verify entry, the request)."""
+    import json
+
+    applied = gwconf("apply", client_id)
+    assert applied.exit_code == 0, applied
+    result = gwconf("verify", client_id, "--json")
+    assert result.exit_code == 0, result
+    [entry] = json.loads(result.stdout)["results"]
+    [request] = gateway.requests
+    return entry, request

@@ -16,9 +16,10 @@ from gwconf import registry
 from gwconf.clients import cline
 from gwconf.operations import read_client
 from gwconf.paths import Env
-from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._env import clean_client_env, verify_request  # noqa: F401
 from tests.clients._harness import check_case
 from tests.conftest import TEST_KEY
+from tests.gateway_server import VALID_KEY
 
 EPOCH = "1795000000"  # 2026-11-18T11:06:40Z: updatedAt in the after/ fixtures
 
@@ -201,3 +202,10 @@ def test_vscode_without_cline_or_for_another_home_is_ignored(
     )
     (home / "elsewhere" / ".vscode" / "extensions" / "saoudrizwan.claude-dev-4.1.13").mkdir(parents=True)
     assert cline.running_hosts(other) == []
+
+
+def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profile) -> None:
+    entry, request = verify_request(gwconf, gateway, "cline")
+    assert entry["verdict"] == "ok" and entry["wire"] == "chat"
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {VALID_KEY}"

@@ -11,9 +11,10 @@ from gwconf import registry
 from gwconf.clients.crush import scan_crushrc
 from gwconf.operations import read_client
 from gwconf.paths import Env
-from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._env import clean_client_env, verify_request  # noqa: F401
 from tests.clients._harness import check_case
 from tests.conftest import TEST_KEY
+from tests.gateway_server import VALID_KEY
 
 
 @pytest.mark.parametrize("case", ["legacy-json", "crushrc-user", "fresh-home"])
@@ -136,3 +137,10 @@ def test_comments_in_crush_json_are_refused(gwconf, home: Path, profile: str) ->
     result = gwconf("apply", "crush")
     assert result.exit_code == 1 and "~/.config/crush/crush.json:2:3" in result.stderr
     assert bad.read_bytes() == before
+
+
+def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profile) -> None:
+    entry, request = verify_request(gwconf, gateway, "crush")
+    assert entry["verdict"] == "ok" and entry["wire"] == "chat"
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {VALID_KEY}"

@@ -10,9 +10,10 @@ import pytest
 from gwconf import registry
 from gwconf.operations import read_client
 from gwconf.paths import Env
-from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._env import clean_client_env, verify_request  # noqa: F401
 from tests.clients._harness import check_case
 from tests.conftest import TEST_KEY
+from tests.gateway_server import VALID_KEY
 
 
 @pytest.mark.parametrize("case", ["user-config", "fresh-home"])
@@ -137,3 +138,10 @@ def test_profile_without_model_leaves_the_model_alone(gwconf, home: Path) -> Non
     assert added.exit_code == 0
     assert gwconf("apply", "gemini-cli").exit_code == 0
     assert "GEMINI_MODEL" not in (home / ".gemini" / ".env").read_text()
+
+
+def test_verify_sends_the_gemini_wire_with_the_goog_header(gwconf, gateway, gateway_profile) -> None:
+    entry, request = verify_request(gwconf, gateway, "gemini-cli")
+    assert entry["verdict"] == "ok" and entry["wire"] == "gemini"
+    assert request.path.startswith("/v1beta/models/my-model:")
+    assert request.headers["x-goog-api-key"] == VALID_KEY

@@ -10,9 +10,10 @@ import pytest
 from gwconf import registry
 from gwconf.operations import read_client
 from gwconf.paths import Env
-from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._env import clean_client_env, verify_request  # noqa: F401
 from tests.clients._harness import check_case
 from tests.conftest import TEST_KEY
+from tests.gateway_server import VALID_KEY
 
 
 @pytest.mark.parametrize("case", ["jsonc-with-extension", "fresh-home"])
@@ -101,3 +102,10 @@ def test_malformed_vscode_settings_are_refused_and_nothing_is_written(
     result = gwconf("apply", "kilo")
     assert result.exit_code == 1 and "~/.config/Code/User/settings.json:2:21" in result.stderr
     assert settings.read_bytes() == before and not folder(home).exists()
+
+
+def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profile) -> None:
+    entry, request = verify_request(gwconf, gateway, "kilo")
+    assert entry["verdict"] == "ok" and entry["wire"] == "chat"
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {VALID_KEY}"

@@ -10,9 +10,10 @@ import pytest
 from gwconf import registry
 from gwconf.operations import read_client
 from gwconf.paths import Env
-from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._env import clean_client_env, verify_request  # noqa: F401
 from tests.clients._harness import check_case
 from tests.conftest import TEST_KEY
+from tests.gateway_server import VALID_KEY
 
 
 @pytest.mark.parametrize("case", ["user-config", "fresh-home"])
@@ -106,3 +107,10 @@ def test_malformed_settings_are_refused_and_left_alone(gwconf, home: Path, profi
     result = gwconf("apply", "qwen-code")
     assert result.exit_code == 1 and "~/.qwen/settings.json:4:1" in result.stderr
     assert bad.read_bytes() == before and not (home / ".qwen" / ".env").exists()
+
+
+def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profile) -> None:
+    entry, request = verify_request(gwconf, gateway, "qwen-code")
+    assert entry["verdict"] == "ok" and entry["wire"] == "chat"
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {VALID_KEY}"
