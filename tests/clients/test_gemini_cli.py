@@ -145,3 +145,12 @@ def test_verify_sends_the_gemini_wire_with_the_goog_header(gwconf, gateway, gate
     assert entry["verdict"] == "ok" and entry["wire"] == "gemini"
     assert request.path.startswith("/v1beta/models/my-model:")
     assert request.headers["x-goog-api-key"] == VALID_KEY
+
+
+def test_model_from_env_file_beats_settings_model_and_is_said(gwconf, home: Path, profile: str) -> None:
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text('{"model": {"name": "gemini-2.5-pro"}}\n')
+    assert gwconf("apply", "gemini-cli").exit_code == 0
+    result = reading()
+    assert result.model == "my-model"
+    assert "a model picked with /model does not stick" in messages(result)

@@ -244,6 +244,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     kind = entry.get("type") or ("openai" if provider_id == "openai" else None)
     if kind == "openai":
         reading.wire = "responses"
+    elif kind == "anthropic":
+        reading.wire, reading.auth_header = "messages", "x-api-key"
     reading.provider_is_gwconf = provider_id == PROVIDER_ID
     reading.base_url, unset = expand(entry.get("base_url"), env)
     if not reading.base_url and provider_id == "openai":

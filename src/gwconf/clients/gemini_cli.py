@@ -225,6 +225,16 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         settings_model = doc.get(("model", "name"), None) or settings_model
         enforced = doc.get(("security", "auth", "enforcedType"), None) or enforced
     reading.model = model or settings_model  # GEMINI_MODEL beats model.name
+    if model and settings_model and model != settings_model:
+        f.append(
+            Finding(
+                "info",
+                "other",
+                f'GEMINI_MODEL ("{model}") wins over model.name ("{settings_model}") in settings.json: a model '
+                "picked with /model does not stick while GEMINI_MODEL is set.",
+                "gwconf apply gemini-cli --model NAME",
+            )
+        )
     reading.provider = selected or "(auth type not chosen)"
     at_gateway = bool(base) and not urls.is_vendor_host(urls.host_of(base))
     reading.provider_is_gwconf = selected == AUTH_TYPE and at_gateway

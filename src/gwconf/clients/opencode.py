@@ -285,6 +285,8 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
     reading.provider_is_gwconf = provider_id == PROVIDER_ID
     if npm == "@ai-sdk/openai" or (provider_id == "openai" and not entry.get("npm")):
         reading.wire = "responses"
+    elif npm == "@ai-sdk/anthropic" or (provider_id == "anthropic" and not entry.get("npm")):
+        reading.wire, reading.auth_header = "messages", "x-api-key"
     base, unset = substitute(options.get("baseURL"), env, folder)
     reading.base_url = base or ("https://api.openai.com/v1" if provider_id == "openai" else None)
     if "apiKey" in options:
