@@ -209,3 +209,14 @@ def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profi
     assert entry["verdict"] == "ok" and entry["wire"] == "chat"
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {VALID_KEY}"
+
+
+def test_another_entry_without_updated_at_is_noted_not_rewritten(gwconf, home: Path, profile: str) -> None:
+    (data(home) / "settings").mkdir(parents=True)
+    broken = {"settings": {"provider": "anthropic", "apiKey": "sk-ant-0000000000000000"}}
+    (data(home) / "settings" / "providers.json").write_text(
+        json.dumps({"version": 1, "providers": {"anthropic": broken}}, indent=2)
+    )
+    applied = gwconf("apply", "cline")
+    assert applied.exit_code == 0 and "providers.anthropic has no valid updatedAt" in applied.stdout
+    assert load(data(home) / "settings" / "providers.json")["providers"]["anthropic"] == broken

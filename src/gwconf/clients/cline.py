@@ -126,6 +126,12 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         state.set(("welcomeViewCompleted",), True)
     secrets.set(("openAiApiKey",), target.api_key)
     notes = []
+    problem = _valid_store(providers.data())
+    if problem:
+        notes.append(
+            f"{providers.source}: {problem} (an entry gwconf does not manage): Cline reads the whole file "
+            "as empty until that is fixed"
+        )
     old = [v for v in extension_versions(env) if v < (3, 66, 0)]
     if old:
         notes.append(
