@@ -40,6 +40,7 @@ CLEARED = (
     "LOCALAPPDATA",
     "USERPROFILE",
     "ZDOTDIR",
+    "SOURCE_DATE_EPOCH",
 )
 
 

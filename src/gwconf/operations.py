@@ -104,7 +104,9 @@ def apply_profile(
     return results
 
 
-def restore_clients(clients: list[ClientAdapter], env: Env, *, dry_run: bool = False) -> list[ClientResult]:
+def restore_clients(
+    clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
+) -> list[ClientResult]:
     ledger = Ledger(env)
     results = []
     for client in clients:
@@ -114,6 +116,8 @@ def restore_clients(clients: list[ClientAdapter], env: Env, *, dry_run: bool = F
             result.notes.append("nothing to restore: gwconf has not written this client's files")
             continue
         try:
+            if not dry_run:  # an app that rewrites its files from memory would undo the restore too
+                result.notes += client.preflight(env, force)
             plan = planning.plan_restore(client, env, ledger)
             result.files = _file_results(plan)
             result.left_alone = plan.left_alone

@@ -19,8 +19,9 @@ Examples:
 @_common.clients_argument
 @click.option("--all", "all_clients", is_flag=True, help="Every client gwconf has written.")
 @click.option("--dry-run", "-n", is_flag=True, help="Show the diff; write nothing.")
+@click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
 @_common.json_option
-def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, as_json: bool) -> int:
+def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force: bool, as_json: bool) -> int:
     """Put back what each client's files held before gwconf.
 
     A file untouched since gwconf wrote it gets its original bytes back exactly; a file gwconf
@@ -42,7 +43,7 @@ def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, as_js
             _output.out("Nothing to restore: gwconf has not written any client's files.")
     else:
         clients = _common.resolve_clients(client_ids)
-    results = operations.restore_clients(clients, env, dry_run=dry_run)
+    results = operations.restore_clients(clients, env, dry_run=dry_run, force=force)
     if as_json:
         _output.emit_json({"dry_run": dry_run, "clients": [r.to_json() for r in results]})
     else:

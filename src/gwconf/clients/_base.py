@@ -133,10 +133,14 @@ def default_target(module: Any, profile: Any, env: Env) -> Target:
 
 
 def default_detect(module: Any, env: Env) -> bool:
+    """A program on PATH, a config file, or the client's own folder (not a shared one like ~ or ~/.config)."""
     programs = getattr(module, "PROGRAMS", ())
     if any(env.which(p) for p in programs):
         return True
-    return any(f.path.exists() or f.path.parent.is_dir() for f in module.files(env))
+    shared = {env.home, env.xdg_config_home, env.appdata, env.xdg_data_home}
+    return any(
+        f.path.exists() or (f.path.parent not in shared and f.path.parent.is_dir()) for f in module.files(env)
+    )
 
 
 class ClientAdapter:
