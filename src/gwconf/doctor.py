@@ -1,0 +1,544 @@
+"""The 401 procedure of spec 5.6 as a report, client by client. doctor only reports; it never fixes.
+
+For each client: (a) the base address (the profile's, in this client's form? a vendor's? ``/v1``
+missing or doubled?), (b) the key (present where the client reads it, the profile's, well formed?),
+(c) the provider (gwconf's entry or the vendor's login?) plus what overrides the user's files
+(project files, shell variables) and client processes started before their configuration last
+changed (spec 5.5). Then the direct POST of spec 4.1 with the profile's own base address and
+key separates the cases: content back -> the fault is in the client's configuration (exit 5);
+401 -> the key itself (exit 3); anything else -> the gateway (exit 4); all good -> exit 0.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gwconf import gateway, secrets, urls
+from gwconf.clients._base import ClientAdapter, Finding, Reading, Target, key_findings
+from gwconf.errors import ExitCode, GwconfError
+from gwconf.paths import Env, display
+from gwconf.profiles import Profile
+
+AREAS = ("base", "key", "provider", "override", "process", "other")
+
+# Shell variables that clients of a family commonly read before (or instead of) their files.
+# Data, not client knowledge: each client module reports what it knows for sure about itself.
+FAMILY_ENV: dict[str, tuple[tuple[str, str], ...]] = {
+    "openai": (("OPENAI_BASE_URL", "base"), ("OPENAI_API_BASE", "base"), ("OPENAI_API_KEY", "key")),
+    "anthropic": (
+        ("ANTHROPIC_BASE_URL", "base"),
+        ("ANTHROPIC_AUTH_TOKEN", "key"),
+        ("ANTHROPIC_API_KEY", "key"),
+    ),
+    "gemini": (
+        ("GOOGLE_GEMINI_BASE_URL", "base"),
+        ("GEMINI_API_KEY", "key"),
+        ("GOOGLE_API_KEY", "key"),
+        ("GOOGLE_GENAI_USE_VERTEXAI", "switch"),
+        ("GOOGLE_GENAI_USE_GCA", "switch"),
+    ),
+}
+# Interpreters whose first argument names the program they run (``node …/codex.js``).
+_INTERPRETERS = ("node", "bun", "deno", "python", "python3")
+_SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".exe", ".py")
+
+VERDICT_TEXT = {
+    "ok": "all good",
+    "client_config": "key and service are fine; the client's configuration is at fault",
+    "key_rejected": "the gateway itself rejects the key",
+    "gateway_failed": "the gateway does not work with the profile's own values",
+    "not_checked": "the direct request could not be made",
+}
+KEY_REMEDY = (
+    "the gateway itself rejects this key: create a new key in the gateway's console, or check that it "
+    "was copied whole (no characters missing, `sk-` kept)."
+)
+
+
+@dataclass
+class ClientReport:
+    id: str
+    name: str
+    reading: Reading | None = None
+    target_base: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    direct: gateway.Probe | None = None  # spec 4.1 chat POST with the profile's base and key
+    wire_probe: gateway.Probe | None = None  # the client's own wire, with the profile's values
+    verdict: str = "not_checked"
+    summary: str = ""
+    fixes: list[str] = field(default_factory=list)
+    exit_code: int = int(ExitCode.ERROR)
+
+    def area_findings(self, area: str) -> list[Finding]:
+        return [f for f in self.findings if f.area == area]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "reading": self.reading.to_json() if self.reading else None,
+            "target_base_url": self.target_base,
+            "findings": [f.to_json() for f in self.findings],
+            "direct": self.direct.to_json() if self.direct else None,
+            "wire_probe": self.wire_probe.to_json() if self.wire_probe else None,
+            "verdict": self.verdict,
+            "summary": self.summary,
+            "fixes": self.fixes,
+            "exit_code": self.exit_code,
+        }
+
+
+@dataclass
+class Report:
+    profile: str
+    base_url: str
+    key_mask: str
+    model: str | None
+    findings: list[Finding] = field(default_factory=list)  # about the profile itself
+    direct: gateway.Probe | None = None  # set when no client was checked
+    clients: list[ClientReport] = field(default_factory=list)
+    verdict: str = "not_checked"
+    summary: str = ""
+    exit_code: int = int(ExitCode.ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "base_url": self.base_url,
+            "key": self.key_mask,
+            "model": self.model,
+            "findings": [f.to_json() for f in self.findings],
+            "direct": self.direct.to_json() if self.direct else None,
+            "clients": [c.to_json() for c in self.clients],
+            "verdict": self.verdict,
+            "summary": self.summary,
+            "exit_code": self.exit_code,
+        }
+
+
+# -- the procedure ---------------------------------------------------------------------------------
+
+
+def run(
+    clients: list[ClientAdapter],
+    profile: Profile,
+    env: Env,
+    *,
+    model: str | None = None,
+    timeout: float = 30.0,
+) -> Report:
+    """Check ``clients`` against ``profile`` (or, with none, the profile alone) and decide."""
+    key = profile.resolve_key(env)
+    report = Report(profile.name, profile.base_url, secrets.mask(key), model or profile.model)
+    report.findings = [
+        Finding("warning", "key", f"the profile's key {p}.") for p in secrets.key_problems(key)
+    ]
+    prober = _Prober(timeout)
+    if not clients:
+        chosen = model or profile.model
+        if not chosen:
+            report.summary = (
+                "the direct request needs a model: pass --model NAME (or save one in the profile)."
+            )
+            return report
+        try:
+            report.direct = prober.send("chat", profile.base_url, key, chosen)
+        except GwconfError as exc:
+            report.summary = exc.message
+            return report
+        report.verdict, report.summary, report.exit_code = _gateway_verdict(report.direct)
+        if report.verdict == "ok":
+            report.summary = "key and service are fine: the gateway answered the profile's own request."
+        return report
+    for client in clients:
+        item = inspect(client, profile, env, key)
+        _probe_and_decide(item, client, profile, env, key, model, prober)
+        report.clients.append(item)
+    report.exit_code = gateway.overall_exit([c.exit_code for c in report.clients])
+    worst = next((c for c in report.clients if c.exit_code == report.exit_code), report.clients[0])
+    report.verdict, report.summary = worst.verdict, worst.summary
+    return report
+
+
+def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> ClientReport:
+    """Steps (a), (b), (c) and the traps: findings only, nothing sent."""
+    from gwconf import plan
+
+    item = ClientReport(client.id, client.name)
+    fix = f"gwconf apply {client.id}"
+    target: Target | None = None
+    try:
+        target = client.target(profile, env)
+        item.target_base = target.base_url
+    except GwconfError as exc:
+        item.findings.append(Finding("error", "other", f"profile {profile.name!r}: {exc.message}", exc.hint))
+    if client.tier == 3:
+        item.findings.append(
+            Finding(
+                "info",
+                "other",
+                f"{client.name} keeps its settings inside the app: gwconf cannot read them; "
+                "compare them with the steps gwconf prints.",
+                fix,
+            )
+        )
+        return item
+    try:
+        loaded = plan.load_client(client, env)
+    except GwconfError as exc:
+        item.findings.append(Finding("error", "other", exc.message, exc.hint))
+        return item
+    docs = plan.docs_of(loaded)
+    reading = client.read(docs, env)
+    item.reading = reading
+    found: list[Finding] = []
+    # (a) the base address
+    problems = urls.base_problems(reading.base_url, client.base_form)
+    for problem in problems:
+        found.append(
+            Finding("error", "base", f"base address {reading.base_url or '(none)'}: {problem}.", fix)
+        )
+    if target and reading.base_url and not problems and _same_url(reading.base_url, target.base_url) is False:
+        found.append(
+            Finding(
+                "error",
+                "base",
+                f"base address {reading.base_url} is not the profile's ({target.base_url} in {client.name}'s form).",
+                fix,
+            )
+        )
+    # (b) the key: present, the profile's, well formed (never printed in full)
+    for finding in key_findings(reading.api_key, key, reading.key_origin or "its files"):
+        if finding.level == "error" and not finding.fix:
+            finding.fix = fix
+        found.append(finding)
+    # (c) the provider, and the client's own knowledge of its traps
+    if not reading.provider_is_gwconf and not any(f.area == "provider" for f in reading.findings):
+        found.append(
+            Finding(
+                "error",
+                "provider",
+                f"the active provider is {reading.provider or 'the built-in default'}, not gwconf's entry.",
+                fix,
+            )
+        )
+    found += reading.findings
+    found += client.doctor(docs, env, reading)
+    found += environment_findings(client, env, target, key, found)
+    found += stale_processes(client, env)
+    item.findings = _dedupe(item.findings + found)
+    return item
+
+
+def _probe_and_decide(
+    item: ClientReport,
+    client: ClientAdapter,
+    profile: Profile,
+    env: Env,
+    key: str,
+    model: str | None,
+    prober: _Prober,
+) -> None:
+    chosen = model or profile.model_for(client.id) or (item.reading.model if item.reading else None)
+    if not chosen:
+        item.summary = "the direct request needs a model: pass --model NAME (or save one in the profile)."
+        return
+    try:
+        item.direct = prober.send("chat", profile.base_url, key, chosen)
+    except GwconfError as exc:
+        item.summary = exc.message
+        item.fixes = [exc.hint] if exc.hint else []
+        return
+    if not item.direct.ok:
+        item.verdict, item.summary, item.exit_code = _gateway_verdict(item.direct)
+        return
+    if client.wire != "chat" and item.target_base:
+        header = item.reading.auth_header if item.reading and item.reading.wire == client.wire else "bearer"
+        try:
+            item.wire_probe = prober.send(
+                client.wire, item.target_base, key, chosen, auth_header=header, base_form=client.base_form
+            )
+        except GwconfError:
+            item.wire_probe = None
+        if item.wire_probe is not None and not item.wire_probe.ok:
+            _wire_verdict(item, client, profile)
+            return
+    errors = [f for f in item.findings if f.level == "error"]
+    if errors:
+        more = f" (and {len(errors) - 1} more below)" if len(errors) > 1 else ""
+        item.verdict = "client_config"
+        item.summary = (
+            f"key and service are fine; the fault is in {client.name}'s configuration: "
+            f"{errors[0].message}{more}"
+        )
+        item.fixes = _unique(f.fix for f in errors if f.fix)
+        item.exit_code = int(ExitCode.CLIENT_CONFIG)
+        return
+    item.verdict = "ok"
+    item.summary = f"key and service are fine, and {client.name} is set up to use them."
+    item.exit_code = int(ExitCode.OK)
+
+
+def _gateway_verdict(probe: gateway.Probe) -> tuple[str, str, int]:
+    if probe.ok:
+        return "ok", "the gateway answered with content.", int(ExitCode.OK)
+    if probe.verdict == "key_rejected":
+        return "key_rejected", KEY_REMEDY, int(ExitCode.KEY_REJECTED)
+    return (
+        "gateway_failed",
+        f"the gateway does not work with the profile's own base address and key: {probe.label}: {probe.detail}",
+        int(probe.exit_code),
+    )
+
+
+def _wire_verdict(item: ClientReport, client: ClientAdapter, profile: Profile) -> None:
+    """Chat works with the profile's values, the client's own protocol does not: the gateway's side."""
+    probe = item.wire_probe
+    assert probe is not None
+    wire = gateway.WIRE_LABELS.get(client.wire, client.wire)
+    item.exit_code = int(probe.exit_code)
+    item.verdict = "key_rejected" if probe.verdict == "key_rejected" else "gateway_failed"
+    item.summary = (
+        f"the gateway answers chat completions, but not {wire}, which {client.name} uses "
+        f"({probe.url}): {probe.label}."
+    )
+    if probe.verdict != "base_wrong":
+        return
+    if client.family in ("anthropic", "gemini"):
+        option = f"--{client.family}-base-url"
+        item.fixes = [
+            f"gwconf profile add {profile.name} --base-url {profile.base_url} {option} URL --force  "
+            f"(URL: the gateway's {client.family.capitalize()}-style address), then gwconf apply {client.id}"
+        ]
+    else:
+        item.fixes = [
+            f"{client.name} cannot work through a gateway without {wire} ({probe.url}): "
+            "ask the gateway's operator whether it serves it"
+        ]
+
+
+class _Prober:
+    """One request per distinct (wire, URL, key, model, header): several clients share the direct POST."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.sent: dict[tuple[str, ...], gateway.Probe] = {}
+
+    def send(
+        self,
+        wire: str,
+        base: str,
+        key: str,
+        model: str,
+        *,
+        auth_header: str = "bearer",
+        base_form: str = "v1",
+    ) -> gateway.Probe:
+        cache_key = (wire, base, key, model, auth_header, base_form)
+        if cache_key not in self.sent:
+            self.sent[cache_key] = gateway.probe(
+                wire,
+                base,
+                key,
+                model,
+                auth_header=auth_header,
+                base_form=base_form,
+                timeout=self.timeout,
+                key_origin="the profile",
+            )
+        return self.sent[cache_key]
+
+
+# -- overrides from the environment -------------------------------------------------------------------
+
+
+def environment_findings(
+    client: ClientAdapter, env: Env, target: Target | None, key: str, known: list[Finding]
+) -> list[Finding]:
+    """Shell variables the client's family commonly reads: report (never unset) each one set.
+
+    Skips variables the client's own findings already discuss: the module knows better.
+    """
+    said = " ".join(f"{f.message} {f.fix or ''}" for f in known)
+    found: list[Finding] = []
+    for name, kind in FAMILY_ENV.get(client.family, ()):
+        value = env.get(name)
+        if not value or name in said:
+            continue
+        unset = f"unset {name}  (and remove it from your shell start-up files)"
+        if kind == "key":
+            same = value == key
+            found.append(
+                Finding(
+                    "info" if same else "warning",
+                    "override",
+                    f"${name} is set in this shell ({secrets.mask(value)}, "
+                    f"{'the profile key' if same else 'not the profile key'}): "
+                    f"{client.name} may send it instead of the key in its files.",
+                    None if same else unset,
+                )
+            )
+        elif kind == "base":
+            same = target is not None and _same_url(value, target.base_url) is True
+            found.append(
+                Finding(
+                    "info" if same else "warning",
+                    "override",
+                    f"${name} is set in this shell ({value}"
+                    f"{', the profile address' if same else ''}): {client.name} may use it instead of its files.",
+                    None if same else unset,
+                )
+            )
+        else:
+            found.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"${name} is set in this shell: it switches {client.family.capitalize()}-style clients "
+                    "to another backend.",
+                    unset,
+                )
+            )
+    keys = [name for name, kind in FAMILY_ENV.get(client.family, ()) if kind == "key" and env.get(name)]
+    if client.family == "anthropic" and len(keys) > 1 and "both" not in said:
+        found.append(
+            Finding(
+                "warning",
+                "override",
+                f"both ${keys[0]} and ${keys[1]} are set in this shell: Anthropic-style clients then "
+                "send both headers, and auth may not work as expected.",
+                f"unset {keys[1]}",
+            )
+        )
+    return found
+
+
+def _same_url(a: str | None, b: str | None) -> bool | None:
+    if not a or not b:
+        return None
+    return a.strip().rstrip("/").lower() == b.strip().rstrip("/").lower()
+
+
+# -- running processes with old settings (spec 5.5) ---------------------------------------------------
+
+
+def stale_processes(client: ClientAdapter, env: Env, proc: Path = Path("/proc")) -> list[Finding]:
+    """Processes of this client, for this home, started before its configuration last changed.
+
+    Linux only (``/proc``); elsewhere nothing is reported. A process whose ``HOME`` is another
+    folder reads other files and is left out; so are other users' processes (unreadable).
+    """
+    if env.platform != "linux" or not client.programs or not proc.is_dir():
+        return []
+    mtimes = {}
+    for file in client.files(env):
+        try:
+            mtimes[file.path] = file.path.stat().st_mtime
+        except OSError:
+            continue
+    if not mtimes:
+        return []
+    newest = max(mtimes, key=lambda p: mtimes[p])
+    changed = mtimes[newest]
+    boot, ticks = _boot_time(proc), os.sysconf("SC_CLK_TCK")
+    if boot is None:
+        return []
+    found = []
+    for entry in sorted(proc.iterdir(), key=lambda p: p.name):
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            argv = [a.decode(errors="replace") for a in (entry / "cmdline").read_bytes().split(b"\0") if a]
+        except OSError:
+            continue
+        program = _program(argv, client.programs)
+        if program is None or not _same_home(entry, env):
+            continue
+        started = _started(entry, boot, ticks)
+        # btime is whole seconds: a start computed up to 1 s early must still be before the change
+        if started is None or started >= changed - 1.0:
+            continue
+        found.append(
+            Finding(
+                "error",
+                "process",
+                f"`{program}` (pid {entry.name}) started before {display(newest, env)} last changed: "
+                "it still runs with the old settings.",
+                client.restart,
+            )
+        )
+    return found
+
+
+def _program(argv: list[str], programs: tuple[str, ...]) -> str | None:
+    if not argv:
+        return None
+    names = [argv[0]]
+    if len(argv) > 1 and Path(argv[0]).name.startswith(_INTERPRETERS):
+        names.append(argv[1])
+    for name in names:
+        base = Path(name).name
+        for suffix in _SCRIPT_SUFFIXES:
+            base = base.removesuffix(suffix)
+        if base in programs:
+            return base
+    return None
+
+
+def _same_home(entry: Path, env: Env) -> bool:
+    try:
+        raw = (entry / "environ").read_bytes()
+    except OSError:
+        return False  # another user's process: it reads another user's files
+    for item in raw.split(b"\0"):
+        if item.startswith(b"HOME="):
+            home = item[len(b"HOME=") :].decode(errors="replace")
+            try:
+                return Path(home).resolve() == env.home.resolve()
+            except OSError:
+                return False
+    return True
+
+
+def _boot_time(proc: Path) -> float | None:
+    try:
+        for line in (proc / "stat").read_text().splitlines():
+            if line.startswith("btime "):
+                return float(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _started(entry: Path, boot: float, ticks: int) -> float | None:
+    try:
+        stat = (entry / "stat").read_text()
+        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
+        return boot + int(fields[19]) / ticks  # field 22: starttime, in clock ticks since boot
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for f in findings:
+        if (f.area, f.message) not in seen:
+            seen.add((f.area, f.message))
+            kept.append(f)
+    order = {area: n for n, area in enumerate(AREAS)}
+    return sorted(kept, key=lambda f: order.get(f.area, len(AREAS)))
+
+
+def _unique(items: Any) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
