@@ -211,3 +211,18 @@ def test_interactive_only_bashrc_is_reported(gwconf, home, profile, monkeypatch)
     assert has_finding(reading("shell").findings, "info", "non-interactive shells")
     (home / ".bashrc").write_text("export A=1\n")
     assert not has_finding(reading("shell").findings, "info", "non-interactive shells")
+
+
+def test_windows_plan_writes_a_powershell_block(gwconf, home, profile) -> None:
+    """The Windows route end to end up to the bytes (writing needs the real platform)."""
+    from gwconf import plan, registry
+    from gwconf.profiles import ProfileStore
+
+    current = Env.current()
+    env = Env(home=home, platform="win32", environ={**current.environ, "PATH": ""}, cwd=home)
+    planned = plan.plan_apply(registry.get("shell"), ProfileStore(current).load("work"), env)
+    [change] = planned.pending
+    assert change.file.path.name == "Microsoft.PowerShell_profile.ps1"
+    text = (change.after or b"").decode()
+    assert "$env:OPENAI_API_KEY = 'sk-test-0123456789abcdefWXYZ'" in text
+    assert "$env:OPENAI_BASE_URL = 'https://gw.example.com/v1'" in text
