@@ -73,3 +73,13 @@ def test_shell_variables(gwconf, home, profile) -> None:
     seen = reading("aider", AIDER_MODEL="openai/x")
     assert seen.model == "x"
     assert has_finding(seen.findings, "warning", "$AIDER_MODEL")
+
+
+def test_detection_needs_more_than_a_home_folder(home) -> None:
+    from gwconf.clients import aider
+    from gwconf.paths import Env
+
+    env = Env(home=home, platform="linux", environ={"PATH": ""}, cwd=home)
+    assert not aider.detect(env)
+    (home / ".aider").mkdir()
+    assert aider.detect(env)

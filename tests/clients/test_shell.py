@@ -226,3 +226,11 @@ def test_windows_plan_writes_a_powershell_block(gwconf, home, profile) -> None:
     text = (change.after or b"").decode()
     assert "$env:OPENAI_API_KEY = 'sk-test-0123456789abcdefWXYZ'" in text
     assert "$env:OPENAI_BASE_URL = 'https://gw.example.com/v1'" in text
+
+
+def test_detected_only_once_opted_in(gwconf, home, profile, monkeypatch) -> None:
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    (home / ".bashrc").write_text("alias ll='ls -l'\n")
+    assert not shell.detect(Env.current())
+    assert gwconf("apply", "shell").exit_code == 0
+    assert shell.detect(Env.current())

@@ -46,6 +46,11 @@ def files(env: Env) -> list[ConfigFile]:
     return [ConfigFile("config", env.home / CONF, "yaml", secret=True)]
 
 
+def detect(env: Env) -> bool:
+    """The program, its home file, or ``~/.aider/`` (caches, analytics): not just "a home folder exists"."""
+    return bool(env.which("aider")) or (env.home / CONF).exists() or (env.home / ".aider").is_dir()
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config = docs["config"]
     if not target.model:

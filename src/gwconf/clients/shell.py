@@ -147,6 +147,21 @@ def _windows_files(env: Env) -> list[ConfigFile]:
     return chosen
 
 
+def detect(env: Env) -> bool:
+    """Opt-in: exporting OPENAI_* to every program is not something `apply --all` should start.
+
+    Once `gwconf apply shell` wrote a block, the shell route counts as detected (and `use` re-applies it).
+    """
+    for file in files(env):
+        try:
+            text = file.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _BEGIN in text:
+            return True
+    return False
+
+
 # -- apply ----------------------------------------------------------------------------------------
 
 
