@@ -337,6 +337,21 @@ def test_without_a_profile_it_is_an_expected_error(gwconf) -> None:
     assert "no active profile" in result.stderr
 
 
+def test_a_client_configured_inside_its_app_gets_only_the_direct_request(
+    gwconf, gateway, gateway_profile
+) -> None:
+    from gwconf import registry
+
+    app = next((c for c in registry.all_clients() if c.tier == 3), None)
+    if app is None:
+        pytest.skip("no tier-3 client registered")
+    code, data = report(gwconf, app.id)
+    entry = client_entry(data, app.id)
+    assert code == 0 and entry["reading"] is None
+    assert "gwconf cannot read" in entry["summary"]
+    assert [r.path for r in gateway.requests] == ["/v1/chat/completions"]
+
+
 def test_help_shows_examples_and_exit_codes(gwconf) -> None:
     result = gwconf("doctor", "--help")
     assert result.exit_code == 0

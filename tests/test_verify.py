@@ -291,8 +291,18 @@ def test_the_key_never_reaches_another_host(
         result = gwconf("verify", "continue", "--json")
         assert result.exit_code == 4 and elsewhere.base_url in only(result)["detail"]
         assert elsewhere.requests == []
+        # doctor with a client pointed at the other server: the profile's key goes to the profile's
+        # gateway only, never to the address the client happens to hold
+        apply(gwconf, "claude-code")
+        gateway.set_fault(None)
+        settings = home / ".claude" / "settings.json"
+        data = json.loads(settings.read_text())
+        data["env"]["ANTHROPIC_BASE_URL"] = elsewhere.url
+        settings.write_text(json.dumps(data))
+        assert gwconf("doctor", "claude-code").exit_code == 5
+        assert elsewhere.requests == []
     assert "api.openai.com" not in looked_up
-    assert {r.path for r in gateway.requests} == {"/v1/chat/completions"}
+    assert {r.path for r in gateway.requests} == {"/v1/chat/completions", "/v1/messages"}
 
 
 # -- terminal manners -------------------------------------------------------------------------------

@@ -278,8 +278,14 @@ def _probe_and_decide(
         item.exit_code = int(ExitCode.CLIENT_CONFIG)
         return
     item.verdict = "ok"
-    item.summary = f"key and service are fine, and {client.name} is set up to use them."
     item.exit_code = int(ExitCode.OK)
+    if item.reading is None:  # settings inside the app (tier 3): nothing to read
+        item.summary = (
+            f"key and service are fine; gwconf cannot read {client.name}'s settings: compare them with "
+            f"the steps of `gwconf apply {client.id}`."
+        )
+        return
+    item.summary = f"key and service are fine, and {client.name} is set up to use them."
 
 
 def _gateway_verdict(probe: gateway.Probe) -> tuple[str, str, int]:
