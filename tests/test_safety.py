@@ -255,3 +255,12 @@ def test_interrupted_run_is_repaired(gwconf, home, profile, tmp_path) -> None:
     assert "interrupted" in result.stderr
     assert path.read_text() == CLAUDE_SETTINGS
     assert not (tmp_path / "gwconf" / "state" / "journal.json").exists()
+
+
+def test_restore_gives_back_the_original_mode(gwconf, home, profile) -> None:
+    """A key file is made 0600 while it holds the key; restore puts the user's mode back."""
+    path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS, 0o644)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644 and path.read_text() == CLAUDE_SETTINGS

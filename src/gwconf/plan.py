@@ -52,6 +52,7 @@ class FileChange:
     key_records: list[KeyRecord] = field(default_factory=list)
     after_data: Any = None
     restoring: bool = False
+    restore_mode: int | None = None  # restore of the pristine bytes: the mode they had
 
     @property
     def changed(self) -> bool:
@@ -118,10 +119,68 @@ def load_file(file: ConfigFile, env: Env) -> Loaded:
     shown = display(file.path, env)
     snap = read_snapshot(file.path, shown)
     text, had_bom = formats.decode(snap.data or b"", shown)
+    if not text and file.format in _DEFERRED_FORMATS:
+        return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
     doc = formats.load(file.format, text, shown)
     import copy
 
     return Loaded(file, shown, snap, had_bom, doc, copy.deepcopy(doc.data()))
+
+
+# Formats whose editor imports a library that costs tens of milliseconds (tomlkit, PyYAML).
+_DEFERRED_FORMATS = frozenset({"toml", "yaml"})
+
+
+class _EmptyDocument:
+    """A missing or empty file of a deferred format: reads answer from empty data, and the editor
+    (with its library) is loaded only on the first edit. ``status``, ``clients`` and ``verify``
+    read every client's files, most of which do not exist; they never pay for tomlkit or PyYAML."""
+
+    def __init__(self, fmt: str, source: str) -> None:
+        self._fmt = fmt
+        self.source = source
+        self._doc: Document | None = None
+
+    def _real(self) -> Document:
+        if self._doc is None:
+            self._doc = formats.load(self._fmt, "", self.source)
+        return self._doc
+
+    @property
+    def ops(self) -> list[formats.Op]:
+        return self._doc.ops if self._doc is not None else []
+
+    @property
+    def eol(self) -> str:
+        return self._doc.eol if self._doc is not None else "\n"
+
+    def data(self) -> Any:
+        return self._doc.data() if self._doc is not None else {}
+
+    def get(self, path: formats.KeyPath, default: Any = MISSING) -> Any:
+        if self._doc is not None:
+            return self._doc.get(path, default)
+        value = get_plain({}, tuple(path))
+        return default if value is MISSING else value
+
+    def set(self, path: formats.KeyPath, value: Any) -> None:
+        self._real().set(path, value)
+
+    def delete(self, path: formats.KeyPath) -> bool:
+        if self._doc is None and tuple(path):
+            return False  # nothing to remove from an empty file
+        return self._real().delete(path)
+
+    def append(self, path: formats.KeyPath, value: Any) -> int:
+        return self._real().append(path, value)
+
+    def dump(self) -> str:
+        return self._doc.dump() if self._doc is not None else ""
+
+    def __getattr__(self, name: str) -> Any:  # anything else an editor offers: load it
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._real(), name)
 
 
 def load_client(client: ClientAdapter, env: Env) -> dict[str, Loaded]:
@@ -246,7 +305,15 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             if pristine is not None:  # untouched since gwconf wrote it: the original bytes, exactly
                 after = None if pristine is MISSING else pristine
                 plan.changes.append(
-                    FileChange(client.id, file, item.display, item.snapshot, after, restoring=True)
+                    FileChange(
+                        client.id,
+                        file,
+                        item.display,
+                        item.snapshot,
+                        after,
+                        restoring=True,
+                        restore_mode=backups.pristine_mode(),
+                    )
                 )
                 continue
         for key in reversed(record["keys"]):
@@ -338,11 +405,20 @@ class BackupStore:
             write_private(self.folder / "pristine.missing", b"")
         else:
             write_private(self.folder / "pristine", snapshot.data)
+            write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
+
+    def pristine_mode(self) -> int | None:
+        """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600)."""
+        path = self.folder / "pristine.mode"
+        try:
+            return int(path.read_text().strip(), 8)
+        except (OSError, ValueError):
+            return None
 
     def retire_pristine(self) -> None:
         """After a full restore the next apply takes a fresh pristine copy; the old one is kept aside."""
         stamp = _stamp()
-        for name in ("pristine", "pristine.missing"):
+        for name in ("pristine", "pristine.missing", "pristine.mode"):
             path = self.folder / name
             if path.exists():
                 os.replace(path, self.folder / f"{stamp}-{name}.old")
@@ -420,12 +496,15 @@ def _write_client(
             if change.after is None:
                 remove_file(change.snapshot.target)
             else:
-                atomic_write(
-                    change.snapshot.target,
-                    change.after,
-                    mode=change.snapshot.mode,
-                    secret=change.file.secret,
-                )
+                if change.restore_mode is not None:  # the original bytes, with their original mode
+                    atomic_write(change.snapshot.target, change.after, mode=change.restore_mode, secret=False)
+                else:
+                    atomic_write(
+                        change.snapshot.target,
+                        change.after,
+                        mode=change.snapshot.mode,
+                        secret=change.file.secret,
+                    )
             done.append(change)
     except BaseException as exc:
         for change in reversed(done):

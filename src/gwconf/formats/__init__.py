@@ -81,10 +81,10 @@ def replay(data: Any, ops: list[Op]) -> Any:
                 _delete_plain(result, op.path)
         elif op.kind == "append":
             container = get_plain(result, op.path)
-            if container is MISSING:
-                result = _set_plain(result, op.path, [copy.deepcopy(op.value)])
-            else:
+            if isinstance(container, list):
                 container.append(copy.deepcopy(op.value))
+            else:  # missing, or an empty document at the root: the list starts here
+                result = _set_plain(result, op.path, [copy.deepcopy(op.value)])
         else:  # pragma: no cover - editors only record the three kinds
             raise ValueError(op.kind)
     return result
