@@ -21,7 +21,7 @@ from gwconf.clients._base import (
     get_str,
 )
 from gwconf.formats import Document
-from gwconf.paths import Env
+from gwconf.paths import Env, display
 
 ID = "codex"
 NAME = "Codex CLI"
@@ -92,7 +92,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         wire=WIRE,
     )
     table = config.get(("model_providers", provider), None)
-    auth_file = str(codex_home(env) / "auth.json")
+    auth_file = display(codex_home(env) / "auth.json", env)
     if provider in RESERVED_IDS or not isinstance(table, dict):
         reading.base_url = get_str(config, ("openai_base_url",)) or OFFICIAL_BASE
         reading.api_key = auth.get(("OPENAI_API_KEY",), None) or env.get("CODEX_API_KEY")
