@@ -71,11 +71,13 @@ def command(
     results = operations.apply_profile(
         clients, profile, env, dry_run=dry_run or check, model=model, force=force
     )
-    if show_key:
-        for result in results:
-            client = registry.get(result.id)
-            if client.tier == 3:
-                result.steps = client.steps(client.target(profile, env), True)
+    for result in results:
+        client = registry.get(result.id)
+        if client.tier == 3 and show_key:
+            result.steps = client.steps(client.target(profile, env), True)
+        elif result.steps is None and not result.files and not result.error and not client.files(env):
+            # nothing to write here (a link-only app, an editor variant without the file route): its steps
+            result.steps = client.steps(client.target(profile, env), show_key)
     failed = any(r.error for r in results)
     pending = any(r.changed for r in results)
     if as_json:
@@ -115,7 +117,8 @@ def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
                 else ""
             )
             for number, step in enumerate(result.steps, 1):
-                out(f"  {number}. {step}")
+                line = f"  {number}. {step}"
+                click.echo(line) if show_key else out(line)  # --show-key: the key in full, on request
             if not show_key:
                 out("  (the key is masked; add --show-key to print it in full)")
         elif not result.files:

@@ -1,0 +1,74 @@
+"""Desktop apps: Electron's ``userData`` folder and "is the app running?" (clients-editors.md 2.2, 2.3).
+
+Electron's ``app.getPath('userData')`` is ``<appData>/<AppName>``: Linux ``$XDG_CONFIG_HOME``
+(``~/.config``), macOS ``~/Library/Application Support``, Windows ``%APPDATA%``. Apps that read
+their store once and later write the whole object back (Chatbox, Witsy, AnythingLLM desktop) lose
+an edit made while they run, so gwconf refuses to write while their process runs. Linux is checked
+through ``/proc``; elsewhere gwconf cannot look and says so.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gwconf.errors import WriteRefused
+from gwconf.paths import Env
+
+PROC = Path("/proc")
+
+
+def user_data(env: Env, app_name: str) -> Path:
+    return env.appdata / app_name
+
+
+def running(env: Env, names: tuple[str, ...], proc: Path = PROC) -> list[int] | None:
+    """Pids of processes whose program name is one of ``names`` (case-insensitive).
+
+    Matches the kernel's ``comm`` and the base name of ``argv[0]``, exactly (no substrings, so
+    ``gwconf apply chatbox`` never finds itself). None when this platform cannot be checked.
+    """
+    if env.platform != "linux" or not proc.is_dir():
+        return None
+    wanted = {n.lower() for n in names}
+    wanted |= {n[:15] for n in wanted}  # comm is cut to 15 characters
+    found: list[int] = []
+    own = os.getpid()
+    try:
+        entries = list(proc.iterdir())
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.name.isdigit() or int(entry.name) == own:
+            continue
+        try:
+            comm = (entry / "comm").read_text(errors="replace").strip().lower()
+            argv0 = (entry / "cmdline").read_bytes().split(b"\0", 1)[0].decode(errors="replace")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        program = argv0.replace("\\", "/").rsplit("/", 1)[-1].lower()
+        if comm in wanted or program in wanted:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def refuse_while_running(
+    env: Env, force: bool, app: str, names: tuple[str, ...], proc: Path = PROC
+) -> list[str]:
+    """Raise while ``app`` runs (unless ``force``); return notes for the user otherwise."""
+    pids = running(env, names, proc)
+    if pids is None:
+        return [
+            f"gwconf cannot check for a running {app} on this platform: make sure it is quit "
+            "(it writes its settings back from memory and would undo this change)."
+        ]
+    if not pids:
+        return []
+    shown = ", ".join(str(p) for p in pids[:5])
+    if not force:
+        raise WriteRefused(
+            f"{app} is running (pid {shown}): it keeps its settings in memory and would overwrite gwconf's change.",
+            f"Quit {app} fully (not just close the window), then run this again; "
+            "--force writes anyway (the running app may undo it).",
+        )
+    return [f"{app} is running (pid {shown}); written anyway because of --force: it may undo this change."]

@@ -1,0 +1,70 @@
+"""Cherry Studio: no file gwconf may write; its own import link ``cherrystudio://providers/api-keys``.
+
+Docs: https://docs.cherry-ai.com/ ; checked against CherryHQ/cherry-studio
+``src/main/services/urlschema/handle-providers.ts`` @1bf07218 (clients-editors.md sections 2.4, 10;
+app version UNVERIFIED). Cherry Studio keeps providers in its renderer's database, so gwconf
+writes nothing: ``gwconf link cherry-studio`` builds the link (provider ``gwconf``, type
+``openai``, base address with a trailing slash ``…/v1/`` so every Cherry Studio generation uses it
+as given) and ``--open`` hands it to the app, which asks the user to confirm. The link carries no
+models: enable the model in the provider's list after importing. Importing twice appends the key
+again to that provider's key list.
+"""
+
+from __future__ import annotations
+
+from gwconf import secrets
+from gwconf.clients import _desktop
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "cherry-studio"
+NAME = "Cherry Studio"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 2
+BASE_FORM = "slash"
+PROGRAMS = ("cherry-studio", "CherryStudio")
+DOCS = "https://docs.cherry-ai.com/"
+RESTART = "Nothing to restart: Cherry Studio applies the import as soon as you confirm its popup."
+
+APP = "CherryStudio"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return []
+
+
+def detect(env: Env) -> bool:
+    return _desktop.user_data(env, APP).is_dir() or any(env.which(p) for p in PROGRAMS)
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    return ["Cherry Studio keeps providers in its own database: gwconf writes nothing, it imports by link"]
+
+
+def steps(target: Target, show_key: bool) -> list[str]:
+    key = target.api_key if show_key else secrets.mask(target.api_key)
+    return [
+        "Run: gwconf link cherry-studio --open  (Cherry Studio opens an import popup; the link carries the key).",
+        "Confirm the popup: provider 'gwconf gateway', type OpenAI, address " + target.base_url,
+        f"Settings > Model Provider > gwconf gateway > Models: add and enable {target.model or 'your model'} "
+        "(the link carries no models).",
+        "Without the link: Settings > Model Provider > + Add, type 'OpenAI', API key "
+        f"{key}, API address {target.base_url} (keep the trailing slash).",
+        "Import once: importing again appends the key a second time.",
+    ]
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    return Reading(
+        wire=WIRE,
+        findings=[
+            Finding(
+                "info",
+                "provider",
+                "Cherry Studio keeps providers in its own database; gwconf cannot read what it uses.",
+                "check Settings > Model Provider in the app",
+            )
+        ],
+    )

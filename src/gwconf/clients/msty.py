@@ -1,0 +1,44 @@
+"""Msty: no verifiable config file, import format or deep link (closed source): printed UI steps.
+
+Docs: https://docs.msty.app/ ; checked August 2026 (clients-editors.md section 20; menu wording and
+the …/v1 base form are UNVERIFIED). Provider choice: "OpenAI Compatible".
+"""
+
+from __future__ import annotations
+
+from gwconf.clients import _desktop, _steps
+from gwconf.clients._base import Reading, Target
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "msty"
+NAME = "Msty"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 3
+BASE_FORM = "v1"
+PROGRAMS = ("msty", "Msty")
+DOCS = "https://docs.msty.app/"
+RESTART = _steps.RESTART
+
+files = _steps.files
+render = _steps.render
+
+
+def detect(env: Env) -> bool:
+    return _desktop.user_data(env, "Msty").is_dir() or any(env.which(p) for p in PROGRAMS)
+
+
+def steps(target: Target, show_key: bool) -> list[str]:
+    return [
+        "Open Msty > Settings > Remote model providers > Add.",
+        "Provider: 'OpenAI Compatible'; name it gwconf.",
+        f"API endpoint: {target.base_url}",
+        f"API key: {_steps.key(target, show_key)}",
+        f"Model: {_steps.model(target)} (add it if Msty does not list it), then save.",
+        f"Pick gwconf > {_steps.model(target)} in a new chat.",
+    ]
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    return _steps.read(NAME)

@@ -1,0 +1,47 @@
+"""Warp: no file gwconf may write (custom endpoints live in the OS secure storage): printed UI steps.
+
+Docs: https://docs.warp.dev/agent-platform/inference/custom-inference-endpoint ; checked against
+those docs and warpdotdev/warp ``crates/ai/src/api_keys.rs`` @19548aec (clients-editors.md section
+19). The endpoint schema is "OpenAI Chat Completions"; requests go through Warp's servers, so the
+address must be public HTTPS. ``settings.toml`` does not hold these settings.
+"""
+
+from __future__ import annotations
+
+from gwconf.clients import _steps
+from gwconf.clients._base import Reading, Target
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "warp"
+NAME = "Warp"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 3
+BASE_FORM = "v1"
+PROGRAMS = ("warp-terminal", "warp")
+DOCS = "https://docs.warp.dev/agent-platform/inference/custom-inference-endpoint"
+RESTART = _steps.RESTART
+
+files = _steps.files
+render = _steps.render
+
+
+def detect(env: Env) -> bool:
+    return (env.home / ".warp").is_dir() or any(env.which(p) for p in PROGRAMS)
+
+
+def steps(target: Target, show_key: bool) -> list[str]:
+    return [
+        *_steps.public_warning(NAME, target.base_url),
+        "Open Warp > Settings > AI (Agents) > Custom inference endpoint > Add.",
+        "Name: gwconf; API type/schema: 'OpenAI Chat Completions' (the OpenAI Compatible choice).",
+        f"URL: {target.base_url}",
+        f"API key: {_steps.key(target, show_key)}",
+        f"Model name: {_steps.model(target)}; save.",
+        f"Pick {_steps.model(target)} (gwconf) in the agent's model menu.",
+    ]
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    return _steps.read(NAME)

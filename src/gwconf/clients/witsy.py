@@ -1,0 +1,122 @@
+"""Witsy: ``<userData>/settings.json`` (userData ``Witsy``): a custom engine, and the key only when safe.
+
+Docs: https://github.com/Kochava-Studios/witsy ; checked against Witsy 3.6.0 source
+(clients-editors.md section 16, ``src/main/config.ts``). gwconf adds the engine ``cgwconf``
+(label "gwconf gateway", ``api: "openai"``, ``baseURL``, the model) and selects it in
+``llm.engine``. Key hazard: when settings.json holds any ``…apiKey`` string, Witsy deletes every key
+it keeps encrypted in ``apiKeys.json`` and keeps only the ones in the file. So gwconf writes the key
+only while no ``apiKeys.json`` exists; otherwise it leaves the key out and asks you to paste it in
+Settings > Models. Witsy writes the file back from memory: gwconf refuses while it runs (--force).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf.clients import _desktop
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "witsy"
+NAME = "Witsy"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("witsy",)
+DOCS = "https://github.com/Kochava-Studios/witsy"
+RESTART = (
+    "Start Witsy (gwconf writes only while it is closed); it reloads settings.json when it changes, so if "
+    "the gateway engine does not show, quit Witsy fully and start it again."
+)
+
+ENGINE = "cgwconf"  # Witsy's custom engines are 'c' + an id; anything not built in counts as custom
+APP = "Witsy"
+PROCESS_NAMES = ("witsy", "Witsy")
+
+
+def folder(env: Env) -> Path:
+    return _desktop.user_data(env, APP)
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("settings", folder(env) / "settings.json", "json", secret=True, strict=True)]
+
+
+def preflight(env: Env, force: bool) -> list[str]:
+    return _desktop.refuse_while_running(env, force, NAME, PROCESS_NAMES)
+
+
+def keys_elsewhere(env: Env) -> bool:
+    """Witsy keeps keys encrypted in apiKeys.json; a key in settings.json would wipe them all."""
+    return (folder(env) / "apiKeys.json").exists()
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    if not target.model:
+        raise ClientError(
+            "Witsy's engine needs a model name.", 'Pass --model NAME, or add model = "..." to the profile.'
+        )
+    settings = docs["settings"]
+    engine = ("engines", ENGINE)
+    settings.set((*engine, "label"), "gwconf gateway")
+    settings.set((*engine, "api"), "openai")
+    settings.set((*engine, "baseURL"), target.base_url)
+    models = settings.get((*engine, "models", "chat"), None)
+    entry = {"id": target.model, "name": target.model}
+    if not isinstance(models, list):
+        settings.set((*engine, "models"), {"chat": [entry], "image": []})
+    elif not any(isinstance(m, dict) and m.get("id") == target.model for m in models):
+        settings.append((*engine, "models", "chat"), entry)
+    settings.set((*engine, "model", "chat"), target.model)
+    settings.set(("llm", "engine"), ENGINE)
+    if keys_elsewhere(env):
+        settings.delete((*engine, "apiKey"))
+        return [
+            "Witsy keeps your other keys encrypted (apiKeys.json); a key in settings.json would make it delete "
+            "them all, so gwconf left the key out: paste it in Witsy > Settings > Models > gwconf gateway."
+        ]
+    settings.set((*engine, "apiKey"), target.api_key)
+    return ["Witsy moves the key into its encrypted store on its next start"]
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    settings = docs["settings"]
+    engine = get_str(settings, ("llm", "engine")) or "openai"
+    reading = Reading(wire=WIRE, provider=engine, provider_is_gwconf=engine == ENGINE)
+    config = settings.get(("engines", engine), None)
+    if engine != ENGINE:
+        reading.findings.append(
+            Finding(
+                "error", "provider", f"llm.engine is {engine!r}, not gwconf's engine.", "gwconf apply witsy"
+            )
+        )
+    if not isinstance(config, dict):
+        reading.base_url = "https://api.openai.com/v1" if engine == "openai" else None
+        return reading
+    reading.base_url = config.get("baseURL")
+    chosen = config.get("model")
+    reading.model = chosen.get("chat") if isinstance(chosen, dict) else None
+    reading.api_key = config.get("apiKey") or None
+    reading.key_origin = f"settings.json engines.{engine}.apiKey"
+    if not reading.api_key:
+        reading.key_origin = "Witsy's encrypted key store (apiKeys.json)"
+        reading.findings.append(
+            Finding(
+                "info",
+                "key",
+                "the key is in Witsy's encrypted store, which gwconf cannot read.",
+                "check it in Witsy > Settings > Models > gwconf gateway",
+            )
+        )
+    if (folder(env) / "engines" / f"{engine}.json").exists():
+        reading.findings.append(
+            Finding(
+                "info",
+                "override",
+                f"engines/{engine}.json holds this engine's model list; Witsy merges it over settings.json.",
+            )
+        )
+    return reading

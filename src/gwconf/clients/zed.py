@@ -1,0 +1,140 @@
+"""Zed: ``settings.json`` (JSONC) in Zed's config folder; the key only in the environment.
+
+Docs: https://zed.dev/docs/ai/llm-providers ; checked against Zed's docs ``use-api-access.md``
+@03560fd4 and ``open_ai_compatible.rs`` @014676e4 (clients-editors.md section 7; Zed release
+UNVERIFIED). gwconf adds ``language_models.openai_compatible.gwconf`` (``api_url`` and the model in
+``available_models``) and sets ``agent.default_model`` to it. Zed reads the key for provider
+``gwconf`` from ``$GWCONF_API_KEY`` (upper-snake provider id + ``_API_KEY``) or its keychain,
+never from settings.json, so gwconf writes no key and says how to set it. Folder: Linux
+``$FLATPAK_XDG_CONFIG_HOME/zed`` or ``$XDG_CONFIG_HOME/zed`` (``~/.config/zed``), macOS
+``~/.config/zed``, Windows ``%APPDATA%\\Zed``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf import secrets
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "zed"
+NAME = "Zed"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("zed", "zeditor", "zedit")
+DOCS = "https://zed.dev/docs/ai/llm-providers"
+RESTART = (
+    "Zed applies settings.json at once. The key comes from $GWCONF_API_KEY, which Zed reads only at start: "
+    "after setting it, quit Zed fully (cmd-q / zed: quit) and start it again."
+)
+
+PROVIDER_ID = "gwconf"
+KEY_VARIABLE = "GWCONF_API_KEY"  # Zed: format!("{}_API_KEY", id).to_case(UpperSnake)
+PROVIDER = ("language_models", "openai_compatible", PROVIDER_ID)
+DEFAULT_MODEL = ("agent", "default_model")
+MAX_TOKENS = 128000  # required by Zed's schema; the gateway's real limit is not known (spec 8)
+
+
+def config_dir(env: Env) -> Path:
+    if env.platform == "win32":
+        return env.appdata / "Zed"
+    if env.platform == "linux":
+        flatpak = env.get("FLATPAK_XDG_CONFIG_HOME")
+        if flatpak:
+            return Path(flatpak) / "zed"
+        return env.xdg_config_home / "zed"
+    return env.home / ".config" / "zed"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("settings", config_dir(env) / "settings.json", "jsonc")]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    settings = docs["settings"]
+    if not target.model:
+        raise ClientError(
+            "Zed's agent.default_model needs a model name.",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    settings.set((*PROVIDER, "api_url"), target.base_url)
+    models = settings.get((*PROVIDER, "available_models"), None)
+    entry = {"name": target.model, "display_name": f"{target.model} (gateway)", "max_tokens": MAX_TOKENS}
+    if not isinstance(models, list):
+        settings.set((*PROVIDER, "available_models"), [entry])
+    elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
+        settings.append((*PROVIDER, "available_models"), entry)
+    settings.set(DEFAULT_MODEL, {"provider": PROVIDER_ID, "model": target.model})
+    return _key_notes(env, target)
+
+
+def _key_notes(env: Env, target: Target) -> list[str]:
+    current = env.get(KEY_VARIABLE)
+    if current == target.api_key:
+        return [f"${KEY_VARIABLE} in this shell holds the profile's key; Zed sees it if it starts from here"]
+    how = (
+        f"setx {KEY_VARIABLE} <key>  (then sign out or restart Zed)"
+        if env.platform == "win32"
+        else f"export {KEY_VARIABLE}=<key> in ~/.profile (macOS zsh: ~/.zprofile): Zed loads the login shell's "
+        "environment at start"
+    )
+    lead = (
+        f"${KEY_VARIABLE} in this shell holds another key ({secrets.mask(current)}): Zed would send that one. "
+        if current
+        else f"Zed reads the key from ${KEY_VARIABLE}, never from settings.json: "
+    )
+    return [
+        lead + how + "; or paste the key in Zed's Agent settings (LLM Providers, gwconf). Restart Zed after.",
+    ]
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    settings = docs["settings"]
+    reading = Reading(wire=WIRE)
+    chosen = settings.get(DEFAULT_MODEL, None)
+    provider = chosen.get("provider") if isinstance(chosen, dict) else None
+    reading.provider = provider or "(Zed's default: zed.dev)"
+    reading.model = chosen.get("model") if isinstance(chosen, dict) else None
+    reading.provider_is_gwconf = provider == PROVIDER_ID
+    compatible = settings.get(("language_models", "openai_compatible", provider or ""), None)
+    if provider != PROVIDER_ID:
+        reading.findings.append(
+            Finding(
+                "error",
+                "provider",
+                f"agent.default_model uses provider {provider or 'zed.dev'!r}, not gwconf's.",
+                "gwconf apply zed",
+            )
+        )
+    if isinstance(compatible, dict):
+        reading.base_url = compatible.get("api_url")
+        variable = (
+            provider.upper().replace("-", "_").replace(" ", "_") + "_API_KEY" if provider else KEY_VARIABLE
+        )
+    else:
+        reading.base_url = get_str(settings, ("language_models", "openai", "api_url")) or (
+            "https://api.openai.com/v1" if provider == "openai" else None
+        )
+        variable = "OPENAI_API_KEY" if provider == "openai" else KEY_VARIABLE
+    reading.api_key = env.get(variable)
+    reading.key_origin = f"${variable} (Zed reads the environment it starts with)"
+    if not reading.api_key:
+        reading.findings.append(
+            Finding(
+                "warning",
+                "key",
+                f"${variable} is not set in this shell; Zed may hold a key in the OS keychain, which gwconf "
+                "cannot read.",
+                f"export {variable}=sk-... in your login shell, then restart Zed",
+            )
+        )
+    if settings.get((*PROVIDER, "api_key"), None) is not None:
+        reading.findings.append(
+            Finding("warning", "key", "settings.json holds an api_key field: Zed ignores it (docs).")
+        )
+    return reading

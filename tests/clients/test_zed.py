@@ -1,0 +1,75 @@
+"""Zed: settings.json (JSONC) through the CLI; the key stays in the environment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gwconf.clients import zed
+from gwconf.paths import Env
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+SETTINGS = Path(".config/zed/settings.json")
+
+
+@pytest.mark.parametrize("case", ["user-settings", "fresh-home"])
+def test_fixture(case: str, gwconf, home, profile) -> None:
+    check_case("zed", case, gwconf, home)
+
+
+def test_key_never_in_settings_and_how_to_set_it_is_said(gwconf, home, profile) -> None:
+    result = gwconf("apply", "zed")
+    assert result.exit_code == 0, result
+    assert TEST_KEY not in (home / SETTINGS).read_text()
+    assert "GWCONF_API_KEY" in result.stdout and "~/.profile" in result.stdout
+    assert "quit Zed fully" in result.stdout
+
+
+def test_status_reads_the_key_from_the_environment(gwconf, home, profile, monkeypatch) -> None:
+    assert gwconf("apply", "zed").exit_code == 0
+    missing = json.loads(gwconf("status", "zed", "--json").stdout)["clients"][0]
+    assert missing["key"] is None and missing["profile"] is None
+    monkeypatch.setenv("GWCONF_API_KEY", TEST_KEY)
+    status = json.loads(gwconf("status", "zed", "--json").stdout)["clients"][0]
+    assert status["key"] == "sk-…WXYZ" and status["profile"] == "work"
+    assert status["base_url"] == "https://gw.example.com/v1" and status["model"] == "my-model"
+    again = gwconf("apply", "zed")
+    assert "holds the profile's key" in again.stdout
+
+
+def test_a_second_model_is_added_and_becomes_the_default(gwconf, home, profile) -> None:
+    assert gwconf("apply", "zed").exit_code == 0
+    assert gwconf("apply", "zed", "--model", "other").exit_code == 0
+    data = json.loads((home / SETTINGS).read_text())
+    provider = data["language_models"]["openai_compatible"]["gwconf"]
+    assert [m["name"] for m in provider["available_models"]] == ["my-model", "other"]
+    assert data["agent"]["default_model"] == {"provider": "gwconf", "model": "other"}
+
+
+def test_malformed_settings_are_refused_with_position(gwconf, home, profile) -> None:
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    path.write_text('{\n  "theme": "One Dark"\n  "ui_font_size": 16\n}\n')
+    before = path.read_bytes()
+    result = gwconf("apply", "zed")
+    assert result.exit_code == 1
+    assert "~/.config/zed/settings.json:3:3:" in result.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("platform", "environ", "expected"),
+    [
+        ("linux", {}, ".config/zed/settings.json"),
+        ("linux", {"XDG_CONFIG_HOME": "{home}/xdg"}, "xdg/zed/settings.json"),
+        ("linux", {"FLATPAK_XDG_CONFIG_HOME": "{home}/flat"}, "flat/zed/settings.json"),
+        ("darwin", {}, ".config/zed/settings.json"),
+        ("win32", {"APPDATA": "{home}/AppData/Roaming"}, "AppData/Roaming/Zed/settings.json"),
+    ],
+)
+def test_folder_per_platform(platform: str, environ: dict[str, str], expected: str, home: Path) -> None:
+    env = Env(home=home, platform=platform, environ={k: v.format(home=home) for k, v in environ.items()})
+    assert zed.files(env)[0].path == home / expected
