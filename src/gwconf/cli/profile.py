@@ -208,3 +208,87 @@ def rename(old: str, new: str) -> int:
     ProfileStore(_common.env()).rename(old, new)
     _output.out(f"Renamed profile {old!r} to {new!r}.")
     return 0
+
+
+@command.command(
+    "import-link",
+    epilog="""\b
+Examples:
+  gwconf profile import-link 'ccswitch://v1/import?resource=provider&app=codex&name=Work&endpoint=...'
+  pbpaste | gwconf profile import-link -          # keeps the key out of your shell history
+  gwconf profile import-link - --name work --use --dry-run < link.txt
+""",
+)
+@click.argument("link")
+@click.option("--name", "profile_name", help="Save under this name (default: from the link's provider name).")
+@click.option("--use", "make_active", is_flag=True, help="Make it the active profile.")
+@click.option("--force", is_flag=True, help="Replace a profile of the same name.")
+@click.option("--dry-run", "-n", is_flag=True, help="Check and show the link's profile; save nothing.")
+@_common.json_option
+def import_link(
+    link: str, profile_name: str | None, make_active: bool, force: bool, dry_run: bool, as_json: bool
+) -> int:
+    """Save a profile from a CC Switch import link (ccswitch://v1/import?...), as gateway consoles make.
+
+    LINK is the link, or - to read it from standard input. Every field is checked: a link with
+    duplicate, malformed or unsafe fields, a key that is not a gateway key (sk-...) or an address
+    that is not a gateway is refused; fields gwconf does not use are named and ignored (scripts
+    and config URLs in a link are never run or fetched).
+    """
+    from gwconf import links
+    from gwconf.profiles import Profile, ProfileStore, validate_name
+    from gwconf.secrets import mask
+
+    if link == "-":
+        link = sys.stdin.read(links.MAX_LINK + 1)
+    elif "apiKey=" in link:
+        _output.warn("the link holds a key and is now in your shell history; next time pipe it in with: -")
+    parsed = links.parse_ccswitch(link)
+    _output.remember_key(parsed.api_key)
+    name = validate_name(profile_name or parsed.profile_name())
+    store = ProfileStore(_common.env())
+    if store.exists(name) and not force and not dry_run:
+        raise ProfileError(
+            f"a profile named {name!r} already exists.",
+            "Pass --name NEW to save it under another name, or --force.",
+        )
+    profile = Profile(
+        name=name,
+        base_url=parsed.base_url,
+        model=parsed.model,
+        key=parsed.api_key,
+        anthropic_base_url=parsed.anthropic_base_url,
+        gemini_base_url=parsed.gemini_base_url,
+    )
+    if not dry_run:
+        store.save(profile)
+        if make_active or store.active() is None:
+            store.set_active(name)
+    if as_json:
+        _output.emit_json({**parsed.public_dict(), "profile": name, "saved": not dry_run})
+        return 0
+    _output.out(f"CC Switch link for {parsed.app}: {parsed.name!r}")
+    rows = [
+        ("profile name", name),
+        ("base address", parsed.base_url),
+        ("anthropic address", parsed.anthropic_base_url),
+        ("gemini address", parsed.gemini_base_url),
+        ("model", parsed.model),
+        ("key", mask(parsed.api_key)),
+    ]
+    for label, value in rows:
+        if value:
+            _output.out(f"  {label:<18} {value}")
+    for warning in parsed.warnings:
+        _output.warn(warning)
+    for item in parsed.ignored:
+        _output.out(f"  ignored: {item}")
+    if dry_run:
+        _output.out("Dry run: nothing was saved.")
+    else:
+        _output.out(f"Saved profile {name!r}.")
+        if store.active() == name:
+            _output.out(f"Active profile: {name}. Check it with: gwconf verify  (then: gwconf apply CLIENT)")
+        else:
+            _output.out(f"Use it with: gwconf use {name}")
+    return 0
