@@ -59,7 +59,8 @@ def command(client_id: str, profile_ref: str | None, show_key: bool, open_it: bo
         return 0
     _output.out(f"{client.name} import link for profile {profile.name!r}:")
     for key, value in _flatten(link.masked_payload()):
-        _output.out(f"  {key:<22} {value}")
+        shown = value if isinstance(value, str) else json.dumps(value)
+        _output.out(f"  {key:<27} {shown}")
     if opened:
         _output.out(f"Handed the link to {opened}: confirm the import in {client.name}.")
     elif show_key:
