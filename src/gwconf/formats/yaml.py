@@ -1,0 +1,1183 @@
+"""YAML editor: splice new text into the original at node positions (formats.md section 3).
+
+A full load-and-dump rewrites unrelated lines (quotes, indentation, comments, folding), so this
+editor never does one. It composes the text into PyYAML nodes with exact start/end offsets (from
+libyaml's event stream when PyYAML has it), changes only the spans an edit needs, and composes again
+before the next edit. The composer is our own loop over parser events rather than ``yaml.compose``:
+that one recurses per nesting level (the C version crashes the interpreter on deep input), mutates
+nodes for merge keys, and cannot tell an alias occurrence from the node it refers to.
+
+New strings are written plain only when both YAML 1.1 (PyYAML: aider, llm) and YAML 1.2 (Continue)
+read the plain text back as that same string; otherwise as JSON-style double-quoted scalars.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import gc
+import math
+import re
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
+
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+
+__all__ = ["MAX_DEPTH", "YamlDocument", "load"]
+
+# libyaml's parser when PyYAML was built with it (30x faster); tests swap in the pure-Python one.
+LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# Deeper documents are refused: verify_edit's deepcopy and == recurse once or twice per level.
+MAX_DEPTH = 200
+
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+_MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"
+
+_BUG_HINT = "This is a gwconf bug: please report it with the file (keys removed)."
+_HAND_HINT = "Edit that part of the file by hand, then run gwconf again."
+
+
+class _Constructor(SafeConstructor):
+    """SafeConstructor that leaves the composed nodes alone.
+
+    PyYAML's ``flatten_mapping`` rewrites mappings with merge keys (``<<``) in place; the editor
+    keeps using the nodes for positions, so merges are resolved on a copy of the pair list.
+    """
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, MappingNode) and any(k.tag in (_MERGE, _VALUE) for k, _ in node.value):
+            node = MappingNode(node.tag, self._flattened(node), node.start_mark, node.end_mark)
+        return BaseConstructor.construct_mapping(self, node, deep=deep)
+
+    def _flattened(self, node: MappingNode) -> list[tuple[Node, Node]]:
+        """The pairs ``flatten_mapping`` would leave in ``node.value``, without touching it."""
+        merge: list[tuple[Node, Node]] = []
+        pairs: list[tuple[Node, Node]] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                if isinstance(value_node, MappingNode):
+                    merge.extend(self._flattened(value_node))
+                elif isinstance(value_node, SequenceNode):
+                    parts = []
+                    for sub in value_node.value:
+                        if not isinstance(sub, MappingNode):
+                            raise ConstructorError(
+                                "while constructing a mapping",
+                                node.start_mark,
+                                f"expected a mapping for merging, but found {sub.id}",
+                                sub.start_mark,
+                            )
+                        parts.append(self._flattened(sub))
+                    for sub_pairs in reversed(parts):
+                        merge.extend(sub_pairs)
+                else:
+                    raise ConstructorError(
+                        "while constructing a mapping",
+                        node.start_mark,
+                        f"expected a mapping or list of mappings for merging, but found {value_node.id}",
+                        value_node.start_mark,
+                    )
+            elif key_node.tag == _VALUE:
+                str_key = ScalarNode(_STR, key_node.value, key_node.start_mark, key_node.end_mark)
+                pairs.append((str_key, value_node))
+            else:
+                pairs.append((key_node, value_node))
+        return merge + pairs
+
+
+_KEY_CTOR = _Constructor()
+_NO_KEY: Any = object()
+
+
+def _key_value(node: Node) -> Any:
+    """The Python value of a mapping key as safe_load builds it; _NO_KEY for merge/complex keys."""
+    if not isinstance(node, ScalarNode) or node.tag in (_MERGE, _VALUE):
+        return _NO_KEY
+    if node.tag == _STR:
+        return node.value
+    try:
+        return SafeConstructor.yaml_constructors.get(node.tag, SafeConstructor.construct_undefined)(
+            _KEY_CTOR, node
+        )
+    except Exception:  # an unconstructible key: the data check reports it with its position
+        return _NO_KEY
+
+
+# ---------------------------------------------------------------------------------------------
+# Scalars: what may be written plain, and the quoted forms.
+
+_RESOLVER = Resolver()
+# Plain text that some YAML 1.1 reader (the spec, not PyYAML) or the YAML 1.2 core schema would
+# read as something other than a string.
+_NOT_STR = re.compile(
+    r"[yYnN]"
+    r"|~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
+    r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+_PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@` \t.")
+_PLAIN_BAD = re.compile(
+    r": |:$| #|[\t\n\r\x85\u2028\u2029\ufeff]|[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+_FLOW_BAD = re.compile(r"[,\[\]{}:#]")
+_DQ_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
+_DQ_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_SQ_BAD = re.compile(
+    r"[\t\n\r\x85\u2028\u2029\ufeff]|[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def _plain_ok(text: str, *, flow: bool) -> bool:
+    """True when ``text`` written plain reads back as this string under YAML 1.1 and 1.2."""
+    if not text or text[0] in _PLAIN_FIRST_BAD or text[-1] in " \t":
+        return False
+    if _PLAIN_BAD.search(text) or (flow and _FLOW_BAD.search(text)):
+        return False
+    if _NOT_STR.fullmatch(text):
+        return False
+    return _RESOLVER.resolve(ScalarNode, text, (True, False)) == _STR
+
+
+def _double(text: str) -> str:
+    """A JSON-style double-quoted scalar (also valid YAML): every string round-trips."""
+    return '"' + _DQ_ESCAPE.sub(lambda m: _DQ_NAMED.get(m.group(), f"\\u{ord(m.group()):04x}"), text) + '"'
+
+
+def _float_text(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value).lower()
+    if "." not in text and "e" in text:  # YAML 1.1 floats need a dot: 1e+20 would be a string
+        text = text.replace("e", ".0e", 1)
+    return text
+
+
+def _scalar_text(value: Any, *, flow: bool, style: str | None = None) -> str:
+    """Render a scalar; a string keeps the old scalar's quote style when it fits in it."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _float_text(value)
+    if style == "'" and not _SQ_BAD.search(value):
+        return "'" + value.replace("'", "''") + "'"
+    if style != '"' and _plain_ok(value, flow=flow):
+        return value
+    return _double(value)
+
+
+def _key_text(key: Any, *, flow: bool) -> str:
+    if isinstance(key, str) and len(key) > 200:  # implicit keys are limited to 1024 characters
+        return _double(key)
+    return _scalar_text(key, flow=flow)
+
+
+def _flow_text(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key_text(k, flow=True)}: {_flow_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow_text(v) for v in value) + "]"
+    return _scalar_text(value, flow=True)
+
+
+def _is_inline(value: Any) -> bool:
+    """Values written on the key's own line in block context: scalars and empty collections."""
+    return not isinstance(value, (dict, list)) or not value
+
+
+def _inline_text(value: Any) -> str:
+    """A scalar or an empty collection as written after ``key: `` or ``- `` in block context."""
+    return _flow_text(value) if isinstance(value, (dict, list)) else _scalar_text(value, flow=False)
+
+
+def _check_value(value: Any, depth: int = 0) -> None:
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return
+    if depth >= MAX_DEPTH:
+        raise ValueError(f"value nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not (key is None or isinstance(key, (str, int, float, bool))):
+                raise TypeError(f"gwconf writes YAML keys as scalars, not {type(key).__name__}")
+            _check_value(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_value(item, depth + 1)
+    else:
+        raise TypeError(f"gwconf cannot write a {type(value).__name__} to YAML")
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Equality that also tells True from 1 and 1 from 1.0: setting those must still write."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def _fmt_path(path: KeyPath) -> str:
+    if not path:
+        return "the top level"
+    out = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _nest(path: KeyPath, value: Any) -> Any:
+    for part in reversed(path):
+        value = {part: value}
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Composing: events -> nodes with integer offsets, without recursion.
+
+
+@dataclass
+class _Tree:
+    root: Node | None
+    aliases: dict[int, dict[Any, tuple[int, int]]]  # id(collection) -> slot -> span of the alias text
+    referenced: dict[int, str]  # id(node) -> anchor name, for anchors that some alias uses
+    ref_starts: list[tuple[int, str]]  # sorted (start offset, anchor name) of those nodes
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    index = max(0, min(index, len(text)))
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _mark_pos(text: str, mark: Any) -> tuple[int | None, int | None]:
+    if mark is None:
+        return None, None
+    if isinstance(mark, int):
+        return _line_col(text, mark)
+    return mark.line + 1, mark.column + 1
+
+
+def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
+    """A PyYAML error as gwconf's ParseError: 1-based line/column, no '<unicode string>'."""
+    line: int | None
+    column: int | None
+    if isinstance(exc, yaml.MarkedYAMLError):
+        message = exc.problem or exc.context or "invalid YAML"
+        if exc.problem and exc.context:
+            cline, ccol = _mark_pos(text, exc.context_mark)
+            where = f" at line {cline}, column {ccol}" if cline is not None else ""
+            message = f"{exc.problem} ({exc.context}{where})"
+        line, column = _mark_pos(text, exc.problem_mark or exc.context_mark)
+    elif isinstance(exc, yaml.reader.ReaderError):
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character or "\0")
+        message = f"unacceptable character #x{char:04x}: {exc.reason}"
+        line, column = _line_col(text, exc.position)
+    else:
+        message, line, column = str(exc), None, None
+    message = re.sub(r'\s*in "<[^>]*>",[^\n]*', "", message).strip()
+    return ParseError(source, message, line, column)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Composing makes an object or two per node, and the cyclic GC would rescan them all again
+    and again (superlinear: 4 MB took 2x longer per MB than 1 MB). Nothing here needs it."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _compose(text: str, source: str) -> _Tree:
+    loader = None
+    try:
+        loader = LOADER(text)  # the pure-Python reader checks the characters here
+        with _no_gc():
+            return _compose_events(loader, text, source)
+    except yaml.YAMLError as exc:
+        raise _parse_error(exc, text, source) from None
+    except UnicodeError:
+        raise ParseError(source, "not valid Unicode text") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def _compose_events(loader: Any, text: str, source: str) -> _Tree:
+    """Build nodes from parser events with a loop (no recursion), refusing what we cannot edit.
+
+    ``start_mark``/``end_mark`` hold plain character offsets (ints), not Mark objects, to keep nodes small.
+    """
+    get = loader.get_event
+    resolve = loader.resolve
+    get()  # StreamStartEvent
+    event = get()
+    if type(event) is StreamEndEvent:
+        return _Tree(None, {}, {}, [])
+    anchors: dict[str, Node] = {}
+    aliases: dict[int, dict[Any, tuple[int, int]]] = {}
+    referenced: dict[int, str] = {}
+    open_ids: set[int] = set()
+    # frame: [collection node, pending key node, pending key alias span, {key value: key offset}]
+    stack: list[list[Any]] = []
+    root: Node | None = None
+
+    def error(message: str, mark: Any) -> ParseError:
+        return ParseError(source, message, mark.line + 1, mark.column + 1)
+
+    while True:
+        event = get()
+        kind = type(event)
+        alias_span: tuple[int, int] | None = None
+        if kind is ScalarEvent:
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = resolve(ScalarNode, event.value, event.implicit)
+            node: Node = ScalarNode(
+                tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None
+            )
+        elif kind is SequenceStartEvent or kind is MappingStartEvent:
+            cls = SequenceNode if kind is SequenceStartEvent else MappingNode
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = resolve(cls, None, event.implicit)
+            node = cls(tag, [], event.start_mark.index, None, bool(event.flow_style))
+        elif kind is SequenceEndEvent or kind is MappingEndEvent:
+            frame = stack.pop()
+            frame[0].end_mark = event.end_mark.index
+            open_ids.discard(id(frame[0]))
+            if not stack:
+                break
+            continue
+        elif kind is AliasEvent:
+            target = anchors.get(event.anchor)
+            if target is None:
+                raise error(f"found undefined alias *{event.anchor}", event.start_mark)
+            if id(target) in open_ids:
+                raise error(
+                    f"alias *{event.anchor} is inside its own anchor (recursive YAML)", event.start_mark
+                )
+            referenced[id(target)] = event.anchor
+            node = target
+            alias_span = (event.start_mark.index, event.end_mark.index)
+        else:  # pragma: no cover - the parser emits nothing else inside a document
+            raise error(f"unexpected {kind.__name__}", event.start_mark)
+
+        if alias_span is None and event.anchor is not None:
+            if event.anchor in anchors:
+                raise error(f"found duplicate anchor &{event.anchor}", event.start_mark)
+            anchors[event.anchor] = node
+
+        if not stack:
+            root = node
+        else:
+            frame = stack[-1]
+            parent = frame[0]
+            if type(parent) is SequenceNode:
+                if alias_span is not None:
+                    aliases.setdefault(id(parent), {})[len(parent.value)] = alias_span
+                parent.value.append(node)
+            elif frame[1] is None:
+                frame[1] = node
+                frame[2] = alias_span
+            else:
+                key = frame[1]
+                j = len(parent.value)
+                parent.value.append((key, node))
+                if frame[2] is not None:
+                    aliases.setdefault(id(parent), {})[(j, 0)] = frame[2]
+                if alias_span is not None:
+                    aliases.setdefault(id(parent), {})[(j, 1)] = alias_span
+                frame[1] = frame[2] = None
+                identity = _key_value(key)
+                if identity is not _NO_KEY:
+                    first = frame[3].get(identity)
+                    if first is not None:
+                        line, column = _line_col(text, key.start_mark)
+                        raise ParseError(
+                            source,
+                            f"duplicate key {identity!r} (first at line {_line_col(text, first)[0]}); "
+                            "gwconf refuses to edit a mapping with duplicate keys",
+                            line,
+                            column,
+                        )
+                    frame[3][identity] = key.start_mark
+
+        if alias_span is None and isinstance(node, (SequenceNode, MappingNode)):
+            stack.append([node, None, None, {}])
+            open_ids.add(id(node))
+            if len(stack) > MAX_DEPTH:
+                raise error(
+                    f"nesting deeper than {MAX_DEPTH} levels; gwconf does not edit such files",
+                    event.start_mark,
+                )
+        elif not stack:
+            break
+
+    get()  # DocumentEndEvent
+    event = get()
+    if type(event) is not StreamEndEvent:
+        raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
+    ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
+    return _Tree(root, aliases, referenced, ref_starts)
+
+
+def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tuple[Node, str]]:
+    if not referenced or root is None:
+        return []
+    found: list[tuple[Node, str]] = []
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        name = referenced.get(id(node))
+        if name is not None:
+            found.append((node, name))
+        if isinstance(node, SequenceNode):
+            todo.extend(node.value)
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                todo.append(key)
+                todo.append(value)
+    return found
+
+
+def _construct(tree: _Tree, text: str, source: str) -> Any:
+    root = tree.root
+    if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
+        return {}
+    try:
+        with _no_gc():
+            return _Constructor().construct_document(root)
+    except yaml.YAMLError as exc:
+        raise _parse_error(exc, text, source) from None
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. ``!!int abc``
+        raise ParseError(source, f"value cannot be read: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The document.
+
+
+@dataclass
+class _Step:
+    """One node on the way down a path: where it sits in its parent and whether via an alias."""
+
+    parent: Node | None
+    slot: Any  # (pair index, 1) in a mapping, item index in a sequence, None for the root
+    node: Node
+    alias: bool
+
+
+_STALE: Any = object()
+
+
+class YamlDocument:
+    """A YAML file edited by splicing; see the module docstring."""
+
+    def __init__(self, text: str, source: str, fmt: str = "yaml") -> None:
+        self.source = source
+        self.fmt = fmt
+        self.eol = detect_eol(text)
+        self.ops: list[Op] = []
+        self._text = text
+        self._tree: _Tree | None = _compose(text, source)
+        # Built now so a file safe_load cannot read is refused before any edit.
+        self._cache: Any = _construct(self._tree, text, source)
+        self._style_cache: tuple[int, int, str] | None = None
+
+    # -- Document protocol ----------------------------------------------------------------
+
+    def data(self) -> Any:
+        """Plain value as PyYAML's safe_load reads it; {} for an empty document. Caller owns it."""
+        value = self._plain()
+        self._cache = _STALE  # handed out: get() builds its own copy next time
+        return value
+
+    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        value = self._plain()
+        for part in tuple(path):
+            if isinstance(value, dict):
+                try:
+                    value = value[part]
+                except (KeyError, TypeError):
+                    return default
+            elif isinstance(value, list) and isinstance(part, int) and not isinstance(part, bool):
+                try:
+                    value = value[part]
+                except IndexError:
+                    return default
+            else:
+                return default
+        return copy.deepcopy(value)
+
+    def set(self, path: KeyPath, value: Any) -> None:
+        path = tuple(path)
+        _check_value(value)
+        with self._atomic():
+            changed = self._set(path, value)
+        if changed:
+            self.ops.append(Op("set", path, copy.deepcopy(value)))
+
+    def delete(self, path: KeyPath) -> bool:
+        path = tuple(path)
+        if not path:
+            self._refuse("gwconf does not delete whole documents")
+        if self.get(path) is MISSING:
+            return False
+        with self._atomic():
+            self._delete(path)
+        self.ops.append(Op("delete", path))
+        return True
+
+    def append(self, path: KeyPath, value: Any) -> int:
+        path = tuple(path)
+        _check_value(value)
+        current = self.get(path)
+        with self._atomic():
+            if current is MISSING or current is None or (not path and current == {} and self._empty()):
+                self._set(path, [value])
+                index = 0
+            elif isinstance(current, list):
+                chain, rest = self._walk(path)
+                if rest:
+                    self._refuse(f"{_fmt_path(path)} comes from a merge key (<<); gwconf cannot append to it")
+                self._guard_inside(chain[-1], path)
+                self._append_item(chain[-1], value)
+                index = len(current)
+            else:
+                self._refuse(
+                    f"{_fmt_path(path)} is a {_kind(current)}, not a list; gwconf cannot append to it"
+                )
+        self.ops.append(Op("append", path, copy.deepcopy(value)))
+        return index
+
+    def dump(self) -> str:
+        return self._text
+
+    # -- state ------------------------------------------------------------------------------
+
+    def _tree_now(self) -> _Tree:
+        if self._tree is None:
+            try:
+                self._tree = _compose(self._text, self.source)
+            except ParseError as exc:
+                raise WriteRefused(
+                    f"{self.source}: gwconf's edit would not parse ({exc.reason}); nothing was written.",
+                    _BUG_HINT,
+                ) from None
+        return self._tree
+
+    def _plain(self) -> Any:
+        if self._cache is _STALE:
+            tree = self._tree_now()
+            try:
+                self._cache = _construct(tree, self._text, self.source)
+            except ParseError as exc:
+                raise WriteRefused(
+                    f"{self.source}: gwconf's edit would not read back ({exc.reason}); nothing was written.",
+                    _BUG_HINT,
+                ) from None
+        return self._cache
+
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """One public edit is all or nothing: a refusal halfway (say, in a key-by-key mapping
+        update) puts the text back, so ``ops`` always describes the text."""
+        before = self._text
+        try:
+            yield
+        except BaseException:
+            if self._text is not before:
+                self._splice(0, len(self._text), before)
+            raise
+
+    def _splice(self, start: int, end: int, new: str) -> None:
+        self._text = self._text[:start] + new + self._text[end:]
+        self._tree = None
+        self._cache = _STALE
+        self._style_cache = None
+
+    def _empty(self) -> bool:
+        root = self._tree_now().root
+        return root is None or (isinstance(root, ScalarNode) and root.tag == _NULL and root.value == "")
+
+    def _refuse(self, message: str, hint: str = _HAND_HINT) -> Any:
+        raise WriteRefused(f"{self.source}: {message}", hint)
+
+    # -- text geometry ----------------------------------------------------------------------
+
+    def _line_start(self, i: int) -> int:
+        return self._text.rfind("\n", 0, i) + 1
+
+    def _col(self, i: int) -> int:
+        return i - self._line_start(i)
+
+    def _after_line(self, i: int) -> int:
+        """Start of the line after the one holding the character before ``i``."""
+        text = self._text
+        if i > 0 and text[i - 1] == "\n":
+            return i
+        j = text.find("\n", i)
+        return len(text) if j < 0 else j + 1
+
+    def _alias_span(self, parent: Node | None, slot: Any) -> tuple[int, int] | None:
+        if parent is None:
+            return None
+        table = self._tree_now().aliases.get(id(parent))
+        return table.get(slot) if table else None
+
+    def _span(self, parent: Node | None, slot: Any, node: Node) -> tuple[int, int]:
+        return self._alias_span(parent, slot) or (node.start_mark, node.end_mark)
+
+    def _key_span(self, mapping: MappingNode, j: int) -> tuple[int, int]:
+        key = mapping.value[j][0]
+        return self._alias_span(mapping, (j, 0)) or (key.start_mark, key.end_mark)
+
+    def _end(self, parent: Node | None, slot: Any, node: Node, *, trim: bool = False) -> int:
+        """Offset just past the last character of the node's own text (not trailing comments).
+
+        Block collections end where the next token starts, past blank and comment lines that may
+        belong to what follows, so this descends to the last leaf instead. ``trim`` also drops the
+        trailing line breaks of a keep-chomping block scalar (``|+``).
+        """
+        text = self._text
+        while True:
+            span = self._alias_span(parent, slot)
+            if span is not None:
+                return span[1]
+            if isinstance(node, ScalarNode):
+                if node.style in ("|", ">"):
+                    if not trim and self._keeps(node):
+                        return node.end_mark
+                    end = node.end_mark
+                    while end > node.start_mark and text[end - 1] in " \t\r\n":
+                        end -= 1
+                    return end
+                return node.end_mark
+            if node.flow_style or not node.value:
+                return node.end_mark
+            parent = node
+            if isinstance(node, MappingNode):
+                slot = (len(node.value) - 1, 1)
+                node = node.value[-1][1]
+            else:
+                slot = len(node.value) - 1
+                node = node.value[-1]
+
+    def _keeps(self, node: ScalarNode) -> bool:
+        header = self._text[node.start_mark : self._after_line(node.start_mark + 1)]
+        match = re.match(r"[^|>]*[|>]([-+0-9]*)", header)
+        return bool(match and "+" in match.group(1))
+
+    def _dash(self, seq: SequenceNode, k: int) -> int:
+        """Offset of the ``-`` that introduces item ``k`` of a block sequence."""
+        text = self._text
+        start, _ = self._span(seq, k, seq.value[k])
+        i = start - 1
+        while i >= 0 and text[i] in " \t":
+            i -= 1
+        if i >= 0 and text[i] == "-":
+            return i
+        line = self._line_start(start)
+        while line > 0:  # the item starts below its dash: ``-  # note`` then the item
+            prev = self._line_start(line - 1)
+            content = text[prev:line].strip()
+            if content.startswith("-"):
+                return prev + len(text[prev:line]) - len(text[prev:line].lstrip(" \t"))
+            if content and not content.startswith("#"):
+                break
+            line = prev
+        return self._refuse("cannot find the '-' of a list item", _BUG_HINT)
+
+    def _body_start(self, node: Node) -> int:
+        """First key (or its ``?``) or first dash of a block collection, after any anchor or tag."""
+        if isinstance(node, MappingNode):
+            return self._key_anchor(node, 0)
+        return self._dash(node, 0)
+
+    def _key_anchor(self, mapping: MappingNode, j: int) -> int:
+        """Where entry ``j`` of a block mapping starts: its key, or the ``?`` of an explicit key."""
+        start = self._key_span(mapping, j)[0]
+        i = start - 1
+        while i >= 0 and self._text[i] in " \t":
+            i -= 1
+        return i if i >= 0 and self._text[i] == "?" else start
+
+    def _colon_end(self, mapping: MappingNode, j: int) -> int:
+        text = self._text
+        _, key_end = self._key_span(mapping, j)
+        i = key_end
+        while i < len(text) and text[i] in " \t":
+            i += 1
+        if i < len(text) and text[i] == ":":
+            return i + 1
+        value_start, _ = self._span(mapping, (j, 1), mapping.value[j][1])
+        colon = text.rfind(":", key_end, max(value_start, key_end))
+        if colon < 0:
+            self._refuse("cannot find the ':' after a key", _BUG_HINT)
+        return colon + 1
+
+    # -- style of the file ------------------------------------------------------------------
+
+    def _style(self) -> tuple[int, int, str]:
+        """(mapping indent step, sequence indent under a key, dash text) as the file writes them."""
+        if self._style_cache is not None:
+            return self._style_cache
+        tree = self._tree_now()
+        step: int | None = None
+        seq_indent: int | None = None
+        dash: str | None = None
+        todo: deque[Node] = deque([tree.root] if tree.root is not None else [])
+        seen: set[int] = set()
+        budget = 5000
+        while todo and budget and (step is None or seq_indent is None or dash is None):
+            node = todo.popleft()
+            budget -= 1
+            if id(node) in seen or not isinstance(node, (MappingNode, SequenceNode)) or node.flow_style:
+                continue
+            seen.add(id(node))
+            table = tree.aliases.get(id(node), {})
+            if isinstance(node, MappingNode):
+                for j, (_, value) in enumerate(node.value):
+                    if (j, 1) in table or not isinstance(value, (MappingNode, SequenceNode)):
+                        continue
+                    if value.flow_style:
+                        continue
+                    key_col = self._col(self._key_anchor(node, j))
+                    offset = self._col(self._body_start(value)) - key_col
+                    if isinstance(value, MappingNode) and step is None and offset > 0:
+                        step = offset
+                    elif isinstance(value, SequenceNode) and seq_indent is None and offset >= 0:
+                        seq_indent = offset
+                    todo.append(value)
+            else:
+                for k, item in enumerate(node.value):
+                    if k in table:
+                        continue
+                    if dash is None and not (
+                        isinstance(item, (MappingNode, SequenceNode)) and item.flow_style
+                    ):
+                        between = self._text[self._dash(node, k) : item.start_mark]
+                        if re.fullmatch(r"- +", between):
+                            dash = between
+                    todo.append(item)
+        self._style_cache = (step or 2, 2 if seq_indent is None else seq_indent, dash or "- ")
+        return self._style_cache
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def _entry_lines(self, key: Any, value: Any, pad: str) -> list[str]:
+        head = f"{pad}{_key_text(key, flow=False)}:"
+        if _is_inline(value):
+            return [f"{head} {_inline_text(value)}"]
+        step, seq_indent, _ = self._style()
+        indent = step if isinstance(value, dict) else seq_indent
+        return [head, *self._block_lines(value, pad + " " * indent)]
+
+    def _item_lines(self, value: Any, pad: str, dash: str) -> list[str]:
+        if _is_inline(value):
+            return [f"{pad}{dash}{_inline_text(value)}"]
+        inner = pad + " " * len(dash)
+        lines = self._block_lines(value, inner)
+        lines[0] = pad + dash + lines[0][len(inner) :]
+        return lines
+
+    def _block_lines(self, value: Any, pad: str, dash: str | None = None) -> list[str]:
+        """A non-empty dict or list as block lines at column ``len(pad)``."""
+        if isinstance(value, dict):
+            return [line for k, v in value.items() for line in self._entry_lines(k, v, pad)]
+        dash = dash or self._style()[2]
+        return [line for item in value for line in self._item_lines(item, pad, dash)]
+
+    def _insert_lines(self, pos: int, lines: list[str]) -> None:
+        eol = self.eol
+        if pos == len(self._text) and self._text and not self._text.endswith("\n"):
+            self._splice(pos, pos, eol + eol.join(lines))  # the file keeps having no final newline
+        else:
+            self._splice(pos, pos, "".join(line + eol for line in lines))
+
+    # -- walking ----------------------------------------------------------------------------
+
+    def _walk(self, path: KeyPath) -> tuple[list[_Step], KeyPath]:
+        """Nodes along ``path`` and the part of it that does not exist yet.
+
+        Refuses to go inside an alias or an anchored node some alias reuses: an edit there would
+        change every place that refers to it.
+        """
+        tree = self._tree_now()
+        if self._empty():
+            return [], path
+        assert tree.root is not None
+        chain = [_Step(None, None, tree.root, False)]
+        for i, part in enumerate(path):
+            step = chain[-1]
+            node = step.node
+            if isinstance(node, ScalarNode) and node.tag == _NULL:
+                return chain, path[i:]
+            where = _fmt_path(path[:i])
+            if step.alias:
+                self._refuse(
+                    f"{where} is an alias (*{tree.referenced.get(id(node), '?')}); gwconf does not edit "
+                    "inside aliased YAML, because the change would show up in every place that uses it"
+                )
+            name = tree.referenced.get(id(node))
+            if name is not None:
+                self._refuse(
+                    f"{where} is the anchored node &{name} that aliases reuse; gwconf does not edit "
+                    "inside it, because the change would show up in every place that uses it"
+                )
+            if isinstance(node, MappingNode):
+                j = self._find_key(node, part)
+                if j is None:
+                    if i < len(path) - 1 and self._merged_has(node, part):
+                        self._refuse(
+                            f"{_fmt_path(path[: i + 1])} comes from a merge key (<<); gwconf cannot edit inside it"
+                        )
+                    return chain, path[i:]
+                slot = (j, 1)
+                chain.append(_Step(node, slot, node.value[j][1], self._alias_span(node, slot) is not None))
+            elif isinstance(node, SequenceNode):
+                if not isinstance(part, int) or isinstance(part, bool):
+                    self._refuse(f"{where} is a list, not a mapping; gwconf cannot use key {part!r} in it")
+                n = len(node.value)
+                k = part + n if part < 0 else part
+                if not 0 <= k < n:
+                    self._refuse(f"{where} has {n} items; there is no item {part}")
+                chain.append(_Step(node, k, node.value[k], self._alias_span(node, k) is not None))
+            else:
+                self._refuse(
+                    f"{where} is a {_node_kind(node)}, not a mapping; gwconf cannot set {_fmt_path(path)}"
+                )
+        return chain, ()
+
+    def _find_key(self, mapping: MappingNode, part: Any) -> int | None:
+        for j, (key, _) in enumerate(mapping.value):
+            value = _key_value(key)
+            if value is not _NO_KEY and value == part and isinstance(value, bool) == isinstance(part, bool):
+                return j
+        return None
+
+    def _merged_has(self, mapping: MappingNode, part: Any) -> bool:
+        if not any(k.tag == _MERGE for k, _ in mapping.value):
+            return False
+        # only the merged-in pairs: a mapping of just the ``<<`` entries
+        sources = [(k, v) for k, v in mapping.value if k.tag == _MERGE]
+        merged = _Constructor().construct_document(
+            MappingNode(mapping.tag, sources, mapping.start_mark, mapping.end_mark)
+        )
+        return isinstance(merged, dict) and part in merged
+
+    def _guard_inside(self, step: _Step, path: KeyPath) -> None:
+        """Refuse to change a collection in place when it is an alias or an aliased anchor."""
+        tree = self._tree_now()
+        if step.alias:
+            self._refuse(f"{_fmt_path(path)} is an alias; gwconf does not edit inside aliased YAML")
+        name = tree.referenced.get(id(step.node))
+        if name is not None:
+            self._refuse(
+                f"{_fmt_path(path)} is the anchored node &{name} that aliases reuse; gwconf does not edit it"
+            )
+
+    def _guard_span(self, start: int, end: int, path: KeyPath) -> None:
+        """Refuse to remove text that defines an anchor some alias still uses."""
+        refs = self._tree_now().ref_starts
+        i = bisect.bisect_left(refs, (start, ""))
+        if i < len(refs) and refs[i][0] < end:
+            self._refuse(
+                f"changing {_fmt_path(path)} would remove the anchor &{refs[i][1]} that aliases use",
+            )
+
+    # -- edits ------------------------------------------------------------------------------
+
+    def _set(self, path: KeyPath, value: Any) -> bool:
+        current = self.get(path)
+        if current is not MISSING and _same_value(current, value):
+            return False
+        if not path and not isinstance(value, (dict, list)):
+            self._refuse("gwconf writes a mapping or a list at the top level of a YAML file")
+        chain, rest = self._walk(path)
+        if any(not isinstance(p, str) for p in rest):
+            self._refuse(f"{_fmt_path(path)} does not exist; gwconf creates missing mappings, not list items")
+        if not chain:
+            self._insert_root(_nest(rest, value))
+            return True
+        step = chain[-1]
+        node = step.node
+        if rest:
+            if isinstance(node, MappingNode):
+                self._insert_key(step, rest[0], _nest(rest[1:], value))
+            else:  # a null value becomes the mapping that holds the rest of the path
+                self._replace(chain, _nest(rest, value), path[: len(path) - len(rest)])
+            return True
+        if (
+            isinstance(value, dict)
+            and value
+            and isinstance(node, MappingNode)
+            and not node.flow_style
+            and not step.alias
+            and id(node) not in self._tree_now().referenced
+            and not any(k.tag == _MERGE for k, _ in node.value)
+            and isinstance(current, dict)
+        ):
+            # Mapping over mapping: change key by key, so comments and untouched keys stay.
+            for key, item in value.items():
+                self._set((*path, key), item)
+            for key in current:
+                if key not in value:
+                    self._delete((*path, key))
+            return True
+        self._replace(chain, value, path)
+        return True
+
+    def _delete(self, path: KeyPath) -> None:
+        chain, rest = self._walk(path)
+        if rest:
+            self._refuse(f"{_fmt_path(path)} comes from a merge key (<<); gwconf cannot delete it")
+        parent = chain[-1].parent
+        if isinstance(parent, MappingNode) and self._merged_has(parent, path[-1]):
+            self._refuse(f"{_fmt_path(path)} would still come from a merge key (<<) after deleting it")
+        self._remove(chain, path)
+
+    def _insert_root(self, value: Any) -> None:
+        if _is_inline(value):
+            self._refuse("gwconf writes a mapping or a list at the top level of a YAML file")
+        lines = self._block_lines(value, "", "- ")
+        root = self._tree_now().root
+        pos = len(self._text) if root is None else self._after_line(root.start_mark)
+        self._insert_lines(pos, lines)
+
+    def _insert_key(self, step: _Step, key: Any, value: Any) -> None:
+        node = step.node
+        assert isinstance(node, MappingNode)
+        if node.flow_style:
+            text = _flow_text(value) if isinstance(value, (dict, list)) else _scalar_text(value, flow=True)
+            self._flow_insert(node, f"{_key_text(key, flow=True)}: {text}")
+            return
+        key_start = self._key_anchor(node, len(node.value) - 1)
+        pad = self._text[self._line_start(key_start) : key_start]
+        if pad.strip(" \t"):  # the only key sits after "- " or "? ": indent to its column
+            pad = " " * len(pad)
+        pos = self._after_line(self._end(step.parent, step.slot, node))
+        self._insert_lines(pos, self._entry_lines(key, value, pad))
+
+    def _append_item(self, step: _Step, value: Any) -> None:
+        node = step.node
+        assert isinstance(node, SequenceNode)
+        if node.flow_style:
+            self._flow_insert(node, _flow_text(value))
+            return
+        last = len(node.value) - 1
+        dash = self._dash(node, last)
+        line = self._line_start(dash)
+        pad = self._text[line:dash]
+        if pad.strip(" \t"):  # a nested list on its parent's dash line: ``- - x``
+            pad = " " * len(pad)
+        item_start, _ = self._span(node, last, node.value[last])
+        dash_text = self._text[dash:item_start]
+        if not re.fullmatch(r"- +", dash_text):
+            dash_text = "- "
+        pos = self._after_line(self._end(step.parent, step.slot, node))
+        self._insert_lines(pos, self._item_lines(value, pad, dash_text))
+
+    def _flow_insert(self, node: Node, entry: str) -> None:
+        if node.value:
+            end = self._entry_end(node, len(node.value) - 1)
+            self._splice(end, end, ", " + entry)
+        else:
+            opener = "{" if isinstance(node, MappingNode) else "["
+            pos = self._text.find(opener, node.start_mark, node.end_mark)
+            self._splice(pos + 1, pos + 1, entry)
+
+    def _replace(self, chain: list[_Step], value: Any, path: KeyPath) -> None:
+        """Replace the value at the end of ``chain`` with ``value``, rendered to fit its place."""
+        step = chain[-1]
+        node, parent, slot = step.node, step.parent, step.slot
+        text = self._text
+        start, end = self._span(parent, slot, node)
+        trim_end = self._end(parent, slot, node, trim=True)
+        self._guard_span(start, max(end, trim_end), path)
+        is_coll = not step.alias and isinstance(node, (MappingNode, SequenceNode))
+        block_coll = is_coll and not node.flow_style
+        block_scalar = not step.alias and isinstance(node, ScalarNode) and node.style in ("|", ">")
+        style = node.style if isinstance(node, ScalarNode) and not step.alias and not block_scalar else None
+        space = " " if start == end and start > 0 and text[start - 1] not in " \t\n" else ""
+        if (
+            start == end
+            and isinstance(parent, MappingNode)
+            and parent.flow_style
+            and ":" not in text[self._key_span(parent, slot[0])[1] : start]
+        ):
+            space = ": "  # ``{a, b: 1}``: the key ``a`` has no colon yet
+
+        if parent is not None and parent.flow_style:
+            new = (
+                _flow_text(value)
+                if isinstance(value, (dict, list))
+                else _scalar_text(value, flow=True, style=style)
+            )
+            self._splice(start, end, space + new)
+            return
+        if not isinstance(value, (dict, list)) and not block_coll and not block_scalar:
+            self._splice(start, end, space + _scalar_text(value, flow=False, style=style))
+            return
+        if isinstance(value, (dict, list)) and is_coll and node.flow_style:
+            self._splice(start, end, _flow_text(value))  # a flow collection stays one
+            return
+
+        if _is_inline(value):
+            new = _inline_text(value)
+            if isinstance(parent, MappingNode) and block_coll:
+                self._splice(self._colon_end(parent, slot[0]), trim_end, " " + new)
+            else:
+                self._splice(start, trim_end if (block_coll or block_scalar) else end, space + new)
+            return
+
+        eol = self.eol
+        if isinstance(parent, MappingNode):
+            j = slot[0]
+            colon_end = self._colon_end(parent, j)
+            key_col = self._col(self._key_anchor(parent, j))
+            map_step, seq_indent, _ = self._style()
+            col = key_col + (map_step if isinstance(value, dict) else seq_indent)
+            dash = None
+            if block_coll and isinstance(value, dict) == isinstance(node, MappingNode):
+                old_col = self._col(self._body_start(node))
+                if isinstance(node, SequenceNode) or old_col > key_col:
+                    col = old_col
+                if isinstance(node, SequenceNode):
+                    first = self._dash(node, 0)
+                    dash_text = text[first : self._span(node, 0, node.value[0])[0]]
+                    dash = dash_text if re.fullmatch(r"- +", dash_text) else None
+            joined = eol.join(self._block_lines(value, " " * col, dash))
+            if block_coll and start == self._body_start(node):
+                self._splice(self._line_start(start), trim_end, joined)
+            elif block_coll:  # an anchor or tag on the key's line goes with the old value
+                self._splice(colon_end, trim_end, eol + joined)
+            else:  # the old value sat on the key's line: keep that line's comment
+                old_end = trim_end if block_scalar else end
+                after = self._after_line(old_end)
+                tail = text[old_end:after]
+                new = tail + joined + eol if tail.endswith("\n") else tail + eol + joined
+                self._splice(colon_end, after, new)
+            return
+
+        # a list item or the top level: the new block starts where the old value started
+        col = self._col(start) + len(space)
+        lines = self._block_lines(value, " " * col)
+        lines[0] = lines[0][col:]
+        self._splice(start, trim_end if (block_coll or block_scalar) else end, space + eol.join(lines))
+
+    def _entry_start(self, parent: Node, j: int) -> int:
+        """Where entry ``j`` of a collection starts: its key (or ``?``), its dash, or its text."""
+        if isinstance(parent, MappingNode):
+            return self._key_span(parent, j)[0] if parent.flow_style else self._key_anchor(parent, j)
+        return self._span(parent, j, parent.value[j])[0] if parent.flow_style else self._dash(parent, j)
+
+    def _entry_end(self, parent: Node, j: int) -> int:
+        if isinstance(parent, MappingNode):
+            return max(self._key_span(parent, j)[1], self._end(parent, (j, 1), parent.value[j][1]))
+        return self._end(parent, j, parent.value[j])
+
+    def _remove(self, chain: list[_Step], path: KeyPath) -> None:
+        step = chain[-1]
+        parent = step.parent
+        assert parent is not None
+        text = self._text
+        j = step.slot[0] if isinstance(parent, MappingNode) else step.slot
+        count = len(parent.value)
+        elem_start, elem_end = self._entry_start(parent, j), self._entry_end(parent, j)
+        next_start = self._entry_start(parent, j + 1) if j + 1 < count else None
+        self._guard_span(elem_start, elem_end, path)
+
+        if parent.flow_style:
+            if next_start is not None:
+                self._splice(elem_start, next_start, "")
+            elif j > 0:  # the last entry takes the comma before it along
+                self._splice(self._entry_end(parent, j - 1), elem_end, "")
+            else:
+                self._splice(elem_start, elem_end, "")
+            return
+        is_root = len(chain) == 2
+        if count == 1 and not (is_root and isinstance(parent, MappingNode)):
+            # the collection becomes empty: write it as {} or [] so it stays one
+            self._replace(chain[:-1], {} if isinstance(parent, MappingNode) else [], path[:-1])
+            return
+        line = self._line_start(elem_start)
+        if not text[line:elem_start].strip(" \t"):
+            start, end = line, self._after_line(elem_end)
+            if end == len(text) and not text.endswith("\n"):
+                # the last line of a file without a final newline: the line before becomes last
+                if start > 0 and text[start - 1] == "\n":
+                    start -= 1
+                if start > 0 and text[start - 1] == "\r":
+                    start -= 1
+            self._splice(start, end, "")
+        elif next_start is not None:  # first entry on a "- " line: the next one moves up
+            self._splice(elem_start, next_start, "")
+        else:  # pragma: no cover - a block collection's only entry is handled above
+            self._refuse(f"cannot delete {_fmt_path(path)}", _BUG_HINT)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "mapping"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return {str: "string", int: "number", float: "number", list: "list"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _node_kind(node: Node) -> str:
+    if isinstance(node, ScalarNode):
+        return "string" if node.tag == _STR else "scalar"
+    return "list" if isinstance(node, SequenceNode) else "mapping"
+
+
+def load(text: str, source: str, *, fmt: str = "yaml") -> YamlDocument:
+    """Parse YAML ``text`` (no BOM); raises ParseError naming ``source`` with line and column."""
+    return YamlDocument(text, source, fmt)

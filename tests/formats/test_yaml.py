@@ -1,0 +1,1032 @@
+"""The YAML editor splices at node positions: untouched bytes stay, every edit reads back as intended."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gwconf.formats.yaml as yaml_format
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats import MISSING, Op, replay, verify_edit
+from gwconf.formats.yaml import MAX_DEPTH, YamlDocument, load
+
+SRC = "~/.continue/config.yaml"
+
+CONTINUE = """\
+# Continue configuration (https://docs.continue.dev/reference)
+name: Local Assistant   # shown in the model picker
+version: 1.0.0
+schema: v1
+
+x-shared: &shared
+  provider: openai
+  apiBase: 'https://old.example.com/v1'
+
+models:
+  - name: GPT-4o
+    provider: openai
+    model: gpt-4o
+    apiKey: ${{ secrets.OPENAI_API_KEY }}
+    roles: [chat, edit]
+    defaultCompletionOptions: { temperature: 0.2 }
+  - name: Local
+    <<: *shared
+    model: llama3
+    apiBase: 'http://localhost:11434/v1'
+    systemMessage: |
+      You are a helpful assistant.
+      Be brief.
+
+    # apiKey: not-needed
+
+context:
+  - provider: code
+  - provider: docs
+    params: { nRetrieve: 30 }
+nulls: ~
+"""
+
+AIDER = """\
+##########################################################
+# Sample .aider.conf.yml
+# Place in your home dir, or at the root of your git repo.
+##########################################################
+
+#############
+# Main model:
+
+## Specify the model to use for the main chat
+model: gpt-4o
+
+########################
+# API Keys and settings:
+
+## Specify the OpenAI API key
+#openai-api-key: xxx
+
+## Specify the api base url
+#openai-api-base: xxx
+
+## Enable/disable auto commit of LLM changes (default: True)
+auto-commits: false
+#dirty-commits: true
+"""
+
+LLM = """\
+# Extra OpenAI-compatible models for llm
+- model_id: "local-llama"
+  model_name: "llama3"
+  api_base: "http://localhost:11434/v1"
+- model_id: "gw-model"
+  model_name: "my-model"
+  api_base: "https://gw.example.com/v1"
+  api_key_name: "gwconf"
+"""
+
+INDENTLESS = """\
+servers:
+- name: one
+  url: http://one
+- name: two
+  url: http://two
+tags:
+- a
+- b
+"""
+
+INDENT4 = """\
+models:
+    -   name: first
+        roles:
+        - chat
+        options:
+            temperature: 0.5
+other:
+    key: value
+"""
+
+FIXTURES = {
+    "continue": CONTINUE,
+    "aider": AIDER,
+    "llm": LLM,
+    "indentless": INDENTLESS,
+    "indent4": INDENT4,
+}
+
+
+def edit(text: str, *ops: Any) -> str:
+    """Apply ``ops`` (callables taking the document) and pass the result through the write gate."""
+    original = load(text, SRC)
+    doc = load(text, SRC)
+    for op in ops:
+        op(doc)
+    return verify_edit("yaml", original, doc)
+
+
+def diff(before: str, after: str) -> list[str]:
+    """Changed lines only (no headers)."""
+    return [
+        line
+        for line in difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+
+
+@pytest.fixture(params=["c", "python"])
+def any_loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test with libyaml's parser and with PyYAML's pure-Python fallback."""
+    if request.param == "python":
+        monkeypatch.setattr(yaml_format, "LOADER", yaml.SafeLoader)
+    return str(request.param)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_data_is_what_safe_load_reads(name: str, any_loader: str) -> None:
+    text = FIXTURES[name]
+    doc = load(text, SRC)
+    assert doc.data() == yaml.safe_load(text)
+    assert doc.dump() == text
+    assert doc.ops == []
+
+
+@pytest.mark.parametrize(
+    "text", ["", "\n\n", "# only a comment\n", "# no newline", "---\n", "--- # c\n...\n"]
+)
+def test_empty_documents_read_as_an_empty_mapping(text: str) -> None:
+    doc = load(text, SRC)
+    assert doc.data() == {}
+    assert doc.get(("a",)) is MISSING
+
+
+def test_get_follows_paths_merges_and_defaults() -> None:
+    doc = load(CONTINUE, SRC)
+    assert doc.get(("models", 0, "roles")) == ["chat", "edit"]
+    assert doc.get(("models", -1, "provider")) == "openai"  # from the << merge
+    assert doc.get(("models", 1, "systemMessage")) == "You are a helpful assistant.\nBe brief.\n"
+    assert doc.get(("nulls",)) is None
+    assert doc.get(("models", 5), "dflt") == "dflt"
+    assert doc.get(("name", "x")) is MISSING
+    assert doc.get(("models", "x")) is MISSING
+    got = doc.get(("models",))
+    got.clear()  # a copy: the document is not affected
+    assert len(doc.get(("models",))) == 2
+
+
+def test_data_hands_out_an_object_the_document_no_longer_uses() -> None:
+    doc = load("a: {b: 1}\n", SRC)
+    data = doc.data()
+    data["a"]["b"] = 99
+    assert doc.get(("a", "b")) == 1
+    assert doc.data() == {"a": {"b": 1}}
+
+
+def test_is_reachable_through_the_format_registry() -> None:
+    from gwconf import formats
+
+    doc = formats.load("yaml", "a: 1\n", SRC)
+    assert isinstance(doc, YamlDocument)
+    assert doc.source == SRC and doc.eol == "\n"
+
+
+# -- setting scalars ---------------------------------------------------------------------------
+
+
+def test_set_keeps_single_quotes_and_changes_one_line(any_loader: str) -> None:
+    out = edit(CONTINUE, lambda d: d.set(("models", 1, "apiBase"), "https://gw.example.com/v1"))
+    assert diff(CONTINUE, out) == [
+        "-    apiBase: 'http://localhost:11434/v1'\n",
+        "+    apiBase: 'https://gw.example.com/v1'\n",
+    ]
+
+
+def test_set_keeps_double_quotes() -> None:
+    out = edit(LLM, lambda d: d.set((1, "api_base"), "https://gw2.example.com/v1"))
+    assert diff(LLM, out) == [
+        '-  api_base: "https://gw.example.com/v1"\n',
+        '+  api_base: "https://gw2.example.com/v1"\n',
+    ]
+
+
+def test_set_quotes_yes_and_keeps_comment_and_alignment() -> None:
+    out = edit(CONTINUE, lambda d: d.set(("name",), "yes"))
+    assert diff(CONTINUE, out) == [
+        "-name: Local Assistant   # shown in the model picker\n",
+        '+name: "yes"   # shown in the model picker\n',
+    ]
+    assert yaml.safe_load(out)["name"] == "yes"
+
+
+def test_single_quoted_value_that_cannot_stay_single_quoted_becomes_double() -> None:
+    out = edit(CONTINUE, lambda d: d.set(("models", 1, "apiBase"), "line1\nline2"))
+    assert '    apiBase: "line1\\nline2"\n' in out
+
+
+def test_set_number_over_quoted_string_writes_plain_number() -> None:
+    out = edit("port: '8080'  # c\n", lambda d: d.set(("port",), 8081))
+    assert out == "port: 8081  # c\n"
+
+
+def test_set_is_type_exact_and_equal_set_is_a_no_op() -> None:
+    doc = load("a: 1\nb: {x: 1, y: 2}\n", SRC)
+    doc.set(("a",), 1)
+    doc.set(("b",), {"y": 2, "x": 1})
+    assert doc.ops == [] and doc.dump() == "a: 1\nb: {x: 1, y: 2}\n"
+    doc.set(("a",), True)  # True == 1 in Python, but not in the file
+    doc.set(("a",), True)
+    assert doc.dump() == "a: true\nb: {x: 1, y: 2}\n"
+    assert doc.ops == [Op("set", ("a",), True)]
+    doc.set(("a",), 1.0)
+    assert doc.dump().startswith("a: 1.0\n")
+
+
+def test_set_inside_flow_collections_keeps_their_spacing() -> None:
+    out = edit(
+        CONTINUE,
+        lambda d: d.set(("context", 1, "params", "nRetrieve"), 50),
+        lambda d: d.set(("models", 0, "roles", 1), "apply"),
+    )
+    assert diff(CONTINUE, out) == [
+        "-    roles: [chat, edit]\n",
+        "+    roles: [chat, apply]\n",
+        "-    params: { nRetrieve: 30 }\n",
+        "+    params: { nRetrieve: 50 }\n",
+    ]
+
+
+def test_flow_strings_are_quoted_for_flow_context() -> None:
+    out = edit(
+        "roles: [chat, edit]\n", lambda d: d.set(("roles", 0), "a, b"), lambda d: d.set(("roles", 1), "x:y")
+    )
+    assert out == 'roles: ["a, b", "x:y"]\n'
+
+
+def test_set_over_block_scalar_keeps_the_next_lines() -> None:
+    out = edit(CONTINUE, lambda d: d.set(("models", 1, "systemMessage"), "Be terse."))
+    assert diff(CONTINUE, out) == [
+        "-    systemMessage: |\n",
+        "-      You are a helpful assistant.\n",
+        "-      Be brief.\n",
+        "+    systemMessage: Be terse.\n",
+    ]
+
+
+def test_set_empty_values_gets_a_separating_space() -> None:
+    assert edit("a:\nb: 1\n", lambda d: d.set(("a",), "x")) == "a: x\nb: 1\n"
+    assert edit("a:   # c\n", lambda d: d.set(("a",), 2)) == "a: 2   # c\n"
+    assert edit("- x\n-\n", lambda d: d.set((1,), "z")) == "- x\n- z\n"
+    assert edit("{a, b: 1}\n", lambda d: d.set(("a",), 2)) == "{a: 2, b: 1}\n"
+
+
+def test_tab_separators_are_kept() -> None:
+    # libyaml accepts tabs after ':'; the pure-Python parser does not
+    out = edit("a:\tone\t# c\nb:\t2\n", lambda d: d.set(("a",), "two"))
+    assert out == "a:\ttwo\t# c\nb:\t2\n"
+
+
+SCALARS = [
+    (None, "null"),
+    (True, "true"),
+    (False, "false"),
+    (-7, "-7"),
+    (10**20, "100000000000000000000"),
+    (1.5, "1.5"),
+    (1e20, "1.0e+20"),
+    (1.5e-07, "1.5e-07"),
+    (float("inf"), ".inf"),
+    (float("-inf"), "-.inf"),
+]
+
+
+def test_scalars_are_written_so_yaml_11_reads_them_back() -> None:
+    for value, text in SCALARS:
+        out = edit("k: old\n", lambda d, v=value: d.set(("k",), v))
+        assert out == f"k: {text}\n"
+        assert yaml.safe_load(out)["k"] == value
+
+
+def test_nan_is_written_as_nan() -> None:
+    doc = load("k: 1\n", SRC)
+    doc.set(("k",), float("nan"))
+    assert doc.dump() == "k: .nan\n" and math.isnan(yaml.safe_load(doc.dump())["k"])
+
+
+# -- quoting of new strings ----------------------------------------------------------------------
+
+AMBIGUOUS = [
+    "yes", "no", "on", "off", "Yes", "OFF", "y", "n", "true", "False", "null", "Null", "~", "",
+    "12:30", "0755", "0o17", "0x1F", "0b101", "1_000", "1.10", "1e5", "+1", "-1", ".5", ".inf", "-.Inf", ".nan",
+    "2001-12-14", "<<", "=", "a: b", "a:", "a #b", " lead", "trail ", "\tlead", "-x", "- x", "-", "?x", ":x",
+    ",x", "[x", "]x", "{x", "}x", "#x", "&x", "*x", "!x", "|x", ">x", "'x", '"x', "%x", "@x", "`x", "---", "...",
+    "a\nb", "a\tb", "nel\x85x", "ls\u2028x", "bom\ufeff", "bell\x07", "del\x7f",
+]  # fmt: skip
+
+PLAIN = [
+    "back\\slash\\",
+    "openai",
+    "gpt-4o",
+    "https://gw.example.com/v1",
+    "sk-abc123",
+    "hello world",
+    "1.0.0",
+    "it's",
+    "a#b",
+    "é😀",
+]
+
+
+def test_ambiguous_strings_are_double_quoted_and_read_back() -> None:
+    for value in AMBIGUOUS:
+        out = edit("k: plain\n", lambda d, v=value: d.set(("k",), v))
+        assert out.startswith('k: "'), out
+        assert yaml.safe_load(out) == {"k": value}, out
+
+
+def test_safe_strings_stay_plain() -> None:
+    for value in PLAIN:
+        assert edit("k: x\n", lambda d, v=value: d.set(("k",), v)) == f"k: {value}\n"
+
+
+TRICKY = [
+    "sk-a'b\"c\nd",
+    "C:\\path\\to",
+    "tab\there",
+    "ünïcödé 漢字 😀",
+    "  both  ",
+    "x\r\ny",
+    "\x00\x1f",
+    "''",
+    '""',
+]
+
+
+@pytest.mark.parametrize("old", ["plain", "'single'", '"double"', "|\n  block\n"])
+def test_tricky_strings_round_trip_in_every_old_style(old: str) -> None:
+    text = f"k: {old}\nnext: 1\n"
+    for value in TRICKY:
+        out = edit(text, lambda d, v=value: d.set(("k",), v))
+        assert yaml.safe_load(out) == {"k": value, "next": 1}, out
+        assert out.endswith("\nnext: 1\n")
+
+
+def test_tricky_keys_round_trip() -> None:
+    for key in [*TRICKY, "yes", "1", "null", "a: b"]:
+        out = edit("a: 1\n", lambda d, k=key: d.set((k,), "v"), lambda d, k=key: d.set(("m", k), [k]))
+        assert yaml.safe_load(out) == {"a": 1, key: "v", "m": {key: [key]}}, out
+
+
+# -- new keys ----------------------------------------------------------------------------------
+
+
+def test_new_top_level_key_in_a_mostly_comment_file(any_loader: str) -> None:
+    out = edit(AIDER, lambda d: d.set(("openai-api-base",), "https://gw.example.com/v1"))
+    assert diff(AIDER, out) == ["+openai-api-base: https://gw.example.com/v1\n"]
+    assert out.endswith(
+        "auto-commits: false\nopenai-api-base: https://gw.example.com/v1\n#dirty-commits: true\n"
+    )
+
+
+def test_new_key_in_a_file_with_only_comments_goes_at_the_end() -> None:
+    text = "# model: gpt-4o\n#openai-api-base: xxx\n"
+    assert edit(text, lambda d: d.set(("model",), "openai/my-model")) == text + "model: openai/my-model\n"
+
+
+def test_new_key_after_a_block_scalar_leaves_blank_line_and_comment_below() -> None:
+    out = edit(CONTINUE, lambda d: d.set(("models", 1, "timeout"), 30))
+    assert "      Be brief.\n    timeout: 30\n\n    # apiKey: not-needed\n" in out
+    assert diff(CONTINUE, out) == ["+    timeout: 30\n"]
+
+
+def test_new_key_after_a_flow_mapping_value() -> None:
+    out = edit(CONTINUE, lambda d: d.set(("models", 0, "apiBase"), "https://gw.example.com/v1"))
+    assert (
+        "    defaultCompletionOptions: { temperature: 0.2 }\n    apiBase: https://gw.example.com/v1\n" in out
+    )
+    assert len(diff(CONTINUE, out)) == 1
+
+
+def test_new_nested_mappings_use_the_files_indentation() -> None:
+    out = edit(INDENT4, lambda d: d.set(("other", "new", "deep"), 1))
+    assert out.endswith("other:\n    key: value\n    new:\n        deep: 1\n")
+    out = edit(CONTINUE, lambda d: d.set(("gateway", "url"), "https://gw"))
+    assert out.endswith("nulls: ~\ngateway:\n  url: https://gw\n")
+
+
+def test_new_key_under_a_dash_aligns_with_the_first_key() -> None:
+    assert edit("- a: 1\n", lambda d: d.set((0, "b"), 2)) == "- a: 1\n  b: 2\n"
+    assert edit("-   a: 1\n", lambda d: d.set((0, "b"), 2)) == "-   a: 1\n    b: 2\n"
+
+
+def test_new_key_in_flow_mappings() -> None:
+    assert edit("a: {}\n", lambda d: d.set(("a", "b"), 1)) == "a: {b: 1}\n"
+    assert edit("a: { x: 1 }\n", lambda d: d.set(("a", "z"), [1, "on"])) == 'a: { x: 1, z: [1, "on"] }\n'
+
+
+def test_setting_under_a_null_value_makes_it_a_mapping() -> None:
+    # replay() cannot set below None, so this one is checked against safe_load directly
+    doc = load("a:   # c\nb: 1\n", SRC)
+    doc.set(("a", "x"), 1)
+    assert doc.dump() == "a:   # c\n  x: 1\nb: 1\n"
+
+
+def test_file_without_final_newline_gets_new_lines_properly() -> None:
+    out = edit("a: 1\nb: 2", lambda d: d.set(("c",), 3))
+    assert out == "a: 1\nb: 2\nc: 3"
+    out = edit("a: 1  # c", lambda d: d.set(("b",), {"x": 1}), lambda d: d.set(("a",), {"z": 2}))
+    assert out == "a:  # c\n  z: 2\nb:\n  x: 1"
+
+
+def test_crlf_stays_pure_crlf(any_loader: str) -> None:
+    text = CONTINUE.replace("\n", "\r\n")
+    out = edit(
+        text,
+        lambda d: d.set(("models", 1, "apiBase"), "https://gw/v1"),
+        lambda d: d.set(("gateway", "models"), ["a", {"b": "c"}]),
+        lambda d: d.append(("models",), {"name": "gw", "provider": "openai"}),
+        lambda d: d.set(("models", 1, "systemMessage"), {"x": 1}),
+        lambda d: d.delete(("context", 0)),
+    )
+    assert out.count("\n") == out.count("\r\n")
+    assert "\r\r" not in out
+
+
+# -- append --------------------------------------------------------------------------------------
+
+
+def test_append_a_model_to_continue(any_loader: str) -> None:
+    doc = load(CONTINUE, SRC)
+    item = {"name": "gw", "provider": "openai", "model": "my-model", "apiBase": "https://gw.example.com/v1"}
+    assert doc.append(("models",), item) == 2
+    out = verify_edit("yaml", load(CONTINUE, SRC), doc)
+    assert diff(CONTINUE, out) == [
+        "+  - name: gw\n",
+        "+    provider: openai\n",
+        "+    model: my-model\n",
+        "+    apiBase: https://gw.example.com/v1\n",
+    ]
+    assert "    # apiKey: not-needed\n  - name: gw\n" not in out  # the model goes after Local's own lines
+    assert "      Be brief.\n  - name: gw\n" in out
+
+
+def test_append_to_indentless_and_4_space_sequences() -> None:
+    out = edit(INDENTLESS, lambda d: d.append(("servers",), {"name": "three", "url": "http://3"}))
+    assert "  url: http://two\n- name: three\n  url: http://3\ntags:\n" in out
+    out = edit(INDENTLESS, lambda d: d.append(("tags",), "c"))
+    assert out.endswith("- a\n- b\n- c\n")
+    out = edit(INDENT4, lambda d: d.append(("models",), {"name": "second"}))
+    assert "            temperature: 0.5\n    -   name: second\nother:\n" in out
+    out = edit(INDENT4, lambda d: d.append(("models", 0, "roles"), "edit"))
+    assert "        roles:\n        - chat\n        - edit\n        options:\n" in out
+
+
+def test_append_to_llm_top_level_list() -> None:
+    item = {"model_id": "new", "model_name": "m", "api_base": "https://gw/v1", "api_key_name": "gwconf"}
+    out = edit(LLM, lambda d: d.append((), item))
+    assert (
+        out == LLM + "- model_id: new\n  model_name: m\n  api_base: https://gw/v1\n  api_key_name: gwconf\n"
+    )
+
+
+def test_append_to_flow_lists() -> None:
+    out = edit(CONTINUE, lambda d: d.append(("models", 0, "roles"), "apply"))
+    assert diff(CONTINUE, out) == ["-    roles: [chat, edit]\n", "+    roles: [chat, edit, apply]\n"]
+    assert edit("a: []\n", lambda d: d.append(("a",), {"q": "r s"})) == "a: [{q: r s}]\n"
+
+
+def test_append_creates_a_missing_list() -> None:
+    out = edit(AIDER, lambda d: d.append(("read",), "CONVENTIONS.md"))
+    assert "auto-commits: false\nread:\n  - CONVENTIONS.md\n#dirty-commits" in out
+    doc = load("", SRC)
+    assert doc.append((), {"model_id": "x"}) == 0
+    assert doc.dump() == "- model_id: x\n"
+
+
+def test_append_to_a_null_value_makes_a_list() -> None:
+    # replay() cannot append to None, so this one is checked against safe_load directly
+    doc = load("models:  # none yet\nname: x\n", SRC)
+    doc.append(("models",), {"name": "gw"})
+    assert doc.dump() == "models:  # none yet\n  - name: gw\nname: x\n"
+
+
+def test_append_refuses_a_non_list() -> None:
+    with pytest.raises(WriteRefused, match="not a list"):
+        load(CONTINUE, SRC).append(("name",), "x")
+
+
+# -- replacing across kinds ---------------------------------------------------------------------
+
+
+def test_scalar_becomes_collection_and_back() -> None:
+    assert edit("k: x  # c\nz: 1\n", lambda d: d.set(("k",), {"a": 1})) == "k:  # c\n  a: 1\nz: 1\n"
+    assert edit("k:\n  a: 1\n  b: 2\nz: 1\n", lambda d: d.set(("k",), "s")) == "k: s\nz: 1\n"
+    assert edit("k:\n  a: 1\n", lambda d: d.set(("k",), ["z"])) == "k:\n  - z\n"
+    assert edit("k:\n- a\n- b\n", lambda d: d.set(("k",), {"z": 1})) == "k:\n  z: 1\n"
+    assert edit("k:\n- a\n- b\n", lambda d: d.set(("k",), ["c"])) == "k:\n- c\n"
+    assert edit("- x\n- y\n", lambda d: d.set((1,), {"z": 1, "w": 2})) == "- x\n- z: 1\n  w: 2\n"
+    assert edit("- a: 1\n  b: 2\n- y\n", lambda d: d.set((0,), 5)) == "- 5\n- y\n"
+    assert edit("k: |\n  text\nz: 1\n", lambda d: d.set(("k",), [1])) == "k:\n  - 1\nz: 1\n"
+    assert edit("k: [a, b]\n", lambda d: d.set(("k",), {"x": [1]})) == "k: {x: [1]}\n"
+
+
+def test_mapping_over_mapping_changes_key_by_key() -> None:
+    text = "m:\n  # keep me\n  a: 1  # and me\n  b: 2\n  c: 3\n"
+    out = edit(text, lambda d: d.set(("m",), {"a": 1, "c": 4, "d": 5}))
+    assert out == "m:\n  # keep me\n  a: 1  # and me\n  c: 4\n  d: 5\n"
+
+
+# -- delete ------------------------------------------------------------------------------------
+
+
+def test_delete_key_keeps_surrounding_comments(any_loader: str) -> None:
+    out = edit(AIDER, lambda d: d.delete(("model",)))
+    assert diff(AIDER, out) == ["-model: gpt-4o\n"]
+    out = edit(CONTINUE, lambda d: d.delete(("models", 1, "systemMessage")))
+    assert diff(CONTINUE, out) == [
+        "-    systemMessage: |\n",
+        "-      You are a helpful assistant.\n",
+        "-      Be brief.\n",
+    ]
+
+
+def test_delete_list_items() -> None:
+    out = edit(CONTINUE, lambda d: d.delete(("models", 0)))
+    assert "models:\n  - name: Local\n" in out and "defaultCompletionOptions" not in out
+    out = edit(LLM, lambda d: d.delete((0,)))
+    assert out == "# Extra OpenAI-compatible models for llm\n" + LLM.split("\n", 4)[4]
+    assert edit("- - a\n  - b\n", lambda d: d.delete((0, 0))) == "- - b\n"
+
+
+def test_delete_first_key_on_a_dash_line_moves_the_next_one_up() -> None:
+    assert edit("- a: 1\n  b: 2\n", lambda d: d.delete((0, "a"))) == "- b: 2\n"
+
+
+def test_deleting_the_last_entry_leaves_an_empty_collection() -> None:
+    assert edit("- a: 1\n", lambda d: d.delete((0, "a"))) == "- {}\n"
+    assert edit("x:\n  - a\n", lambda d: d.delete(("x", 0))) == "x: []\n"
+    assert edit("x:\n  y: 1\nz: 2\n", lambda d: d.delete(("x", "y"))) == "x: {}\nz: 2\n"
+    assert edit("- 1\n", lambda d: d.delete((0,))) == "[]\n"
+    assert edit("# c\na: 1\n# d\n", lambda d: d.delete(("a",))) == "# c\n# d\n"
+
+
+@pytest.mark.parametrize(
+    "text, path, expected",
+    [
+        ("{a: 1, b: 2, c: 3}\n", ("a",), "{b: 2, c: 3}\n"),
+        ("{a: 1, b: 2, c: 3}\n", ("b",), "{a: 1, c: 3}\n"),
+        ("{a: 1, b: 2, c: 3}\n", ("c",), "{a: 1, b: 2}\n"),
+        ("k: { a: 1 }\n", ("k", "a"), "k: {  }\n"),
+        ("k: [x, y, z]\n", ("k", 1), "k: [x, z]\n"),
+        ("k: [x, y, z]\n", ("k", 2), "k: [x, y]\n"),
+        ("k: [x]\n", ("k", 0), "k: []\n"),
+    ],
+)
+def test_delete_in_flow_collections(text: str, path: tuple[Any, ...], expected: str) -> None:
+    assert edit(text, lambda d: d.delete(path)) == expected
+
+
+def test_delete_missing_records_nothing() -> None:
+    doc = load(CONTINUE, SRC)
+    assert doc.delete(("nope",)) is False
+    assert doc.delete(("models", 7)) is False
+    assert doc.delete(("name", "x")) is False
+    assert doc.ops == [] and doc.dump() == CONTINUE
+
+
+LAYOUTS = {
+    **FIXTURES,
+    "crlf": CONTINUE.replace("\n", "\r\n"),
+    "crlf-no-final-newline": "a: 1\r\nb:\r\n  c: 2",
+    "no-final-newline": "a: 1\nb: [1, 2]",
+    "comment-last-no-newline": "a: 1\n# end",
+    "empty": "",
+    "comment-only": "# nothing here\n",
+    "comment-only-no-newline": "# nothing",
+    "explicit-document": "--- # start\n",
+    "flow-root": "{a: 1}\n",
+    "empty-flow": "{}\n",
+    "seq-item-single-key": "- a: 1\n",
+    "block-scalar-keep": "a: |+\n  text\n\n\n",
+}
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_insert_then_delete_gives_back_the_original_bytes(name: str, any_loader: str) -> None:
+    text = LAYOUTS[name]
+    if any_loader == "python" and "\t" in text:
+        pytest.skip("the pure-Python parser rejects tabs after ':'")
+    data = yaml.safe_load(text) or {}
+    paths: list[tuple[Any, ...]] = [()]
+    if isinstance(data, list):
+        paths = [(0,)]
+    if isinstance(data, dict):
+        paths += [
+            (k,) for k, v in data.items() if isinstance(v, dict) and k != "x-shared"
+        ]  # &shared is refused
+    for parent in paths:
+        for value in ["v", {"x": {"y": [1, "yes"]}}, [{"a": 1}]]:
+            doc = load(text, SRC)
+            doc.set((*parent, "gwconf-new"), value)
+            assert doc.dump() != text
+            verify_edit("yaml", load(text, SRC), doc)
+            assert doc.delete((*parent, "gwconf-new")) is True
+            assert doc.dump() == text, (parent, value)
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, list) and value and not isinstance(value[0], list):
+                doc = load(text, SRC)  # (no anchored lists in these layouts)
+                index = doc.append((key,), {"name": "gw", "provider": "openai"})
+                doc.delete((key, index))
+                assert doc.dump() == text
+
+
+# -- anchors, aliases and merge keys -------------------------------------------------------------
+
+ANCHORS = """\
+base: &base
+  provider: openai
+  apiBase: https://old/v1
+single: &one 1
+models:
+  - <<: *base
+    name: a
+  - *base
+other: *one
+"""
+
+
+def test_editing_inside_an_anchored_or_aliased_node_is_refused() -> None:
+    for path in [("base", "provider"), ("models", 1, "provider")]:
+        with pytest.raises(WriteRefused, match="alias"):
+            load(ANCHORS, SRC).set(path, "x")
+    with pytest.raises(WriteRefused, match="anchor"):
+        load(ANCHORS, SRC).set(("single",), 2)
+    with pytest.raises(WriteRefused, match="anchor"):
+        load(ANCHORS, SRC).delete(("base",))
+    with pytest.raises(WriteRefused):
+        load(ANCHORS, SRC).append(("models", 1, "extra"), "x")
+
+
+def test_edits_elsewhere_leave_anchors_alone() -> None:
+    out = edit(ANCHORS, lambda d: d.set(("models", 0, "name"), "b"), lambda d: d.set(("other",), 2))
+    assert diff(ANCHORS, out) == ["-    name: a\n", "+    name: b\n", "-other: *one\n", "+other: 2\n"]
+    out = edit(ANCHORS, lambda d: d.delete(("models", 1)))
+    assert "  - *base\n" not in out and "base: &base\n" in out
+
+
+def test_merge_keys_can_be_overridden_but_not_deleted() -> None:
+    out = edit(ANCHORS, lambda d: d.set(("models", 0, "apiBase"), "https://gw/v1"))
+    assert "    name: a\n    apiBase: https://gw/v1\n" in out
+    with pytest.raises(WriteRefused, match="merge"):
+        load(ANCHORS, SRC).delete(("models", 0, "provider"))
+    with pytest.raises(WriteRefused, match="merge"):
+        load(out, SRC).delete(("models", 0, "apiBase"))  # the merged one would show through
+
+
+def test_unreferenced_anchors_are_just_text() -> None:
+    assert edit("a: &x 1\nb: 2\n", lambda d: d.set(("a",), 3)) == "a: 3\nb: 2\n"
+
+
+def test_a_refusal_halfway_leaves_text_and_ops_as_they_were() -> None:
+    text = "m:\n  a: 1\n  b: &x {c: 1}\nn: *x\n"
+    doc = load(text, SRC)
+    with pytest.raises(WriteRefused, match="anchor &x"):
+        doc.set(("m",), {"a": 2})  # a: 2 is spliced first, then deleting b is refused
+    assert doc.dump() == text and doc.ops == []
+    assert doc.get(("m", "a")) == 1
+
+
+def test_explicit_keys() -> None:
+    text = "? x\n: 2\n? |\n  long key\n: 3\ny: 4\n"
+    assert edit(text, lambda d: d.delete(("long key\n",))) == "? x\n: 2\ny: 4\n"
+    assert edit(text, lambda d: d.set(("z",), 1)) == text + "z: 1\n"
+    assert edit(text, lambda d: d.set(("x",), {"k": 1})) == "? x\n:\n  k: 1\n? |\n  long key\n: 3\ny: 4\n"
+
+
+def test_whole_document_set() -> None:
+    doc = load("# llm models\n", SRC)
+    doc.set((), [{"model_id": "m", "api_base": "https://gw/v1"}])
+    assert doc.dump() == "# llm models\n- model_id: m\n  api_base: https://gw/v1\n"
+    with pytest.raises(WriteRefused, match="mapping or a list at the top level"):
+        load("a: 1\n", SRC).set((), "text")
+    out = edit(LLM, lambda d: d.set((), [{"model_id": "only"}]))
+    assert out == "# Extra OpenAI-compatible models for llm\n- model_id: only\n"
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+def test_duplicate_keys_are_refused(any_loader: str) -> None:
+    with pytest.raises(ParseError, match="duplicate key 'model'") as info:
+        load("model: a\nother: 1\nmodel: b\n", SRC)
+    assert (info.value.line, info.value.column) == (3, 1)
+    with pytest.raises(ParseError, match="duplicate key"):
+        load("- {a: 1, b: 2, a: 3}\n", SRC)
+    with pytest.raises(ParseError, match="duplicate key True"):
+        load("yes: 1\ntrue: 2\n", SRC)
+
+
+def test_multi_document_files_are_refused(any_loader: str) -> None:
+    with pytest.raises(ParseError, match="gwconf edits single-document YAML only") as info:
+        load("a: 1\n---\nb: 2\n", SRC)
+    assert info.value.line == 2
+
+
+def test_top_level_that_is_not_a_mapping() -> None:
+    with pytest.raises(WriteRefused, match="the top level is a list, not a mapping"):
+        load(LLM, SRC).set(("model",), "x")
+    with pytest.raises(WriteRefused, match="the top level is a string"):
+        load("just text\n", SRC).set(("model",), "x")
+    with pytest.raises(WriteRefused, match=r"models\[0\].name is a string"):
+        load(CONTINUE, SRC).set(("models", 0, "name", "x"), 1)
+    with pytest.raises(WriteRefused, match="has 2 items"):
+        load(CONTINUE, SRC).set(("models", 2, "name"), "x")
+    with pytest.raises(WriteRefused, match="does not exist"):
+        load(CONTINUE, SRC).set(("missing", 0), "x")
+
+
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        ("a: [1,\n", 2, 1, "flow"),
+        ("a: 1\n b: 2\n", 2, 3, "mapping values are not allowed"),
+        ("a: 'unterminated\n", 2, 1, "quoted scalar"),
+        ("a: b\n\tc: d\n", 2, 1, "tab"),
+        ("a: *nope\n", 1, 4, "undefined alias"),
+        ("a: &x 1\nb: &x 2\n", 2, 4, "duplicate anchor"),
+        ("a: ok\nb: \x07\n", 2, 4, "#x0007"),
+        ("a: !Ref x\n", 1, 4, "constructor for the tag '!Ref'"),
+        ("a: &x [1, *x]\n", 1, 11, "recursive"),
+    ],
+)
+def test_parse_errors_name_line_and_column(
+    text: str, line: int, column: int, words: str, any_loader: str
+) -> None:
+    with pytest.raises(ParseError) as info:
+        load(text, SRC)
+    error = info.value
+    assert (error.source, error.line, error.column) == (SRC, line, column)
+    assert words in error.reason.replace("'\\t'", "tab")
+    assert "<unicode string>" not in str(error)
+    assert str(error).startswith(f"{SRC}:{line}:{column}: ")
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 10_000, 100_000])
+def test_deep_nesting_is_a_parse_error(depth: int) -> None:
+    with pytest.raises(ParseError, match="nesting deeper"):
+        load("[" * depth + "]" * depth, SRC)
+    if depth <= 10_000:
+        with pytest.raises(ParseError, match="nesting deeper"):
+            load("".join(" " * i + "a:\n" for i in range(depth)), SRC)
+
+
+def test_deep_nesting_with_the_pure_python_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yaml_format, "LOADER", yaml.SafeLoader)
+    with pytest.raises(ParseError, match="nesting deeper"):
+        load("[" * 3_000 + "]" * 3_000, SRC)  # its scanner is quadratic in flow depth
+
+
+def test_values_gwconf_cannot_write() -> None:
+    doc = load("a: 1\n", SRC)
+    with pytest.raises(TypeError):
+        doc.set(("a",), object())
+    with pytest.raises(TypeError):
+        doc.set(("a",), {("t",): 1})
+    with pytest.raises(WriteRefused):
+        doc.delete(())
+    assert doc.ops == []
+
+
+# -- property test -------------------------------------------------------------------------------
+
+_SAFE_WORDS = ["openai", "gpt-4o", "https://gw.example.com/v1", "sk-abc123", "hello world", "chat", "1.0.0"]
+_TRICKY_WORDS = [
+    "yes",
+    "on",
+    "off",
+    "12:30",
+    "0755",
+    "1.10",
+    "null",
+    "~",
+    "",
+    " lead",
+    "a: b",
+    "a #b",
+    *TRICKY[:4],
+]
+_KEYS = ["name", "model", "apiBase", "roles", "x-y", "yes", "on", "1", "a b", "null", "k"]
+_TEXT = st.text(st.sampled_from("abc xyz:#'\"\\\n\té漢😀-[]{},&*!|>%@`"), max_size=8)
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.sampled_from([0.5, -2.25, 1e20, 3.0]),
+    st.sampled_from(_SAFE_WORDS + _TRICKY_WORDS),
+    _TEXT,
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(_KEYS), inner, max_size=3),
+    ),
+    max_leaves=6,
+)
+documents = st.dictionaries(st.sampled_from(_KEYS), values, min_size=1, max_size=5)
+
+
+def _render_scalar(value: Any, draw: Any) -> str:
+    if value is None:
+        return draw(st.sampled_from(["null", "~", ""]))
+    if isinstance(value, bool):
+        return draw(st.sampled_from(["true", "True"] if value else ["false", "FALSE"]))
+    if isinstance(value, (int, float)):
+        return {1e20: "1.0e+20"}.get(value, repr(value))
+    if value in _SAFE_WORDS and draw(st.booleans()):
+        return value
+    if "\n" not in value and "\t" not in value and draw(st.booleans()):
+        return "'" + value.replace("'", "''") + "'"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _render_key(key: str) -> str:
+    return key if key in ("name", "model", "apiBase", "roles", "x-y", "a b", "k") else json.dumps(key)
+
+
+def _flowable(value: Any) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return all(v is None or isinstance(v, (bool, int)) or v in _SAFE_WORDS[:2] for v in items)
+
+
+def _flow(value: Any) -> str:
+    def one(v: Any) -> str:
+        return "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_render_key(k)}: {one(v)}" for k, v in value.items()) + "}"
+    return "[ " + ", ".join(one(v) for v in value) + " ]"
+
+
+def _render_map(data: dict[str, Any], col: int, draw: Any, first_inline: bool = False) -> list[str]:
+    lines: list[str] = []
+    pad = " " * col
+    for i, (key, value) in enumerate(data.items()):
+        if not (first_inline and i == 0):
+            lines += draw(st.sampled_from([[], [], [""], [pad + "# a comment"], ["# column-0 comment"]]))
+        comment = draw(st.sampled_from(["", "", "  # note", "\t# tab note"]))
+        head = pad + _render_key(key) + ":"
+        if not isinstance(value, (dict, list)) or not value:
+            text = _render_scalar(value, draw) if not isinstance(value, (dict, list)) else str(value)
+            text = "{}" if value == {} else "[]" if value == [] else text
+            space = " " * draw(st.integers(1, 3)) if text else ""
+            lines.append(head + space + text + comment)
+        elif _flowable(value) and draw(st.booleans()):
+            lines.append(head + " " + _flow(value) + comment)
+        elif isinstance(value, dict):
+            lines.append(head + comment)
+            lines += _render_map(value, col + draw(st.sampled_from([2, 4])), draw)
+        else:
+            lines.append(head + comment)
+            lines += _render_seq(value, col + draw(st.sampled_from([0, 2])), draw)
+    return lines
+
+
+def _render_seq(items: list[Any], col: int, draw: Any, first_inline: bool = False) -> list[str]:
+    lines: list[str] = []
+    pad = " " * col
+    for i, item in enumerate(items):
+        if not (first_inline and i == 0):
+            lines += draw(st.sampled_from([[], [], [pad + "# item comment"]]))
+        if not isinstance(item, (dict, list)) or not item:
+            text = _render_scalar(item, draw) if not isinstance(item, (dict, list)) else str(item)
+            lines.append((pad + "- " + text).rstrip(" ") if item != {} else pad + "- {}")
+            continue
+        if isinstance(item, dict):
+            sub = _render_map(item, col + 2, draw, first_inline=True)
+        else:
+            sub = _render_seq(item, col + 2, draw, first_inline=True)
+        lines += [pad + "- " + sub[0][col + 2 :], *sub[1:]]
+    return lines
+
+
+def _read(text: str) -> Any:
+    """safe_load with libyaml when present (it accepts tabs after ':', as the editor's parser does)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            out += _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            out += _paths(value, (*prefix, i))
+    return out
+
+
+def _container_lines(text: str, path: tuple[Any, ...]) -> tuple[int, int]:
+    """0-based line range of the deepest existing collection holding ``path``, from its key's line."""
+    node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    best = (0, len(text.splitlines()) + 1)
+    for part in path[:-1]:
+        if isinstance(node, yaml.MappingNode):
+            found = [
+                (k, v)
+                for k, v in node.value
+                if _read(k.value if not k.style else json.dumps(k.value)) == part
+            ]
+            if not found:
+                break
+            first, node = found[0][0].start_mark.line, found[0][1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            first = node.start_mark.line
+        else:
+            break
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            best = (first, node.end_mark.line)
+    return best
+
+
+def _changed_old_lines(before: str, after: str) -> tuple[int, int] | None:
+    old, new = before.splitlines(True), after.splitlines(True)
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    if head == len(old) == len(new):
+        return None
+    return head, len(old) - tail
+
+
+@settings(
+    max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+@given(st.data())
+def test_random_edits_read_back_as_replayed_and_stay_local(data: st.DataObject) -> None:
+    doc_data = data.draw(documents)
+    text = "\n".join(["# generated", *_render_map(doc_data, 0, data.draw), ""])
+    assert _read(text) == doc_data, text
+    original = load(text, SRC)
+    doc = load(text, SRC)
+
+    for _ in range(data.draw(st.integers(1, 3))):
+        before = doc.dump()
+        current = _read(before) or {}
+        paths = _paths(current)
+        kind = data.draw(st.sampled_from(["set", "set-new", "delete", "delete-missing", "append"]))
+        if kind == "set" and len(paths) > 1:
+            path = data.draw(st.sampled_from(paths[1:]))
+            doc.set(path, data.draw(values))
+        elif kind == "delete" and len(paths) > 1:
+            path = data.draw(st.sampled_from(paths[1:]))
+            assert doc.delete(path) is True
+        elif kind == "delete-missing":
+            path = ("no-such-key",)
+            ops = len(doc.ops)
+            assert doc.delete(path) is False and len(doc.ops) == ops
+        elif kind == "append" and any(isinstance(doc.get(p), list) for p in paths):
+            path = data.draw(st.sampled_from([p for p in paths if isinstance(doc.get(p), list)]))
+            doc.append(path, data.draw(values))
+        else:
+            mappings = [p for p in paths if isinstance(doc.get(p), dict)]
+            parent = data.draw(st.sampled_from(mappings))
+            path = (
+                *parent,
+                *data.draw(st.lists(st.sampled_from(["new", "n2", "yes"]), min_size=1, max_size=2)),
+            )
+            if doc.get(path[:-1]) not in (MISSING, None) and not isinstance(doc.get(path[:-1]), dict):
+                continue
+            if len(path) > len(parent) + 1 and doc.get(path[: len(parent) + 1]) is not MISSING:
+                continue  # would set below an existing non-mapping value
+            doc.set(path, data.draw(values))
+
+        after = doc.dump()
+        assert (_read(after) or {}) == (replay(original.data(), doc.ops) or {})
+        verify_edit("yaml", original, doc)
+        changed = _changed_old_lines(before, after)
+        if changed is not None:
+            first, last = _container_lines(before, path)
+            assert first <= changed[0] and changed[1] <= last + 1, (before, after, path)
+
+    # a new key inserted and deleted again leaves the bytes as they were
+    final = doc.dump()
+    mappings = [p for p in _paths(_read(final) or {}) if isinstance(doc.get(p), dict)]
+    parent = data.draw(st.sampled_from(mappings)) if mappings else ()
+    probe = load(final, SRC)
+    probe.set((*parent, "gwconf-probe"), data.draw(values))
+    assert probe.delete((*parent, "gwconf-probe")) is True
+    assert probe.dump() == final
