@@ -1,0 +1,846 @@
+"""Strict JSON and JSONC: our own token-level editor (formats.md section 4).
+
+No package on PyPI edits JSONC without losing comments, accepting broken files or needing Node.js
+at runtime (formats.md 4.1), so this module does it itself, in three steps:
+
+1. Mask: comments and trailing commas become same-length blanks, so the masked text is strict JSON
+   with the same offsets as the file. ``json`` validates it at C speed and its error offsets are
+   positions in the user's file. Strict files try the plain text first and need no mask.
+2. Walk: follow the key path on the masked text with ``scanstring`` and the C ``scan_once``, which
+   skips sibling values without a Python loop. Nothing builds a token list of the whole file.
+3. Splice: replace a value's span, or add/remove whole lines in the file's own indentation, line
+   ending and trailing-comma style. Everything else in the file comes back byte for byte.
+
+The text and its mask are spliced together, so later edits walk the mask without masking again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import re
+import sys
+from collections.abc import Iterator
+from json.decoder import JSONDecodeError, scanstring
+from typing import Any
+
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+
+__all__ = ["JsonDocument", "load"]
+
+# Unrolled block comment: it cannot run past the first "*/", so it stays linear (formats.md 4.3).
+_BLOCK = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
+_BLOCK_RE = re.compile(_BLOCK)
+# Python 3.11+: skip, in C, everything that cannot start a comment or a trailing comma, strings
+# included. Possessive quantifiers never backtrack, so this cannot go quadratic either.
+_NEXT = (
+    re.compile(r'(?:[^"/,]++|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?|/(?![/*])|,(?![ \t\r\n]*+[}\]/]))*+')
+    if sys.version_info >= (3, 11)
+    else None
+)
+# Python 3.10: what may start a comment or be a trailing comma, decided outside strings only.
+_CANDIDATE = re.compile(r"/[/*]|,(?=[ \t\r\n]*[}\]/])")
+# Text without an unfinished string, used with endpos = a candidate: it stops at the opening
+# quote of a string that covers the candidate. Strings cannot cross a line in JSON. Nothing
+# follows the repeat, so it never backtracks far: linear.
+_OUTSIDE = re.compile(r'[^"]*(?:"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"[^"]*)*')
+_STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at a newline if unclosed
+_GAP = re.compile(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
+_LINE_REST = re.compile(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
+_WS = re.compile(r"[ \t\r\n]*")
+_COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
+_COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
+_INDENT = re.compile(r"[ \t]*")
+_MEMBER_INDENT = re.compile(r'^([ \t]+)"', re.M)
+_NOT_NEWLINE = re.compile(r"[^\r\n]")
+_WIDE = re.compile("[^\x00-\xff]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
+
+_TRAIL = "\x00"  # marks a generated trailing comma: "," in the text, " " in the mask
+_CACHE_LIMIT = 1 << 18  # up to this many characters, validation also keeps the data
+_MAX_DEPTH = 500  # reported when json's C scanner runs out of stack
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+class _BadConstant(Exception):
+    pass
+
+
+def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json.loads silently keeps the last of two equal keys; we refuse the file instead."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _DuplicateKey
+    return result
+
+
+def _pairs_check(pairs: list[tuple[str, Any]]) -> None:
+    """Like ``_pairs_to_dict`` but keeps nothing: big files are validated without their data."""
+    if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
+        raise _DuplicateKey
+
+
+def _bad_constant(name: str) -> Any:
+    raise _BadConstant(name)
+
+
+_DATA = json.JSONDecoder(object_pairs_hook=_pairs_to_dict, parse_constant=_bad_constant)
+_CHECK = json.JSONDecoder(object_pairs_hook=_pairs_check, parse_constant=_bad_constant)
+_PLAIN = json.JSONDecoder()  # for text already validated
+_SKIP = json.JSONDecoder(object_pairs_hook=len)  # skips siblings without keeping their dicts
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
+    """Parse ``text`` (no BOM) as strict ``json`` or ``jsonc``; raises ``ParseError`` naming ``source``."""
+    if fmt not in ("json", "jsonc"):
+        raise ValueError(f"not a JSON format: {fmt}")
+    masked, trailing, data = _prepare(text, source, strict=fmt == "json")
+    return JsonDocument(text, source, fmt, masked, trailing, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Masking and validation
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _classify(text: str, c: int, prev: str) -> tuple[int, int]:
+    """At ``c`` (outside strings) a ``//``, ``/*`` or ``,``: (end of the span to blank, or -2 for
+    a comma that stays, or -1 for a comment that never ends; where scanning goes on). ``prev`` is
+    the last significant character before ``c``: a trailing comma must follow a value, so
+    ``{,}`` stays invalid."""
+    if text[c] == ",":
+        after = _GAP.match(text, c + 1).end()
+        trailing = after < len(text) and text[after] in "}]" and prev != "" and prev not in "{[,:"
+        return (c + 1 if trailing else -2), c + 1
+    if text[c + 1] == "/":
+        end = text.find("\n", c)
+        if end < 0:
+            end = len(text)
+        elif text[end - 1] == "\r":
+            end -= 1
+        return end, end
+    match = _BLOCK_RE.match(text, c)
+    return (-1, len(text)) if match is None else (match.end(), match.end())
+
+
+def _significant(text: str, c: int, floor: int, prev: str) -> str:
+    """The last non-blank character in [floor, c), else ``prev``. Only the blanks right before
+    ``c`` are walked, and no later call walks them again."""
+    j = c - 1
+    while j >= floor and text[j] in " \t\r\n":
+        j -= 1
+    return text[j] if j >= floor else prev
+
+
+def _find_masks(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the spans of comments and trailing commas in order; an unterminated block comment
+    ends the scan with (start, -1). One left-to-right pass: linear time, whatever the input."""
+    if _NEXT is None:
+        yield from _find_masks_portable(text)
+        return
+    skip, size, pos, prev = _NEXT.match, len(text), 0, ""
+    while True:
+        c = skip(text, pos).end()
+        if c >= size:
+            return
+        prev = _significant(text, c, pos, prev)
+        end, pos = _classify(text, c, prev)
+        if end != -2:
+            yield c, end
+        if end == -1:
+            return
+        if text[c] == ",":
+            prev = ","
+
+
+def _find_masks_portable(text: str) -> Iterator[tuple[int, int]]:
+    """``_find_masks`` without possessive quantifiers (Python 3.10): regex for candidates, and
+    for each one whether a string covers it. About 1.6x slower."""
+    pos = 0  # everything before pos is classified
+    done, prev = 0, ""  # end of the last comment or comma, last significant character before it
+    outside, string, find = _OUTSIDE.match, _STRING.match, text.find
+    for cand in _CANDIDATE.finditer(text):
+        c = cand.start()
+        if c < pos:
+            continue
+        if find('"', pos, c) >= 0:  # is c inside a string?
+            while True:
+                end = outside(text, pos, c).end()
+                if end == c:
+                    break
+                pos = string(text, end).end()
+                if pos > c:
+                    break
+            if pos > c:
+                continue
+        prev = _significant(text, c, done, prev)
+        end, pos = _classify(text, c, prev)
+        if end != -2:
+            yield c, end
+        if end == -1:
+            return
+        if text[c] == ",":
+            prev = ","
+        done = pos
+
+
+def _mask(text: str) -> tuple[str, bool, int]:
+    """(masked text, any trailing comma, start of an unterminated comment or -1).
+
+    Spans are blanked in place in a fixed-width encoding of the text (latin-1, UTF-16 or UTF-32,
+    chosen by its widest character), so offsets stay character offsets and no per-span objects
+    pile up: a big file costs two copies of itself, not a list of slices."""
+    buf: bytearray | None = None
+    encoding, width = "latin-1", 1
+    trailing = False
+    blanks: dict[int, bytes] = {}  # encoded blanks by length: most spans repeat a few lengths
+    find = text.find
+    for start, end in _find_masks(text):
+        if end < 0:
+            return text, trailing, start
+        if buf is None:
+            if text.isascii():
+                pass
+            elif _ASTRAL.search(text):
+                encoding, width = "utf-32-le", 4
+            elif _WIDE.search(text):
+                encoding, width = "utf-16-le", 2
+            buf = bytearray(text.encode(encoding))
+        if text[start] == ",":
+            trailing = True
+        if find("\n", start, end) >= 0 or find("\r", start, end) >= 0:
+            blank = _NOT_NEWLINE.sub(" ", text[start:end]).encode(encoding)
+        else:
+            blank = blanks.get(end - start) or blanks.setdefault(
+                end - start, (" " * (end - start)).encode(encoding)
+            )
+        buf[start * width : end * width] = blank
+    if buf is None:
+        return text, trailing, -1
+    return buf.decode(encoding), trailing, -1
+
+
+def _is_blank(text: str) -> bool:
+    return _WS.match(text).end() == len(text)
+
+
+def _prepare(text: str, source: str, *, strict: bool) -> tuple[str, bool, Any]:
+    """(masked text, uses trailing commas, data or MISSING); raises ParseError."""
+    keep = len(text) <= _CACHE_LIMIT
+    if strict:
+        if _is_blank(text):
+            return text, False, {}
+        try:
+            return text, False, _validate(text, text, source, keep)
+        except JSONDecodeError as exc:
+            first = next(_find_masks(text), (-1, -1))[0]
+            if 0 <= first <= exc.pos:
+                what = "trailing commas are" if text[first] == "," else "comments are"
+                raise ParseError(
+                    source, f"{what} not allowed in this file (plain JSON)", *_line_col(text, first)
+                ) from None
+            raise ParseError(source, exc.msg, *_line_col(text, exc.pos)) from None
+    masked, trailing, unterminated = _mask(text)
+    if unterminated >= 0:
+        raise ParseError(source, "unterminated /* comment", *_line_col(text, unterminated))
+    if _is_blank(masked):
+        return masked, False, {}
+    try:
+        return masked, trailing, _validate(masked, text, source, keep)
+    except JSONDecodeError as exc:
+        raise ParseError(source, exc.msg, *_line_col(text, exc.pos)) from None
+
+
+def _validate(masked: str, text: str, source: str, keep: bool) -> Any:
+    """Check the whole masked text at C speed; returns its data when ``keep`` else MISSING."""
+    try:
+        if keep:
+            return _DATA.decode(masked)
+        _CHECK.decode(masked)
+        return MISSING
+    except (_DuplicateKey, _BadConstant, RecursionError):
+        found = _structure_problem(masked)
+        if found is None:  # pragma: no cover - the C scanner and our scan disagree
+            raise ParseError(source, "nested too deeply to edit safely") from None
+        pos, message = found
+        raise ParseError(source, message, *_line_col(text, pos)) from None
+
+
+def _structure_problem(masked: str) -> tuple[int, str] | None:
+    """Locate what json's hooks refused (only on the error path): a duplicate key, NaN or
+    Infinity, or nesting deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
+    stack: list[set[str] | None] = []
+    expect_key = False
+    for token in _TOKEN.finditer(masked):
+        pos = token.start()
+        char = masked[pos]
+        if char in "{[":
+            stack.append(set() if char == "{" else None)
+            expect_key = char == "{"
+            if len(stack) > _MAX_DEPTH:
+                return pos, f"nested more than {_MAX_DEPTH} levels deep; gwconf cannot edit it safely"
+        elif char in "}]":
+            if stack:
+                stack.pop()
+            expect_key = False
+        elif char == ",":
+            expect_key = bool(stack) and stack[-1] is not None
+        elif char == ":":
+            expect_key = False
+        elif char == '"':
+            keys = stack[-1] if stack else None
+            if expect_key and keys is not None:
+                key = scanstring(masked, pos + 1)[0]
+                if key in keys:
+                    return pos, f"duplicate key {token.group()} (JSON readers keep only one of them)"
+                keys.add(key)
+            expect_key = False
+        else:
+            return pos, f"{token.group()} is not valid JSON"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Values and paths
+
+
+def _check_path(path: KeyPath) -> KeyPath:
+    path = tuple(path)
+    for part in path:
+        if isinstance(part, bool) or not isinstance(part, (str, int)):
+            raise TypeError(f"key path parts are str keys or int indices, not {part!r}")
+    return path
+
+
+def _check_value(value: Any) -> None:
+    """Refuse what JSON cannot hold instead of letting json.dumps quietly convert it."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"JSON cannot hold {value!r}")
+        return
+    if isinstance(value, list):
+        for item in value:
+            _check_value(item)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"JSON object keys are strings, not {key!r}")
+            _check_value(item)
+        return
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """Equality that tells 1, 1.0 and True apart: they are different text in the file."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _show_path(path: KeyPath) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif re.fullmatch(r"[A-Za-z_$][\w$-]*", part):
+            out += ("." if out else "") + part
+        else:
+            out += f"[{_dumps(part)}]"
+    return out or "the top level"
+
+
+def _kind(masked: str, pos: int) -> str:
+    char = masked[pos]
+    return {"{": "an object", "[": "an array", '"': "a string", "t": "true", "f": "false", "n": "null"}.get(
+        char, "a number"
+    )
+
+
+def _nest(keys: KeyPath, value: Any) -> Any:
+    for key in reversed(keys):
+        value = {key: value}
+    return value
+
+
+def _render(value: Any, indent: str, unit: str, eol: str, trailing: bool) -> str:
+    """Multi-line JSON in the file's style; ``_TRAIL`` marks trailing commas (JSONC only)."""
+    if isinstance(value, dict) and value:
+        inner = indent + unit
+        parts = [f"{inner}{_dumps(k)}: {_render(v, inner, unit, eol, trailing)}" for k, v in value.items()]
+        brackets = "{}"
+    elif isinstance(value, list) and value:
+        inner = indent + unit
+        parts = [inner + _render(v, inner, unit, eol, trailing) for v in value]
+        brackets = "[]"
+    else:
+        return _dumps(value)
+    tail = _TRAIL if trailing else ""
+    return brackets[0] + eol + ("," + eol).join(parts) + tail + eol + indent + brackets[1]
+
+
+def _compact(value: Any, item_sep: str, key_sep: str) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(item_sep, key_sep))
+
+
+def _marked(piece: str) -> tuple[str, str]:
+    """(text, mask) of generated JSON: trailing-comma marks become "," and " "."""
+    if _TRAIL not in piece:
+        return piece, piece
+    return piece.replace(_TRAIL, ","), piece.replace(_TRAIL, " ")
+
+
+def _spliced(text: str, start: int, end: int, piece: str) -> str:
+    """``text[:start] + piece + text[end:]``; ``+=`` on a fresh local grows it in place, so a
+    big file is not copied twice."""
+    out = text[:start]
+    out += piece
+    out += text[end:]
+    return out
+
+
+def _only_comma(text: str, start: int, end: int) -> bool:
+    """Nothing but blanks and one comma in [start, end): no comment would be lost."""
+    match = _COMMA.match(text, start)
+    return match is not None and match.end() == end
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _line_end(text: str, pos: int) -> int:
+    """Just past the newline ending the line at ``pos`` if only blanks and comments follow; else -1."""
+    end = _LINE_REST.match(text, pos).end()
+    if text.startswith("\r\n", end):
+        return end + 2
+    if end < len(text) and text[end] in "\r\n":
+        return end + 1
+    return -1
+
+
+def _detect_unit(text: str) -> str:
+    """Indent unit of the file: tab, or the smallest indent of a line starting with a key."""
+    smallest = 0
+    for count, match in enumerate(_MEMBER_INDENT.finditer(text, 0, 1 << 16)):
+        indent = match.group(1)
+        if indent[0] == "\t":
+            if not smallest:
+                return "\t"
+        elif "\t" not in indent and (not smallest or len(indent) < smallest):
+            smallest = len(indent)
+        if count > 200:
+            break
+    return " " * smallest if smallest else "  "
+
+
+@contextlib.contextmanager
+def _guard(source: str) -> Iterator[None]:
+    """json's C scanner can still run out of stack on a value nested close to the limit."""
+    try:
+        yield
+    except RecursionError:
+        raise ParseError(source, "nested too deeply to edit safely") from None
+
+
+# A child of an object or array: (key or index, start of key or value, value start, value end).
+_Child = tuple[Any, int, int, int]
+
+
+class JsonDocument:
+    """A JSON or JSONC file that edits itself in place (see the module docstring)."""
+
+    def __init__(self, text: str, source: str, fmt: str, masked: str, trailing: bool, data: Any) -> None:
+        self.source = source
+        self.fmt = fmt
+        self.eol = detect_eol(text)
+        self.ops: list[Op] = []
+        self._text = text
+        self._masked = masked
+        self._trailing = trailing  # the file writes trailing commas (JSONC only)
+        self._data = data  # MISSING until parsed; reset by every edit
+        self._unit_cache: str | None = None
+        self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def dump(self) -> str:
+        return self._text
+
+    def data(self) -> Any:
+        """The whole value (``{}`` for an empty file). Cached: callers must not mutate it."""
+        if self._data is MISSING:
+            with _guard(self.source):
+                self._data = {} if self._top() < 0 else _PLAIN.decode(self._masked)
+        return self._data
+
+    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        path = _check_path(path)
+        if not path:
+            return self.data()
+        with _guard(self.source):
+            depth, _, start, _, _ = self._descend(path)
+            if depth < len(path) or start < 0:
+                return default
+            return _PLAIN.scan_once(self._masked, start)[0]
+
+    # -- editing --------------------------------------------------------------------------------
+
+    def set(self, path: KeyPath, value: Any) -> None:
+        path = _check_path(path)
+        _check_value(value)
+        with _guard(self.source):
+            depth, child_start, start, _, done = self._descend(path)
+            if start >= 0 and depth == len(path):
+                current, stop = _PLAIN.scan_once(self._masked, start)
+                if _equal(current, value):
+                    return
+                self._replace(child_start, start, stop, value)
+            elif not path:
+                self._create_top(value)
+            else:
+                self._create(path, depth, child_start, start, value, "set")
+            self.ops.append(Op("set", done + path[depth:], copy.deepcopy(value)))
+
+    def append(self, path: KeyPath, value: Any) -> int:
+        path = _check_path(path)
+        _check_value(value)
+        with _guard(self.source):
+            depth, child_start, start, _, done = self._descend(path)
+            if depth == len(path) and start >= 0:
+                if self._masked[start] != "[":
+                    self._refuse(path, depth, start, "an array", "append to")
+                index = self._insert(child_start, start, None, value)
+            elif start < 0 and not path:
+                raise WriteRefused(f"{self.source}: cannot append to an empty file")
+            else:
+                self._create(path, depth, child_start, start, [value], "append to")
+                index = 0
+            self.ops.append(Op("append", done + path[depth:], copy.deepcopy(value)))
+            return index
+
+    def delete(self, path: KeyPath) -> bool:
+        path = _check_path(path)
+        if not path:
+            raise ValueError("cannot delete the whole document")
+        with _guard(self.source):
+            depth, _, start, _, done = self._descend(path[:-1])
+            if depth < len(path) - 1 or start < 0:
+                return False
+            found = self._siblings(start, path[-1])
+            if found is None:
+                return False
+            prev, child, following = found
+            self._remove(start, prev, child, following)
+            self.ops.append(Op("delete", (*done, child[0])))
+            return True
+
+    # -- walking --------------------------------------------------------------------------------
+
+    def _top(self) -> int:
+        """Offset of the top-level value, -1 for an empty file (blanks and comments only)."""
+        pos = _WS.match(self._masked).end()
+        return pos if pos < len(self._masked) else -1
+
+    def _children(self, container: int) -> Iterator[_Child]:
+        """Members (objects) or elements (arrays) of the container at ``container``, in order.
+        Sibling values are skipped by json's C scanner; the loop runs once per member."""
+        masked = self._masked
+        skip, colon, comma = _SKIP.scan_once, _COLON.match, _COMMA.match
+        is_object = masked[container] == "{"
+        pos = _WS.match(masked, container + 1).end()
+        if masked[pos] in "}]":
+            return
+        index = 0
+        while True:
+            if is_object:
+                key, after = scanstring(masked, pos + 1)
+                value = colon(masked, after).end()
+            else:
+                key, value = index, pos
+            end = skip(masked, value)[1]
+            yield key, pos, value, end
+            index += 1
+            sep = comma(masked, end)  # none after the last one: trailing commas are masked
+            if sep is None:
+                return
+            pos = sep.end()
+
+    def _child(self, container: int, part: str | int) -> _Child | None:
+        if isinstance(part, int) and part < 0:
+            children = list(self._children(container))
+            return children[part] if -len(children) <= part else None
+        count = 0
+        prev = last = None
+        for child in self._children(container):
+            if child[0] == part:
+                return child
+            prev, last = last, child
+            count += 1
+        # Missing: remember the end, so inserting the key does not walk the container again.
+        self._tail = (self._masked, container, count, prev, last)
+        return None
+
+    def _last_children(self, container: int) -> tuple[int, _Child | None, _Child | None]:
+        """(count, second-to-last, last) children of the container."""
+        tail = self._tail
+        if tail is not None and tail[0] is self._masked and tail[1] == container:
+            return tail[2], tail[3], tail[4]
+        count = 0
+        prev = last = None
+        for child in self._children(container):
+            prev, last = last, child
+            count += 1
+        return count, prev, last
+
+    def _siblings(
+        self, container: int, part: str | int
+    ) -> tuple[_Child | None, _Child, _Child | None] | None:
+        """(previous, found, next) for ``part`` in the container, or None if absent."""
+        masked = self._masked
+        if masked[container] not in "{[" or (masked[container] == "{") != isinstance(part, str):
+            return None
+        children = self._children(container)
+        if isinstance(part, int) and part < 0:
+            listed = list(children)
+            if part < -len(listed):
+                return None
+            part = len(listed) + part
+            children = iter(listed)
+        prev = None
+        for child in children:
+            if child[0] == part:
+                return prev, child, next(children, None)
+            prev = child
+        return None
+
+    def _descend(self, path: KeyPath) -> tuple[int, int, int, int, KeyPath]:
+        """Follow ``path`` as far as it exists: (depth reached, key or element start, value start,
+        value end, path done with indices made non-negative). At the top the starts are those of
+        the top value (-1 for an empty file) and the end is -1."""
+        masked = self._masked
+        start = self._top()
+        child_start, end = start, -1
+        done: list[str | int] = []
+        if start < 0:
+            return 0, start, start, end, ()
+        for depth, part in enumerate(path):
+            char = masked[start]
+            if char not in "{[" or (char == "{") != isinstance(part, str):
+                return depth, child_start, start, end, tuple(done)
+            child = self._child(start, part)
+            if child is None:
+                return depth, child_start, start, end, tuple(done)
+            done.append(child[0])
+            _, child_start, start, end = child
+        return len(path), child_start, start, end, tuple(done)
+
+    def _refuse(self, path: KeyPath, depth: int, pos: int, wanted: str, verb: str) -> None:
+        if depth == 0:
+            raise ParseError(self.source, f"expected {wanted} at the top", *_line_col(self._text, pos))
+        raise WriteRefused(
+            f"{self.source}: cannot {verb} {_show_path(path)}: {_show_path(path[:depth])} is "
+            f"{_kind(self._masked, pos)}, not {wanted}",
+            "Change or remove that value by hand, then run again.",
+        )
+
+    # -- splicing -------------------------------------------------------------------------------
+
+    def _unit(self) -> str:
+        if self._unit_cache is None:
+            self._unit_cache = _detect_unit(self._text)
+        return self._unit_cache
+
+    def _splice(self, start: int, end: int, piece: str, masked_piece: str | None = None) -> None:
+        """Replace [start, end) in the text and the mask alike; the offsets stay shared. The new
+        mask replaces the old one before the new text is built, so the old mask is already gone
+        then (peak: about three copies of a big file, measured)."""
+        if masked_piece is None:
+            piece, masked_piece = _marked(piece)
+        self._tail = None  # it holds the old mask
+        shared = self._masked is self._text and masked_piece == piece
+        if not shared:
+            self._masked = _spliced(self._masked, start, end, masked_piece)
+        self._text = _spliced(self._text, start, end, piece)
+        if shared:
+            self._masked = self._text
+        self._data = MISSING
+
+    def _keep(self, start: int, end: int, keep_from: int, keep_to: int) -> None:
+        """Remove [start, end) but keep [keep_from, keep_to) from inside it."""
+        self._splice(start, end, self._text[keep_from:keep_to], self._masked[keep_from:keep_to])
+
+    def _create_top(self, value: Any) -> None:
+        text = self._text
+        piece = _render(value, "", self._unit(), self.eol, False) + self.eol
+        if _is_blank(text):  # nothing worth keeping
+            self._splice(0, len(text), piece)
+        else:  # comments only: keep them above
+            sep = "" if text.endswith(("\n", "\r")) else self.eol
+            self._splice(len(text), len(text), sep + piece)
+
+    def _create(self, path: KeyPath, depth: int, owner: int, pos: int, value: Any, verb: str) -> None:
+        """Insert what is missing of ``path`` below the existing value at ``pos`` (-1: empty file),
+        whose key (or element) starts at ``owner``."""
+        part = path[depth]
+        if pos >= 0 and isinstance(part, int):
+            if self._masked[pos] != "[":
+                self._refuse(path, depth, pos, "an array", verb)
+            count = sum(1 for _ in self._children(pos))
+            raise WriteRefused(
+                f"{self.source}: cannot {verb} {_show_path(path)}: index {part} is out of range "
+                f"({_show_path(path[:depth])} has {count} items)",
+                "Use the index of an existing item, or append.",
+            )
+        if pos >= 0 and self._masked[pos] != "{":
+            self._refuse(path, depth, pos, "an object", verb)
+        if any(isinstance(p, int) for p in path[depth:]):
+            raise WriteRefused(
+                f"{self.source}: cannot {verb} {_show_path(path)}: gwconf creates objects, not array items",
+                "Create the array first (append), then set inside it.",
+            )
+        if pos < 0:
+            self._create_top(_nest(path, value))
+        else:
+            self._insert(owner, pos, path[depth], _nest(path[depth + 1 :], value))
+
+    def _replace(self, child_start: int, start: int, end: int, value: Any) -> None:
+        """Set an existing value: exactly its span changes."""
+        text = self._text
+        line = _line_start(text, child_start)
+        if _INDENT.match(text, line).end() == child_start:
+            piece = _render(value, text[line:child_start], self._unit(), self.eol, self._trailing)
+        else:
+            piece = _compact(value, ", ", ": ")
+        self._splice(start, end, piece)
+
+    def _insert(self, owner: int, container: int, key: str | None, value: Any) -> int:
+        """Add a member (``key``) or an element (``key`` None) at the end of the container at
+        ``container``, whose own key starts at ``owner``; returns the new index."""
+        text, masked, eol = self._text, self._masked, self.eol
+        count, prev, last = self._last_children(container)
+        close = _WS.match(masked, last[3] if last else container + 1).end()
+        base = text[_line_start(text, container) : _INDENT.match(text, _line_start(text, container)).end()]
+        if last is None:
+            self._insert_empty(owner, container, close, base, key, value)
+            return 0
+        key_sep = ": " if text[last[2] - 1] in " \t" else ":"
+        head = "" if key is None else _dumps(key) + key_sep
+        gap = _GAP.match(text, last[3]).end()
+        comma = gap if text[gap] == "," else -1
+        trailing = comma >= 0
+        # The new entry goes after ``after``; the comma before it is written in the mask too: a
+        # trailing comma (blank in the mask) now separates two members.
+        at, after = (comma, comma + 1) if trailing else (last[3], last[3])
+
+        def put(to: int, piece: str) -> None:
+            new_text, new_mask = _marked(piece)
+            self._splice(at, to, "," + text[after:to] + new_text, "," + masked[after:to] + new_mask)
+
+        if text.find("\n", container, close) < 0:  # one line: insert inline
+            if prev is not None:
+                item_sep = "," + (" " if text[last[1] - 1] in " \t" else "")
+            else:
+                item_sep = ", " if key is None or key_sep == ": " else ","
+            put(
+                after, item_sep[1:] + head + _compact(value, item_sep, key_sep) + (_TRAIL if trailing else "")
+            )
+            return count
+        line = _line_start(text, last[1])
+        own_line = _INDENT.match(text, line).end() == last[1]
+        sibling = text[line : last[1]] if own_line else base + self._unit()
+        unit = self._unit()
+        if own_line and len(sibling) > len(base) and sibling.startswith(base):
+            unit = sibling[len(base) :]
+        entry = sibling + head + _render(value, sibling, unit, eol, trailing) + (_TRAIL if trailing else "")
+        end = _line_end(text, after)
+        if end >= 0:  # a new line after the last member's line (comments on it stay put)
+            put(end, entry + eol)
+        else:  # something else follows on that line, e.g. the closing brace
+            put(after, eol + entry)
+        return count
+
+    def _insert_empty(
+        self, owner: int, container: int, close: int, base: str, key: str | None, value: Any
+    ) -> None:
+        """``{}`` expands to lines when its key starts a line; inside a one-line object, and for
+        a plain value in ``[]``, the entry goes inline: ``{"a": {"k": 1}}``, ``["x"]``."""
+        text, eol = self._text, self.eol
+        head = "" if key is None else _dumps(key) + ": "
+        tail = _TRAIL if self._trailing else ""
+        if _WS.match(text, container + 1).end() == close:  # only blanks inside
+            own_line = _INDENT.match(text, _line_start(text, owner)).end() == owner
+            if not own_line or (key is None and not (isinstance(value, (dict, list)) and value)):
+                self._splice(container + 1, close, head + _compact(value, ", ", ": "))
+                return
+            inner = base + self._unit()
+            body = _render(value, inner, self._unit(), eol, self._trailing)
+            self._splice(container + 1, close, eol + inner + head + body + tail + eol + base)
+            return
+        line = _line_start(text, close)  # comments inside: keep them above the new entry
+        if _INDENT.match(text, line).end() == close:
+            inner = text[line:close] + self._unit()
+            body = _render(value, inner, self._unit(), eol, self._trailing)
+            self._splice(line, line, inner + head + body + tail + eol)
+        else:
+            inner = base + self._unit()
+            body = _render(value, inner, self._unit(), eol, self._trailing)
+            self._splice(close, close, eol + inner + head + body + tail + eol + base)
+
+    def _remove(self, container: int, prev: _Child | None, child: _Child, following: _Child | None) -> None:
+        """Delete a member with its whole line(s) when it has them to itself, else inline."""
+        text = self._text
+        start, end = child[1], child[3]
+        gap = _GAP.match(text, end).end()
+        comma = gap if text[gap] == "," else -1
+        line = _line_start(text, start)
+        own_line = _INDENT.match(text, line).end() == start
+        line_end = _line_end(text, comma + 1 if comma >= 0 else end) if own_line else -1
+        if line_end >= 0:
+            cut_from, cut_to = line, line_end
+        elif comma >= 0:
+            cut_from, cut_to = start, comma + 1
+            if following is not None and text[_INDENT.match(text, cut_to).end()] not in "\r\n":
+                cut_to = _INDENT.match(text, cut_to).end()
+            else:
+                while cut_from > line and text[cut_from - 1] in " \t":
+                    cut_from -= 1
+                if cut_from == line and prev is not None and _only_comma(text, prev[3], start):
+                    cut_from = text.find(",", prev[3], line) + 1  # join the lines back
+        elif prev is not None and (text.find("\n", prev[3], start) < 0 or _only_comma(text, prev[3], start)):
+            cut_from, cut_to = prev[3], end  # `, "k": 1`, or only blanks between them
+        else:
+            cut_from, cut_to = start, end
+        if following is None and prev is not None:
+            # It was last: without a trailing comma the comma before it goes too; with one, the
+            # comma before it becomes the trailing comma (blank in the mask).
+            sep = _GAP.match(text, prev[3]).end()
+            if comma < 0:
+                self._keep(sep, max(cut_to, sep + 1), sep + 1, max(cut_from, sep + 1))
+            else:
+                self._splice(sep, cut_to, text[sep:cut_from], " " + self._masked[sep + 1 : cut_from])
+        else:
+            self._splice(cut_from, cut_to, "")
+        if prev is None and following is None:  # now empty: {} rather than a lone blank line
+            inside = _WS.match(self._text, container + 1).end()
+            if inside > container + 1 and self._text[inside] in "}]":
+                self._splice(container + 1, inside, "")

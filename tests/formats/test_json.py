@@ -1,0 +1,899 @@
+"""The JSON / JSONC editor: surgical edits, exact errors, and a property test over random layouts.
+
+Fixtures are hand-written copies of real files (formats.md 4.1): VS Code settings (tabs, comments,
+trailing commas), Claude settings (strict JSON, 2 spaces), an opencode-style file whose last member
+carries a comment and no comma.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats import MISSING, Op, replay, verify_edit
+from gwconf.formats import json as jsonfmt
+from gwconf.formats.json import load
+
+VSCODE = """\
+// VS Code user settings
+{
+\t"editor.fontSize": 14, // the size I like
+\t/* a block
+\t   comment over two lines */
+\t"http.proxy": "https://a//b",
+\t"tricky": "quote \\" backslash \\\\ /* not a comment */ // nor this",
+\t"emoji": "😀 中文 ключ",
+\t"big": 1.0e10,
+\t"files.exclude": {
+\t\t"**/.git": true,
+\t\t"**/node_modules": true,
+\t},
+\t"list": [1, 2, 3,],
+\t"port": 8080, // last one, trailing comma
+}
+"""
+
+VSCODE_DATA = {
+    "editor.fontSize": 14,
+    "http.proxy": "https://a//b",
+    "tricky": 'quote " backslash \\ /* not a comment */ // nor this',
+    "emoji": "😀 中文 ключ",
+    "big": 1.0e10,
+    "files.exclude": {"**/.git": True, "**/node_modules": True},
+    "list": [1, 2, 3],
+    "port": 8080,
+}
+
+CLAUDE = """\
+{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "env": {
+    "ANTHROPIC_BASE_URL": "https://api.anthropic.com",
+    "DISABLE_TELEMETRY": "1"
+  },
+  "permissions": {
+    "allow": [
+      "Bash(npm run lint)",
+      "Bash(npm run test:*)"
+    ],
+    "deny": []
+  },
+  "model": "sonnet"
+}
+"""
+
+OPENCODE = """\
+{
+  "$schema": "https://opencode.ai/config.json",
+  // the local server
+  "server": {
+    "host": "localhost",
+    "port": 8080 // no comma here
+  }
+}
+"""
+
+
+def edited(text: str, fmt: str, *ops: tuple[Any, ...]) -> str:
+    """Apply (method, *args) ops, check the write gate, return the text."""
+    original = load(text, "f.json", fmt=fmt)
+    doc = load(text, "f.json", fmt=fmt)
+    for name, *args in ops:
+        getattr(doc, name)(*args)
+    return verify_edit(fmt, original, doc)
+
+
+def roundtrip(text: str, fmt: str, path: tuple[Any, ...], value: Any) -> None:
+    """Insert then delete of the same key gives back the original bytes."""
+    doc = load(text, "f.json", fmt=fmt)
+    created = next(path[:i] for i in range(1, len(path) + 1) if doc.get(path[:i]) is MISSING)
+    doc.set(path, value)
+    assert doc.dump() != text
+    assert doc.delete(created)
+    assert doc.dump() == text
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def test_vscode_settings_parse_with_comments_trailing_commas_and_tricky_strings() -> None:
+    doc = load(VSCODE, "settings.json", fmt="jsonc")
+    assert doc.data() == VSCODE_DATA
+    assert doc.get(("tricky",)) == VSCODE_DATA["tricky"]
+    assert doc.get(("files.exclude", "**/.git")) is True
+    assert doc.get(("list", 1)) == 2
+    assert doc.get(("list", -1)) == 3
+    assert doc.get(("list", 3)) is MISSING
+    assert doc.get(("missing", "deeper"), "default") == "default"
+    assert doc.get(("port", "through-a-number")) is MISSING
+    assert doc.get(()) == VSCODE_DATA
+    assert doc.eol == "\n"
+    assert doc.ops == []
+
+
+def test_claude_settings_parse_strict() -> None:
+    doc = load(CLAUDE, "settings.json")
+    assert doc.data() == json.loads(CLAUDE)
+    assert doc.get(("permissions", "allow", 0)) == "Bash(npm run lint)"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n", "\r\n"])
+@pytest.mark.parametrize("fmt", ["json", "jsonc"])
+def test_empty_document_is_an_empty_object(text: str, fmt: str) -> None:
+    doc = load(text, "f.json", fmt=fmt)
+    assert doc.data() == {}
+    assert doc.get(("a",)) is MISSING
+    assert doc.delete(("a",)) is False
+    assert doc.ops == []
+
+
+# -- set ----------------------------------------------------------------------------------------
+
+
+def test_set_existing_value_replaces_exactly_its_span() -> None:
+    out = edited(VSCODE, "jsonc", ("set", ("editor.fontSize",), 15))
+    assert out == VSCODE.replace('"editor.fontSize": 14,', '"editor.fontSize": 15,')
+    out = edited(VSCODE, "jsonc", ("set", ("http.proxy",), "https://gw.example.com/v1"))
+    assert out == VSCODE.replace('"https://a//b"', '"https://gw.example.com/v1"')
+    out = edited(CLAUDE, "json", ("set", ("env", "ANTHROPIC_BASE_URL"), "https://gw.example.com"))
+    assert out == CLAUDE.replace("https://api.anthropic.com", "https://gw.example.com")
+
+
+def test_set_existing_scalar_to_object_renders_in_the_file_indent() -> None:
+    out = edited(VSCODE, "jsonc", ("set", ("port",), {"a": 1, "b": [True, None]}))
+    expected = VSCODE.replace(
+        '"port": 8080,',
+        '"port": {\n\t\t"a": 1,\n\t\t"b": [\n\t\t\ttrue,\n\t\t\tnull,\n\t\t],\n\t},',
+    )
+    assert out == expected
+
+
+def test_nested_insert_creates_parents_in_tabs_with_trailing_commas() -> None:
+    out = edited(VSCODE, "jsonc", ("set", ("provider", "gwconf", "options", "baseURL"), "https://gw/v1"))
+    expected = VSCODE.replace(
+        '\t"port": 8080, // last one, trailing comma\n',
+        '\t"port": 8080, // last one, trailing comma\n'
+        '\t"provider": {\n'
+        '\t\t"gwconf": {\n'
+        '\t\t\t"options": {\n'
+        '\t\t\t\t"baseURL": "https://gw/v1",\n'
+        "\t\t\t},\n"
+        "\t\t},\n"
+        "\t},\n",
+    )
+    assert out == expected
+
+
+def test_insert_into_strict_file_stays_strict() -> None:
+    out = edited(CLAUDE, "json", ("set", ("env", "ANTHROPIC_AUTH_TOKEN"), "sk-XXXX"))
+    expected = CLAUDE.replace(
+        '"DISABLE_TELEMETRY": "1"\n',
+        '"DISABLE_TELEMETRY": "1",\n    "ANTHROPIC_AUTH_TOKEN": "sk-XXXX"\n',
+    )
+    assert out == expected
+    json.loads(out)  # no comment, no trailing comma
+    out = edited(CLAUDE, "json", ("set", ("hooks", "x"), {"y": [1]}))
+    assert out.endswith(
+        '  "model": "sonnet",\n  "hooks": {\n    "x": {\n      "y": [\n        1\n      ]\n    }\n  }\n}\n'
+    )
+    json.loads(out)
+
+
+def test_insert_after_a_last_member_keeps_its_comment_in_place() -> None:
+    out = edited(OPENCODE, "jsonc", ("set", ("server", "tls"), True))
+    assert out == OPENCODE.replace(
+        '"port": 8080 // no comma here\n', '"port": 8080, // no comma here\n    "tls": true\n'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": 1}', '{"a": 1, "k": [1, {"x": null}]}'),
+        ('{"a":1}', '{"a":1,"k":[1,{"x":null}]}'),
+        ('{ "a": 1, "b": 2 }', '{ "a": 1, "b": 2, "k": [1, {"x": null}] }'),
+        ('{"a": 1,}', '{"a": 1, "k": [1, {"x": null}],}'),
+        ('{"a": 1 /* c */}', '{"a": 1, "k": [1, {"x": null}] /* c */}'),
+    ],
+)
+def test_single_line_object_gets_an_inline_insert(text: str, expected: str) -> None:
+    fmt = "jsonc" if "/*" in text or ",}" in text else "json"
+    assert edited(text, fmt, ("set", ("k",), [1, {"x": None}])) == expected
+    roundtrip(text, fmt, ("k",), [1, {"x": None}])
+
+
+def test_empty_object_expands() -> None:
+    text = '{\n  "env": {},\n  "b": 1\n}\n'
+    out = edited(text, "json", ("set", ("env", "KEY"), "v"))
+    assert out == '{\n  "env": {\n    "KEY": "v"\n  },\n  "b": 1\n}\n'
+    roundtrip(text, "json", ("env", "KEY"), "v")
+
+
+def test_empty_object_in_a_one_line_object_gets_an_inline_insert() -> None:
+    assert edited('{"env": {}, "b": []}', "json", ("set", ("env", "K"), {"x": 1})) == (
+        '{"env": {"K": {"x": 1}}, "b": []}'
+    )
+    assert (
+        edited('{"env": {}, "b": []}', "json", ("append", ("b",), {"x": 1})) == '{"env": {}, "b": [{"x": 1}]}'
+    )
+    assert edited("{}", "json", ("set", ("a",), 1)) == '{\n  "a": 1\n}'
+
+
+def test_empty_object_with_a_comment_inside_keeps_the_comment() -> None:
+    text = '{\n\t"env": {\n\t\t// nothing yet\n\t},\n}\n'
+    out = edited(text, "jsonc", ("set", ("env", "KEY"), "v"))
+    assert out == '{\n\t"env": {\n\t\t// nothing yet\n\t\t"KEY": "v",\n\t},\n}\n'
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonc"])
+@pytest.mark.parametrize(("text", "eol"), [("", "\n"), ("  \n", "\n"), ("\r\n", "\r\n")])
+def test_first_set_on_an_empty_document_creates_the_object(fmt: str, text: str, eol: str) -> None:
+    out = edited(text, fmt, ("set", ("provider", "url"), "https://gw"))
+    assert out == '{\n  "provider": {\n    "url": "https://gw"\n  }\n}\n'.replace("\n", eol)
+
+
+def test_first_set_on_a_comment_only_jsonc_file_keeps_the_comment() -> None:
+    assert edited("// my settings\n", "jsonc", ("set", ("a",), 1)) == '// my settings\n{\n  "a": 1\n}\n'
+
+
+def test_indent_unit_is_detected() -> None:
+    four = '{\n    "a": {\n        "b": 1\n    }\n}\n'
+    assert edited(four, "json", ("set", ("a", "c", "d"), 2)) == (
+        '{\n    "a": {\n        "b": 1,\n        "c": {\n            "d": 2\n        }\n    }\n}\n'
+    )
+
+
+def test_set_equal_value_is_a_no_op() -> None:
+    doc = load(VSCODE, "f", fmt="jsonc")
+    doc.set(("editor.fontSize",), 14)
+    doc.set(("files.exclude",), {"**/node_modules": True, "**/.git": True})  # order does not matter
+    doc.set(("big",), 1.0e10)
+    assert doc.ops == []
+    assert doc.dump() is VSCODE
+
+
+def test_set_tells_int_float_and_bool_apart() -> None:
+    doc = load('{"a": 1, "b": 1}', "f")
+    doc.set(("a",), True)
+    doc.set(("b",), 1.0)
+    assert doc.dump() == '{"a": true, "b": 1.0}'
+    assert doc.ops == [Op("set", ("a",), True), Op("set", ("b",), 1.0)]
+
+
+def test_ops_are_recorded_only_for_changes_with_normalised_paths() -> None:
+    doc = load(CLAUDE, "f")
+    doc.set(("model",), "sonnet")
+    assert doc.delete(("nope",)) is False
+    assert doc.delete(("env", "nope", "deeper")) is False
+    doc.set(("permissions", "allow", -1), "Bash(ls)")
+    assert doc.append(("permissions", "deny"), "Read(.env)") == 0
+    assert doc.delete(("env", "DISABLE_TELEMETRY")) is True
+    assert doc.ops == [
+        Op("set", ("permissions", "allow", 1), "Bash(ls)"),
+        Op("append", ("permissions", "deny"), "Read(.env)"),
+        Op("delete", ("env", "DISABLE_TELEMETRY")),
+    ]
+    verify_edit("json", load(CLAUDE, "f"), doc)
+
+
+def test_data_reflects_edits() -> None:
+    doc = load(CLAUDE, "f")
+    assert doc.data()["model"] == "sonnet"
+    doc.set(("model",), "opus")
+    assert doc.data()["model"] == "opus"
+    doc.delete(("model",))
+    assert "model" not in doc.data()
+    assert doc.get(("model",)) is MISSING
+
+
+def test_op_values_are_copies() -> None:
+    value = {"a": [1]}
+    doc = load("{}", "f")
+    doc.set(("x",), value)
+    value["a"].append(2)
+    assert doc.ops[0].value == {"a": [1]}
+    assert doc.data() == {"x": {"a": [1]}}
+
+
+# -- delete -------------------------------------------------------------------------------------
+
+
+def test_delete_first_middle_last_in_jsonc_with_trailing_commas() -> None:
+    first = edited(VSCODE, "jsonc", ("delete", ("editor.fontSize",)))
+    assert first == VSCODE.replace('\t"editor.fontSize": 14, // the size I like\n', "")
+    middle = edited(VSCODE, "jsonc", ("delete", ("files.exclude",)))
+    assert middle == VSCODE.replace(
+        '\t"files.exclude": {\n\t\t"**/.git": true,\n\t\t"**/node_modules": true,\n\t},\n', ""
+    )
+    last = edited(VSCODE, "jsonc", ("delete", ("port",)))
+    assert last == VSCODE.replace('\t"port": 8080, // last one, trailing comma\n', "")
+    nested_last = edited(VSCODE, "jsonc", ("delete", ("files.exclude", "**/node_modules")))
+    assert nested_last == VSCODE.replace('\t\t"**/node_modules": true,\n', "")
+
+
+def test_delete_first_middle_last_in_strict_json() -> None:
+    assert edited(CLAUDE, "json", ("delete", ("$schema",))) == CLAUDE.replace(
+        '  "$schema": "https://json.schemastore.org/claude-code-settings.json",\n', ""
+    )
+    assert edited(CLAUDE, "json", ("delete", ("env",))) == CLAUDE.replace(
+        '  "env": {\n    "ANTHROPIC_BASE_URL": "https://api.anthropic.com",\n    "DISABLE_TELEMETRY": "1"\n  },\n',
+        "",
+    )
+    last = edited(CLAUDE, "json", ("delete", ("model",)))
+    assert last == CLAUDE.replace('  },\n  "model": "sonnet"\n', "  }\n")
+    json.loads(last)
+    only = edited(
+        CLAUDE, "json", ("delete", ("env", "ANTHROPIC_BASE_URL")), ("delete", ("env", "DISABLE_TELEMETRY"))
+    )
+    assert '"env": {},' in only
+
+
+def test_delete_last_member_keeps_the_comment_of_the_previous_line() -> None:
+    text = '{\n  "a": 1, // about a\n  "b": 2\n}\n'
+    assert edited(text, "jsonc", ("delete", ("b",))) == '{\n  "a": 1 // about a\n}\n'
+
+
+def test_delete_keeps_a_comment_block_above_the_member() -> None:
+    text = '{\n  "a": 1,\n  // about b\n  "b": 2, // same line\n  "c": 3\n}\n'
+    assert edited(text, "jsonc", ("delete", ("b",))) == '{\n  "a": 1,\n  // about b\n  "c": 3\n}\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "expected"),
+    [
+        ('{"a": 1, "b": 2, "c": 3}', ("b",), '{"a": 1, "c": 3}'),
+        ('{"a": 1, "b": 2, "c": 3}', ("a",), '{"b": 2, "c": 3}'),
+        ('{"a": 1, "b": 2, "c": 3}', ("c",), '{"a": 1, "b": 2}'),
+        ('{"a": 1}', ("a",), "{}"),
+        ("[1, 2, 3]", (0,), "[2, 3]"),
+        ("[1, 2, 3]", (2,), "[1, 2]"),
+        ("[1, 2, 3]", (-2,), "[1, 3]"),
+        ('{"a": 1,\n "b": 2}', ("a",), '{\n "b": 2}'),
+        ('{\n  "a": 1,\n  "b": 2 }', ("b",), '{\n  "a": 1 }'),
+    ],
+)
+def test_delete_inline_members(text: str, path: tuple[Any, ...], expected: str) -> None:
+    assert edited(text, "json", ("delete", path)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "expected"),
+    [
+        ('{\n  "a": 1, "b": 2,\n  "c": 3\n}', ("b",), '{\n  "a": 1,\n  "c": 3\n}'),
+        ('{\n  "a": 1, "b": 2\n}', ("a",), '{\n  "b": 2\n}'),
+        ('{\n  "a": 1, "b": 2\n}', ("b",), '{\n  "a": 1\n}'),
+    ],
+)
+def test_delete_members_sharing_a_line_in_a_multi_line_object(
+    text: str, path: tuple[Any, ...], expected: str
+) -> None:
+    assert edited(text, "json", ("delete", path)) == expected
+
+
+def test_insert_when_the_closing_brace_follows_the_last_member() -> None:
+    text = '{\n  "a": 1 }'
+    assert edited(text, "json", ("set", ("b",), 2)) == '{\n  "a": 1,\n  "b": 2 }'
+    roundtrip(text, "json", ("b",), 2)
+    text = '{\n  "a": 1, }'
+    assert edited(text, "jsonc", ("set", ("b",), 2)) == '{\n  "a": 1,\n  "b": 2, }'
+    roundtrip(text, "jsonc", ("b",), 2)
+
+
+def test_top_level_array() -> None:
+    doc = load("[1, 2]\n", "f")
+    assert doc.append((), 3) == 2
+    assert doc.dump() == "[1, 2, 3]\n"
+    with pytest.raises(ParseError, match="expected an object at the top"):
+        doc.append(("k",), 1)
+    with pytest.raises(ParseError, match="expected an array at the top"):
+        load("{}", "f").set((0,), 1)
+    with pytest.raises(WriteRefused, match="cannot append to an empty file"):
+        load("", "f").append((), 1)
+
+
+def test_set_the_whole_document() -> None:
+    assert edited('{"b": 2}\n', "json", ("set", (), {"a": 1})) == '{\n  "a": 1\n}\n'
+    assert edited("", "json", ("set", (), {"a": 1})) == '{\n  "a": 1\n}\n'
+    doc = load('{"b": 2}', "f")
+    doc.set((), {"b": 2})
+    assert doc.ops == []
+
+
+def test_delete_refuses_the_whole_document() -> None:
+    with pytest.raises(ValueError):
+        load("{}", "f").delete(())
+
+
+# -- arrays -------------------------------------------------------------------------------------
+
+
+def test_arrays_by_index() -> None:
+    out = edited(CLAUDE, "json", ("set", ("permissions", "allow", 0), "Bash(make)"))
+    assert out == CLAUDE.replace("Bash(npm run lint)", "Bash(make)")
+    out = edited(CLAUDE, "json", ("delete", ("permissions", "allow", 1)))
+    assert out == CLAUDE.replace(
+        '"Bash(npm run lint)",\n      "Bash(npm run test:*)"', '"Bash(npm run lint)"'
+    )
+    out = edited(CLAUDE, "json", ("delete", ("permissions", "allow", 0)))
+    assert out == CLAUDE.replace('      "Bash(npm run lint)",\n', "")
+    out = edited(VSCODE, "jsonc", ("set", ("list", 1), {"x": 1}))
+    assert '"list": [1, {"x": 1}, 3,],' in out
+
+
+def test_append() -> None:
+    doc = load(CLAUDE, "f")
+    assert doc.append(("permissions", "allow"), "Bash(ls)") == 2
+    assert doc.append(("permissions", "deny"), "Read(.env)") == 0
+    assert doc.append(("permissions", "ask"), {"tool": "x"}) == 0
+    out = verify_edit("json", load(CLAUDE, "f"), doc)
+    assert '"Bash(npm run test:*)",\n      "Bash(ls)"\n    ],' in out
+    assert '"deny": ["Read(.env)"],' in out
+    assert out.endswith(
+        '"deny": ["Read(.env)"],\n    "ask": [\n      {\n        "tool": "x"\n      }\n    ]\n  },\n  "model": "sonnet"\n}\n'
+    )
+    assert edited(VSCODE, "jsonc", ("append", ("list",), 4)).count('"list": [1, 2, 3, 4,],') == 1
+    doc = load(VSCODE, "f", fmt="jsonc")
+    doc.append(("list",), 4)
+    doc.delete(("list", 3))
+    assert doc.dump() == VSCODE
+
+
+def test_append_to_a_non_array_is_refused() -> None:
+    with pytest.raises(
+        WriteRefused, match=r"f\.json: cannot append to model: model is a string, not an array"
+    ):
+        load(CLAUDE, "f.json").append(("model",), "x")
+
+
+# -- roundtrips ---------------------------------------------------------------------------------
+
+CRLF = CLAUDE.replace("\n", "\r\n")
+TABS_NO_TRAILING = '{\n\t"a": {\n\t\t"b": 1 /* why */\n\t},\n\t"c": [\n\t\t1\n\t] // end\n}'
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        (VSCODE, "jsonc"),
+        (CLAUDE, "json"),
+        (CRLF, "json"),
+        (VSCODE.replace("\n", "\r\n"), "jsonc"),
+        (OPENCODE, "jsonc"),
+        (TABS_NO_TRAILING, "jsonc"),
+        ('{"a": 1}', "json"),
+        ('{"a": {"b": [1, 2]}}', "json"),
+        ('{\n  "a": {}\n}', "json"),
+        ('{"a": {}, "b": []}', "json"),
+    ],
+)
+def test_insert_then_delete_gives_back_the_original_bytes(text: str, fmt: str) -> None:
+    data = load(text, "f", fmt=fmt).data()
+    for key, value in data.items():
+        if isinstance(value, dict):
+            roundtrip(text, fmt, (key, "gwconf-new"), {"x": [1, "y"]})
+        if isinstance(value, list):
+            doc = load(text, "f", fmt=fmt)
+            index = doc.append((key,), {"m": 1})
+            assert doc.delete((key, index))
+            assert doc.dump() == text
+    roundtrip(text, fmt, ("gwconf-new",), "v")
+    roundtrip(text, fmt, ("gwconf-new", "deep", "er"), [1])
+
+
+def test_crlf_files_get_no_bare_lf() -> None:
+    doc = load(CRLF, "f")
+    assert doc.eol == "\r\n"
+    doc.set(("env", "NEW"), {"nested": [1, 2]})
+    doc.set(("gwconf", "a", "b"), "c")
+    doc.append(("permissions", "allow"), "x")
+    doc.set(("model",), {"name": "x"})
+    doc.delete(("$schema",))
+    out = verify_edit("json", load(CRLF, "f"), doc)
+    assert out.count("\n") == out.count("\r\n")
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+
+def parse_error(text: str, fmt: str = "json") -> ParseError:
+    with pytest.raises(ParseError) as info:
+        load(text, "cfg.json", fmt=fmt)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "line", "column", "message"),
+    [
+        ('{"a" 1}', "json", 1, 6, "Expecting ':' delimiter"),
+        ('{\n  "a": 1\n  "b": 2\n}', "json", 3, 3, "Expecting ',' delimiter"),
+        ('{\n\t// c\n\t"a": 1 "b"\n}', "jsonc", 3, 9, "Expecting ',' delimiter"),
+        (
+            '{\n  // a comment\n  "a": 1\n}',
+            "json",
+            2,
+            3,
+            "comments are not allowed in this file (plain JSON)",
+        ),
+        ('{"a": 1 /* c */}', "json", 1, 9, "comments are not allowed in this file (plain JSON)"),
+        ('{"a": [1,\n 2,\n]}', "json", 2, 3, "trailing commas are not allowed in this file (plain JSON)"),
+        ('{"a": 1, /* never closed', "jsonc", 1, 10, "unterminated /* comment"),
+        ('{"a": 1, /* never closed', "json", 1, 10, "comments are not allowed in this file (plain JSON)"),
+        ('{"a": "x}', "jsonc", 1, 7, "Unterminated string starting at"),
+        ('{"a": NaN}', "json", 1, 7, "NaN is not valid JSON"),
+        ('{"a": -Infinity}', "jsonc", 1, 7, "-Infinity is not valid JSON"),
+        ('{"a": 1} x', "json", 1, 10, "Extra data"),
+        ('{"a": "tab\there"}', "json", 1, 11, "Invalid control character at"),
+        ("{,}", "jsonc", 1, 2, "Expecting property name enclosed in double quotes"),
+    ],
+)
+def test_parse_errors_have_exact_line_and_column(
+    text: str, fmt: str, line: int, column: int, message: str
+) -> None:
+    error = parse_error(text, fmt)
+    assert (error.line, error.column, error.reason) == (line, column, message)
+    assert str(error).startswith(f"cfg.json:{line}:{column}: {message}")
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "line", "column"),
+    [
+        ('{"a": 1, "a": 2}', "json", 1, 10),
+        ('{\n\t"x": {"a": 1},\n\t"y": {\n\t\t"a": 1, // c\n\t\t"a": 2,\n\t},\n}', "jsonc", 5, 3),
+        ('[{"k": {"ключ": 1, "b": {}, "ключ": 2}}]', "json", 1, 29),
+    ],
+)
+def test_duplicate_keys_are_refused(text: str, fmt: str, line: int, column: int) -> None:
+    error = parse_error(text, fmt)
+    assert (error.line, error.column) == (line, column)
+    assert "duplicate key" in error.reason
+
+
+def test_duplicate_keys_are_refused_in_big_files_too() -> None:
+    body = ",\n".join(f'  "k{i}": {{"v": [{i}, "x"]}}' for i in range(20000))
+    text = "{\n" + body + ',\n  "k7": 1\n}\n'
+    assert len(text) > jsonfmt._CACHE_LIMIT
+    error = parse_error(text)
+    assert error.line == 20002
+    assert "duplicate key" in error.reason
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonc"])
+@pytest.mark.parametrize("opener", ["[", '{"a":'])
+def test_deep_nesting_is_a_parse_error_not_a_crash(fmt: str, opener: str) -> None:
+    closer = "]" if opener == "[" else "}"
+    error = parse_error(opener * 10_000 + "1" + closer * 10_000, fmt)
+    assert "nested more than" in error.reason
+    assert error.line == 1
+
+
+def test_top_level_must_be_an_object_to_set_a_key() -> None:
+    doc = load('\n  ["a", "b"]\n', "cfg.json")
+    assert doc.get(("a",)) is MISSING
+    assert doc.get((0,)) == "a"
+    with pytest.raises(ParseError) as info:
+        doc.set(("a",), 1)
+    assert (info.value.line, info.value.column, info.value.reason) == (2, 3, "expected an object at the top")
+    with pytest.raises(ParseError, match="expected an object at the top"):
+        load('"just a string"', "cfg.json").set(("a", "b"), 1)
+    assert doc.ops == []
+
+
+def test_set_through_a_non_object_is_refused_naming_the_file_and_path() -> None:
+    doc = load(CLAUDE, "~/.claude/settings.json")
+    with pytest.raises(WriteRefused) as info:
+        doc.set(("model", "name"), "x")
+    assert str(info.value) == (
+        "~/.claude/settings.json: cannot set model.name: model is a string, not an object"
+    )
+    with pytest.raises(
+        WriteRefused, match=r"cannot set permissions\.allow\.x: permissions\.allow is an array"
+    ):
+        doc.set(("permissions", "allow", "x"), 1)
+    with pytest.raises(WriteRefused, match=r'cannot set env\["A.B"\]\[0\]: env\["A.B"\] is a number'):
+        load('{"env": {"A.B": 1}}', "f").set(("env", "A.B", 0), 1)
+    with pytest.raises(WriteRefused, match=r"index 5 is out of range \(permissions\.allow has 2 items\)"):
+        doc.set(("permissions", "allow", 5), "x")
+    with pytest.raises(WriteRefused, match="creates objects, not array items"):
+        doc.set(("new", 0), "x")
+    assert doc.ops == []
+    assert doc.dump() is CLAUDE
+
+
+@pytest.mark.parametrize("value", [(1, 2), {1: "a"}, {"a": {1, 2}}, object()])
+def test_values_json_cannot_hold_are_refused(value: Any) -> None:
+    with pytest.raises(TypeError):
+        load("{}", "f").set(("a",), value)
+
+
+def test_nan_values_are_refused() -> None:
+    with pytest.raises(ValueError):
+        load("{}", "f").set(("a",), [float("nan")])
+
+
+def test_bad_path_parts_are_refused() -> None:
+    with pytest.raises(TypeError):
+        load("{}", "f").get((True,))
+
+
+def test_unknown_format_is_refused() -> None:
+    with pytest.raises(ValueError):
+        load("{}", "f", fmt="json5")
+
+
+# -- scanning stays linear ----------------------------------------------------------------------
+
+PATHOLOGICAL = [
+    "[" + "1, /* x */ " * 20_000 + "1]",
+    "[" + "1, // x\n" * 20_000 + "1]",
+    '{"a": "' + "//" * 50_000 + '", "b": "' + "/*" * 50_000 + '"}',
+    "{/*" + "*" * 100_000 + "*/}",
+    "{/*" + "a/*" * 50_000 + "*a/" * 50_000 + "*/}",
+    "[" + '"\\"", ' * 20_000 + "1]",
+]
+
+
+@pytest.mark.parametrize("text", PATHOLOGICAL)
+def test_long_comments_and_strings_scan_in_linear_time(text: str) -> None:
+    """The lazy block-comment regex took 62 s on 1 MB (formats.md 4.3); these would hang."""
+    assert load(text, "f", fmt="jsonc").data() == json.loads(jsonfmt._mask(text)[0])
+    assert list(jsonfmt._find_masks(text)) == list(jsonfmt._find_masks_portable(text))
+
+
+def test_unterminated_comment_after_a_long_text_is_found() -> None:
+    text = '{"a": 1, ' + '"k": "v", ' * 10_000 + "/*" + " x" * 100_000
+    error = parse_error(text, "jsonc")
+    assert error.reason == "unterminated /* comment"
+
+
+@given(st.text(alphabet=list('ab/*",\\\n\r }]{[: '), max_size=60))
+@settings(max_examples=200, deadline=None)
+def test_both_scanners_agree(text: str) -> None:
+    assert list(jsonfmt._find_masks(text)) == list(jsonfmt._find_masks_portable(text))
+
+
+# -- property test: random layouts, random edits -------------------------------------------------
+
+KEYS = ["a", "b", "c", "url", "https://x//y", "/* k */", "ключ", "键", "😀", 'q"uote', "back\\slash", "k,}"]
+STRINGS = st.text(alphabet=list('ab/*",\\}] \n\t😀中'), max_size=8)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | STRINGS
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS), inner, max_size=4),
+    max_leaves=10,
+)
+DOCUMENTS = st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=6)
+
+
+class Renderer:
+    """Writes a document in a random layout and records where every value sits."""
+
+    def __init__(self, rnd: random.Random, jsonc: bool, eol: str, unit: str) -> None:
+        self.rnd, self.jsonc, self.eol, self.unit = rnd, jsonc, eol, unit
+        self.parts: list[str] = []
+        self.pos = 0
+        self.spans: dict[tuple[Any, ...], tuple[int, int, int]] = {}  # path -> (child start, start, end)
+
+    def write(self, piece: str) -> None:
+        self.parts.append(piece)
+        self.pos += len(piece)
+
+    def maybe(self, chance: float) -> bool:
+        return self.jsonc and self.rnd.random() < chance
+
+    def document(self, data: dict[str, Any]) -> str:
+        if self.maybe(0.3):
+            self.write('// header, with } and "quote"' + self.eol)
+        self.value(data, (), "", self.rnd.random() < 0.85, self.pos)
+        if self.rnd.random() < 0.8:
+            self.write(self.eol)
+        return "".join(self.parts)
+
+    def value(
+        self, value: Any, path: tuple[Any, ...], indent: str, multiline: bool, child_start: int
+    ) -> None:
+        start = self.pos
+        if isinstance(value, (dict, list)) and value:
+            if multiline and self.rnd.random() < 0.75:
+                self.block(value, path, indent)
+            else:
+                self.inline(value, path)
+        else:
+            self.write(json.dumps(value, ensure_ascii=False))
+        self.spans[path] = (child_start, start, self.pos)
+
+    def items(self, value: dict[str, Any] | list[Any]) -> list[tuple[Any, Any]]:
+        return list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+
+    def block(self, value: dict[str, Any] | list[Any], path: tuple[Any, ...], indent: str) -> None:
+        inner = indent + self.unit
+        self.write("{" if isinstance(value, dict) else "[")
+        if self.maybe(0.1):
+            self.write(" /* opens */")
+        self.write(self.eol)
+        items = self.items(value)
+        trailing = self.maybe(0.5)
+        for number, (key, item) in enumerate(items):
+            if self.maybe(0.15):
+                self.write(f"{inner}// about the next one, */ {{ [{self.eol}")
+            self.write(inner)
+            start = self.pos
+            if isinstance(value, dict):
+                self.write(json.dumps(key, ensure_ascii=False) + self.rnd.choice([": ", ":", " : "]))
+            self.value(item, (*path, key), inner, True, start)
+            if number < len(items) - 1 or trailing:
+                self.write(",")
+            if self.maybe(0.2):
+                self.write(' // note, "quoted" } ]')
+            elif self.maybe(0.1):
+                self.write(f" /* two{self.eol}{inner}lines */")
+            self.write(self.eol)
+        if self.maybe(0.1):
+            self.write(f"{inner}/* closing {self.eol}{inner} comment */{self.eol}")
+        self.write(indent + ("}" if isinstance(value, dict) else "]"))
+
+    def inline(self, value: dict[str, Any] | list[Any], path: tuple[Any, ...]) -> None:
+        self.write("{" if isinstance(value, dict) else "[")
+        pad = self.rnd.choice(["", " "])
+        self.write(pad)
+        items = self.items(value)
+        for number, (key, item) in enumerate(items):
+            start = self.pos
+            if isinstance(value, dict):
+                self.write(json.dumps(key, ensure_ascii=False) + self.rnd.choice([": ", ":"]))
+            self.value(item, (*path, key), "", False, start)
+            if number < len(items) - 1:
+                self.write("," + self.rnd.choice(["", " "]))
+                if self.maybe(0.2):
+                    self.write("/* c, } */ ")
+        if self.maybe(0.3):
+            self.write(",")
+        self.write(pad)
+        self.write("}" if isinstance(value, dict) else "]")
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += paths(item, (*prefix, index))
+    return found
+
+
+def lookup(data: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+LAYOUT = st.tuples(
+    st.sampled_from(["json", "jsonc"]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from(["\t", "  ", "    "]),
+    st.integers(0, 2**32 - 1),  # layout seed: far cheaper than st.randoms(), which draws per call
+)
+
+
+def render(data: dict[str, Any], layout: tuple[Any, ...]) -> tuple[str, str, Renderer]:
+    fmt, eol, unit, seed = layout
+    renderer = Renderer(random.Random(seed), fmt == "jsonc", eol, unit)
+    return renderer.document(data), fmt, renderer
+
+
+@given(DOCUMENTS, LAYOUT)
+@settings(max_examples=100, deadline=None)
+def test_random_layouts_parse_to_their_data(data: dict[str, Any], layout: tuple[Any, ...]) -> None:
+    text, fmt, _ = render(data, layout)
+    doc = load(text, "f", fmt=fmt)
+    assert doc.data() == data
+    for path in paths(data):
+        assert doc.get(path) == lookup(data, path)
+
+
+@given(DOCUMENTS, LAYOUT, st.data())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_edits_read_back_as_intended(
+    data: dict[str, Any], layout: tuple[Any, ...], draw: st.DataObject
+) -> None:
+    """Random set/delete/append sequences: the result parses, reads back as replay() says, passes
+    the write gate, keeps a strict file strict and a CRLF file free of bare LF."""
+    text, fmt, _ = render(data, layout)
+    original = load(text, "f", fmt=fmt)
+    doc = load(text, "f", fmt=fmt)
+    expected: Any = json.loads(json.dumps(data))
+    for _ in range(draw.draw(st.integers(1, 4))):
+        existing = paths(expected)[1:]
+        objects = [p for p in paths(expected) if isinstance(lookup(expected, p), dict)]
+        lists = [p for p in paths(expected) if isinstance(lookup(expected, p), list)]
+        kind = draw.draw(st.sampled_from(["set", "new", "delete", "missing", "append"]))
+        if kind == "set" and existing:
+            doc.set(draw.draw(st.sampled_from(existing)), draw.draw(VALUES))
+        elif kind == "new":
+            parent = draw.draw(st.sampled_from(objects))
+            tail = draw.draw(st.lists(st.sampled_from(["gw", "new", *KEYS]), min_size=1, max_size=3))
+            if lookup(expected, parent).get(tail[0], {}) == {}:  # missing (or an empty object)
+                doc.set((*parent, *tail), draw.draw(VALUES))
+        elif kind == "delete" and existing:
+            assert doc.delete(draw.draw(st.sampled_from(existing)))
+        elif kind == "missing":
+            parent = draw.draw(st.sampled_from(objects))
+            if "absent" not in lookup(expected, parent):
+                assert not doc.delete((*parent, "absent"))
+        elif kind == "append" and lists:
+            doc.append(draw.draw(st.sampled_from(lists)), draw.draw(VALUES))
+        expected = replay(data, doc.ops)
+    out = verify_edit(fmt, original, doc)
+    assert load(out, "f", fmt=fmt).data() == expected
+    if fmt == "json":
+        assert json.loads(out) == expected
+    if "\r\n" in text:
+        assert out.count("\n") == out.count("\r\n")
+
+
+@given(DOCUMENTS, LAYOUT, st.data())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_one_edit_touches_only_its_member_and_undoes_exactly(
+    data: dict[str, Any], layout: tuple[Any, ...], draw: st.DataObject
+) -> None:
+    """Bytes outside the edited member (or the end of its container, for inserts) are unchanged;
+    insert+delete gives back the original bytes; setting the old scalar back does too."""
+    text, fmt, renderer = render(data, layout)
+    spans = renderer.spans
+    doc = load(text, "f", fmt=fmt)
+
+    def unchanged_outside(low: int, high: int) -> None:
+        out = doc.dump()
+        assert out[:low] == text[:low]
+        assert out[len(out) - (len(text) - high) :] == text[high:]
+        assert load(out, "f", fmt=fmt).data() == replay(data, doc.ops)
+
+    containers = [p for p in spans if isinstance(lookup(data, p), (dict, list))]
+    parent = draw.draw(st.sampled_from(containers))
+    value = lookup(data, parent)
+    _, open_at, close_end = spans[parent]
+    kids = [(*parent, key) for key in (value if isinstance(value, dict) else range(len(value)))]
+    new = draw.draw(VALUES)
+    action = draw.draw(st.sampled_from(["insert", "delete", "set"]))
+    if action == "insert" or not kids:
+        low = spans[kids[-1]][2] if kids else open_at + 1
+        if isinstance(value, dict):
+            path = (
+                *parent,
+                draw.draw(st.sampled_from(["gwconf", "new key", *KEYS]).filter(lambda k: k not in value)),
+            )
+            doc.set(path, new)
+        else:
+            path = (*parent, doc.append(parent, new))
+        unchanged_outside(low, close_end - 1)
+        assert doc.delete(path)
+        assert doc.dump() == text
+    elif action == "delete":
+        index = draw.draw(st.integers(0, len(kids) - 1))
+        low = spans[kids[index - 1]][2] if index else open_at + 1
+        high = spans[kids[index + 1]][0] if index + 1 < len(kids) else close_end - 1
+        assert doc.delete(kids[index])
+        unchanged_outside(low, high)
+    else:
+        path = draw.draw(st.sampled_from(kids))
+        _, start, end = spans[path]
+        old = lookup(data, path)
+        doc.set(path, new)
+        unchanged_outside(start, end)
+        doc.set(path, old)
+        assert load(doc.dump(), "f", fmt=fmt).data() == data
+        if not isinstance(old, (dict, list)):
+            assert doc.dump() == text
