@@ -104,14 +104,16 @@ def get_plain(data: Any, path: KeyPath) -> Any:
 
 
 def _set_plain(data: Any, path: KeyPath, value: Any) -> Any:
+    """Set ``path`` in plain data, creating parents; a null parent becomes a mapping (``a:`` then ``a.b``)."""
     if not path:
         return value
+    if data is None:
+        data = {}
     node = data
     for part in path[:-1]:
-        if isinstance(node, dict):
-            node = node.setdefault(part, {})
-        else:
-            node = node[part]
+        if isinstance(node, dict) and node.get(part) is None:
+            node[part] = {}
+        node = node[part]
     node[path[-1]] = value
     return data
 
