@@ -47,12 +47,35 @@ def test_files_on_every_platform(client_id: str, platform: str, home: Path) -> N
         assert file.format in __import__("gwconf.formats", fromlist=["FORMATS"]).FORMATS
 
 
+# What a client needs before it may write on an empty home (each module's docstring says why):
+# server clients need their folder, Chatbox edits only a config.json it made itself, Zed reads
+# the key from $GWCONF_API_KEY. Values: env vars ("{home}" expands) and files to create.
+PRECONDITIONS: dict[str, dict[str, dict[str, str]]] = {
+    "anythingllm": {"env": {"ANYTHINGLLM_DIR": "{home}/srv"}, "files": {"srv/.keep": ""}},
+    "librechat": {"env": {"LIBRECHAT_DIR": "{home}/srv"}, "files": {"srv/.keep": ""}},
+    "lobechat": {"env": {"LOBECHAT_DIR": "{home}/srv"}, "files": {"srv/.keep": ""}},
+    "open-webui": {"env": {"OPEN_WEBUI_DIR": "{home}/srv"}, "files": {"srv/.keep": ""}},
+    "zed": {"env": {"GWCONF_API_KEY": TEST_KEY}},
+    "chatbox": {"files": {".config/xyz.chatboxapp.app/config.json": '{"settings": {}}'}},
+}
+
+
 def _writable(client_id: str) -> bool:
-    return registry.get(client_id).tier < 3
+    """Tier 1-2 clients with files to write (a link-only client such as cherry-studio has none)."""
+    client = registry.get(client_id)
+    nowhere = Env(home=Path("/nonexistent"), platform="linux", environ={}, cwd=Path("/nonexistent"))
+    return client.tier < 3 and (bool(client.files(nowhere)) or client_id in PRECONDITIONS)
 
 
 @pytest.mark.parametrize("client_id", [c for c in registry.IDS if _writable(c)])
-def test_apply_read_restore_on_empty_home(client_id: str, gwconf, home: Path, profile) -> None:
+def test_apply_read_restore_on_empty_home(client_id: str, gwconf, home: Path, profile, monkeypatch) -> None:
+    setup = PRECONDITIONS.get(client_id, {})
+    for name, value in setup.get("env", {}).items():
+        monkeypatch.setenv(name, value.format(home=home))
+    for name, text in setup.get("files", {}).items():
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(text)
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
     applied = gwconf("apply", client_id, "--json")
     assert applied.exit_code == 0, applied
     assert TEST_KEY not in applied.output
@@ -75,8 +98,8 @@ def test_apply_read_restore_on_empty_home(client_id: str, gwconf, home: Path, pr
     assert not again["changed"], "applying the same profile twice changes nothing"
 
     assert gwconf("restore", client_id).exit_code == 0
-    left = [p for p in home.rglob("*") if p.is_file()]
-    assert left == [], f"restore left files gwconf created: {left}"
+    left = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    assert left == before, f"restore did not leave exactly what was there: {sorted(left)}"
 
 
 @pytest.mark.parametrize("client_id", [c for c in registry.IDS if not _writable(c)])
