@@ -175,7 +175,7 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
         item.target_base = target.base_url
     except GwconfError as exc:
         item.findings.append(Finding("error", "other", f"profile {profile.name!r}: {exc.message}", exc.hint))
-    if client.tier == 3:
+    if client.tier == 3 or not client.files(env):  # settings live in the app (or only a link reaches it)
         item.findings.append(
             Finding(
                 "info",
