@@ -1,0 +1,75 @@
+"""A file that holds one value and nothing else (llm's ``default_model.txt``).
+
+The only path is ``()``. The value is the content without its trailing line ending, so a file
+written by ``echo gpt-4o > default_model.txt`` reads as ``"gpt-4o"``; an empty file reads as
+``None`` (no value), which is what deleting the value leaves behind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gwconf.errors import WriteRefused
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+
+
+def load(text: str, source: str, *, fmt: str = "text") -> TextDocument:
+    """Any text is valid: there is nothing to parse."""
+    return TextDocument(text, source)
+
+
+def _strip_eol(text: str) -> str:
+    """Drop exactly one trailing line ending: a value may itself end in a newline."""
+    if text.endswith("\r\n"):
+        return text[:-2]
+    if text.endswith("\n"):
+        return text[:-1]
+    return text
+
+
+class TextDocument:
+    """The whole file is the value at path ``()``."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.eol = detect_eol(text)
+        self.ops: list[Op] = []
+        self._text = text
+
+    def data(self) -> str | None:
+        return _strip_eol(self._text) if self._text else None
+
+    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        value = self.data()
+        if tuple(path) != () or value is None:
+            return default
+        return value
+
+    def set(self, path: KeyPath, value: Any) -> None:
+        self._check_path(path)
+        if not isinstance(value, str):
+            raise WriteRefused(f"{self.source}: holds one text value; cannot store {type(value).__name__}.")
+        if value == self.data():
+            return
+        self._text = value + self.eol
+        self.ops.append(Op("set", (), value))
+
+    def delete(self, path: KeyPath) -> bool:
+        self._check_path(path)
+        if not self._text:
+            return False
+        self._text = ""
+        self.ops.append(Op("delete", ()))
+        return True
+
+    def append(self, path: KeyPath, value: Any) -> int:
+        raise WriteRefused(f"{self.source}: holds one text value, not a list.")
+
+    def dump(self) -> str:
+        return self._text
+
+    def _check_path(self, path: KeyPath) -> None:
+        if tuple(path) != ():
+            raise WriteRefused(
+                f"{self.source}: holds one value; there is no key {'.'.join(map(str, path))!r} in it."
+            )

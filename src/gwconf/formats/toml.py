@@ -1,0 +1,850 @@
+"""TOML files (Codex ``config.toml`` and friends), edited with tomlkit plus text-level placement.
+
+tomlkit keeps comments and layout, but measured on real files (formats.md 2.1) it places new
+tables and keys by rules that are hard to undo: a key added to a table lands below the comment
+that introduces the next table, a removed table leaves its separating blank line behind (or takes
+the next table's comment with it), and a table added next to dotted keys can silently change
+their meaning. So gwconf:
+
+- finds the table sections in the text itself (header lines outside strings and arrays),
+- inserts a new table as a rendered chunk after its closest relative (else at the end), with one
+  blank line on each side it touches, and a new key right after the last key of its table,
+- removes a table's sections and exactly one separating blank line; comments right under its
+  keys go with it, comments after a blank line or right above the next header stay, and a
+  comment above a removed header is kept (set apart from the next header),
+- edits values in place through tomlkit (comments, alignment and literal quoting kept),
+- keeps the file's final-newline state and line endings,
+- re-parses every candidate text and accepts it only when it reads back as intended; when the
+  text-level way does not, it falls back to plain tomlkit, and refuses when that fails too.
+
+Because every edit starts from the text, a table added today and removed next month (a new
+process, a fresh parse) gives back the original bytes, not only within one session.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import functools
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats import replay
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+
+
+def load(text: str, source: str, *, fmt: str = "toml") -> TomlDocument:
+    """Parse ``text``; tomlkit is imported here so commands that touch no TOML never pay for it."""
+    return TomlDocument(text, source)
+
+
+# -- parsing ---------------------------------------------------------------------------------------
+
+
+def _parse(text: str, source: str) -> Any:
+    import tomlkit
+
+    try:
+        return tomlkit.parse(text)
+    except Exception as exc:  # tomlkit raises ParseError and assorted TOMLKitErrors on bad input
+        raise _parse_error(text, source, exc) from None
+
+
+def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
+    """tomllib's messages are clearer (tomlkit says "Unexpected character: '\\x00'" for an
+    unterminated array); use them when tomllib rejects the text too (TOML 1.1 may differ)."""
+    line = getattr(exc, "line", None)
+    col = getattr(exc, "col", None)
+    message = re.sub(r" at line \d+ col \d+$", "", str(exc)) or type(exc).__name__
+    column = col + 1 if isinstance(col, int) else None
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        return ParseError(source, message, line, column)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        text_message = str(err)
+        if "already exists" in message:  # tomlkit names the duplicate key, tomllib does not
+            text_message = re.sub(r"^.*?(?= \(at )", message.rstrip("."), text_message)
+        m = re.search(r" \(at line (\d+), column (\d+)\)$", text_message)
+        if m:
+            return ParseError(source, text_message[: m.start()], int(m.group(1)), int(m.group(2)))
+        m = re.search(r" \(at end of document\)$", text_message)
+        if m:
+            end_line = text.count("\n") + 1
+            end_col = len(text) - (text.rfind("\n") + 1) + 1
+            return ParseError(
+                source, text_message[: m.start()] + " at the end of the file", end_line, end_col
+            )
+        return ParseError(source, text_message, line, column)
+    return ParseError(source, message, line, column)
+
+
+# -- the text's table sections -----------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    start: int
+    end: int  # after the line ending
+    kind: str  # "blank", "comment", "header" or "other" (keys, values, lines inside strings)
+
+
+@dataclass
+class _Section:
+    """A header line and the lines up to the next header; the preamble has ``header`` False."""
+
+    path: tuple[str, ...]
+    aot: bool
+    header: bool
+    rows: list[_Row] = field(default_factory=list)
+
+    @property
+    def start(self) -> int:
+        return self.rows[0].start if self.rows else 0
+
+    @property
+    def end(self) -> int:
+        return self.rows[-1].end if self.rows else 0
+
+
+def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
+    """Carry the lexer state (open multi-line string, bracket depth) across one line."""
+    i, n = 0, len(line)
+    while i < n:
+        if ml is not None:
+            if ml == '"""' and line[i] == "\\":
+                i += 2
+                continue
+            if line.startswith(ml, i):
+                i += 3
+                extra = 0
+                while i < n and line[i] == ml[0] and extra < 2:  # `""""` ends the content with a quote
+                    i += 1
+                    extra += 1
+                ml = None
+                continue
+            i += 1
+            continue
+        c = line[i]
+        if c == "#":
+            break
+        if c in "\"'":
+            if line.startswith(c * 3, i):
+                ml = c * 3
+                i += 3
+                continue
+            j = i + 1
+            while j < n and line[j] != c and line[j] != "\n":
+                j += 2 if (c == '"' and line[j] == "\\") else 1
+            i = j + 1
+            continue
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return ml, depth
+
+
+@functools.lru_cache(maxsize=4096)
+def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
+    """The key path of a ``[header]`` line and whether it is an ``[[array]]`` element."""
+    import tomlkit
+
+    node: Any = tomlkit.parse(line.strip()).unwrap()
+    path: list[str] = []
+    while isinstance(node, dict) and len(node) == 1:
+        key = next(iter(node))
+        path.append(key)
+        node = node[key]
+        if isinstance(node, list):
+            return tuple(path), True
+    return tuple(path), False
+
+
+def _sections(text: str) -> list[_Section]:
+    """The preamble followed by one section per header line, in text order."""
+    sections = [_Section((), False, False)]
+    ml: str | None = None
+    depth = 0
+    pos = 0
+    while pos < len(text):
+        newline = text.find("\n", pos)
+        end = len(text) if newline < 0 else newline + 1
+        line = text[pos:end]
+        stripped = line.strip()
+        if ml is not None:
+            kind = "other"
+            ml, depth = _advance(line, ml, depth)
+        elif not stripped:
+            kind = "blank"
+        elif stripped.startswith("#"):
+            kind = "comment" if depth == 0 else "other"
+        elif stripped.startswith("[") and depth == 0:
+            kind = "header"
+            path, aot = _header_path(line)
+            sections.append(_Section(path, aot, True))
+        else:
+            kind = "other"
+            ml, depth = _advance(line, ml, depth)
+        sections[-1].rows.append(_Row(pos, end, kind))
+        pos = end
+    return sections
+
+
+def _attached_start(section: _Section, text: str) -> int:
+    """Where the comment lines that sit right above the next header begin (they belong to it)."""
+    if section.end >= len(text) or not section.rows:
+        return section.end if section.rows else 0
+    index = len(section.rows)
+    first = 1 if section.header else 0
+    while index > first and section.rows[index - 1].kind == "comment":
+        index -= 1
+    return section.rows[index].start if index < len(section.rows) else section.end
+
+
+def _gap_start(section: _Section, text: str) -> int:
+    """Where a table's own lines end: comments right under its last key belong to it; from the
+    first blank line after them on, comments are free-standing (or introduce the next table)."""
+    rows = section.rows
+    index = len(rows)
+    first = 1 if section.header else 0
+    while index > first and rows[index - 1].kind in ("blank", "comment"):
+        index -= 1
+    run = rows[index:]
+    blank = next((row for row in run if row.kind == "blank"), None)
+    if blank is not None:
+        return blank.start
+    if run and section.end < len(text):
+        return run[0].start  # comment lines right above the next header
+    return section.end
+
+
+def _last_line(text: str) -> str:
+    """The last complete line of ``text`` (which ends with a newline)."""
+    return text.rsplit("\n", 2)[-2] if text.count("\n") >= 1 else text
+
+
+def _ends_blank(text: str) -> bool:
+    return bool(text) and text.endswith("\n") and not _last_line(text).strip()
+
+
+def _starts_blank(text: str) -> bool:
+    return bool(text) and not text.split("\n", 1)[0].strip()
+
+
+def _drop_last_line(text: str) -> str:
+    """``text`` ends with a newline; cut its last line."""
+    return text[: text[:-1].rfind("\n") + 1]
+
+
+def _drop_first_line(text: str) -> str:
+    newline = text.find("\n")
+    return "" if newline < 0 else text[newline + 1 :]
+
+
+def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str) -> str:
+    """Put a rendered table (ending with a newline) after its closest relative, else at the end."""
+    sections = _sections(text)
+    best: _Section | None = None
+    best_len = 0
+    for section in sections[1:]:
+        common = 0
+        for a, b in zip(section.path, path, strict=False):
+            if a != b:
+                break
+            common += 1
+        if common and common >= best_len:
+            best, best_len = section, common
+    at = _attached_start(best, text) if best is not None else len(text)
+    before, after = text[:at], text[at:]
+    if before and not before.endswith("\n"):
+        before += eol
+    if before and not _ends_blank(before):
+        before += eol
+    if after and not _starts_blank(after):
+        chunk += eol
+    return before + chunk + after
+
+
+def _remove_sections(text: str, path: tuple[str, ...]) -> str | None:
+    """Cut the sections of the table at ``path`` (and its sub-tables) out of the text."""
+    sections = _sections(text)
+    spans: list[list[int]] = []
+    previous_target = False
+    for section in sections[1:]:
+        target = section.path[: len(path)] == path
+        if target:
+            stop = _gap_start(section, text)
+            if previous_target and spans:
+                spans[-1][1] = stop
+            else:
+                spans.append([section.start, stop])
+        previous_target = target
+    if not spans:
+        return None
+    for start, stop in reversed(spans):
+        before, after = text[:start], text[stop:]
+        if before and _last_line(before).lstrip().startswith("#"):
+            # a comment written above the removed header: keep it, but not glued to the next one
+            if after and not _starts_blank(after):
+                after = ("\r\n" if before.endswith("\r\n") else "\n") + after
+        elif (not before or _ends_blank(before)) and (not after or _starts_blank(after)):
+            if before:
+                before = _drop_last_line(before)
+            else:
+                after = _drop_first_line(after)
+        text = before + after
+    return text
+
+
+def _insert_key_line(text: str, section: _Section, line: str, eol: str) -> str:
+    """Add ``line`` (no line ending) after the last key of ``section``, in its indentation."""
+    content = [row for row in section.rows if row.kind == "other"]
+    indent = ""
+    if content:
+        first = text[content[0].start : content[0].end]
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        at = content[-1].end
+    elif section.header:
+        at = section.rows[0].end
+    else:
+        at = _attached_start(section, text)
+    before, after = text[:at], text[at:]
+    if before and not before.endswith("\n"):
+        before += eol
+    return before + indent + line + eol + after
+
+
+# -- values ----------------------------------------------------------------------------------------
+
+_SCALARS = (str, bool, int, float, datetime.datetime, datetime.date, datetime.time)
+
+
+def _check_value(value: Any, where: str) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise WriteRefused(f"{where}: TOML keys are text, got {key!r}.")
+            _check_value(item, where)
+    elif isinstance(value, list):
+        for item in value:
+            _check_value(item, where)
+    elif value is None:
+        raise WriteRefused(f"{where}: TOML has no null value; delete the key instead.")
+    elif not isinstance(value, _SCALARS):
+        raise WriteRefused(f"{where}: cannot write a {type(value).__name__} to TOML.")
+
+
+def _is_table_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _inline_item(value: Any, old: Any = None) -> Any:
+    """A tomlkit item for ``value`` that fits on the key's line (dicts become inline tables)."""
+    import tomlkit
+    from tomlkit.items import String, StringType
+
+    if isinstance(value, dict):
+        table = tomlkit.inline_table()
+        for key, item in value.items():
+            table.append(key, _inline_item(item))
+        return table
+    if isinstance(value, list):
+        array = tomlkit.array()
+        for item in value:
+            array.append(_inline_item(item))
+        return array
+    if (
+        isinstance(value, str)
+        and isinstance(old, String)
+        and old.type == StringType.SLL
+        and not re.search(r"['\x00-\x08\x0a-\x1f\x7f]", value)
+    ):
+        return tomlkit.string(value, literal=True)
+    return tomlkit.item(value)
+
+
+def _table_item(value: dict[str, Any], implicit: bool = True) -> Any:
+    """A header table: plain keys first, then sub-tables; implicit (no header line of its own)
+    when it holds only tables, unless it is an array element, which always needs its header."""
+    import tomlkit
+
+    simple = {k: v for k, v in value.items() if not isinstance(v, dict) and not _is_table_list(v)}
+    nested = {k: v for k, v in value.items() if k not in simple}
+    table = tomlkit.table(is_super_table=implicit and bool(nested) and not simple)
+    for key, item in simple.items():
+        table.append(key, _inline_item(item))
+    for key, item in nested.items():
+        table.append(key, _table_item(item) if isinstance(item, dict) else _aot_item(item))
+    return table
+
+
+def _aot_item(value: list[dict[str, Any]]) -> Any:
+    import tomlkit
+
+    aot = tomlkit.aot()
+    for element in value:
+        aot.append(_table_item(element, implicit=False))
+    return aot
+
+
+def _render_chunk(path: tuple[str, ...], value: Any) -> str:
+    """The text of a new table (or array of tables) at ``path``, as its own document."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    container: Any = doc
+    for part in path[:-1]:
+        parent = tomlkit.table(is_super_table=True)
+        container.append(part, parent)
+        container = parent
+    container.append(path[-1], _table_item(value) if isinstance(value, dict) else _aot_item(value))
+    return str(doc.as_string())
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that tells 1 from 1.0 and True (an edit must change such text) and nan from nan."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def _get_plain(data: Any, path: KeyPath) -> Any:
+    node = data
+    for part in path:
+        in_dict = isinstance(node, dict) and isinstance(part, str) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and -len(node) <= part < len(node)
+        if not (in_dict or in_list):
+            return MISSING
+        node = node[part]
+    return node
+
+
+def _holders(node: Any, path: tuple[str | int, ...]) -> list[Any]:
+    """The tomlkit containers that directly hold ``path[-1]``, found through the parsed body
+    (one per part when a table is split around other tables)."""
+    from tomlkit.container import Container
+    from tomlkit.items import AbstractTable
+
+    if len(path) == 1:
+        key = path[0]
+        if isinstance(key, int):
+            return [node] if isinstance(node, list) and -len(node) <= key < len(node) else []
+        return [node] if hasattr(node, "keys") and key in node else []
+    head, rest = path[0], path[1:]
+    if isinstance(head, int):
+        return _holders(node[head], rest) if isinstance(node, list) and -len(node) <= head < len(node) else []
+    if isinstance(node, Container):
+        body = node.body
+    elif isinstance(node, AbstractTable):
+        body = node.value.body
+    else:
+        return []
+    found: list[Any] = []
+    for key, item in body:
+        if key is not None and key.key == head:
+            found += _holders(item, rest)
+    return found
+
+
+# -- the document ----------------------------------------------------------------------------------
+
+
+class TomlDocument:
+    """The text is the state: each edit produces a new text, re-parsed before it is taken."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.eol = detect_eol(text)
+        self.ops: list[Op] = []
+        # new lines from tomlkit are bare LF; turn them into CRLF only in a pure-CRLF file
+        self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
+        self._final = _final_newlines(text)
+        self._text = text
+        self._doc = _parse(text, source)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def data(self) -> dict[str, Any]:
+        return dict(self._doc.unwrap())
+
+    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        value = _get_plain(self.data(), tuple(path))
+        return default if value is MISSING else value
+
+    def dump(self) -> str:
+        return self._text
+
+    # -- editing -----------------------------------------------------------------------------
+
+    def set(self, path: KeyPath, value: Any) -> None:
+        path = self._check_path(path)
+        _check_value(value, self.source)
+        current = self.get(path)
+        if current is not MISSING and _same(current, value):
+            return
+        op = Op("set", path, copy.deepcopy(value))
+        with self._transaction([op]):
+            self._set(path, value)
+
+    def delete(self, path: KeyPath) -> bool:
+        path = self._check_path(path)
+        if self.get(path) is MISSING:
+            return False
+        before_ops = len(self.ops)
+        saved = (self._text, self._doc)
+        try:
+            self.ops.extend(self._delete(path))
+        except BaseException:
+            self._text, self._doc = saved
+            del self.ops[before_ops:]
+            raise
+        return True
+
+    def append(self, path: KeyPath, value: Any) -> int:
+        path = self._check_path(path)
+        _check_value(value, self.source)
+        current = self.get(path)
+        if current is not MISSING and not isinstance(current, list):
+            raise WriteRefused(f"{self.source}: {_show(path)} is not a list; cannot append to it.")
+        index = 0 if current is MISSING else len(current)
+        op = Op("append", path, copy.deepcopy(value))
+        with self._transaction([op]):
+            if current is MISSING:
+                self._set(path, [value])
+            else:
+                self._append(path, value)
+        return index
+
+    # -- primitives --------------------------------------------------------------------------
+
+    def _set(self, path: tuple[str | int, ...], value: Any) -> None:
+        """Make ``path`` hold ``value``; each step is verified on its own."""
+        current = self.get(path)
+        if current is not MISSING and _same(current, value):
+            return
+        parent_path = path[:-1]
+        parent = self.get(parent_path)
+        if parent is MISSING:
+            # create the missing tables as one nested value at the first missing key
+            first = next(i for i in range(len(path)) if self.get(path[: i + 1]) is MISSING)
+            nested: Any = value
+            for part in reversed(path[first + 1 :]):
+                if not isinstance(part, str):
+                    raise WriteRefused(
+                        f"{self.source}: {_show(path)}: no list at {_show(path[: first + 1])}."
+                    )
+                nested = {part: nested}
+            self._set(path[: first + 1], nested)
+            return
+        if current is not MISSING:
+            if isinstance(current, dict) and isinstance(value, dict):
+                # edit a table key by key, so its comments and layout stay
+                for key in [k for k in current if k not in value]:
+                    self._delete((*path, key))
+                if self.get(path) is MISSING:  # it was implicit and went away with its last key
+                    self._set(path, value)
+                    return
+                for key, item in value.items():
+                    self._set((*path, key), item)
+                return
+            becomes_table = (isinstance(value, dict) or _is_table_list(value)) and self._is_header_like(
+                parent_path
+            )
+            if self._is_header_table(path) or (becomes_table and not isinstance(current, (dict, list))):
+                self._delete(path)  # a [table] becomes a plain value, or a plain value a [table]
+                self._set(path, value)
+                return
+            self._commit([Op("set", path, value)], [lambda: self._tk_set(path, value)])
+            return
+        if isinstance(parent, list):
+            index = path[-1]
+            if not isinstance(index, int) or index != len(parent):
+                raise WriteRefused(f"{self.source}: {_show(path)}: index out of range.")
+            self._append(parent_path, value)
+            return
+        if not isinstance(parent, dict) or not isinstance(path[-1], str):
+            raise WriteRefused(f"{self.source}: {_show(parent_path)} is not a table.")
+        candidates: list[Callable[[], str | None]] = []
+        text_path = all(isinstance(p, str) for p in path)
+        if text_path and self._is_header_like(parent_path):
+            if isinstance(value, dict) or _is_table_list(value):
+                candidates.append(lambda: self._text_new_table(path, value))
+            else:
+                candidates.append(lambda: self._text_new_key(path, value))
+        candidates.append(lambda: self._tk_set(path, value))
+        self._commit([Op("set", path, value)], candidates)
+
+    def _delete(self, path: tuple[str | int, ...]) -> list[Op]:
+        candidates: list[Callable[[], str | None]] = []
+        if all(isinstance(p, str) for p in path):
+            candidates.append(lambda: _remove_sections(self._text, path))
+        candidates.append(lambda: self._tk_delete(path))
+        return self._commit([Op("delete", path)], candidates, prune=True)
+
+    def _append(self, path: tuple[str | int, ...], value: Any) -> None:
+        if self._is_aot(path) and not isinstance(value, dict):
+            current = self.get(path)  # [[tables]] hold tables only: make it an inline array
+            self._delete(path)
+            self._set(path, [*current, value])
+            return
+        candidates: list[Callable[[], str | None]] = []
+        if self._is_aot(path) and isinstance(value, dict) and all(isinstance(p, str) for p in path):
+            chunk_path: tuple[str, ...] = path
+            candidates.append(
+                lambda: _insert_chunk(
+                    self._text, self._eol_new(_render_chunk(chunk_path, [value])), chunk_path, self.eol
+                )
+            )
+        candidates.append(lambda: self._tk_append(path, value))
+        self._commit([Op("append", path, value)], candidates)
+
+    # -- candidates --------------------------------------------------------------------------
+
+    def _text_new_table(self, path: tuple[str, ...], value: Any) -> str:
+        chunk = self._eol_new(_render_chunk(path, value))
+        return _insert_chunk(self._text, chunk, path, self.eol)
+
+    def _text_new_key(self, path: tuple[str, ...], value: Any) -> str | None:
+        import tomlkit
+
+        sections = _sections(self._text)
+        homes = [s for s in sections if s.path == path[:-1] and not s.aot and (s.header or not path[:-1])]
+        if len(homes) != 1:
+            return None
+        line = f"{tomlkit.key(path[-1]).as_string()} = {_inline_item(value).as_string()}"
+        return _insert_key_line(self._text, homes[0], self._eol_new(line), self.eol)
+
+    def _tk_set(self, path: tuple[str | int, ...], value: Any) -> str:
+        import tomlkit
+        from tomlkit.items import AoT, Array, InlineTable, Table
+
+        doc = tomlkit.parse(self._tk_text())
+        node: Any = doc
+        for part in path[:-1]:
+            if isinstance(part, str) and part not in node:
+                node[part] = tomlkit.inline_table() if isinstance(node, InlineTable) else tomlkit.table()
+            node = node[part]
+        key = path[-1]
+        old = node[key] if (isinstance(key, str) and key in node) else None
+        inline = (
+            isinstance(node, (InlineTable, Array))
+            or (old is not None and not isinstance(old, (Table, AoT)))
+            or not (isinstance(value, dict) or _is_table_list(value))
+        )
+        if inline:
+            item = _inline_item(value, old)
+        elif isinstance(value, dict):
+            item = _table_item(value)
+        else:
+            item = _aot_item(value)
+        if isinstance(node, (Array, AoT)) and isinstance(key, int) and key == len(node):
+            node.append(item)
+        else:
+            node[key] = item
+        return str(doc.as_string())
+
+    def _tk_delete(self, path: tuple[str | int, ...]) -> str:
+        import tomlkit
+
+        doc = tomlkit.parse(self._tk_text())
+        holders = _holders(doc, path)
+        if len(holders) == 1:
+            # delete from the one table part that holds the key: through tomlkit's proxy for a
+            # table split around other tables, an emptied part would lose its [header] line
+            del holders[0][path[-1]]
+        else:
+            node: Any = doc
+            for part in path[:-1]:
+                node = node[part]
+            del node[path[-1]]
+        return str(doc.as_string())
+
+    def _tk_append(self, path: tuple[str | int, ...], value: Any) -> str | None:
+        import tomlkit
+        from tomlkit.items import AoT
+
+        doc = tomlkit.parse(self._tk_text())
+        node: Any = doc
+        for part in path:
+            node = node[part]
+        if isinstance(node, AoT):
+            if not isinstance(value, dict):
+                return None
+            node.append(_table_item(value))
+        else:
+            node.append(_inline_item(value))
+        return str(doc.as_string())
+
+    # -- verification --------------------------------------------------------------------------
+
+    def _commit(
+        self, ops: list[Op], candidates: list[Callable[[], str | None]], prune: bool = False
+    ) -> list[Op]:
+        """Take the first candidate text that re-parses to the intended data; returns its ops.
+
+        ``prune``: a delete that empties an implicit table (one with no header of its own, like
+        ``model_providers`` above ``[model_providers.gwconf]``) removes that table too; the extra
+        delete is recorded so ``replay`` agrees.
+        """
+        import tomlkit
+
+        before = self.data()
+        for make in candidates:
+            try:
+                text = make()
+                if text is None:  # this way does not apply here
+                    continue
+                text = self._normalize(text)
+                doc = tomlkit.parse(text)
+                after = doc.unwrap()
+            except Exception:  # a candidate that fails in any way just is not taken
+                continue
+            for attempt in self._op_variants(ops, before, after) if prune else [ops]:
+                if _same(after, replay(before, attempt)):
+                    self._text, self._doc = text, doc
+                    return attempt
+        raise WriteRefused(
+            f"{self.source}: gwconf could not make this edit ({_describe(ops[0])}) so that the file reads "
+            "back as intended; nothing was written.",
+            "Make the change by hand, or report the file (keys removed) as a gwconf bug.",
+        )
+
+    @staticmethod
+    def _op_variants(ops: list[Op], before: Any, after: Any) -> list[list[Op]]:
+        variants = [ops]
+        path = ops[0].path
+        for k in range(1, len(path)):
+            ancestor = path[:k]
+            if _get_plain(before, ancestor) is not MISSING and _get_plain(after, ancestor) is MISSING:
+                variants.append([*ops, Op("delete", ancestor)])
+                break
+        return variants
+
+    def _transaction(self, ops: list[Op]) -> _Transaction:
+        return _Transaction(self, ops)
+
+    def _normalize(self, text: str) -> str:
+        """Bare LF from tomlkit -> CRLF in a CRLF file; the original final-newline state."""
+        if self._crlf:
+            text = re.sub(r"(?<!\r)\n", "\r\n", text)
+        if self._final is None:
+            return text
+        body, final = _split_final(text)
+        return text if final is None else body + self._final
+
+    def _tk_text(self) -> str:
+        """The text for tomlkit to edit, with a final newline: at the end of a file without one,
+        tomlkit glues a new key onto a ``[[header]]`` line (the final-newline state is restored
+        afterwards)."""
+        if self._text and not self._text.endswith("\n"):
+            return self._text + self.eol
+        return self._text
+
+    def _eol_new(self, text: str) -> str:
+        return text.replace("\n", self.eol) if self.eol != "\n" else text
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _check_path(self, path: KeyPath) -> tuple[str | int, ...]:
+        path = tuple(path)
+        if not path:
+            raise WriteRefused(f"{self.source}: a TOML file is a table; name a key to change.")
+        for part in path:
+            if not isinstance(part, (str, int)) or isinstance(part, bool):
+                raise WriteRefused(f"{self.source}: bad key {part!r} in {_show(path)}.")
+        return path
+
+    def _item(self, path: tuple[str | int, ...]) -> Any:
+        node: Any = self._doc
+        for part in path:
+            node = node[part]
+        return node
+
+    def _is_header_table(self, path: tuple[str | int, ...]) -> bool:
+        from tomlkit.items import AoT, InlineTable
+
+        node = self._item(path)
+        return isinstance(node, AoT) or (hasattr(node, "keys") and not isinstance(node, InlineTable))
+
+    def _is_aot(self, path: tuple[str | int, ...]) -> bool:
+        from tomlkit.items import AoT
+
+        try:
+            return isinstance(self._item(path), AoT)
+        except (KeyError, IndexError, TypeError):
+            return False
+
+    def _is_header_like(self, path: tuple[str | int, ...]) -> bool:
+        """The document itself or a table that is not inline (so new tables may go under it)."""
+        from tomlkit.items import InlineTable
+
+        if not path:
+            return True
+        if any(not isinstance(p, str) for p in path):
+            return False
+        node = self._item(path)
+        return not isinstance(node, InlineTable) and hasattr(node, "keys")
+
+
+class _Transaction:
+    """Roll the text back if any step of a public edit fails, and check the whole edit at the end."""
+
+    def __init__(self, doc: TomlDocument, ops: list[Op]) -> None:
+        self.doc = doc
+        self.ops = ops
+        self.saved = (doc._text, doc._doc)
+        self.before = doc.data()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        if exc_type is None and not _same(self.doc.data(), replay(self.before, self.ops)):
+            exc = WriteRefused(
+                f"{self.doc.source}: gwconf's edit ({_describe(self.ops[0])}) reads back differently than "
+                "intended; nothing was written.",
+                "This is a gwconf bug: please report it with the file (keys removed).",
+            )
+            self.doc._text, self.doc._doc = self.saved
+            raise exc
+        if exc_type is not None:
+            self.doc._text, self.doc._doc = self.saved
+            return False
+        self.doc.ops.extend(self.ops)
+        return False
+
+
+def _final_newlines(text: str) -> str | None:
+    return _split_final(text)[1]
+
+
+def _split_final(text: str) -> tuple[str, str | None]:
+    """Split off the line endings and blank lines after the last content (None: no content)."""
+    stripped = text.rstrip(" \t\r\n")
+    if not stripped:
+        return text, None
+    rest = text[len(stripped) :]
+    cut = min((i for i in (rest.find("\r"), rest.find("\n")) if i >= 0), default=len(rest))
+    return text[: len(stripped) + cut], rest[cut:]
+
+
+def _show(path: KeyPath) -> str:
+    return ".".join(str(p) for p in path) or "(the whole file)"
+
+
+def _describe(op: Op) -> str:
+    return f"{op.kind} {_show(op.path)}"

@@ -1,0 +1,245 @@
+""".env editor: one value token changes, everything else stays; bash reads what we write."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats import MISSING, load, replay, verify_edit
+from gwconf.formats.dotenv import DotenvDocument, quote
+
+ENV = """\
+# Gemini CLI
+export OPENAI_API_KEY='sk-old'   # old key
+PLAIN=value # inline comment
+  SPACED = "double quoted"
+DUP=1
+DUP=2
+EMPTY=
+MULTI='line one
+line two'
+ESCAPED="a \\"q\\" \\\\ \\n b"
+HASH=a#b
+"""
+
+
+def edited(text: str, *ops: tuple) -> tuple[DotenvDocument, str]:
+    doc = load("dotenv", text, ".env")
+    for name, *args in ops:
+        getattr(doc, name)(*args)
+    return doc, verify_edit("dotenv", load("dotenv", text, ".env"), doc)
+
+
+def bash_reads(tmp_path: Path, text: str, names: list[str]) -> dict[str, str]:
+    """What `set -a; source FILE` gives each name (a NUL separates the values)."""
+    path = tmp_path / "test.env"
+    path.write_bytes(text.encode())
+    script = 'set -a; source "$1"; shift; for n in "$@"; do printf "%s\\0" "${!n}"; done'
+    out = subprocess.run(
+        ["bash", "-c", script, "bash", str(path), *names],
+        capture_output=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert out.stderr == b""
+    return dict(zip(names, out.stdout.decode().split("\0")[:-1], strict=True))
+
+
+def test_reading_follows_bash_and_python_dotenv() -> None:
+    doc = load("dotenv", ENV, ".env")
+    assert doc.dump() == ENV
+    assert doc.data() == {
+        "OPENAI_API_KEY": "sk-old",
+        "PLAIN": "value",
+        "SPACED": "double quoted",
+        "DUP": "2",
+        "EMPTY": "",
+        "MULTI": "line one\nline two",
+        "ESCAPED": 'a "q" \\ \n b',
+        "HASH": "a#b",
+    }
+    assert doc.get(("DUP",)) == "2" and doc.get(("NOPE",)) is MISSING and doc.get((), None) == doc.data()
+
+
+def test_set_replaces_only_the_value_token() -> None:
+    _, text = edited(
+        ENV,
+        ("set", ("OPENAI_API_KEY",), "sk-new"),
+        ("set", ("PLAIN",), "v2"),
+        ("set", ("SPACED",), "still double"),
+    )
+    assert "export OPENAI_API_KEY='sk-new'   # old key\n" in text
+    assert "PLAIN=v2 # inline comment\n" in text
+    assert '  SPACED = "still double"\n' in text
+    assert len([a for a, b in zip(ENV.splitlines(), text.splitlines(), strict=True) if a != b]) == 3
+
+
+def test_quote_style_changes_only_when_the_value_does_not_fit() -> None:
+    _, text = edited(ENV, ("set", ("PLAIN",), "two words"), ("set", ("SPACED",), "costs $5"))
+    assert "PLAIN='two words' # inline comment\n" in text
+    assert "  SPACED = 'costs $5'\n" in text  # no `\$` needed in single quotes
+
+
+def test_an_empty_value_with_a_comment_gets_its_value_before_the_comment(tmp_path: Path) -> None:
+    _, text = edited("A=  # set me\nB=#not a comment\nC='x'# glued\n", *[("set", (n,), "v") for n in "ABC"])
+    assert text == "A=v  # set me\nB=v\nC='v' # glued\n"
+    assert bash_reads(tmp_path, text, list("ABC")) == dict.fromkeys("ABC", "v")
+    assert load("dotenv", "B=#not a comment\n", ".env").data() == {"B": "#not a comment"}
+
+
+def test_duplicates_set_edits_the_winner_and_delete_removes_all() -> None:
+    _, text = edited(ENV, ("set", ("DUP",), "3"))
+    assert "DUP=1\nDUP=3\n" in text
+    doc, text = edited(ENV, ("delete", ("DUP",)))
+    assert "DUP" not in text and doc.delete(("DUP",)) is False
+
+
+def test_new_keys_are_appended_with_the_files_line_ending() -> None:
+    _, text = edited("A=1\r\nB=2\r\n", ("set", ("NEW",), "x y"))
+    assert text == "A=1\r\nB=2\r\nNEW='x y'\r\n"
+    _, text = edited("A=1", ("set", ("NEW",), "x"))
+    assert text == "A=1\nNEW=x\n"
+
+
+def test_equal_set_is_a_no_op() -> None:
+    doc, text = edited(ENV, ("set", ("PLAIN",), "value"), ("set", ("MULTI",), "line one\nline two"))
+    assert doc.ops == [] and text == ENV
+
+
+@pytest.mark.parametrize("original", ["A=1\n", "A=1", "A=1\r\n# c\r\n", "", "# only a comment"])
+def test_add_then_delete_gives_back_the_original_bytes(original: str) -> None:
+    doc, _ = edited(original, ("set", ("GWCONF_KEY",), "sk-1"), ("set", ("OTHER",), "it's"))
+    doc.delete(("GWCONF_KEY",))
+    doc.delete(("OTHER",))
+    assert verify_edit("dotenv", load("dotenv", original, ".env"), doc) == original
+
+
+HOSTILE = [
+    "sk-plain",
+    "",
+    "two words",
+    "it's",
+    'say "hi"',
+    "$HOME and ${HOME}",
+    "`id` $(id)",
+    "a\\b\\\\c\\n",
+    'it\'s $HOME `id` \\ "q"',
+    "line1\nline2",
+    "it's\nmulti $x",
+    "trailing space ",
+    " #not a comment",
+    "semi;colon&amp|pipe",
+    "ünïcödé 🚀",
+    "tab\there",
+]
+
+
+def test_every_written_value_reads_back_through_our_parser_and_bash(tmp_path: Path) -> None:
+    names = [f"V{i}" for i in range(len(HOSTILE))]
+    _, text = edited(
+        "# values\nexport KEEP=1\n", *[("set", (n,), v) for n, v in zip(names, HOSTILE, strict=True)]
+    )
+    assert load("dotenv", text, ".env").data() == {"KEEP": "1", **dict(zip(names, HOSTILE, strict=True))}
+    assert bash_reads(tmp_path, text, names) == dict(zip(names, HOSTILE, strict=True))
+
+
+def test_replacing_values_in_every_quote_style_reads_back_in_bash(tmp_path: Path) -> None:
+    original = "A=bare\nB='single'\nC=\"double\"\n"
+    for value in HOSTILE:
+        _, text = edited(original, *[("set", (n,), value) for n in "ABC"])
+        assert bash_reads(tmp_path, text, list("ABC")) == dict.fromkeys("ABC", value), text
+
+
+def test_quoting_policy() -> None:
+    assert quote("sk-1.2_x/y:z@w+v") == "sk-1.2_x/y:z@w+v"
+    assert quote("") == "''"
+    assert quote("a b") == "'a b'"
+    assert quote("it's $x") == '"it\'s \\$x"'
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("A=1\nnot an assignment\n", 2, 1),
+        ("A=1\n  B='open\n", 2, 5),
+        ('A="open\n\n', 1, 3),
+        ("A='x'y\n", 1, 6),
+        ("export\n", 1, 1),
+    ],
+)
+def test_malformed_lines_are_parse_errors_with_position(text: str, line: int, column: int) -> None:
+    with pytest.raises(ParseError) as info:
+        load("dotenv", text, ".env")
+    assert (info.value.line, info.value.column) == (line, column)
+
+
+def test_refusals() -> None:
+    doc = load("dotenv", ENV, ".env")
+    for bad in [
+        lambda: doc.set(("A", "B"), "x"),
+        lambda: doc.set(("A",), 1),
+        lambda: doc.set(("NEW.DOTTED",), "x"),  # bash could not source it
+        lambda: doc.set(("A",), "nul\x00"),
+        lambda: doc.append(("A",), "x"),
+    ]:
+        with pytest.raises(WriteRefused):
+            bad()
+    assert doc.ops == [] and doc.dump() == ENV
+
+
+# -- property: random files, random edits ------------------------------------------------------
+
+_NAMES = ["A", "B", "KEY_1", "OPENAI_API_KEY"]
+_TOKENS = st.sampled_from(["v", "", "'single q'", '"double \\" q"', "'multi\nline'", "x#y", "a b  "])
+_VALUES = st.text(st.sampled_from("aZ9 '\"$`\\#\n\t=é"), max_size=8)
+
+
+@st.composite
+def env_files(draw) -> tuple[str, list[tuple[str, str | None]]]:
+    lines: list[tuple[str, str | None]] = []
+    for _ in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(["var", "var", "comment", "blank"]))
+        if kind == "var":
+            name = draw(st.sampled_from(_NAMES))
+            prefix = draw(st.sampled_from(["", "export ", "  "]))
+            eq = draw(st.sampled_from(["=", " = ", "= "]))
+            tail = draw(st.sampled_from(["", "  # note", " ", "#glued"]))
+            lines.append((f"{prefix}{name}{eq}{draw(_TOKENS)}{tail}", name))
+        else:
+            lines.append(("# comment" if kind == "comment" else "", None))
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    text = eol.join(line for line, _ in lines)
+    if lines and draw(st.booleans()):
+        text += eol
+    return text, lines
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    env_files(), st.lists(st.tuples(st.booleans(), st.sampled_from([*_NAMES, "NEW"]), _VALUES), max_size=5)
+)
+def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, ops) -> None:
+    text, lines = file
+    doc = load("dotenv", text, "random.env")
+    original = doc.data()
+    touched = set()
+    for is_set, name, value in ops:
+        if is_set:
+            doc.set((name,), value)
+        else:
+            doc.delete((name,))
+        touched.add(name)
+    out = verify_edit("dotenv", load("dotenv", text, "random.env"), doc)
+    assert load("dotenv", out, "x").data() == replay(original, doc.ops)
+    kept = [part for line, owner in lines if owner not in touched for part in line.split("\n")]
+    remaining = iter(out.replace("\r\n", "\n").split("\n"))
+    assert all(any(line == other for other in remaining) for line in kept), out
+    plain = "\n" not in text.replace("\r\n", "") and not any("\n" in value for _, _, value in ops)
+    if "\r\n" in text and plain:
+        assert not re.search(r"(?<!\r)\n", out)

@@ -1,0 +1,556 @@
+"""TOML editor: surgical edits, byte-exact undo, and refusal instead of corruption."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats import MISSING, load, replay, verify_edit
+from gwconf.formats.toml import TomlDocument
+
+CODEX = """\
+# Codex configuration
+model = "gpt-5"   # the model
+model_provider = "openai"
+approval_policy = 'on-request'
+sandbox . mode = "workspace-write"
+tools.web_search = true
+
+[model_providers.openai]
+name = "OpenAI"
+base_url = "https://api.openai.com/v1"  # local
+\t# tab-indented comment
+http_headers = { "X-Org" = "acme", X-Team = 'ml' }
+
+# docs MCP server
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+
+  [profiles.fast]
+  model = "gpt-5-mini"
+  effort = 'low'
+
+[[servers]]
+name = "a"
+
+[[servers]]
+name = "b"
+
+[model_providers.late]
+name = "Late"
+prompt = '''
+multi-line 'literal'
+'''
+doc = \"\"\"
+basic \\
+  continued\"\"\"
+emoji = "🚀 ünïcödé"
+mask = 0xFF
+when = 1979-05-27T07:32:00Z
+big = +inf
+"""
+
+GWCONF_PROVIDER = {"name": "gwconf", "base_url": "http://127.0.0.1:8080/v1", "env_key": "GWCONF_API_KEY"}
+
+
+def edited(text: str, *ops: tuple) -> tuple[TomlDocument, str]:
+    """Apply ops, pass the write gate, return the document and the text that would be written."""
+    doc = load("toml", text, "config.toml")
+    for name, *args in ops:
+        getattr(doc, name)(*args)
+    return doc, verify_edit("toml", load("toml", text, "config.toml"), doc)
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    return [line for line in new if line not in old] + [line for line in old if line not in new]
+
+
+def crlf(text: str) -> str:
+    return text.replace("\n", "\r\n")
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [lambda t: t, crlf, lambda t: t.replace("\n", "\r\n", 5)])
+def test_load_and_dump_is_byte_identical(variant) -> None:
+    text = variant(CODEX)
+    doc = load("toml", text, "config.toml")
+    assert doc.dump() == text
+    assert doc.get(("model_providers", "openai", "http_headers", "X-Team")) == "ml"
+    assert doc.get(("sandbox", "mode")) == "workspace-write"
+    assert doc.get(("servers", 1, "name")) == "b"
+    assert doc.get(("nope",)) is MISSING
+    assert doc.get(("nope",), 7) == 7
+    assert doc.data()["model_providers"]["late"]["mask"] == 255
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "words"),
+    [
+        ("a = 1\nb = [1,\n", 3, 1, "end of the file"),
+        ("a = 1\na = 2\n", 2, 6, 'Key "a" already exists'),
+        ("[t]\nx = 1\n[t]\n", 3, 3, 'Key "t" already exists'),
+        ("[a]\nb.c = 1\n[a.b]\nd = 2\n", 3, 5, "Cannot declare ('a', 'b') twice"),
+        ("a = \n", 1, 5, "value"),
+    ],
+)
+def test_parse_errors_name_the_file_line_and_column(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(ParseError) as info:
+        load("toml", text, "~/.codex/config.toml")
+    assert info.value.line == line
+    assert info.value.column == column
+    assert words in info.value.reason
+    assert str(info.value).startswith(f"~/.codex/config.toml:{line}:{column}: ")
+    assert "\\x00" not in str(info.value)  # tomlkit's own message for an open array is useless
+
+
+# -- setting values ---------------------------------------------------------------------------------
+
+
+def test_set_existing_value_changes_one_line_and_keeps_comment_and_alignment() -> None:
+    _, text = edited(CODEX, ("set", ("model_providers", "openai", "base_url"), "http://gw/v1"))
+    assert changed_lines(CODEX, text) == [
+        'base_url = "http://gw/v1"  # local\n',
+        'base_url = "https://api.openai.com/v1"  # local\n',
+    ]
+
+
+def test_literal_strings_stay_literal_when_they_can() -> None:
+    _, text = edited(
+        CODEX, ("set", ("approval_policy",), "never"), ("set", ("profiles", "fast", "effort"), "it's")
+    )
+    assert "approval_policy = 'never'\n" in text
+    assert '  effort = "it\'s"\n' in text  # a literal string cannot hold a quote
+
+
+def test_equal_set_is_a_no_op_but_type_matters() -> None:
+    doc, text = edited(
+        CODEX, ("set", ("model",), "gpt-5"), ("set", ("model_providers", "late", "big"), float("inf"))
+    )
+    assert doc.ops == [] and text == CODEX
+    doc, text = edited("n = 1\n", ("set", ("n",), 1.0), ("set", ("n",), 1.0))
+    assert text == "n = 1.0\n" and len(doc.ops) == 1
+    doc, text = edited("flag = 1\n", ("set", ("flag",), True))
+    assert text == "flag = true\n"
+
+
+def test_new_key_goes_after_the_last_key_of_its_table_not_under_the_next_tables_comment() -> None:
+    _, text = edited(CODEX, ("set", ("model_providers", "openai", "wire_api"), "responses"))
+    assert (
+        'http_headers = { "X-Org" = "acme", X-Team = \'ml\' }\nwire_api = "responses"\n\n# docs MCP' in text
+    )
+    _, text = edited(CODEX, ("set", ("profiles", "fast", "n"), 1))
+    assert "  effort = 'low'\n  n = 1\n\n[[servers]]" in text  # in the table's own indentation
+
+
+def test_new_top_level_scalar_goes_before_the_first_table() -> None:
+    _, text = edited(CODEX, ("set", ("model_reasoning_effort",), "high"))
+    assert 'tools.web_search = true\nmodel_reasoning_effort = "high"\n\n[model_providers.openai]' in text
+
+
+def test_new_table_goes_next_to_its_relatives_with_blank_lines_around() -> None:
+    _, text = edited(CODEX, ("set", ("model_providers", "gwconf"), GWCONF_PROVIDER))
+    assert text.endswith(
+        'big = +inf\n\n[model_providers.gwconf]\nname = "gwconf"\n' + text.split('gwconf"\n', 2)[-1]
+    )
+    assert text.index("[model_providers.late]") < text.index("[model_providers.gwconf]")
+    siblings = '[model_providers.openai]\nname = "x"\n\n# about other\n[other]\ny = 2\n'
+    _, text = edited(siblings, ("set", ("model_providers", "gw"), {"name": "gw"}))
+    assert (
+        text
+        == '[model_providers.openai]\nname = "x"\n\n[model_providers.gw]\nname = "gw"\n\n# about other\n[other]\ny = 2\n'
+    )
+    _, text = edited(CODEX, ("set", ("brand_new", "deep", "key"), 1))
+    assert text == CODEX + "\n[brand_new.deep]\nkey = 1\n"
+
+
+def test_nested_dicts_become_sub_tables_but_inline_under_inline_tables() -> None:
+    value = {"command": "uvx", "env": {"TOKEN": "x"}}
+    _, text = edited(CODEX, ("set", ("mcp_servers", "gw"), value))
+    assert '[mcp_servers.gw]\ncommand = "uvx"\n\n[mcp_servers.gw.env]\nTOKEN = "x"\n' in text
+    _, text = edited(CODEX, ("set", ("model_providers", "openai", "http_headers", "X-Extra"), {"a": 1}))
+    assert "X-Team = 'ml', X-Extra = {a = 1}}" in text
+    _, text = edited("a = { b = 1 }\n", ("set", ("a", "c", "d"), "e"))  # missing parents inside inline
+    assert load("toml", text, "x").data() == {"a": {"b": 1, "c": {"d": "e"}}}
+
+
+def test_setting_a_table_edits_it_key_by_key_keeping_its_comments() -> None:
+    text = '[gw]\n# the address\nbase_url = "old"  # note\nstale = 1\n'
+    _, out = edited(text, ("set", ("gw",), {"base_url": "new", "name": "n"}))
+    assert out == '[gw]\n# the address\nbase_url = "new"  # note\nname = "n"\n'
+
+
+def test_type_changes_between_tables_and_values() -> None:
+    _, text = edited("a = 1\n\n[t]\nx = 1\n", ("set", ("t",), "flat"))
+    assert text == 'a = 1\nt = "flat"\n'
+    _, text = edited("a = 1\nt = 'flat'\n", ("set", ("t",), {"x": 1}))
+    assert text == "a = 1\n\n[t]\nx = 1\n"
+
+
+def test_crlf_files_get_crlf_lines_and_mixed_files_stay_as_they_are() -> None:
+    _, text = edited(
+        crlf(CODEX), ("set", ("model_providers", "gwconf"), GWCONF_PROVIDER), ("set", ("zz",), 1)
+    )
+    assert not re.search(r"(?<!\r)\n", text)
+    mixed = "a = 1\r\nb = 2\r\nc = 3\n"
+    _, text = edited(mixed, ("set", ("b",), 5))
+    assert text == "a = 1\r\nb = 5\r\nc = 3\n"
+
+
+def test_refusals() -> None:
+    doc = load("toml", CODEX, "config.toml")
+    for bad in [lambda: doc.set((), {}), lambda: doc.set(("k",), None), lambda: doc.set(("k",), {1: 2})]:
+        with pytest.raises(WriteRefused):
+            bad()
+    with pytest.raises(WriteRefused):
+        doc.set(("model", "sub"), 1)  # model is a string
+    with pytest.raises(WriteRefused):
+        doc.append(("model",), 1)
+    assert doc.ops == [] and doc.dump() == CODEX
+
+
+# -- lists -----------------------------------------------------------------------------------------
+
+
+def test_append_to_arrays_and_arrays_of_tables() -> None:
+    doc, text = edited(
+        CODEX,
+        ("append", ("mcp_servers", "docs", "args"), "--port"),
+        ("append", ("servers",), {"name": "c"}),
+        ("append", ("trusted",), "/src"),
+    )
+    assert 'args = ["-y", "docs-mcp", "--port"]' in text
+    assert '[[servers]]\nname = "b"\n\n[[servers]]\nname = "c"\n\n[model_providers.late]' in text
+    assert 'trusted = ["/src"]\n' in text
+    assert load("toml", text, "x").get(("servers", 2)) == {"name": "c"}
+    assert doc.append(("trusted",), "/more") == 1
+
+
+# -- deleting --------------------------------------------------------------------------------------
+
+
+def test_delete_a_key_and_a_missing_key() -> None:
+    doc, text = edited(CODEX, ("delete", ("model_providers", "openai", "base_url")))
+    assert changed_lines(CODEX, text) == ['base_url = "https://api.openai.com/v1"  # local\n']
+    assert doc.delete(("nope", "deeper")) is False
+
+
+def test_delete_a_table_keeps_the_comments_of_other_tables() -> None:
+    text = "[a]\nx = 1\n\n# about b\n[b]\ny = 2\n\n# about c\n[c]\nz = 3\n"
+    _, out = edited(text, ("delete", ("b",)))
+    # the comment of [c] stays on [c]; the one above the removed header is kept, detached
+    assert out == "[a]\nx = 1\n\n# about b\n\n# about c\n[c]\nz = 3\n"
+    _, out = edited(text, ("delete", ("a",)))
+    assert out == "# about b\n[b]\ny = 2\n\n# about c\n[c]\nz = 3\n"
+
+
+def test_delete_a_table_with_its_sub_tables_out_of_order() -> None:
+    text = "[a]\nx = 1\n\n[b]\ny = 1\n\n[a.c]\nz = 1\n"
+    _, out = edited(text, ("delete", ("a",)))
+    assert out == "[b]\ny = 1\n"
+
+
+def test_deleting_the_last_table_under_an_implicit_parent_removes_the_parent_too() -> None:
+    doc, _ = edited(CODEX, ("delete", ("mcp_servers", "docs")))
+    assert "mcp_servers" not in doc.data()
+    assert [op.path for op in doc.ops] == [("mcp_servers", "docs"), ("mcp_servers",)]
+
+
+# -- undo gives back the original bytes ---------------------------------------------------------
+
+LAYOUTS = {
+    "codex": 'model = "gpt-5"  # the model\nmodel_provider = "openai"\n\n# docs\n[mcp_servers.docs]\ncommand = "x"\n',
+    "no provider key": 'model = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "x"\n',
+    "provider sibling": 'model = "m"\n\n[model_providers.openai]\nname = "x"\n\n# about other\n[other]\ny = 2\n',
+    "only tables": "[t]\nx = 1\n",
+    "comment first": "# hello\n\n[t]\nx = 1\n",
+    "comment on table": "# hello\n[t]\nx = 1\n",
+    "scalars only": "a = 1\n",
+    "empty": "",
+    "trailing blank": "a = 1\n\n[t]\nx = 1\n\n",
+    "dotted providers": 'model_providers.gw.name = "GW"\nmodel_providers.gw.base_url = "u"\n\n[other]\nx = 1\n',
+    "the full fixture": CODEX,
+}
+
+
+def _gwconf_apply(doc: TomlDocument) -> None:
+    doc.set(("model_provider",), "gwconf")
+    doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
+
+
+def _gwconf_remove(doc: TomlDocument, old_provider: object) -> None:
+    doc.delete(("model_providers", "gwconf"))
+    if old_provider is MISSING:
+        doc.delete(("model_provider",))
+    else:
+        doc.set(("model_provider",), old_provider)
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+@pytest.mark.parametrize("ending", ["lf", "crlf", "no final newline"])
+def test_apply_then_remove_gives_back_the_original_bytes(name: str, ending: str) -> None:
+    original = LAYOUTS[name]
+    if ending == "crlf":
+        original = crlf(original)
+    elif ending == "no final newline":
+        original = original.rstrip("\n")
+    old = load("toml", original, "config.toml").get(("model_provider",))
+    # one session
+    doc = load("toml", original, "config.toml")
+    _gwconf_apply(doc)
+    applied = verify_edit("toml", load("toml", original, "config.toml"), doc)
+    _gwconf_remove(doc, old)
+    assert verify_edit("toml", load("toml", original, "config.toml"), doc) == original
+    # and across processes: remove from the file as written, as `gwconf remove` does later
+    later = load("toml", applied, "config.toml")
+    _gwconf_remove(later, old)
+    assert verify_edit("toml", load("toml", applied, "config.toml"), later) == original
+    if ending == "crlf" and original:
+        assert not re.search(r"(?<!\r)\n", applied)
+    if ending == "no final newline" and original:
+        assert not applied.endswith("\n")
+
+
+@pytest.mark.parametrize("variant", [lambda t: t, crlf, lambda t: t.rstrip("\n")])
+def test_adding_then_removing_single_keys_gives_back_the_original_bytes(variant) -> None:
+    original = variant(CODEX)
+    paths = [
+        ("model_providers", "openai", "wire_api"),
+        ("profiles", "fast", "n"),
+        ("zz",),
+        ("servers", 1, "x"),
+    ]
+    _, applied = edited(original, *[("set", path, "v") for path in paths])
+    later = load("toml", applied, "config.toml")
+    for path in paths:
+        later.delete(path)
+    assert verify_edit("toml", load("toml", applied, "config.toml"), later) == original
+
+
+# -- the dotted-key super-table corruption of tomlkit (formats.md 2.1) ----------------------------
+
+DOTTED = 'model_providers.gw.name = "GW"\nmodel_providers.gw.base_url = "u"\n\n[other]\nx = 1\n'
+
+
+def test_a_table_under_dotted_keys_is_added_without_corruption() -> None:
+    _, text = edited(DOTTED, ("set", ("model_providers", "new"), {"name": "New"}))
+    assert load("toml", text, "x").data()["model_providers"] == {
+        "gw": {"name": "GW", "base_url": "u"},
+        "new": {"name": "New"},
+    }
+
+
+def test_plain_tomlkit_would_corrupt_that_file_and_gwconf_refuses_instead(monkeypatch) -> None:
+    # take away gwconf's own placement: what is left is tomlkit's, which moves base_url into the
+    # new table (it would read back as model_providers.new.model_providers.gw.base_url)
+    monkeypatch.setattr(TomlDocument, "_text_new_table", lambda self, path, value: None)
+    doc = load("toml", DOTTED, "config.toml")
+    with pytest.raises(WriteRefused):
+        doc.set(("model_providers", "new"), {"name": "New"})
+    assert doc.dump() == DOTTED and doc.ops == []
+
+
+def test_the_write_gate_refuses_a_corrupted_text() -> None:
+    import tomlkit
+
+    doc = load("toml", DOTTED, "config.toml")
+    raw = tomlkit.parse(DOTTED)
+    raw["model_providers"]["new"] = {"name": "New"}  # what tomlkit alone writes
+    doc._text = raw.as_string()
+    doc.ops.append(
+        __import__("gwconf.formats", fromlist=["Op"]).Op("set", ("model_providers", "new"), {"name": "New"})
+    )
+    with pytest.raises(WriteRefused, match="reads back differently"):
+        verify_edit("toml", load("toml", DOTTED, "config.toml"), doc)
+
+
+# -- property: random files, random edits ------------------------------------------------------
+
+_VALUES = st.one_of(
+    st.integers(-5, 99),
+    st.booleans(),
+    st.text(st.sampled_from("ab'\" \\#é\n"), max_size=5),
+    st.lists(st.integers(0, 9), max_size=3),
+)
+_SCALAR_TEXT = st.sampled_from(
+    [
+        "1",
+        '"s"',
+        "'lit'",
+        "true",
+        "[1, 2]",
+        "{ k = 'v', n = 2 }",
+        '"a # b"',
+        "-0.5",
+        '"""\n[x]\n# y\n"""',
+        "[\n  1, # c\n  2,\n]",
+    ]
+)
+_SPACING = st.sampled_from([" = ", "=", "   =  ", "\t= "])
+_COMMENT = st.sampled_from(["", "  # trailing", " #x"])
+_FILLER = st.lists(st.sampled_from(["", "# note", "   # indented note", "\t"]), max_size=2)
+_TABLES = {  # path -> header line
+    ("t",): "[t]",
+    ("t", "sub"): "[ t . sub ]",
+    ("model_providers", "gw"): "[model_providers.gw]",
+    ("u",): "[u]",
+    ("q.x",): '["q.x"]',
+    ("srv",): "[[srv]]",
+}
+_KEYS = ["a", "b", "base_url"]
+
+
+@st.composite
+def toml_files(draw) -> tuple[str, list[tuple[str, tuple]]]:
+    """A valid file and, per line, the key path it belongs to (None for blanks and comments)."""
+    lines: list[tuple[str, tuple | None]] = []
+
+    def fill(owner: tuple) -> None:
+        for filler in draw(_FILLER):
+            lines.append((filler, (*owner, "[]") if filler.strip() else None))
+
+    def keys(owner: tuple) -> None:
+        for key in draw(st.lists(st.sampled_from(_KEYS), unique=True, max_size=3)):
+            fill(owner)
+            lines.append((f"{key}{draw(_SPACING)}{draw(_SCALAR_TEXT)}{draw(_COMMENT)}", (*owner, key)))
+
+    fill(())
+    keys(())
+    if draw(st.booleans()):
+        lines.append(("tools . web = true", ("tools", "web")))
+    for table in draw(st.lists(st.sampled_from(sorted(_TABLES)), unique=True, max_size=3)):
+        fill(())
+        lines.append((draw(st.sampled_from(["", "  "])) + _TABLES[table] + draw(_COMMENT), (*table, "[]")))
+        keys((*table, 0) if table == ("srv",) else table)
+    fill(())
+    _own_comments(lines)
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    text = eol.join(line.replace("\n", eol) for line, _ in lines)
+    if lines and draw(st.booleans()):
+        text += eol
+    return text, lines
+
+
+def _own_comments(lines: list[tuple[str, tuple | None]]) -> None:
+    """Which table a comment goes with when that table is removed: comments right under its last
+    key do; the ones after a blank line, or right above the next header, go with the next table
+    (they stay when only the table above them is removed)."""
+    section: tuple = ()
+    index = 0
+    while index < len(lines):
+        line, owner = lines[index]
+        if owner is not None and not line.lstrip().startswith("#"):
+            if owner[-1:] == ("[]",):
+                section = owner[:-1]
+            index += 1
+            continue
+        end = index
+        while end < len(lines) and (lines[end][1] is None or lines[end][0].lstrip().startswith("#")):
+            end += 1
+        run = lines[index:end]
+        if end < len(lines) and lines[end][1][-1:] != ("[]",):
+            first_free = len(run)  # between two keys: inside the table
+        else:
+            first_free = next((i for i, (text, _) in enumerate(run) if not text.strip()), len(run))
+            if first_free == len(run) and end < len(lines):
+                first_free = 0  # right above the next header
+        following = lines[end][1][:-1] if end < len(lines) else ()
+        for i, (text, _) in enumerate(run):
+            if text.strip():
+                lines[index + i] = (text, (*section, "[]") if i < first_free else (*following, "[]"))
+        index = end
+
+
+_PATHS = [
+    ("a",),
+    ("new",),
+    ("t",),
+    ("t", "a"),
+    ("t", "new"),
+    ("t", "sub"),
+    ("t", "sub", "b"),
+    ("model_providers",),
+    ("model_providers", "gw", "base_url"),
+    ("model_providers", "gwconf"),
+    ("model_providers", "gwconf", "name"),
+    ("u",),
+    ("u", "a", "k"),
+    ("tools", "web"),
+    ("tools", "new"),
+    ("t", "arr"),
+    ("u", "b"),
+    ("srv",),
+    ("srv", 0, "a"),
+    ("q.x",),
+    ("q.x", "a"),
+]
+_OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["set", "set", "delete", "append"]),
+        st.sampled_from(_PATHS),
+        st.one_of(_VALUES, st.dictionaries(st.sampled_from(["name", "a", "q"]), _VALUES, max_size=2)),
+    ),
+    max_size=4,
+)
+
+
+def _blocked(data: dict, path: tuple) -> bool:
+    """The op would set a key under a value that is not a table: not a valid request."""
+    node = data
+    for part in path[:-1]:
+        if isinstance(part, int):
+            if not isinstance(node, list) or part >= len(node):
+                return True
+        elif not isinstance(node, dict):
+            return True
+        elif part not in node:
+            return isinstance(path[-1], int) or any(isinstance(p, int) for p in path)
+        node = node[part]
+    return not isinstance(node, (dict, list)) or (isinstance(node, list) and not isinstance(path[-1], int))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toml_files(), _OPS)
+def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, ops) -> None:
+    text, lines = file
+    doc = load("toml", text, "random.toml")
+    original_data = doc.data()
+    touched: list[tuple] = []
+    for kind, path, value in ops:
+        if kind == "set" and not _blocked(doc.data(), path):
+            doc.set(path, value)
+            touched.append(path)
+        elif kind == "delete":
+            doc.delete(path)
+            touched.append(path)
+        elif kind == "append" and not _blocked(doc.data(), path) and isinstance(doc.get(path, []), list):
+            doc.append(path, value)
+            touched.append(path)
+    out = verify_edit("toml", load("toml", text, "random.toml"), doc)
+    assert load("toml", out, "x").data() == replay(original_data, doc.ops)
+    if not doc.ops:
+        assert out == text
+    # every line that no edit touched is still there, in order (a header line is owned by a
+    # ("table", "[]") path: editing a key of the table does not touch it; a key line holding an
+    # inline table is touched by an edit inside it)
+    kept = [
+        part
+        for line, owner in lines
+        if owner
+        and not any(owner[: len(p)] == p or (owner[-1] != "[]" and p[: len(owner)] == owner) for p in touched)
+        for part in line.split("\n")
+    ]
+    remaining = iter(out.replace("\r\n", "\n").split("\n"))
+    assert all(any(line == other for other in remaining) for line in kept), out
+    # line endings: a pure CRLF file stays pure CRLF; the final-newline state is kept
+    if "\r\n" in text and not re.search(r"(?<!\r)\n", text):
+        assert not re.search(r"(?<!\r)\n", out)
+    if text.strip() and out.strip():
+        assert text.endswith("\n") == out.endswith("\n")
