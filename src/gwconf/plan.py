@@ -122,9 +122,9 @@ def load_file(file: ConfigFile, env: Env) -> Loaded:
     if not text and file.format in _DEFERRED_FORMATS:
         return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
     doc = formats.load(file.format, text, shown)
-    import copy
-
-    return Loaded(file, shown, snap, had_bom, doc, copy.deepcopy(doc.data()))
+    # No copy: every editor hands out data it never changes afterwards (a fresh value, or a cached
+    # one that an edit replaces; tests/test_plan_snapshot.py). A deep copy cost as much as parsing.
+    return Loaded(file, shown, snap, had_bom, doc, doc.data())
 
 
 # Formats whose editor imports a library that costs tens of milliseconds (tomlkit, PyYAML).

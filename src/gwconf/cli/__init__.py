@@ -2,17 +2,24 @@
 
 ``main`` is the one top-level handler: ``GwconfError`` -> its message, hint and exit code;
 anything unexpected -> one line and a hint to rerun with ``--debug``.
+
+Start-up is measured (bench/startup.py): importing click costs about three times Python's own
+start-up, so this module does not import it. The click group lives in ``_root`` and is built on
+first use; ``gwconf --version`` and ``gwconf --help`` are answered without it, the help by
+``root_help``, the one renderer both paths use.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
-import click
-
 from gwconf import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs ~8 ms to import: annotations only
+    from collections.abc import Callable
+    from typing import Any
 
 # command name -> module under gwconf.cli defining ``command``
 COMMANDS: dict[str, str] = {
@@ -40,44 +47,178 @@ Examples:
 """
 
 
-class LazyGroup(click.Group):
-    """A group whose subcommands are imported only when used (``gwconf --help`` stays fast)."""
+HELP = """Point every AI client at one model gateway.
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(name for name in COMMANDS if self._module_exists(name))
+gwconf edits each client's real configuration files (only the keys it manages, everything
+else kept byte for byte, a backup first), switches between saved gateway profiles, makes a
+real test completion with what each client will actually send, and turns a 401 into a
+verdict with its remedy.
+"""
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        module_name = COMMANDS.get(cmd_name)
-        if module_name is None or not self._module_exists(cmd_name):
-            return None
-        module = importlib.import_module(f"gwconf.cli.{module_name}")
-        return module.command
+# command name -> its line in ``gwconf --help``, so the listing imports no command module.
+# A command missing here gets the first sentence of its docstring, read from its source.
+SUMMARIES: dict[str, str] = {
+    "apply": "Rewrite clients' configuration files to use a gateway profile.",
+    "clients": "List every supported client: id, tier, detected, its files, and whether it points at a profile.",
+    "doctor": "Find out why a client gets a 401, following spec 5.6.",
+    "link": "Build APP's import link for a profile; the app shows what it imports and asks you to confirm.",
+    "profile": "Manage saved gateway profiles (TOML files, mode 0600, in gwconf's config folder).",
+    "restore": "Put back what each client's files held before gwconf.",
+    "run": "Start CLIENT once with a profile injected; its configuration files are not touched.",
+    "status": "Show each client's base address, key (masked), model and provider, the profile it matches, "
+    "and any managed key changed by hand since gwconf wrote it.",
+    "use": "Make NAME the active profile and re-apply it to every client gwconf applied before.",
+    "verify": "Make one real test completion per client, with exactly what it will send.",
+}
 
-    @staticmethod
-    def _module_exists(name: str) -> bool:
-        return os.path.exists(os.path.join(os.path.dirname(__file__), COMMANDS[name] + ".py"))
-
-
-@click.group(
-    cls=LazyGroup,
-    epilog=EPILOG,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+# the root options as ``gwconf --help`` lists them (declared for click in ``_root``)
+OPTIONS: tuple[tuple[str, str], ...] = (
+    ("-V, --version", "Show the version and exit."),
+    ("--debug", "Show the full traceback of unexpected errors."),
+    ("-q, --quiet", "Print only errors and what scripts need."),
+    ("-h, --help", "Show this message and exit."),
 )
-@click.version_option(__version__, "-V", "--version", prog_name="gwconf", message="%(prog)s %(version)s")
-@click.option("--debug", is_flag=True, help="Show the full traceback of unexpected errors.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only errors and what scripts need.")
-@click.pass_context
-def cli(ctx: click.Context, debug: bool, quiet: bool) -> None:
-    """Point every AI client at one model gateway.
 
-    gwconf edits each client's real configuration files (only the keys it manages, everything
-    else kept byte for byte, a backup first), switches between saved gateway profiles, makes a
-    real test completion with what each client will actually send, and turns a 401 into a
-    verdict with its remedy.
+
+def module_exists(name: str) -> bool:
+    return os.path.exists(os.path.join(os.path.dirname(__file__), COMMANDS[name] + ".py"))
+
+
+def terminal_width() -> int:
+    """The help width click would use: the terminal's (``$COLUMNS`` first), at most 100, minus 2."""
+    columns = 0
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        pass
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return max(min(columns, 100) - 2, 50)
+
+
+def root_help(width: int, summary: Callable[[str, int], str] | None = None) -> str:
+    """The text of ``gwconf --help`` at ``width`` (no final newline).
+
+    A command missing from ``SUMMARIES`` gets the first sentence of its docstring, read from its
+    source; when that fails, ``summary(name, limit)`` gives its line, and without it
+    ``LookupError`` is raised (the caller then renders with click).
     """
-    ctx.ensure_object(dict)
-    ctx.obj["debug"] = debug
-    ctx.obj["quiet"] = quiet
+    names = sorted(name for name in COMMANDS if module_exists(name))
+    out = ["Usage: gwconf [OPTIONS] COMMAND [ARGS]...", ""]
+    for paragraph in HELP.strip().split("\n\n"):
+        out += _wrap(paragraph, width, "  ")
+        out.append("")
+    out.append("Options:")
+    out += _table(OPTIONS, width)
+    out += ["", "Commands:"]
+    column = max(len(n) for n in names) if names else 0
+    limit = width - 6 - column
+    rows = []
+    for name in names:
+        line = SUMMARIES.get(name) or _source_summary(name)
+        if line:
+            rows.append((name, _shorten(line, limit)))
+        elif summary is not None:
+            rows.append((name, summary(name, limit)))
+        else:
+            raise LookupError(name)
+    out += _table(rows, width)
+    out.append("")
+    for line in EPILOG.strip("\n").splitlines():
+        if line.strip() != "\b":
+            out.append(("  " + line) if line else "")
+    return "\n".join(out)
+
+
+def _source_summary(name: str) -> str | None:
+    """The first sentence of ``command``'s docstring in the command's module, without importing it."""
+    import re
+
+    try:
+        with open(
+            os.path.join(os.path.dirname(__file__), COMMANDS[name] + ".py"), encoding="utf-8"
+        ) as handle:
+            source = handle.read()
+    except OSError:
+        return None
+    match = re.search(r'^def command\(.*?\)\s*(?:->[^:]+)?:\s*"""(.*?)"""', source, re.S | re.M)
+    if match is None:
+        return None
+    words = match.group(1).split("\n\n", 1)[0].replace("\b", "").split()
+    for index, word in enumerate(words):
+        if word.endswith("."):
+            return " ".join(words[: index + 1])
+    return " ".join(words) or None
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(indent) + len(current) + 1 + len(word) > width:
+            lines.append(indent + current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(indent + current)
+    return lines
+
+
+def _table(rows: Any, width: int) -> list[str]:
+    """Two columns: the first as wide as its longest entry (at most 30), the second wrapped."""
+    first = min(max(len(a) for a, _ in rows), 30) + 2
+    out = []
+    for term, text in rows:
+        wrapped = _wrap(text, max(width - first - 2, 10), "") or [""]
+        if len(term) <= first - 2:
+            out.append(f"  {term.ljust(first)}{wrapped[0]}".rstrip())
+        else:
+            out.append(f"  {term}")
+            out.append(" " * (first + 2) + wrapped[0])
+        out += [" " * (first + 2) + line for line in wrapped[1:]]
+    return out
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary with "..." when longer than ``limit`` (as click does)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 3, 1) + 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "..."
+
+
+def _fast(args: list[str]) -> int | None:
+    """``gwconf --version`` / ``--help`` without click; None when click must handle ``args``."""
+    if len(args) != 1 or "_GWCONF_COMPLETE" in os.environ:
+        return None
+    if args[0] in ("-V", "--version"):
+        text = f"gwconf {__version__}"
+    elif args[0] in ("-h", "--help"):
+        try:
+            text = root_help(terminal_width())
+        except LookupError:
+            return None
+    else:
+        return None
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return 0
+
+
+def __getattr__(name: str) -> Any:
+    """``gwconf.cli.cli`` and ``LazyGroup``: the click group, built on first use."""
+    if name in ("cli", "LazyGroup"):
+        from gwconf.cli import _root
+
+        return getattr(_root, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -87,11 +228,19 @@ def main(argv: list[str] | None = None) -> None:
 
 def run(args: list[str]) -> int:
     """Run one command line and return its exit code; the one top-level handler (design.md section 6)."""
+    fast = _fast(args)
+    if fast is not None:
+        return fast
+    import click
+
+    from gwconf.cli._root import cli
     from gwconf.errors import ExitCode, GwconfError
 
     debug = "--debug" in args
     try:
-        result = cli.main(args=args, prog_name="gwconf", complete_var="_GWCONF_COMPLETE", standalone_mode=False)
+        result = cli.main(
+            args=args, prog_name="gwconf", complete_var="_GWCONF_COMPLETE", standalone_mode=False
+        )
     except GwconfError as exc:
         from gwconf.cli._output import print_error
 

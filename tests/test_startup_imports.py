@@ -1,0 +1,152 @@
+"""Start-up stays cheap by structure, not by luck (bench/startup.py measures the time itself).
+
+- ``import gwconf.cli`` loads none of the heavy libraries (httpx, tomlkit, PyYAML, platformdirs),
+  and not even click: ``gwconf --version`` and ``gwconf --help`` are answered without it.
+- ``gwconf clients`` / ``gwconf status`` on an empty home parse no file, so they load neither
+  tomlkit nor PyYAML (and never httpx).
+- The click-free ``--help`` is the same text click prints, and lists every command and root option.
+No timing assertions here: the benchmark reports times.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("httpx", "tomlkit", "yaml", "platformdirs")
+
+# Runs ARGV through gwconf's entry point in a fresh interpreter, then prints the top-level
+# packages of the heavy libraries (and click) it imported.
+PROBE = """
+import json, sys
+from gwconf.cli import run
+args = json.loads(sys.argv[1])
+code = run(args) if args is not None else 0
+sys.stdout.flush()
+loaded = sorted({m.split(".")[0] for m in sys.modules} & {"click", "httpx", "tomlkit", "yaml", "platformdirs"})
+print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded}))
+"""
+
+
+def probe(args: list[str] | None) -> tuple[int, list[str], str]:
+    """(exit code, heavy packages imported, output) of ``gwconf ARGS`` in a fresh interpreter."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert "LOADED=" in proc.stdout, proc.stderr
+    output, _, tail = proc.stdout.rpartition("\nLOADED=")
+    result = json.loads(tail)
+    return result["code"], result["loaded"], output
+
+
+def test_import_gwconf_cli_loads_no_heavy_library() -> None:
+    code, loaded, _ = probe(None)
+    assert code == 0
+    assert loaded == [], f"import gwconf.cli loaded {loaded}: import them inside the functions that use them"
+
+
+@pytest.mark.parametrize("args", [["--version"], ["-V"], ["--help"], ["-h"]])
+def test_version_and_help_need_no_click(args: list[str]) -> None:
+    code, loaded, output = probe(args)
+    assert code == 0
+    assert output.strip()
+    assert loaded == [], (
+        f"gwconf {args[0]} loaded {loaded}. If a new command has no line in gwconf.cli.SUMMARIES, "
+        "add one: without it the listing imports click and every command module."
+    )
+
+
+def test_version_text() -> None:
+    from gwconf import __version__
+
+    _, _, output = probe(["--version"])
+    assert output == f"gwconf {__version__}\n"
+
+
+def test_help_in_importtime_has_no_heavy_module() -> None:
+    """The same, through ``python -X importtime -m gwconf --help`` (what a profiler would show)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "gwconf", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = {
+        line.rsplit("|", 1)[-1].strip().split(".")[0]
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "gwconf" in modules
+    assert not modules & {"click", *HEAVY}
+
+
+@pytest.mark.parametrize("command", ["clients", "status"])
+def test_commands_on_an_empty_home_parse_nothing(command: str) -> None:
+    code, loaded, output = probe([command])
+    assert code == 0, output
+    assert not set(loaded) & set(HEAVY), f"gwconf {command} on an empty home loaded {loaded}"
+
+
+@pytest.mark.parametrize("columns", ["", "60", "120"])
+def test_fast_help_is_what_click_prints(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a fresh process (click's test runner forces its own width)."""
+    monkeypatch.setenv("COLUMNS", columns)
+    fast = probe(["--help"])
+    through_click = probe(["--debug", "--help"])  # two arguments: click parses and renders
+    assert fast[0] == through_click[0] == 0
+    assert fast[2] == through_click[2]
+    assert "click" in through_click[1]
+    assert fast[2].startswith("Usage: gwconf [OPTIONS] COMMAND [ARGS]...")
+
+
+def test_help_lists_every_command_and_root_option() -> None:
+    import click
+
+    from gwconf.cli import OPTIONS, root_help
+    from gwconf.cli._root import cli
+
+    ctx = click.Context(cli, **cli.context_settings)
+    text = root_help(200)
+    commands = text.split("\nCommands:\n", 1)[1]
+    for name in cli.list_commands(ctx):
+        assert f"\n  {name} " in "\n" + commands, f"{name} missing from gwconf --help"
+    rows = dict(OPTIONS)
+    options = [p for p in cli.get_params(ctx) if isinstance(p, click.Option)]
+    for param in options:
+        shown = ", ".join(param.opts)
+        assert shown in rows, f"root option {shown} missing from gwconf.cli.OPTIONS"
+        assert rows[shown] == param.help, shown
+    assert len(rows) == len(options)
+
+
+@pytest.mark.parametrize("width", [50, 78, 98])
+def test_help_fits_the_width(width: int) -> None:
+    from gwconf.cli import root_help
+
+    for line in root_help(width).splitlines():
+        if not line.startswith("    gwconf "):  # the examples are kept as written
+            assert len(line) <= width, line
+
+
+def test_a_command_missing_from_summaries_gets_its_docstring_sentence() -> None:
+    """The fallback for new commands reads the same first sentence click would show."""
+    import click
+
+    from gwconf.cli import _source_summary
+    from gwconf.cli._root import cli
+
+    ctx = click.Context(cli, **cli.context_settings)
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        if command.short_help is None and command.help:
+            assert _source_summary(name) == command.get_short_help_str(10_000), name
