@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -243,7 +244,7 @@ def test_interrupted_run_is_repaired(gwconf, home, profile, tmp_path) -> None:
             {
                 "target": str(path),
                 "backup": str(backup),
-                "new_sha256": "0" * 64,
+                "new_sha256": hashlib.sha256(b'{"half": "written"}\n').hexdigest(),  # what it wrote
                 "mode": 0o644,
                 "secret": False,
             }

@@ -21,6 +21,7 @@ from pathlib import Path
 from gwconf.errors import ConcurrentChange, GwconfError, WriteRefused
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, not read
+TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are removed by plan.repair
 
 
 def sha256(data: bytes | None) -> str | None:
@@ -111,7 +112,7 @@ def atomic_write(target: Path, data: bytes, *, mode: int | None, secret: bool) -
         new_mode = 0o600 if secret else 0o666 & ~umask
     else:
         new_mode = (mode & 0o600) if secret else mode
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".gwconf-tmp", dir=folder)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -142,7 +142,12 @@ def _forget(env: Env, client_id: str) -> None:
 
 def repair_interrupted(env: Env) -> list[str]:
     """What an interrupted earlier run left half-done, put back (run at the start of writing commands)."""
-    if not (env.state_dir / "journal.json").exists():
+    pattern = "*" + planning.TEMP_SUFFIX
+    left = (env.state_dir / "journal.json").exists() or any(
+        next(found, None) is not None
+        for found in (env.state_dir.rglob(pattern), env.config_dir.glob(pattern), env.profiles_dir.glob(pattern))
+    )
+    if not left:
         return []
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         return planning.repair(env)

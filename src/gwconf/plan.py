@@ -9,6 +9,7 @@ journal. A run killed half-way is repaired by the next one (``repair``).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -22,6 +23,7 @@ from gwconf import formats
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
 from gwconf.errors import GwconfError, WriteRefused
 from gwconf.fileio import (
+    TEMP_SUFFIX,
     Snapshot,
     atomic_write,
     check_unchanged,
@@ -391,6 +393,12 @@ class BackupStore:
         digest = hashlib.sha256(str(target).encode()).hexdigest()[:10]
         self.folder = env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}"
 
+    @classmethod
+    def at(cls, folder: Path) -> BackupStore:
+        store = cls.__new__(cls)
+        store.folder = folder
+        return store
+
     def pristine(self) -> Any:
         """The bytes before gwconf first touched the file, MISSING if it did not exist, None if unknown."""
         if (self.folder / "pristine.missing").exists():
@@ -403,9 +411,9 @@ class BackupStore:
             return
         if snapshot.data is None:
             write_private(self.folder / "pristine.missing", b"")
-        else:
-            write_private(self.folder / "pristine", snapshot.data)
+        else:  # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
             write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
+            write_private(self.folder / "pristine", snapshot.data)
 
     def pristine_mode(self) -> int | None:
         """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600)."""
@@ -486,6 +494,8 @@ def _write_client(
                 "new_sha256": sha256(change.after),
                 "mode": change.snapshot.mode,
                 "secret": change.file.secret,
+                "restoring": change.restoring,
+                "backups": str(backups.folder),
             }
         )
     journal = env.state_dir / "journal.json"
@@ -517,11 +527,8 @@ def _write_client(
             ) from None
         raise
     for change in pending:
-        backups = BackupStore(env, change.client_id, change.snapshot.target)
         if change.restoring:
             ledger.forget(change.client_id, str(change.snapshot.target))
-            if change.after is None or not ledger.files(change.client_id).get(str(change.snapshot.target)):
-                backups.retire_pristine()
         else:
             ledger.record_apply(
                 change.client_id,
@@ -534,29 +541,42 @@ def _write_client(
                 keys=change.key_records,
                 after_data=change.after_data,
             )
+    if all(c.restoring for c in pending):
+        for target in list(ledger.files(plan.client.id)):
+            ledger.forget(plan.client.id, target)
+    ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
+    for change in pending:
+        backups = BackupStore(env, change.client_id, change.snapshot.target)
+        if change.restoring:  # after the commit: a crash before it must find the pristine copy still there
+            backups.retire_pristine()
         refs = {
             k.get("before_ref")
             for k in ledger.files(change.client_id).get(str(change.snapshot.target), {}).get("keys", [])
         }
         backups.rotate({r for r in refs if r})
-    if all(c.restoring for c in pending):
-        for target in list(ledger.files(plan.client.id)):
-            ledger.forget(plan.client.id, target)
-    ledger.save()
     remove_file(journal)
 
 
 def _put_back(target: Path, data: bytes | None, mode: int | None, secret: bool) -> None:
+    """The file as it was: its old bytes with their old mode (``secret`` only when the mode is unknown)."""
     if data is None:
         remove_file(target)
     else:
-        atomic_write(target, data, mode=mode, secret=secret)
+        atomic_write(target, data, mode=mode, secret=secret and mode is None)
 
 
 def repair(env: Env) -> list[str]:
-    """Finish or undo a change a killed gwconf left half-done; returns what was done (call under the lock)."""
+    """Finish or undo a change a killed gwconf left half-done; returns what was done (call under the lock).
+
+    The ledger's save is a run's commit point. Committed (every file is what the run wrote and the
+    ledger says so): only the clean-up after the commit is redone. Not committed: every file the
+    run replaced gets its old bytes back, unless another program changed it since (then it is left
+    alone and reported). Temp files of the killed run are removed either way.
+    """
     journal = env.state_dir / "journal.json"
     snap = read_snapshot(journal)
+    for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
+        _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
         return []
     try:
@@ -564,19 +584,54 @@ def repair(env: Env) -> list[str]:
     except (ValueError, KeyError, TypeError):
         remove_file(journal)
         return ["removed a damaged journal"]
-    if all(read_snapshot(Path(e["target"])).digest == e["new_sha256"] for e in entries):
-        ledger = Ledger(env)
-        recorded = {t: r.get("written_sha256") for c in ledger.clients() for t, r in ledger.files(c).items()}
-        if all(recorded.get(e["target"]) == e["new_sha256"] for e in entries):
-            remove_file(journal)
-            return []
+    for entry in entries:
+        target = Path(entry["target"])
+        _remove_temp_files(target.parent, f".{target.name}.*{TEMP_SUFFIX}")
+    ledger = Ledger(env)
+    recorded = {t: r.get("written_sha256") for c in ledger.clients() for t, r in ledger.files(c).items()}
+
+    def committed(entry: dict[str, Any]) -> bool:
+        if read_snapshot(Path(entry["target"])).digest != entry["new_sha256"]:
+            return False
+        if entry.get("restoring"):
+            return entry["target"] not in recorded
+        return recorded.get(entry["target"]) == entry["new_sha256"]
+
+    if all(committed(e) for e in entries):
+        for entry in entries:
+            if entry.get("restoring") and entry.get("backups"):
+                BackupStore.at(Path(entry["backups"])).retire_pristine()
+        remove_file(journal)
+        return []
     notes = []
     for entry in entries:
         target = Path(entry["target"])
         backup = entry.get("backup")
-        old = Path(backup).read_bytes() if backup and Path(backup).is_file() else None
-        if read_snapshot(target).data != old:
-            _put_back(target, old, entry.get("mode"), bool(entry.get("secret")))
-            notes.append(f"put back {target} as it was before an interrupted gwconf run")
+        if backup and not Path(backup).is_file():
+            notes.append(f"{target}: its backup {backup} is gone; left as it is")
+            continue
+        old = Path(backup).read_bytes() if backup else None  # no backup: the file did not exist
+        current = read_snapshot(target)
+        if current.data == old:
+            continue
+        if current.digest != entry["new_sha256"]:
+            notes.append(
+                f"{target}: changed by another program after an interrupted gwconf run; left as it is"
+                + (f" (its earlier bytes: {backup})" if backup else "")
+            )
+            continue
+        _put_back(target, old, entry.get("mode"), bool(entry.get("secret")))
+        notes.append(f"put back {target} as it was before an interrupted gwconf run")
     remove_file(journal)
     return notes
+
+
+def _remove_temp_files(folder: Path, pattern: str, *, recursive: bool = False) -> None:
+    """Temp files a killed gwconf left (under the lock no other gwconf is writing one)."""
+    try:
+        found = list(folder.rglob(pattern) if recursive else folder.glob(pattern))
+    except OSError:
+        return
+    for path in found:
+        with contextlib.suppress(OSError):
+            path.unlink()

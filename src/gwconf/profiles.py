@@ -16,7 +16,7 @@ from typing import Any
 
 from gwconf import secrets, urls
 from gwconf.errors import ParseError, ProfileError
-from gwconf.fileio import read_snapshot, remove_file, write_private
+from gwconf.fileio import exclusive_lock, read_snapshot, remove_file, write_private
 from gwconf.paths import Env
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -295,8 +295,13 @@ class ProfileStore:
 
     def save(self, profile: Profile) -> Path:
         path = self.path_for(profile.name)
-        write_private(path, profile.to_toml().encode())
+        with self._locked():
+            write_private(path, profile.to_toml().encode())
         return path
+
+    def _locked(self):  # type: ignore[no-untyped-def]
+        """gwconf's lock: a killed run's temp files can then be swept safely (plan.repair)."""
+        return exclusive_lock(self.env.state_dir / "gwconf.lock")
 
     def remove(self, name: str) -> None:
         path = self.path_for(name)
@@ -326,7 +331,8 @@ class ProfileStore:
     def set_active(self, name: str) -> None:
         if not self.exists(name):
             raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
-        write_private(self.active_file, (name + "\n").encode())
+        with self._locked():
+            write_private(self.active_file, (name + "\n").encode())
 
 
 def _looks_like_path(value: str) -> bool:

@@ -1,0 +1,64 @@
+"""What the next gwconf run does with a run that was killed (the quick cases of test_crash.py).
+
+A forked gwconf is killed with SIGKILL just before it replaces ``~/.codex/auth.json``: by then
+``config.toml`` is already the new file, a temp file sits next to ``auth.json`` and the journal
+says what to undo.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import invoke
+from tests.hardening._world import SEED, World, run_forked
+
+
+@pytest.fixture
+def killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
+    w = World(tmp_path).activate(monkeypatch)
+    w.seed()
+    w.add_profiles()
+    watch = (str(w.home), str(w.gw))
+    log = tmp_path / "ops.log"
+    w.save("S0")
+    assert os.WEXITSTATUS(run_forked(("apply", "codex"), watch=watch, log=log)) == 0
+    ops = log.read_text().splitlines()
+    kill_at = ops.index(f"os.rename {w.home}/.codex/auth.json") + 1
+    w.load("S0")
+    status = run_forked(("apply", "codex"), kill_at=kill_at, watch=watch)
+    assert os.WTERMSIG(status) == signal.SIGKILL
+    config = (w.home / ".codex" / "config.toml").read_text()
+    assert config != SEED[".codex/config.toml"][0], "config.toml is already the new file"
+    assert (w.home / ".codex" / "auth.json").read_text() == SEED[".codex/auth.json"][0]
+    assert list((w.home / ".codex").glob("*.gwconf-tmp")), "a temp file was left next to auth.json"
+    return w
+
+
+def test_next_run_puts_the_pair_back_and_removes_the_temp_file(killed: World) -> None:
+    w = killed
+    result = invoke("restore", "--all")
+    assert result.exit_code == 0, result
+    assert "put back" in result.stderr and "interrupted" in result.stderr
+    for name in (".codex/config.toml", ".codex/auth.json"):
+        assert (w.home / name).read_text() == SEED[name][0]
+    assert sorted(p.name for p in (w.home / ".codex").iterdir()) == ["auth.json", "config.toml"]
+    assert not w.litter() and not (w.state_dir / "journal.json").exists()
+
+
+def test_a_file_another_program_changed_since_the_crash_is_left_alone(killed: World) -> None:
+    """The repair puts back only what gwconf wrote; Codex rewriting config.toml meanwhile wins."""
+    w = killed
+    config = w.home / ".codex" / "config.toml"
+    theirs = config.read_text() + "# written by codex after the crash\n"
+    config.write_text(theirs)
+    result = invoke("apply", "codex", "--dry-run")
+    assert result.exit_code == 0 and config.read_text() == theirs, "a dry run repairs nothing"
+    result = invoke("restore", "--all")
+    assert result.exit_code == 0, result
+    assert "changed by another program after an interrupted gwconf run; left as it is" in result.stderr
+    assert config.read_text() == theirs
+    assert not (w.state_dir / "journal.json").exists()
