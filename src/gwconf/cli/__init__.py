@@ -30,7 +30,7 @@ COMMANDS: dict[str, str] = {
     "link": "link",
     "profile": "profile",
     "restore": "restore",
-    "run": "run",
+    "run": "launch",  # not run.py: a submodule named run would replace the function run() below
     "status": "status",
     "use": "use",
     "verify": "verify",

@@ -11,6 +11,8 @@ openai-compatible``, ``api_base``, its ``models``). The key goes to ``.env`` as 
 aichat loads that file at start over the environment, and ``<CLIENT>_API_KEY`` beats the entry's
 ``api_key``, so the key stays out of config.yaml (often kept in dotfiles) and a stray shell
 variable cannot shadow it. aichat's .env reader trims ``NAME=value`` and keeps quotes literally.
+``gwconf run aichat`` points ``AICHAT_CONFIG_DIR`` at a temporary stand-in for the folder (its
+entries linked; config.yaml and .env as ``render()`` edits them).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "aichat"
@@ -126,6 +129,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         dotenv.delete((KEY_VAR,))  # quoted or commented: aichat would read those characters too
     dotenv.set((KEY_VAR,), target.api_key)
     return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["aichat", *args],
+        env={"AICHAT_CONFIG_DIR": TempPath("aichat"), KEY_VAR: target.api_key},
+        unset=("AICHAT_CONFIG_FILE", "AICHAT_ENV_FILE", "AICHAT_MODEL", BASE_VAR),
+        copies={"aichat": config_dir(env)},
+        render={"config": "aichat/config.yaml", "env": "aichat/.env"},
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

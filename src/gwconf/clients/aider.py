@@ -11,6 +11,10 @@ git root, then the current folder (closer wins); ``AIDER_*`` variables win over 
 shell. ``openai-api-key`` / ``openai-api-base`` are then copied into ``OPENAI_API_KEY`` /
 ``OPENAI_API_BASE``, and litellm prefers ``OPENAI_BASE_URL`` over ``OPENAI_API_BASE``: an
 ``OPENAI_BASE_URL`` in the shell or a ``.env`` wins over the YAML's base address.
+
+``gwconf run aider`` passes the model and address as ``--model`` / ``--openai-api-base`` (flags beat
+every file and variable) and the key as ``AIDER_OPENAI_API_KEY`` (not on the command line, where
+other users could see it), plus the ``OPENAI_*`` names litellm reads.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from gwconf import formats
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "aider"
@@ -63,6 +68,31 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set(("openai-api-key",), target.api_key)
     config.set(("model",), model)
     return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    config = fresh_document("yaml", CONF)
+    render({"config": config}, target, env)  # the same model check and openai/ prefix
+    base = target.base_url
+    spec = LaunchSpec(
+        argv=["aider", "--model", config.get(("model",)), "--openai-api-base", base, *args],
+        env={
+            "AIDER_OPENAI_API_KEY": target.api_key,
+            "OPENAI_API_KEY": target.api_key,
+            "OPENAI_API_BASE": base,
+            "OPENAI_BASE_URL": base,
+        },
+    )
+    for path in _dotenv_files(env):  # loaded with override=True: they beat this launch's variables
+        doc, _ = _peek(path, "dotenv")
+        names = sorted(
+            n for n in ("AIDER_OPENAI_API_KEY", "OPENAI_BASE_URL") if doc is not None and doc.get((n,), None)
+        )
+        if names:
+            spec.notes.append(
+                f"{shown(path, env)} sets {', '.join(names)}: aider loads it over this launch's value"
+            )
+    return spec
 
 
 # -- read: aider's precedence ---------------------------------------------------------------------

@@ -5,6 +5,8 @@ Docs: https://code.claude.com/docs/en/settings and /llm-gateway ; checked agains
 Anthropic-style family: ``ANTHROPIC_BASE_URL`` is the root (Claude appends ``/v1/messages``),
 the key goes in ``ANTHROPIC_AUTH_TOKEN`` (sent as Bearer, no approval prompt), and
 ``ANTHROPIC_API_KEY`` is removed (both together break auth). ``CLAUDE_CONFIG_DIR`` moves both files.
+``gwconf run claude-code`` writes nothing of the user's: ``--settings FILE`` (command-line settings
+win over every settings file; the file is temporary) carries the same env block.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, get_str
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath, fresh_document
 from gwconf.paths import Env
 
 ID = "claude-code"
@@ -82,6 +85,17 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             "check they name models the gateway serves"
         )
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    """The env block ``render()`` writes, in a temporary ``--settings`` file (0600, removed after)."""
+    settings = fresh_document("json", "--settings")
+    render({"settings": settings, "state": fresh_document("json", "state")}, target, env)
+    settings.set(("env", "ANTHROPIC_API_KEY"), "")  # blanks a key from the user's settings (no second header)
+    return LaunchSpec(
+        argv=["claude", "--settings", TempPath("settings.json"), *args],
+        files={"settings.json": settings.dump()},
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -20,7 +20,9 @@ providers.json alone does not switch the extension: its state files win.
 The extension reads these files once and rewrites them whole from memory, so ``preflight``
 refuses to write while VS Code, a VS Code fork or a JetBrains IDE with Cline, or a ``cline``
 process, is running for this data folder (Linux: ``/proc``, matching the process's own HOME /
-``CLINE_*``; macOS ``ps``; Windows ``tasklist``), unless ``--force``.
+``CLINE_*``; macOS ``ps``; Windows ``tasklist``), unless ``--force``. ``gwconf run cline`` points
+``CLINE_PROVIDER_SETTINGS_PATH`` at a temporary providers.json as ``render()`` edits it (the
+extension's files are read, never written), so it needs no running-app guard.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "cline"
@@ -295,6 +298,14 @@ def _valid_store(data: Any) -> str | None:
         if not (isinstance(stamp, str) and _ISO.match(stamp)):
             return f"providers.{name} has no valid updatedAt"
     return None
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["cline", *args],
+        env={"CLINE_PROVIDER_SETTINGS_PATH": TempPath("providers.json")},
+        render={"providers": "providers.json"},
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -5,10 +5,13 @@ Docs: https://developers.openai.com/codex/config-reference ; checked against @op
 ``gwconf`` (Codex files session history under the provider id), ``wire_api = "responses"`` (the
 only value current Codex accepts). The key goes to ``auth.json`` with ``requires_openai_auth``
 unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
+``gwconf run codex`` writes nothing: ``-c key=value`` overrides (TOML values, above every config
+layer) describe the same table with ``env_key``, and the key is set only in Codex's environment.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from gwconf.clients._base import (
@@ -21,6 +24,7 @@ from gwconf.clients._base import (
     get_str,
 )
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec
 from gwconf.paths import Env, display
 
 ID = "codex"
@@ -40,6 +44,7 @@ PROVIDER_ID = "gwconf"
 TABLE = ("model_providers", PROVIDER_ID)
 RESERVED_IDS = ("openai", "ollama", "lmstudio", "amazon-bedrock", "oss", "ollama-chat")
 OFFICIAL_BASE = "https://api.openai.com/v1"
+LAUNCH_KEY_VAR = "GWCONF_API_KEY"  # set only in the launched Codex's environment
 
 
 def codex_home(env: Env) -> Path:
@@ -80,6 +85,27 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         config.set((*TABLE, "requires_openai_auth"), True)
         config.delete((*TABLE, "experimental_bearer_token"))
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    """Root ``-c`` overrides reach every subcommand (``exec`` too); a subcommand's own ``-c`` wins.
+    ``env_key`` beats a bearer token or auth.json in Codex's key lookup."""
+    table = f"model_providers.{PROVIDER_ID}"
+    values: dict[str, str | bool] = {
+        "model_provider": PROVIDER_ID,
+        f"{table}.name": "gwconf gateway",
+        f"{table}.base_url": target.base_url,
+        f"{table}.wire_api": "responses",
+        f"{table}.env_key": LAUNCH_KEY_VAR,
+        f"{table}.requires_openai_auth": False,  # else the TUI may show its login screen
+    }
+    if target.model:
+        values["model"] = target.model
+    argv = ["codex"]
+    for key, value in values.items():
+        literal = ("true" if value else "false") if isinstance(value, bool) else json.dumps(value)
+        argv += ["-c", f"{key}={literal}"]  # a JSON string is a valid TOML basic string
+    return LaunchSpec(argv=[*argv, *args], env={LAUNCH_KEY_VAR: target.api_key})
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -5,6 +5,9 @@ Docs: https://docs.continue.dev/reference ; checked against @continuedev/cli 1.5
 ``models`` entry (its name starts with ``gwconf``): ``provider: openai``, ``apiBase``, ``model``,
 and ``apiKey: ${{ secrets.GWCONF_API_KEY }}`` resolved from ``~/.continue/.env`` (0600), so the
 key stays out of a file people share. ``CONTINUE_GLOBAL_DIR`` moves the folder.
+``gwconf run continue`` starts ``cn --config FILE`` with a temporary config that ``render()`` fills
+with gwconf's model alone (``cn`` takes its last used model, else the first one: a copy of the
+user's config.yaml would let another model win), the key only in ``cn``'s environment.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "continue"
@@ -87,6 +91,15 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             config.set(("models", index, key), entry[key])
     dotenv.set((SECRET_NAME,), target.api_key)
     return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["cn", "--config", TempPath("config.yaml"), *args],
+        env={SECRET_NAME: target.api_key},
+        render={"config": "config.yaml"},
+        fresh=True,
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -22,7 +22,9 @@ later restore would take back the user's own edits too. Crush still loads the le
 set a key; SRC ``loadFromConfigPaths``), so gwconf edits crush.json for every setup, new ones
 included, and reports a ``crushrc`` line that overrides it (``model large ...``) instead of
 rewriting the script. The data-folder ``crush.json`` (the model picked in Crush's UI) is merged
-after the global files and is reported the same way, never edited.
+after the global files and is reported the same way, never edited. ``gwconf run crush`` points
+``CRUSH_GLOBAL_CONFIG`` at a temporary stand-in for the global folder (its entries linked,
+crush.json as ``render()`` edits it).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from gwconf import formats, urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "crush"
@@ -116,6 +119,15 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
                 f"{target.model} in Crush's model menu, or change it there"
             )
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["crush", *args],
+        env={"CRUSH_GLOBAL_CONFIG": TempPath("crush")},
+        copies={"crush": global_dir(env)},
+        render={"config": "crush/crush.json"},
+    )
 
 
 # -- reading ----------------------------------------------------------------------------------

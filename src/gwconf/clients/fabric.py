@@ -10,6 +10,7 @@ it leaves the user's own ``OPENAI_*`` vendor settings alone. Managed keys: ``DEF
 ``DEFAULT_MODEL``, ``LITELLM_API_BASE_URL``, ``LITELLM_API_KEY`` (env names are
 ``<VENDOR>_<QUESTION>`` upper-cased). godotenv does not override variables already exported;
 ``fabric --setup`` rewrites the whole file from its settings (comments are lost, values kept).
+``gwconf run fabric`` exports the same four names to fabric alone (exported values win).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "fabric"
@@ -69,6 +71,12 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             f"your {previous} settings are kept"
         )
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    doc = fresh_document("dotenv", ".env")
+    render({"env": doc}, target, env)
+    return LaunchSpec(argv=["fabric", *args], env=dict(doc.data()))
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -16,6 +16,11 @@ in a trusted folder) then ``.env`` in each folder, then ``~/.gemini/.env`` (trus
 ``~/.env``; values never override variables already exported. In an untrusted folder only
 ``GEMINI_API_KEY``, ``GOOGLE_API_KEY``, ``GOOGLE_CLOUD_PROJECT`` and ``GOOGLE_CLOUD_LOCATION``
 are taken. ``read`` reports what a trusted folder gets and says when the current one is not.
+
+``gwconf run gemini-cli`` points ``GEMINI_CLI_HOME`` at a temporary home whose ``.gemini`` stands in
+for the user's (its entries linked; settings.json and .env as ``render()`` edits them, so a stored
+Google login cannot win) and sets the address, key and model as variables as well (they win over
+any .env, in trusted and untrusted folders alike).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from gwconf import formats, urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings
 from gwconf.errors import GwconfError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "gemini-cli"
@@ -89,6 +95,22 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             "trusted yet: answer 'Trust folder' when Gemini CLI asks (or run `gemini --skip-trust`)"
         )
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    variables: dict[str, str | TempPath] = {
+        "GEMINI_CLI_HOME": TempPath("home"),
+        "GOOGLE_GEMINI_BASE_URL": target.base_url,
+        "GEMINI_API_KEY": target.api_key,
+    }
+    if target.model:
+        variables["GEMINI_MODEL"] = target.model
+    return LaunchSpec(
+        argv=["gemini", *args],
+        env=variables,
+        copies={"home/.gemini": gemini_dir(env)},
+        render={"settings": "home/.gemini/settings.json", "env": "home/.gemini/.env"},
+    )
 
 
 # -- reading ----------------------------------------------------------------------------------

@@ -13,6 +13,11 @@ it into host + ``v1/chat/completions``), selects it with ``GOOSE_PROVIDER`` / ``
 stores the key under ``CUSTOM_GWCONF_API_KEY`` in ``secrets.yaml`` (0600). goose never reads keys
 from config.yaml: a secret comes from the environment, else the OS keyring, else ``secrets.yaml``
 (when the keyring is disabled, unavailable, or holds no goose entry).
+
+``gwconf run goose`` needs no file: environment variables override every config key and come
+first for secrets, so the built-in ``openai`` provider gets ``OPENAI_HOST`` (scheme and host) and an
+``OPENAI_BASE_PATH`` starting with ``/`` (goose then treats it as custom and stays on Chat
+Completions for every model name; ``build_url`` joins it onto the host as an absolute path).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from gwconf import formats
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, require_model
 from gwconf.paths import Env
 
 ID = "goose"
@@ -100,6 +106,23 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             f"{KEY_VAR} there, or set GOOSE_DISABLE_KEYRING: true in config.yaml"
         )
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    from urllib.parse import urlsplit
+
+    model = require_model(target, NAME, "GOOSE_MODEL")
+    parts = urlsplit(target.base_url)
+    return LaunchSpec(
+        argv=["goose", *args],
+        env={
+            "GOOSE_PROVIDER": "openai",
+            "GOOSE_MODEL": model,
+            "OPENAI_HOST": f"{parts.scheme}://{parts.netloc}",
+            "OPENAI_BASE_PATH": "/" + f"{parts.path.strip('/')}/chat/completions".lstrip("/"),
+            "OPENAI_API_KEY": target.api_key,
+        },
+    )
 
 
 def _keyring_disabled(config: Document, env: Env) -> bool:

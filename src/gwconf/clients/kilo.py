@@ -14,6 +14,7 @@ extension takes the model of new sessions from the VS Code settings
 ``kilo-code.new.model.providerID`` / ``modelID`` (defaults ``kilo`` / Kilo's auto model), so those
 two are set too, in the user ``settings.json`` of every VS Code variant that has Kilo Code 7+
 installed. Kilo Code 5.x and older (the Roo fork) is another product and is not configured here.
+``gwconf run kilo`` starts the Kilo CLI with the entry in ``KILO_CONFIG_CONTENT`` (as opencode).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from gwconf.clients import opencode
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec
 from gwconf.paths import Env
 
 ID = "kilo"
@@ -96,6 +98,10 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             doc.set((PROVIDER_SETTING,), opencode.PROVIDER_ID)
             doc.set((MODEL_SETTING,), target.model)
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return opencode.launch_layout(target, LAYOUT, "Kilo", args)
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -9,6 +9,8 @@ against llm 0.36 (shared/reference/clients-terminal.md section 10, and ``llm/__i
 gwconf owns the ``extra-openai-models.yaml`` entry whose ``api_key_name`` is ``gwconf``
 (``model_id``, ``model_name``, ``api_base``), the ``gwconf`` key in ``keys.json`` (without
 ``api_key_name`` llm sends ``Bearer DUMMY_KEY`` to a custom ``api_base``) and the default model.
+``gwconf run llm`` points ``LLM_USER_PATH`` at a temporary stand-in for the user folder (its entries
+linked, so logs.db keeps recording; the three files as ``render()`` edits them).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "llm"
@@ -112,6 +115,20 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     if others and (index is None or len(others) > 1):
         notes.append(f"another entry in extra-openai-models.yaml also has model_id {target.model!r}")
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["llm", *args],
+        env={"LLM_USER_PATH": TempPath("llm")},
+        unset=("LLM_MODEL",),  # it would win over the default model
+        copies={"llm": user_dir(env)},
+        render={
+            "models": "llm/extra-openai-models.yaml",
+            "keys": "llm/keys.json",
+            "default": "llm/default_model.txt",
+        },
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -11,7 +11,9 @@ cohere, azure) is an OpenAI Chat Completions client. gwconf owns ``default-api: 
 ``api-key-cmd`` and ``$OPENAI_API_KEY``), the model under ``models``). A model entry without
 ``max-input-chars`` inherits the top-level one, and with neither mods cuts every prompt to zero
 characters, so gwconf gives a new model entry ``max-input-chars: 392000`` (mods' own default for
-large-context models) when the file sets no top-level value.
+large-context models) when the file sets no top-level value. ``gwconf run mods`` points
+``XDG_CONFIG_HOME`` at a temporary folder whose ``mods`` stands in for the user's (its entries
+linked, mods.yml as ``render()`` edits it).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "mods"
@@ -86,6 +89,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     elif entry is None:
         config.set(model_path, {})  # listed, so mods can resolve it; the top-level limit applies
     return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["mods", *args],
+        env={"XDG_CONFIG_HOME": TempPath("config")},
+        unset=("MODS_API", "MODS_MODEL"),  # they would win over default-api / default-model
+        copies={"config/mods": config_path(env).parent},
+        render={"config": "config/mods/mods.yml"},
+    )
 
 
 def _api_list(config: Document) -> list[tuple[str, dict[str, Any]]]:

@@ -9,6 +9,8 @@ Support/open-interpreter``, Windows ``%LOCALAPPDATA%\\open-interpreter\\open-int
 (platformdirs with appauthor = appname). Managed keys: ``llm.model`` (``openai/<model>``: litellm's
 OpenAI-compatible route), ``llm.api_base``, ``llm.api_key``; ``version: 0.2.5`` only when the key
 is missing (without it Open Interpreter stops at an interactive migration prompt).
+``gwconf run open-interpreter`` passes ``--profile FILE``: a temporary copy of the default profile
+as ``render()`` edits it (Open Interpreter takes a path there as it is).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "open-interpreter"
@@ -66,6 +69,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     if profile.get(("version",), None) is None:
         profile.set(("version",), PROFILE_VERSION)
     return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["interpreter", "--profile", TempPath("default.yaml"), *args],
+        render={"profile": "default.yaml"},
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

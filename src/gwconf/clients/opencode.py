@@ -14,7 +14,9 @@ key itself, so the file becomes 0600; opencode reads it before ``auth.json``), o
 entry, and the top-level ``model`` and ``small_model`` (opencode sends a title request with
 ``small_model``; left at a vendor model it fails or goes elsewhere). It edits ``opencode.jsonc``
 when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
-functions with its own ``Layout``.
+functions with its own ``Layout``. ``gwconf run opencode`` passes the provider entry ``render()``
+builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
+included), so nothing is written at all.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from gwconf import formats, urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env, display
 
 ID = "opencode"
@@ -136,6 +139,18 @@ def render_layout(docs: dict[str, Document], target: Target, layout: Layout, nam
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     return render_layout(docs, target, OPENCODE, NAME)
+
+
+def launch_layout(target: Target, layout: Layout, name: str, args: list[str]) -> LaunchSpec:
+    """The gwconf provider and model as inline JSON content (opencode parses it as JSON, so the
+    key is a literal: it never reaches a file)."""
+    config = fresh_document("json", f"${layout.content_env}")
+    render_layout({"config": config}, target, layout, name)
+    return LaunchSpec(argv=[layout.app, *args], env={layout.content_env: config.dump()})
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return launch_layout(target, OPENCODE, NAME, args)
 
 
 # -- read ----------------------------------------------------------------------------------------

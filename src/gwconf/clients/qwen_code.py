@@ -14,6 +14,9 @@ free tier ended), sets ``model.name``, and owns one ``modelProviders.openai`` en
 to ``~/.qwen/.env`` (0600) under ``GWCONF_API_KEY``: a name of its own, so an exported
 ``OPENAI_API_KEY`` or a project ``.env`` with OpenAI's names cannot shadow it. Qwen Code rewrites
 settings.json itself (keeps comments, adds ``"$version"``); that is not drift.
+``gwconf run qwen-code`` points ``QWEN_HOME`` at a temporary stand-in for ``~/.qwen`` (its entries
+linked; settings.json and .env as ``render()`` edits them) and sets ``GWCONF_API_KEY`` in Qwen
+Code's environment, where it wins over every .env.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from gwconf import formats
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "qwen-code"
@@ -105,6 +109,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     if env.get(KEY_NAME) and env.get(KEY_NAME) != target.api_key:
         notes.append(f"${KEY_NAME} exported in this shell wins over ~/.qwen/.env: unset it")
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["qwen", *args],
+        env={"QWEN_HOME": TempPath("qwen"), KEY_NAME: target.api_key},
+        unset=("QWEN_MODEL",),  # it would pick another model than model.name
+        copies={"qwen": qwen_dir(env)},
+        render={"settings": "qwen/settings.json", "env": "qwen/.env"},
+    )
 
 
 # -- reading ----------------------------------------------------------------------------------

@@ -11,6 +11,9 @@ on Windows the PowerShell profile. Checked against bash 5.2
 (https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html), zsh 5.9
 (``$ZDOTDIR``), fish 3.7 (``$XDG_CONFIG_HOME/fish/conf.d``) and PowerShell 7.4 / Windows
 PowerShell 5.1 (``Documents\\PowerShell``, ``Documents\\WindowsPowerShell``).
+
+``gwconf run shell -- CMD`` runs any command with the variables ``render()`` would export (no
+CMD: the user's shell).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, default_target, shown
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "shell"
@@ -191,6 +195,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             "profile sets --anthropic-base-url / --gemini-base-url"
         )
     return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    doc = fresh_document("shellrc", "environment")
+    render({"bash": doc}, target, env)
+    if env.platform == "win32":
+        default = env.get("COMSPEC") or "cmd.exe"
+    else:
+        default = env.get("SHELL") or "/bin/sh"
+    return LaunchSpec(argv=list(args) or [default], env=dict(doc.data()))
 
 
 # -- read -----------------------------------------------------------------------------------------

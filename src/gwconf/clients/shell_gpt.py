@@ -8,6 +8,11 @@ Windows). Managed keys: ``API_BASE_URL``, ``OPENAI_API_KEY``, ``DEFAULT_MODEL`` 
 name). sgpt's own reader is not a dotenv parser: it splits each non-``#`` line at the first ``=``
 and keeps quotes and trailing comments as part of the value, and any variable of the same name in
 the environment wins over the file. ``read`` follows exactly that.
+
+``gwconf run shell-gpt`` sets those variables for one run. sgpt writes its defaults, taken from
+the environment, into a missing .sgptrc or for keys the file lacks (``Config.__init__``): when that
+would put this launch's ``API_BASE_URL``, ``DEFAULT_MODEL`` or ``USE_LITELLM`` into the user's
+file, the launch is refused.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from pathlib import Path
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "shell-gpt"
@@ -112,6 +118,26 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             "comments (the values gwconf wrote stay)"
         )
     return notes
+
+
+LAUNCH_VARS = ("API_BASE_URL", "DEFAULT_MODEL", "USE_LITELLM")  # set by a launch; sgpt defaults them from env
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    path = config_path(env)
+    try:
+        present = sgpt_view(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        present = None
+    if present is None or any(k not in present for k in LAUNCH_VARS):
+        raise ClientError(
+            f"shell-gpt writes its missing settings into {shown(path, env)} from the environment when it "
+            "starts: this launch's address and model would end up in that file.",
+            "Run `sgpt` once by itself (it completes the file), then try again; or: gwconf apply shell-gpt",
+        )
+    doc = fresh_document("dotenv", ".sgptrc")
+    render({"config": doc}, target, env)
+    return LaunchSpec(argv=["sgpt", *args], env={**doc.data(), "USE_LITELLM": "false"})
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -1,0 +1,453 @@
+"""``gwconf run``: start a client once with a profile's target injected, writing nothing to its files.
+
+Each client module says how through an optional ``launch(target, env, args) -> LaunchSpec`` hook
+(shared/reference/pitfalls.md section 17, and the "One-shot command" / "Environment variables"
+sections of clients-terminal.md): variables the client reads, the client's own one-launch
+options (Codex ``-c key=value``, Claude Code ``--settings FILE``), or a stand-in for its config
+folder that the variable which moves that folder points at (``QWEN_HOME``, ``LLM_USER_PATH``...).
+A module without the hook cannot be launched this way; ``gwconf apply`` configures it instead.
+
+Everything a launch needs on disk lives in one temporary folder (0700, files 0600) that is
+removed when the child ends, also after SIGINT, SIGTERM or SIGHUP (which are passed on to the
+child). A stand-in folder is not a full copy: every entry of the user's folder appears in it as a
+symlink (logins, history and sessions stay where the client keeps them), and only the files the
+client's own ``render()`` edits are real files in the temporary folder. Nothing in the user's
+folders is written by gwconf.
+
+Variables that would override the injection (every ``OPENAI_*``, ``ANTHROPIC_*``, ``GEMINI_*`` and
+``GOOGLE_*`` one the launch does not set itself) are removed from the child's environment. The
+child's exit code is passed on (128 + N when a signal N ended it); 127 when the program is not on
+PATH.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gwconf.errors import ClientError, GwconfError, UsageError
+
+# Client modules import this module for LaunchSpec; the process and file machinery below is
+# imported inside the functions that start a launch (``gwconf clients`` never pays for it).
+
+if TYPE_CHECKING:
+    from gwconf.clients._base import ClientAdapter, Target
+    from gwconf.paths import Env
+
+NOT_FOUND = 127  # the shell's "command not found"
+SCRUBBED_PREFIXES = ("OPENAI_", "ANTHROPIC_", "GEMINI_", "GOOGLE_")
+FORWARDED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+TEMP_PREFIX = "gwconf-run-"
+
+
+class ProgramNotFound(ClientError):
+    exit_code = NOT_FOUND  # type: ignore[assignment]
+
+
+class CannotExecute(ClientError):
+    exit_code = 126  # type: ignore[assignment]  # the shell's "found but cannot be executed"
+
+
+@dataclass(frozen=True)
+class TempPath:
+    """A path inside the launch's temporary folder: known only once the launch starts."""
+
+    name: str = ""
+
+    def resolve(self, folder: Path) -> str:
+        return str(folder / self.name) if self.name else str(folder)
+
+
+Arg = str | TempPath
+
+
+@dataclass
+class LaunchSpec:
+    """How one client starts with a target injected.
+
+    ``argv``: the program and its arguments (the user's come last, so their own flags win);
+    ``env``: variables set in the child; ``unset``: more variables removed from it;
+    ``files``: temporary files (name -> text) written before the start;
+    ``copies``: temporary name -> the user's folder (or file) it stands in for, linked entry by entry;
+    ``render``: client file role -> temporary name: that file as the client's ``render()`` edits it;
+    ``fresh``: render into empty documents instead of the user's files.
+    """
+
+    argv: list[Arg]
+    env: dict[str, Arg] = field(default_factory=dict)
+    unset: tuple[str, ...] = ()
+    files: dict[str, str] = field(default_factory=dict)
+    copies: dict[str, Path] = field(default_factory=dict)
+    render: dict[str, str] = field(default_factory=dict)
+    fresh: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def needs_temp(self) -> bool:
+        used = [*self.argv, *self.env.values()]
+        return bool(self.files or self.copies or self.render or any(isinstance(a, TempPath) for a in used))
+
+
+def require_model(target: Target, client_name: str, setting: str) -> str:
+    """The target's model, or the error ``render()`` gives for a client that cannot do without one."""
+    if not target.model:
+        raise ClientError(
+            f"{client_name} needs a model name ({setting}).",
+            'Pass --model NAME, or add model = "..." to the profile.',
+        )
+    return target.model
+
+
+def fresh_document(fmt: str, source: str) -> Any:
+    """An empty document of ``fmt``, for a hook that builds a settings text with ``render()``."""
+    from gwconf import formats
+
+    return formats.load(fmt, "", source)
+
+
+# -- planning -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Launch:
+    """A launch that can start: the client, what it points at, its spec and the program found on PATH."""
+
+    client: ClientAdapter
+    target: Target
+    spec: LaunchSpec
+    program: str
+    profile_name: str
+
+
+def plan_launch(
+    client: ClientAdapter, profile: Any, env: Env, args: list[str], *, model: str | None = None
+) -> Launch:
+    """The launch for ``client`` on ``profile``; raises when the client cannot be launched or is missing."""
+    target = client.target(profile, env)
+    if model:
+        target.model = model
+    spec = client.launch(target, env, list(args))
+    if spec is None:
+        raise UsageError(
+            f"gwconf cannot start {client.name} for one launch: it has no command-line way to take a "
+            "gateway without its configuration files.",
+            f"Configure it instead with: gwconf apply {client.id}  (gwconf restore {client.id} undoes it)",
+        )
+    if not spec.argv:
+        raise UsageError(
+            f"nothing to run for {client.id}.", f"Name the command: gwconf run {client.id} -- CMD"
+        )
+    import shutil
+
+    first = spec.argv[0]
+    name = first.resolve(Path(".")) if isinstance(first, TempPath) else first
+    found = shutil.which(name, path=env.environ.get("PATH", ""))
+    if found is None:
+        hint = (
+            f"Install {client.name}, or check your PATH."
+            if client.programs
+            else "Check the command's name and your PATH."
+        )
+        raise ProgramNotFound(f"{name} was not found on PATH.", hint)
+    return Launch(client, target, spec, found, profile.name)
+
+
+def child_environ(parent: dict[str, str] | Any, launch: Launch, folder: Path | None) -> dict[str, str]:
+    """The child's environment: the parent's without rival provider variables, plus the injection."""
+    spec = launch.spec
+    environ = {
+        name: value
+        for name, value in dict(parent).items()
+        if not name.startswith(SCRUBBED_PREFIXES) and name not in spec.unset
+    }
+    environ["GWCONF_PROFILE"] = launch.profile_name
+    for name, value in spec.env.items():
+        environ[name] = _resolve(value, folder)
+    return environ
+
+
+def _resolve(value: Arg, folder: Path | None) -> str:
+    if isinstance(value, TempPath):
+        return value.resolve(folder if folder is not None else Path("<temporary folder>"))
+    return value
+
+
+def describe(launch: Launch, env: Env) -> dict[str, Any]:
+    """What the launch will do, for ``--dry-run`` (values are redacted by the CLI's output layer)."""
+    placeholder = Path("<temporary folder>")
+    environ = child_environ(env.environ, launch, placeholder)
+    removed = sorted(n for n in env.environ if n not in environ)
+    return {
+        "client": launch.client.id,
+        "profile": launch.profile_name,
+        "base_url": launch.target.base_url,
+        "model": launch.target.model,
+        "program": launch.program,
+        "argv": [_resolve(a, placeholder) for a in launch.spec.argv],
+        "set": {n: environ[n] for n in sorted(launch.spec.env)},
+        "removed": removed,
+        "temporary": sorted({*launch.spec.files, *launch.spec.render.values()}),
+        "stand_ins": {name: str(path) for name, path in sorted(launch.spec.copies.items())},
+        "notes": list(launch.target.notes) + list(launch.spec.notes),
+    }
+
+
+# -- starting -------------------------------------------------------------------------------------
+
+
+def start(launch: Launch, env: Env, on_notes: Any = None) -> int:
+    """Prepare the temporary folder, run the child to its end, remove the folder; the child's exit code."""
+    import tempfile
+
+    folder: Path | None = None
+    try:
+        if launch.spec.needs_temp:
+            root = Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
+            sweep(root)
+            folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
+            notes = prepare(launch, env, folder)
+            if on_notes is not None:
+                on_notes(notes)
+        environ = child_environ(env.environ, launch, folder)
+        argv = [_resolve(a, folder) for a in launch.spec.argv]
+        return run_child(argv, environ, env.cwd, executable=launch.program)
+    finally:
+        if folder is not None:
+            remove_folder(folder)
+
+
+def prepare(launch: Launch, env: Env, folder: Path) -> list[str]:
+    """Stand-ins, temporary files, then the client's files as its ``render()`` edits them."""
+    spec = launch.spec
+    for name, source in spec.copies.items():
+        stand_in(source, folder, name)
+    for name, text in spec.files.items():
+        write_private(folder, name, text.encode("utf-8"))
+    if spec.render:
+        return render_into(launch, env, folder)
+    return []
+
+
+def _inside(folder: Path, name: str) -> Path:
+    """``folder/name``, refusing names that climb out of the temporary folder."""
+    if not name or ".." in Path(name).parts or Path(name).is_absolute():
+        raise ClientError(f"launch file name {name!r} leaves the temporary folder.", "This is a gwconf bug.")
+    return folder / name
+
+
+def stand_in(source: Path, folder: Path, name: str) -> None:
+    """``folder/name`` stands in for ``source``: a folder of links to its entries, or a link to the file."""
+    target = _inside(folder, name)
+    materialise(folder, target.parent)
+    if target.is_symlink() or target.is_file():
+        target.unlink()
+    if source.is_dir():
+        target.mkdir(mode=0o700, exist_ok=True)
+        for entry in os.scandir(source):
+            if not (target / entry.name).exists():
+                _link(Path(entry.path), target / entry.name)
+    elif source.exists():
+        _link(source, target)
+
+
+def _link(source: Path, target: Path) -> None:
+    import shutil
+
+    try:
+        os.symlink(source, target, target_is_directory=source.is_dir())
+    except OSError:  # no symlinks here (Windows without the privilege): a copy instead
+        if source.is_dir():
+            shutil.copytree(source, target, symlinks=True)
+        else:
+            shutil.copy2(source, target)
+
+
+def materialise(folder: Path, path: Path) -> None:
+    """Make every folder from the launch ``folder`` down to ``path`` a real folder: a linked folder
+    becomes a folder of links, so a file written there never lands in the user's folder."""
+    current = folder
+    for part in path.relative_to(folder).parts:
+        current = current / part
+        if current.is_symlink():
+            source = Path(os.readlink(current))
+            current.unlink()
+            current.mkdir(mode=0o700)
+            if source.is_dir():
+                for entry in os.scandir(source):
+                    _link(Path(entry.path), current / entry.name)
+        elif not current.exists():
+            current.mkdir(mode=0o700)
+    if not Path(os.path.realpath(path)).is_relative_to(Path(os.path.realpath(folder))):
+        raise ClientError(f"{path} resolves outside the temporary folder.", "This is a gwconf bug.")
+
+
+def write_private(folder: Path, name: str, data: bytes) -> None:
+    """A new 0600 file in the launch folder; a link standing there is replaced, never followed."""
+    path = _inside(folder, name)
+    materialise(folder, path.parent)
+    if path.is_symlink() or path.exists():
+        path.unlink()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+class _Before:
+    """The document's data as loaded, for ``verify_edit``'s replay."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def data(self) -> Any:
+        return self._data
+
+
+def render_into(launch: Launch, env: Env, folder: Path) -> list[str]:
+    """The client's files as ``render()`` edits them, written into the temporary folder only.
+
+    Files read from where the client keeps them (or empty, with ``fresh``); roles not mapped to a
+    temporary name are read but never written, whatever ``render()`` did to them.
+    """
+    import copy
+
+    from gwconf import formats, plan
+
+    spec, client = launch.spec, launch.client
+    files = client.files(env)
+    roles = {f.role for f in files}
+    missing = sorted(set(spec.render) - roles)
+    if missing:
+        raise ClientError(
+            f"{client.id}: no file with role {', '.join(missing)} to launch with.", "This is a gwconf bug."
+        )
+    loaded: dict[str, tuple[Any, Any, bytes | None, bool]] = {}
+    for file in files:
+        if spec.fresh:
+            doc = formats.load(file.format, "", spec.render.get(file.role, file.role))
+            loaded[file.role] = (doc, None, None, False)
+        else:
+            item = plan.load_file(file, env)
+            loaded[file.role] = (item.doc, copy.deepcopy(item.data), item.snapshot.data, item.had_bom)
+    docs = {role: entry[0] for role, entry in loaded.items()}
+    notes = client.render(docs, launch.target, env)
+    formats_of = {f.role: f.format for f in files}
+    for role, name in spec.render.items():
+        doc, before, raw, had_bom = loaded[role]
+        if doc.ops:
+            original = _Before(before) if before is not None else None
+            data = formats.encode(formats.verify_edit(formats_of[role], original, doc), had_bom)
+        else:
+            data = raw or b""
+        write_private(folder, name, data)
+    return notes
+
+
+def remove_folder(folder: Path) -> None:
+    """Remove the launch folder; links in it are removed, never followed."""
+    import shutil
+
+    try:
+        shutil.rmtree(folder)
+    except OSError as exc:
+        raise GwconfError(
+            f"could not remove the temporary folder {folder} ({exc.strerror}); it may hold the key.",
+            f"Remove it by hand: rm -rf {folder}",
+        ) from None
+
+
+def sweep(root: Path) -> None:
+    """Remove launch folders left by a gwconf that was killed (SIGKILL) before it could clean up."""
+    import shutil
+
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(TEMP_PREFIX):
+            continue
+        pid = entry.name[len(TEMP_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            if (
+                entry.is_dir(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_uid == os.getuid()
+            ):
+                shutil.rmtree(entry.path, ignore_errors=True)
+        except (OSError, AttributeError):
+            continue
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+# -- the child ------------------------------------------------------------------------------------
+
+
+def run_child(argv: list[str], environ: dict[str, str], cwd: Path, executable: str | None = None) -> int:
+    """Start the child, pass on SIGINT/SIGTERM/SIGHUP, wait; its exit code (128 + N after signal N)."""
+    import signal
+    import subprocess
+    import threading
+
+    pending: list[int] = []
+    proc: subprocess.Popen[bytes] | None = None  # set once started; the handler reads it
+
+    def forward(signum: int, frame: Any) -> None:
+        if signum == signal.SIGINT and _terminal_sent_it_too():
+            return
+        if proc is None:
+            pending.append(signum)
+            return
+        try:
+            proc.send_signal(signum)
+        except (ProcessLookupError, OSError):
+            pass
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in FORWARDED_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None:
+                previous[number] = signal.signal(number, forward)
+    try:
+        try:
+            proc = subprocess.Popen(argv, executable=executable, env=environ, cwd=str(cwd))
+        except OSError as exc:
+            raise CannotExecute(
+                f"{argv[0]} could not be started ({exc.strerror}).", "Check that it is an executable program."
+            ) from None
+        for signum in pending:
+            proc.send_signal(signum)
+        code = proc.wait()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return 128 - code if code < 0 else code
+
+
+def _terminal_sent_it_too() -> bool:
+    """Ctrl-C on a terminal reaches the whole foreground process group, the child included: passing
+    it on as well would make the child see two (many programs quit on the second)."""
+    if not hasattr(os, "tcgetpgrp"):
+        return True  # Windows: the console sends Ctrl-C to every process attached to it
+    for fd in (0, 1, 2):
+        try:
+            if os.isatty(fd) and os.tcgetpgrp(fd) == os.getpgrp():
+                return True
+        except OSError:
+            continue
+    return False
