@@ -194,23 +194,35 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
         "name",
     ):
         if key in data and not isinstance(data[key], str):
-            raise ProfileError(f"{source}: {key} must be a string.")
+            raise ProfileError(f"{source}: {key} must be a string.", f'Quote the value: {key} = "..."')
     if "base_url" not in data:
         raise ProfileError(f"{source}: base_url is missing.", 'Add: base_url = "https://gw.example.com/v1"')
     normalized = urls.normalize_base_url(data["base_url"])
     sources = [k for k in ("key", "key_env", "key_cmd") if k in data]
     if len(sources) > 1:
-        raise ProfileError(f"{source}: set only one of key, key_env, key_cmd (found {', '.join(sources)}).")
+        raise ProfileError(
+            f"{source}: set only one of key, key_env, key_cmd (found {', '.join(sources)}).",
+            "Keep the one this profile should use and delete the other lines.",
+        )
     if "key_env" in data and not KEY_ENV_PATTERN.match(data["key_env"]):
-        raise ProfileError(f"{source}: key_env {data['key_env']!r} is not a valid variable name.")
+        raise ProfileError(
+            f"{source}: key_env {data['key_env']!r} is not a valid variable name.",
+            'Use letters, digits and _, not starting with a digit: key_env = "GWCONF_API_KEY"',
+        )
     models = data.get("models", {})
     if not isinstance(models, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in models.items()
     ):
-        raise ProfileError(f"{source}: [models] must map client ids to model names.")
+        raise ProfileError(
+            f"{source}: [models] must map client ids to model names.",
+            'Write a [models] table with lines such as: codex = "my-model"  (ids: gwconf clients)',
+        )
     model = data.get("model")
     if model is not None and (not model.strip() or any(ch in model for ch in "\r\n")):
-        raise ProfileError(f"{source}: model must be a non-empty single line.")
+        raise ProfileError(
+            f"{source}: model must be a non-empty single line.",
+            'Write the model name on one line: model = "my-model"',
+        )
     return Profile(
         name=data.get("name") or name,
         base_url=normalized.url,
@@ -274,7 +286,10 @@ class ProfileStore:
         if _looks_like_path(name_or_path):
             path = Path(name_or_path).expanduser()
             if not path.is_file():
-                raise ProfileError(f"profile file {name_or_path} does not exist.")
+                raise ProfileError(
+                    f"profile file {name_or_path} does not exist.",
+                    "Check the path, or name a saved profile (see: gwconf profile list).",
+                )
             name = path.stem
         else:
             path = self.path_for(name_or_path)

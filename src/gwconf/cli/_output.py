@@ -56,11 +56,27 @@ def emit_json(data: Any) -> None:
     click.echo(clean(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
 
 
+# The next step for an error raised without its own hint (every error says what to do next).
+FALLBACK_HINTS = {
+    "WriteRefused": "Nothing was written. Fix what the message names, then run the command again.",
+    "ConcurrentChange": "Nothing was written. Run the command again once the other program is done.",
+    "ProfileError": "See your profiles with: gwconf profile list",
+    "UsageError": "Add --help to the command for its options and examples.",
+    "ClientError": "See what is wrong in detail with: gwconf doctor",
+}
+
+
 def print_error(exc: Any) -> None:
     click.echo(clean(style("gwconf: error: ", err=True, fg="red", bold=True) + str(exc)), err=True)
-    hint = getattr(exc, "hint", None)
-    if hint:
-        click.echo(clean(style("hint: ", err=True, fg="cyan") + hint), err=True)
+    hint = getattr(exc, "hint", None) or _fallback_hint(exc)
+    click.echo(clean(style("hint: ", err=True, fg="cyan") + hint), err=True)
+
+
+def _fallback_hint(exc: Any) -> str:
+    for kind in type(exc).__mro__:
+        if kind.__name__ in FALLBACK_HINTS:
+            return FALLBACK_HINTS[kind.__name__]
+    return "Rerun with --debug for details, and report it if the message does not help."
 
 
 def colour_diff(diff: str) -> str:

@@ -79,7 +79,10 @@ def add(
         if v
     ]
     if len(chosen) > 1:
-        raise UsageError(f"choose one key source, not {' and '.join(chosen)}.")
+        raise UsageError(
+            f"choose one key source, not {' and '.join(chosen)}.",
+            "Keep one of --key-stdin, --key-env VAR, --key-cmd CMD, --key KEY.",
+        )
     normalized = urls.normalize_base_url(base_url)
     for change in normalized.changes:
         _output.err(f"base address: {change} -> {normalized.url}")
@@ -95,7 +98,10 @@ def add(
         key = key_value
     elif key_env:
         if not KEY_ENV_PATTERN.match(key_env):
-            raise UsageError(f"--key-env {key_env!r} is not a valid variable name.")
+            raise UsageError(
+                f"--key-env {key_env!r} is not a valid variable name.",
+                "Use letters, digits and _, not starting with a digit (e.g. GWCONF_API_KEY).",
+            )
         if not env.get(key_env):
             _output.warn(f"${key_env} is not set now; export it before using this profile.")
     elif not key_cmd:
@@ -107,7 +113,9 @@ def add(
         key = click.prompt("Gateway key (input hidden)", hide_input=True)
     if key is not None:
         if not key:
-            raise ProfileError("the key is empty.")
+            raise ProfileError(
+                "the key is empty.", "Give the key again (pipe it to --key-stdin, or type it)."
+            )
         _output.remember_key(key)
         for problem in secrets.key_problems(key):
             _output.warn(f"the key {problem}.")
@@ -129,7 +137,14 @@ def add(
     return 0
 
 
-@command.command("list")
+@command.command(
+    "list",
+    epilog="""\b
+Examples:
+  gwconf profile list
+  gwconf profile list --json
+""",
+)
 @_common.json_option
 def list_profiles(as_json: bool) -> int:
     """List saved profiles; the active one is marked with *."""
@@ -160,7 +175,14 @@ def list_profiles(as_json: bool) -> int:
     return 0
 
 
-@command.command("show")
+@command.command(
+    "show",
+    epilog="""\b
+Examples:
+  gwconf profile show work            # the key masked
+  gwconf profile show work --json
+""",
+)
 @click.argument("name", shell_complete=_common.complete_profiles)
 @click.option("--show-key", is_flag=True, help="Print the full key.")
 @_common.json_option
@@ -187,7 +209,14 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
     return 0
 
 
-@command.command("remove")
+@command.command(
+    "remove",
+    epilog="""\b
+Examples:
+  gwconf profile remove old
+  gwconf restore --all && gwconf profile remove work   # also undo what it applied
+""",
+)
 @click.argument("name", shell_complete=_common.complete_profiles)
 def remove(name: str) -> int:
     """Delete a saved profile (client files are not touched: see gwconf restore)."""
@@ -198,7 +227,13 @@ def remove(name: str) -> int:
     return 0
 
 
-@command.command("rename")
+@command.command(
+    "rename",
+    epilog="""\b
+Examples:
+  gwconf profile rename work work-eu
+""",
+)
 @click.argument("old", shell_complete=_common.complete_profiles)
 @click.argument("new")
 def rename(old: str, new: str) -> int:
@@ -291,4 +326,185 @@ def import_link(
             _output.out(f"Active profile: {name}. Check it with: gwconf verify  (then: gwconf apply CLIENT)")
         else:
             _output.out(f"Use it with: gwconf use {name}")
+    return 0
+
+
+# -- sharing ----------------------------------------------------------------------------------------
+
+
+@command.command(
+    "export",
+    epilog="""\b
+Examples:
+  gwconf profile export work                      # print it, without the key
+  gwconf profile export team -o profiles/team.toml   # a file a team can keep in its repository
+  gwconf profile export work -o work.toml --include-key   # the key too (file 0600)
+""",
+)
+@click.argument("name", shell_complete=_common.complete_profiles)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write to FILE instead of printing.",
+)
+@click.option("--include-key", is_flag=True, help="Include the key itself (the file is written 0600).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def export(name: str, output: str | None, include_key: bool, force: bool) -> int:
+    """Write profile NAME as a profile file others can import (without its key unless --include-key).
+
+    A key_env or key_cmd reference stays in the file: it names where each user's key comes from,
+    not the key. A profile whose key is inline is exported without it; whoever imports the file
+    gives their own (gwconf profile import asks for it).
+    """
+    from pathlib import Path
+
+    from gwconf.fileio import atomic_write
+    from gwconf.profiles import ProfileStore
+
+    profile = ProfileStore(_common.env()).load(name)
+    text = profile.to_toml(include_key=include_key)
+    first, _, rest = text.partition("\n")
+    lines = [first, f'name = "{profile.name}"']
+    if profile.key is not None and not include_key:
+        lines.append("# no key here: `gwconf profile import` asks each user for theirs (or add key_env)")
+    text = "\n".join(lines) + "\n" + rest
+    if include_key and profile.key is not None:
+        _output.remember_key(profile.key)
+        _output.warn(
+            "the export holds the key itself: share it only over a channel you would trust with the key."
+        )
+    elif include_key:
+        _output.err(f"note: the key comes from {profile.key_source}; that reference is exported, not a key.")
+    if output is None:
+        click.echo(text, nl=False)  # printed as asked: with --include-key that is the key in full
+        return 0
+    target = Path(output).expanduser()
+    if target.exists() and not force:
+        raise ProfileError(
+            f"{target} already exists.", "Add --force to replace it, or choose another -o FILE."
+        )
+    secret = include_key and profile.key is not None
+    atomic_write(target.resolve(), text.encode(), mode=None, secret=secret)
+    _output.out(
+        f"Exported profile {profile.name!r} to {target}" + (" (0600: it holds the key)." if secret else ".")
+    )
+    _output.out(f"Import it elsewhere with: gwconf profile import {target}")
+    return 0
+
+
+@command.command(
+    "import",
+    epilog="""\b
+Examples:
+  gwconf profile import profiles/team.toml            # asks for the key if the file has none
+  gwconf profile import team.toml --name gw --key-env GW_KEY
+  printf %s "$KEY" | gwconf profile import team.toml --key-stdin
+  curl -fsS https://example.com/team.toml | gwconf profile import - --name team --key-env GW_KEY
+""",
+)
+@click.argument("source", metavar="FILE|-", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--name", "profile_name", help="Save under this name (default: the file's name field, or its file name)."
+)
+@click.option("--key-stdin", is_flag=True, help="Read the key from standard input.")
+@click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
+@click.option("--use", "make_active", is_flag=True, help="Make it the active profile.")
+@click.option("--force", is_flag=True, help="Replace a profile of the same name.")
+def import_profile(
+    source: str,
+    profile_name: str | None,
+    key_stdin: bool,
+    key_env: str | None,
+    make_active: bool,
+    force: bool,
+) -> int:
+    """Save a profile from a profile file (FILE, or - for standard input), checking every field.
+
+    When the file carries no key (an export without --include-key) and no key option is given,
+    the key is asked for on a terminal (input hidden); without a terminal, pass --key-stdin or
+    --key-env VAR. A key option replaces the file's own key source.
+    """
+    from pathlib import Path
+
+    from gwconf import secrets
+    from gwconf.formats import decode
+    from gwconf.profiles import KEY_ENV_PATTERN, ProfileStore, parse_profile, validate_name
+
+    if key_stdin and key_env:
+        raise UsageError("choose one key source, not --key-stdin and --key-env.", "Keep one of the two.")
+    if key_stdin and source == "-":
+        raise UsageError(
+            "standard input already carries the profile file, so it cannot carry the key too.",
+            "Pass the file by name, or use --key-env VAR.",
+        )
+    if key_env is not None and not KEY_ENV_PATTERN.match(key_env):
+        raise UsageError(f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _.")
+    if source == "-":
+        raw, shown, stem = sys.stdin.buffer.read(1_000_000), "<stdin>", None
+    else:
+        path = Path(source).expanduser()
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ProfileError(f"cannot read {source} ({exc.strerror}).", "Check the path.") from None
+        shown, stem = source, path.stem
+    text, _ = decode(raw, shown)
+    profile = parse_profile(text, shown, stem or "")
+    name = profile_name or (profile.name if profile.name else None)
+    if not name:
+        raise UsageError("the profile from standard input has no name field.", "Pass --name NAME.")
+    profile.name = validate_name(name)
+    from gwconf import registry
+
+    unknown = sorted(set(profile.client_models) - set(registry.MODULES))
+    if unknown:
+        raise ProfileError(
+            f"{shown}: [models] names {', '.join(repr(u) for u in unknown)}, which is no client gwconf knows.",
+            "Fix the id (every id: gwconf clients), or remove the line.",
+        )
+    store = ProfileStore(_common.env())
+    if store.exists(profile.name) and not force:
+        raise ProfileError(
+            f"a profile named {profile.name!r} already exists.",
+            "Pass --name NEW to save it under another name, or --force to replace it.",
+        )
+    if key_stdin or key_env:
+        profile.key = profile.key_cmd = profile.key_env = None
+        if key_env:
+            profile.key_env = key_env
+        else:
+            profile.key = sys.stdin.readline().rstrip("\r\n")
+    elif profile.key_source == "none":
+        if not sys.stdin.isatty() or source == "-":
+            raise UsageError(
+                f"{shown} holds no key and there is no terminal to ask on.",
+                "Pass --key-stdin (and pipe the key) or --key-env VAR.",
+            )
+        profile.key = click.prompt("Gateway key (input hidden)", hide_input=True)
+    if profile.key is not None:
+        if not profile.key:
+            raise ProfileError(
+                "the key is empty.", "Give the key again (--key-stdin, or type it when asked)."
+            )
+        _output.remember_key(profile.key)
+        for problem in secrets.key_problems(profile.key):
+            _output.warn(f"the key {problem}.")
+    if profile.key_cmd:
+        _output.warn(
+            f"this profile runs a command to get its key: {profile.key_cmd}  (check it is yours to run)"
+        )
+    if profile.key_env and not _common.env().get(profile.key_env):
+        _output.warn(f"${profile.key_env} is not set now; export it before using this profile.")
+    store.save(profile)
+    origin = {"inline": "saved in the profile", "none": "none"}.get(profile.key_source, "")
+    origin = origin or (f"${profile.key_env}" if profile.key_env else "a command")
+    _output.out(f"Imported profile {profile.name!r} from {shown} (key: {origin}).")
+    if make_active or store.active() is None:
+        store.set_active(profile.name)
+        _output.out(f"Active profile: {profile.name}. Next: gwconf apply --all  (or: gwconf run CLIENT)")
+    else:
+        _output.out(f"Use it with: gwconf use {profile.name}")
     return 0
