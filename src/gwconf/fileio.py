@@ -14,7 +14,7 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,7 +65,10 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
     except FileNotFoundError:
         return Snapshot(path, target, None, None)
     except NotADirectoryError:
-        raise GwconfError(f"{shown}: a parent of this path is a file, not a folder.") from None
+        raise GwconfError(
+            f"{shown}: a parent of this path is a file, not a folder.",
+            "Move that file aside, or fix the variable that moves this client's folder.",
+        ) from None
     except PermissionError:
         raise GwconfError(
             f"{shown}: permission denied reading it.", "Check the file's owner and mode."
@@ -98,11 +101,19 @@ def _is_loop(path: Path) -> bool:
     return False
 
 
-def atomic_write(target: Path, data: bytes, *, mode: int | None, secret: bool) -> None:
+def atomic_write(
+    target: Path,
+    data: bytes,
+    *,
+    mode: int | None,
+    secret: bool,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
     """Replace ``target`` (already resolved) with ``data`` atomically.
 
     ``mode``: the existing file's mode to keep (None for a new file). A file holding a key ends
-    up 0600 at most; a new non-secret file honours the umask.
+    up 0600 at most; a new non-secret file honours the umask. ``before_replace`` runs at the last
+    moment before the replace (the compare-and-swap; raising there writes nothing).
     """
     folder = target.parent
     folder.mkdir(parents=True, exist_ok=True, mode=0o700 if secret else 0o777)
@@ -121,6 +132,8 @@ def atomic_write(target: Path, data: bytes, *, mode: int | None, secret: bool) -
             os.fchmod(handle.fileno(), new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
             _keep_owner(handle.fileno(), target)
             os.fsync(handle.fileno())
+        if before_replace is not None:
+            before_replace()
         _replace(tmp, target)
         fsync_dir(folder)
     except BaseException:

@@ -82,7 +82,10 @@ def _encode(payload: dict[str, Any]) -> str:
     text += " " * (-len(text) % 3)
     encoded = base64.b64encode(text.encode("ascii")).decode("ascii")
     if not encoded.isalnum():  # pragma: no cover - guaranteed by the escapes above
-        raise GwconfError("internal error: the import link would not be URL-safe.")
+        raise GwconfError(
+            "internal error: the import link would not be URL-safe.",
+            "This is a gwconf bug: please report it.",
+        )
     return encoded
 
 
@@ -124,7 +127,10 @@ def decode(url: str) -> tuple[str, dict[str, Any]]:
     params = dict(parse_qsl(parts.query, keep_blank_values=True))
     apps = {"cherrystudio": ("cherry-studio", "data"), "chatbox": ("chatbox", "config")}
     if parts.scheme not in apps:
-        raise UsageError(f"not a link gwconf makes: {parts.scheme}://")
+        raise UsageError(
+            f"not a link gwconf makes: {parts.scheme}://",
+            "Pass a link from: gwconf link cherry-studio|chatbox",
+        )
     client_id, field_name = apps[parts.scheme]
     raw = params[field_name]
     return client_id, json.loads(base64.b64decode(raw + "=" * (-len(raw) % 4)))

@@ -105,7 +105,10 @@ def normalize_family_url(raw: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ProfileError(f"address {raw!r} is not an http(s) URL.", "Use e.g. https://gw.example.com")
     if parts.username or parts.password or parts.query or parts.fragment:
-        raise ProfileError(f"address {raw!r} must hold only scheme, host and path.")
+        raise ProfileError(
+            f"address {raw!r} must hold only scheme, host and path.",
+            "Remove any user:password@, ?query or #fragment; the key belongs in the profile, not the address.",
+        )
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 

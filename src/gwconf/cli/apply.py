@@ -50,7 +50,10 @@ def command(
     from gwconf.profiles import ProfileStore
 
     if all_clients and client_ids:
-        raise UsageError("give client names or --all, not both.")
+        raise UsageError(
+            "give client names or --all, not both.",
+            "e.g. gwconf apply codex claude-code, or gwconf apply --all",
+        )
     if not all_clients and not client_ids:
         raise UsageError("name the clients to apply, or pass --all.", "See the clients with: gwconf clients")
     env = _common.env()

@@ -32,7 +32,10 @@ def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force
     from gwconf.ledger import Ledger
 
     if all_clients == bool(client_ids):
-        raise UsageError("name the clients to restore, or pass --all (not both).")
+        raise UsageError(
+            "name the clients to restore, or pass --all (not both).",
+            "e.g. gwconf restore codex, or gwconf restore --all  (what gwconf wrote: gwconf status)",
+        )
     env = _common.env()
     if not dry_run:
         for note in operations.repair_interrupted(env):
