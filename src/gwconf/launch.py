@@ -206,16 +206,52 @@ def start(launch: Launch, env: Env, on_notes: Any = None) -> int:
         if launch.spec.needs_temp:
             root = Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
             sweep(root)
-            folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
-            notes = prepare(launch, env, folder)
+            with _cleanup_on_signals():  # SIGTERM/SIGHUP before the child starts: still clean up
+                folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
+                notes = prepare(launch, env, folder)
             if on_notes is not None:
                 on_notes(notes)
         environ = child_environ(env.environ, launch, folder)
         argv = [_resolve(a, folder) for a in launch.spec.argv]
         return run_child(argv, environ, env.cwd, executable=launch.program)
+    except _Stopped as stopped:
+        return 128 + stopped.signum
     finally:
         if folder is not None:
             remove_folder(folder)
+
+
+class _Stopped(BaseException):
+    """A signal that ends gwconf before the child runs: unwinds through the clean-up."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+
+class _cleanup_on_signals:
+    """Turn SIGTERM and SIGHUP into ``_Stopped`` while the temporary folder is being prepared."""
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+
+        self.previous: dict[int, Any] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def stop(signum: int, frame: Any) -> None:
+            raise _Stopped(signum)
+
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                self.previous[number] = signal.signal(number, stop)
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
 
 
 def prepare(launch: Launch, env: Env, folder: Path) -> list[str]:

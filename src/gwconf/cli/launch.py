@@ -78,7 +78,7 @@ client cannot be started this way (use gwconf apply).
 @click.option(
     "--dry-run", "-n", is_flag=True, help="Show the command, the variables and the files; start nothing."
 )
-@_common.json_option
+@click.option("--json", "as_json", is_flag=True, help="Print what --dry-run shows as one JSON document.")
 def command(
     client_id: str,
     client_args: tuple[str, ...],
@@ -93,8 +93,9 @@ def command(
     environment variables, the client's own one-launch options (Codex -c, Claude Code
     --settings), or a temporary stand-in for its configuration folder, removed when it exits.
     Provider variables that would override the injection (OPENAI_*, ANTHROPIC_*, GEMINI_*,
-    GOOGLE_*) are removed from its environment. ARGS after -- go to the client unchanged.
-    `gwconf run shell -- CMD` runs any command with the profile's environment.
+    GOOGLE_*) are removed from its environment, and GWCONF_PROFILE names the profile. ARGS after
+    -- go to the client unchanged. `gwconf run shell -- CMD` runs any command with the profile's
+    environment.
     """
     from gwconf import launch as launching
     from gwconf.profiles import ProfileStore
