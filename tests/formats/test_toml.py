@@ -204,6 +204,13 @@ def test_crlf_files_get_crlf_lines_and_mixed_files_stay_as_they_are() -> None:
     assert text == "a = 1\r\nb = 5\r\nc = 3\n"
 
 
+def test_toml_1_1_files_that_tomllib_rejects_can_still_be_edited() -> None:
+    text = 't = { b = 1, }  # TOML 1.1 trailing comma\nesc = "\\e"\n'
+    _, out = edited(text, ("set", ("c",), 2), ("set", ("t", "b"), 5))
+    assert load("toml", out, "x").data() == {"t": {"b": 5}, "esc": "\x1b", "c": 2}
+    assert out.startswith("t = { b = 5, }  # TOML 1.1 trailing comma\n")
+
+
 def test_refusals() -> None:
     doc = load("toml", CODEX, "config.toml")
     for bad in [lambda: doc.set((), {}), lambda: doc.set(("k",), None), lambda: doc.set(("k",), {1: 2})]:
@@ -233,6 +240,14 @@ def test_append_to_arrays_and_arrays_of_tables() -> None:
     assert doc.append(("trusted",), "/more") == 1
 
 
+def test_new_key_in_an_array_element_stays_above_the_next_tables_comment() -> None:
+    text = "[[srv]]\nb = 1\n# about q\n[q]\na = 1\n"
+    _, out = edited(text, ("set", ("srv", 0, "a"), 0))
+    assert out == "[[srv]]\nb = 1\na = 0\n# about q\n[q]\na = 1\n"  # tomlkit puts it under the comment
+    _, out = edited(out, ("set", ("srv",), 0))
+    assert out == "srv = 0\n# about q\n[q]\na = 1\n"
+
+
 # -- deleting --------------------------------------------------------------------------------------
 
 
@@ -255,6 +270,14 @@ def test_delete_a_table_with_its_sub_tables_out_of_order() -> None:
     text = "[a]\nx = 1\n\n[b]\ny = 1\n\n[a.c]\nz = 1\n"
     _, out = edited(text, ("delete", ("a",)))
     assert out == "[b]\ny = 1\n"
+
+
+def test_deleting_a_family_of_tables_keeps_free_standing_comments_between_them() -> None:
+    text = "a = 1\n[model_providers.gw]\n\n# note"
+    _, out = edited(text, ("set", ("model_providers", "gwconf", "name"), 0), ("set", ("model_providers",), 0))
+    assert out == "a = 1\nmodel_providers = 0\n\n# note"
+    _, out = edited("[t]\nx = 1\n\n# about sub\n[t.sub]\ny = 2\n", ("delete", ("t",)))
+    assert out == "# about sub\n"
 
 
 def test_deleting_the_last_table_under_an_implicit_parent_removes_the_parent_too() -> None:

@@ -14,8 +14,9 @@ their meaning. So gwconf:
   comment above a removed header is kept (set apart from the next header),
 - edits values in place through tomlkit (comments, alignment and literal quoting kept),
 - keeps the file's final-newline state and line endings,
-- re-parses every candidate text and accepts it only when it reads back as intended; when the
-  text-level way does not, it falls back to plain tomlkit, and refuses when that fails too.
+- re-parses every candidate text and accepts it only when it reads back as intended (with
+  tomlkit, and with tomllib too when the file was strict TOML 1.0); when the text-level way does
+  not, it falls back to plain tomlkit, and refuses when that fails too.
 
 Because every edit starts from the text, a table added today and removed next month (a new
 process, a fresh parse) gives back the original bytes, not only within one session.
@@ -275,18 +276,11 @@ def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str) -> str
 
 def _remove_sections(text: str, path: tuple[str, ...]) -> str | None:
     """Cut the sections of the table at ``path`` (and its sub-tables) out of the text."""
-    sections = _sections(text)
-    spans: list[list[int]] = []
-    previous_target = False
-    for section in sections[1:]:
-        target = section.path[: len(path)] == path
-        if target:
-            stop = _gap_start(section, text)
-            if previous_target and spans:
-                spans[-1][1] = stop
-            else:
-                spans.append([section.start, stop])
-        previous_target = target
+    spans = [
+        (section.start, _gap_start(section, text))
+        for section in _sections(text)[1:]
+        if section.path[: len(path)] == path
+    ]
     if not spans:
         return None
     for start, stop in reversed(spans):
@@ -475,6 +469,8 @@ class TomlDocument:
         self._final = _final_newlines(text)
         self._text = text
         self._doc = _parse(text, source)
+        # a file that strict TOML 1.0 (tomllib; Codex's Rust parser) reads must stay readable
+        self._strict = _strict_read(text) is not None
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -495,6 +491,10 @@ class TomlDocument:
         _check_value(value, self.source)
         current = self.get(path)
         if current is not MISSING and _same(current, value):
+            return
+        parent = self.get(path[:-1])
+        if isinstance(parent, list) and path[-1] == len(parent):  # one past the end: an append
+            self.append(path[:-1], value)
             return
         op = Op("set", path, copy.deepcopy(value))
         with self._transaction([op]):
@@ -541,6 +541,8 @@ class TomlDocument:
         if parent is MISSING:
             # create the missing tables as one nested value at the first missing key
             first = next(i for i in range(len(path)) if self.get(path[: i + 1]) is MISSING)
+            if isinstance(path[first], int):
+                raise WriteRefused(f"{self.source}: {_show(path)}: no element {path[first]} in that list.")
             nested: Any = value
             for part in reversed(path[first + 1 :]):
                 if not isinstance(part, str):
@@ -571,20 +573,17 @@ class TomlDocument:
             self._commit([Op("set", path, value)], [lambda: self._tk_set(path, value)])
             return
         if isinstance(parent, list):
-            index = path[-1]
-            if not isinstance(index, int) or index != len(parent):
-                raise WriteRefused(f"{self.source}: {_show(path)}: index out of range.")
-            self._append(parent_path, value)
-            return
-        if not isinstance(parent, dict) or not isinstance(path[-1], str):
+            raise WriteRefused(f"{self.source}: {_show(path)}: no such element in that list.")
+        if not isinstance(parent, dict):
             raise WriteRefused(f"{self.source}: {_show(parent_path)} is not a table.")
+        if not isinstance(path[-1], str):
+            raise WriteRefused(f"{self.source}: {_show(path)}: a table has named keys, not positions.")
         candidates: list[Callable[[], str | None]] = []
-        text_path = all(isinstance(p, str) for p in path)
-        if text_path and self._is_header_like(parent_path):
-            if isinstance(value, dict) or _is_table_list(value):
-                candidates.append(lambda: self._text_new_table(path, value))
-            else:
+        if self._is_header_like(parent_path):
+            if not (isinstance(value, dict) or _is_table_list(value)):
                 candidates.append(lambda: self._text_new_key(path, value))
+            elif all(isinstance(p, str) for p in path):
+                candidates.append(lambda: self._text_new_table(path, value))
         candidates.append(lambda: self._tk_set(path, value))
         self._commit([Op("set", path, value)], candidates)
 
@@ -618,15 +617,25 @@ class TomlDocument:
         chunk = self._eol_new(_render_chunk(path, value))
         return _insert_chunk(self._text, chunk, path, self.eol)
 
-    def _text_new_key(self, path: tuple[str, ...], value: Any) -> str | None:
+    def _text_new_key(self, path: tuple[str | int, ...], value: Any) -> str | None:
+        """A ``key = value`` line in the parent's own section (a ``[table]``, an ``[[array]]``
+        element or the top of the file); None when the parent has no section of its own."""
         import tomlkit
 
+        parent, key = path[:-1], path[-1]
         sections = _sections(self._text)
-        homes = [s for s in sections if s.path == path[:-1] and not s.aot and (s.header or not path[:-1])]
-        if len(homes) != 1:
-            return None
-        line = f"{tomlkit.key(path[-1]).as_string()} = {_inline_item(value).as_string()}"
-        return _insert_key_line(self._text, homes[0], self._eol_new(line), self.eol)
+        if parent and isinstance(parent[-1], int):
+            elements = [s for s in sections if s.path == parent[:-1] and s.aot]
+            if not -len(elements) <= parent[-1] < len(elements):
+                return None
+            home = elements[parent[-1]]
+        else:
+            homes = [s for s in sections if s.path == parent and not s.aot and (s.header or not parent)]
+            if len(homes) != 1:
+                return None
+            home = homes[0]
+        line = f"{tomlkit.key(str(key)).as_string()} = {_inline_item(value).as_string()}"
+        return _insert_key_line(self._text, home, self._eol_new(line), self.eol)
 
     def _tk_set(self, path: tuple[str | int, ...], value: Any) -> str:
         import tomlkit
@@ -703,6 +712,7 @@ class TomlDocument:
         import tomlkit
 
         before = self.data()
+        strict_before = _strict_read(self._text) if self._strict else None
         for make in candidates:
             try:
                 text = make()
@@ -713,10 +723,14 @@ class TomlDocument:
                 after = doc.unwrap()
             except Exception:  # a candidate that fails in any way just is not taken
                 continue
+            strict_after = _strict_read(text) if strict_before is not None else None
             for attempt in self._op_variants(ops, before, after) if prune else [ops]:
-                if _same(after, replay(before, attempt)):
-                    self._text, self._doc = text, doc
-                    return attempt
+                if not _same(after, replay(before, attempt)):
+                    continue
+                if strict_before is not None and not _same(strict_after, replay(strict_before, attempt)):
+                    continue  # tomlkit accepts (or misreads) what a strict parser would not
+                self._text, self._doc = text, doc
+                return attempt
         raise WriteRefused(
             f"{self.source}: gwconf could not make this edit ({_describe(ops[0])}) so that the file reads "
             "back as intended; nothing was written.",
@@ -789,14 +803,15 @@ class TomlDocument:
             return False
 
     def _is_header_like(self, path: tuple[str | int, ...]) -> bool:
-        """The document itself or a table that is not inline (so new tables may go under it)."""
+        """The document itself or a table that is not inline (new tables may go under it)."""
         from tomlkit.items import InlineTable
 
         if not path:
             return True
-        if any(not isinstance(p, str) for p in path):
+        try:
+            node = self._item(path)
+        except (KeyError, IndexError, TypeError):
             return False
-        node = self._item(path)
         return not isinstance(node, InlineTable) and hasattr(node, "keys")
 
 
@@ -826,6 +841,17 @@ class _Transaction:
             return False
         self.doc.ops.extend(self.ops)
         return False
+
+
+def _strict_read(text: str) -> dict[str, Any] | None:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: tomlkit is the only reader
+        return None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def _final_newlines(text: str) -> str | None:
