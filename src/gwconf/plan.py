@@ -406,9 +406,14 @@ class BackupStore:
         path = self.folder / "pristine"
         return path.read_bytes() if path.exists() else None
 
-    def take_pristine(self, snapshot: Snapshot) -> None:
+    def take_pristine(self, snapshot: Snapshot, *, owned: bool = True) -> None:
+        """The bytes before gwconf's first write. ``owned`` False (the ledger does not record the
+        file): a copy found here is from a run that never committed (killed, or a client wrote
+        meanwhile) and may be older than the file; it is kept aside and a fresh one taken."""
         if self.pristine() is not None:
-            return
+            if owned:
+                return
+            self.retire_pristine()
         if snapshot.data is None:
             write_private(self.folder / "pristine.missing", b"")
         else:  # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
@@ -482,7 +487,8 @@ def _write_client(
     for change in pending:
         backups = BackupStore(env, change.client_id, change.snapshot.target)
         if not change.restoring:
-            backups.take_pristine(change.snapshot)
+            owned = str(change.snapshot.target) in ledger.files(change.client_id)
+            backups.take_pristine(change.snapshot, owned=owned)
         name = backups.take(change.snapshot)
         for key in change.key_records:
             if key.before_ref == _PENDING_REF:
@@ -503,17 +509,28 @@ def _write_client(
     done: list[FileChange] = []
     try:
         for change in pending:
+            # compare-and-swap again at the last moment: a client may have written while gwconf
+            # took its backups and journal
+            unchanged = _still(change)
             if change.after is None:
+                unchanged()
                 remove_file(change.snapshot.target)
             else:
                 if change.restore_mode is not None:  # the original bytes, with their original mode
-                    atomic_write(change.snapshot.target, change.after, mode=change.restore_mode, secret=False)
+                    atomic_write(
+                        change.snapshot.target,
+                        change.after,
+                        mode=change.restore_mode,
+                        secret=False,
+                        before_replace=unchanged,
+                    )
                 else:
                     atomic_write(
                         change.snapshot.target,
                         change.after,
                         mode=change.snapshot.mode,
                         secret=change.file.secret,
+                        before_replace=unchanged,
                     )
             done.append(change)
     except BaseException as exc:
@@ -555,6 +572,10 @@ def _write_client(
         }
         backups.rotate({r for r in refs if r})
     remove_file(journal)
+
+
+def _still(change: FileChange) -> Any:
+    return lambda: check_unchanged(change.snapshot, change.display)
 
 
 def _put_back(target: Path, data: bytes | None, mode: int | None, secret: bool) -> None:

@@ -5,11 +5,13 @@ step, or as a real ``python -m gwconf`` subprocess)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,14 +127,22 @@ _HOOK_EVENTS = ("os.rename", "os.remove")
 
 
 def run_forked(
-    args: tuple[str, ...], *, kill_at: int = 0, watch: tuple[str, ...] = (), log: Path | None = None
+    args: tuple[str, ...],
+    *,
+    kill_at: int = 0,
+    watch: tuple[str, ...] = (),
+    log: Path | None = None,
+    act_at: int = 0,
+    action: Callable[[], None] | None = None,
+    result: Path | None = None,
 ) -> int:
     """Run ``gwconf ARGS`` in a forked child of this (already imported) process.
 
     With ``kill_at`` N the child SIGKILLs itself just before its Nth rename or unlink under
     ``watch`` (every change gwconf makes to a file is one of those: the moments between them are
-    all the states a crash can leave). ``log`` receives the list of those operations. Returns the
-    wait status.
+    all the states a crash can leave); with ``act_at`` N it runs ``action`` there instead (another
+    program writing a file at that exact moment). ``log`` receives the list of those operations,
+    ``result`` the exit code, stdout and stderr as JSON. Returns the wait status.
     """
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -149,11 +159,18 @@ def run_forked(
                 seen.append(f"{event} {path}")
                 if len(seen) == kill_at:
                     os.kill(os.getpid(), signal.SIGKILL)
+                if len(seen) == act_at and action is not None:
+                    action()
 
             sys.addaudithook(hook)
-            code = invoke(*args).exit_code
+            done = invoke(*args)
+            code = done.exit_code
             if log is not None:
                 log.write_text("\n".join(seen))
+            if result is not None:
+                result.write_text(
+                    json.dumps({"exit_code": code, "stdout": done.stdout, "stderr": done.stderr})
+                )
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)

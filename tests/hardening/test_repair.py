@@ -62,3 +62,16 @@ def test_a_file_another_program_changed_since_the_crash_is_left_alone(killed: Wo
     assert "changed by another program after an interrupted gwconf run; left as it is" in result.stderr
     assert config.read_text() == theirs
     assert not (w.state_dir / "journal.json").exists()
+
+
+def test_an_edit_after_the_crash_survives_the_next_apply_and_restore(killed: World) -> None:
+    """The killed run had taken a pristine copy; it never committed, so that copy is not trusted:
+    restore gives back the file as the user left it, not as it was before the crash."""
+    w = killed
+    assert invoke("restore", "--all").exit_code == 0  # the repair
+    config = w.home / ".codex" / "config.toml"
+    edited = config.read_text() + "\n[history]\npersistence = 'none'\n"
+    config.write_text(edited)
+    assert invoke("apply", "codex").exit_code == 0
+    assert invoke("restore", "codex").exit_code == 0
+    assert config.read_text() == edited
