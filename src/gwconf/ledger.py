@@ -78,6 +78,22 @@ class KeyRecord:
         )
 
 
+def _well_formed(data: Any) -> bool:
+    """The shape every reader of the ledger relies on (a hand-edited or damaged one may differ)."""
+    if not isinstance(data, dict) or not isinstance(data.get("clients"), dict):
+        return False
+    for entry in data["clients"].values():
+        if not isinstance(entry, dict) or not isinstance(entry.get("files", {}), dict):
+            return False
+        for record in entry.get("files", {}).values():
+            if not isinstance(record, dict) or not isinstance(record.get("keys", []), list):
+                return False
+            for key in record.get("keys", []):
+                if not (isinstance(key, dict) and isinstance(key.get("path"), list) and "after_hash" in key):
+                    return False
+    return True
+
+
 class Ledger:
     """The JSON ledger in gwconf's state folder (0600)."""
 
@@ -91,10 +107,11 @@ class Ledger:
         if snap.data:
             try:
                 loaded = json.loads(snap.data)
-                if isinstance(loaded, dict) and isinstance(loaded.get("clients"), dict):
-                    self.data = loaded
-            except ValueError:
-                # A damaged ledger is kept aside, never silently dropped.
+            except (ValueError, RecursionError):
+                loaded = None
+            if _well_formed(loaded):
+                self.data = loaded
+            else:  # a damaged ledger is kept aside, never silently dropped
                 self.path.rename(self.path.with_suffix(f".damaged-{int(time.time())}"))
 
     def save(self) -> None:

@@ -602,7 +602,15 @@ def repair(env: Env) -> list[str]:
         return []
     try:
         entries = json.loads(snap.data)["files"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
+        entries = None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict)
+        and isinstance(e.get("target"), str)
+        and isinstance(e.get("backup") or "", str)
+        and isinstance(e.get("new_sha256") or "", str)
+        for e in entries
+    ):
         remove_file(journal)
         return ["removed a damaged journal"]
     for entry in entries:

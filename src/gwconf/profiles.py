@@ -339,7 +339,7 @@ class ProfileStore:
     def active(self) -> str | None:
         try:
             name = self.active_file.read_text().strip()
-        except OSError:
+        except (OSError, ValueError):  # missing, unreadable or not text: no active profile
             return None
         return name if name and NAME_PATTERN.match(name) else None
 

@@ -51,6 +51,8 @@ def _parse(text: str, source: str) -> Any:
 
     try:
         return tomlkit.parse(text)
+    except RecursionError:  # tomlkit and tomllib recurse per nesting level: [[[[...]]]] x 10,000
+        raise ParseError(source, "arrays or inline tables are nested too deeply to read") from None
     except Exception as exc:  # tomlkit raises ParseError and assorted TOMLKitErrors on bad input
         raise _parse_error(text, source, exc) from None
 
@@ -68,6 +70,8 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
         return ParseError(source, message, line, column)
     try:
         tomllib.loads(text)
+    except RecursionError:  # nested too deeply for tomllib too: tomlkit's message it is
+        return ParseError(source, message, line, column)
     except tomllib.TOMLDecodeError as err:
         text_message = str(err)
         if "already exists" in message:  # tomlkit names the duplicate key, tomllib does not
