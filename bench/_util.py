@@ -1,0 +1,262 @@
+"""Shared helpers for the benchmarks: a hermetic environment, interleaved timing, the table.
+
+Every benchmark runs gwconf in a temporary HOME and GWCONF_HOME (never the real home), and compares
+it with the physical floor measured in the same run: ``python -c pass`` started by the same
+interpreter binary (its real path, not a pyenv or venv shim that adds its own start-up).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+VENV_BIN = Path(sys.executable).parent  # the project's venv: bench/ is run with .venv/bin/python
+REAL_PYTHON = os.path.realpath(sys.executable)  # the interpreter binary itself
+
+
+def _floor_python() -> str:
+    """The floor's interpreter: the binary gwconf runs on, started the way gwconf's script starts it.
+
+    ``.venv/bin/python`` is a symbolic link to the binary (no shim: the kernel resolves it, nothing
+    runs in between) and reads the venv's site-packages, as ``gwconf`` does. Starting the binary by
+    its real path instead reads the base installation's site-packages, whose ``.pth`` files may
+    import things gwconf never pays for (here: one that imports certifi, ~20 ms), which would
+    inflate the floor. A shim (a script, e.g. pyenv's) is never used: then the real path is.
+    """
+    candidate = sys.executable
+    with open(candidate, "rb") as handle:
+        is_script = handle.read(2) == b"#!"
+    if is_script or os.path.realpath(candidate) != REAL_PYTHON:
+        return REAL_PYTHON
+    return candidate
+
+
+FLOOR_PYTHON = _floor_python()
+
+# variables that would move a client's files or change what gwconf does (as in tests/conftest.py)
+CLEARED_PREFIXES = (
+    "OPENAI_",
+    "ANTHROPIC_",
+    "GEMINI_",
+    "GOOGLE_",
+    "CLAUDE_",
+    "CODEX_",
+    "QWEN_",
+    "GWCONF_",
+    "XDG_",
+)
+CLEARED = (
+    "CONTINUE_GLOBAL_DIR",
+    "LLM_USER_PATH",
+    "AIDER_OPENAI_API_BASE",
+    "OPENCODE_CONFIG",
+    "CRUSH_GLOBAL_CONFIG",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "USERPROFILE",
+    "ZDOTDIR",
+    "SHELL",
+    "PYTHONPATH",
+    "PYTHONSTARTUP",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONPROFILEIMPORTTIME",
+    "VIRTUAL_ENV",
+    "PYENV_VERSION",
+)
+
+
+# Extra variables for every process the benchmarks start. ``run.py --src DIR`` puts DIR on
+# PYTHONPATH there, to measure another source tree of gwconf (an earlier commit) with this venv.
+EXTRA_ENV: dict[str, str] = {}
+
+
+def gwconf_command() -> list[str]:
+    """The console script users run (its shebang is the venv's python, a link to FLOOR_PYTHON)."""
+    script = VENV_BIN / "gwconf"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "gwconf"]
+
+
+class Sandbox:
+    """A temporary HOME, GWCONF_HOME and working folder; removed on exit."""
+
+    def __init__(self, label: str = "gwconf-bench") -> None:
+        self.root = Path(tempfile.mkdtemp(prefix=f"{label}-"))
+        self.home = self.root / "home"
+        self.gwconf_home = self.root / "gwconf"
+        self.work = self.root / "work"
+        for folder in (self.home, self.gwconf_home, self.work):
+            folder.mkdir()
+
+    def environ(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(CLEARED_PREFIXES) and k not in CLEARED}
+        env.update(
+            HOME=str(self.home),
+            GWCONF_HOME=str(self.gwconf_home),
+            PATH="/usr/bin:/bin",  # no client programs from the real PATH: detection sees only files
+            LANG=env.get("LANG", "C.UTF-8"),
+            NO_COLOR="1",
+        )
+        env.update(EXTRA_ENV)
+        env.update(extra)
+        return env
+
+    def run(
+        self, args: Sequence[str], *, input: str | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            list(args), input=input, capture_output=True, text=True, env=self.environ(), cwd=self.work
+        )
+        if check and result.returncode != 0:
+            raise RuntimeError(
+                f"{' '.join(args)} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
+            )
+        return result
+
+    def close(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass
+class Case:
+    """One command to time. ``prepare`` runs before every timed run, untimed (e.g. reset a home)."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+    prepare: Callable[[], None] | None = None
+    ok_codes: tuple[int, ...] = (0,)
+    times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # user + system seconds of the child: steadier under load
+
+    def once(self) -> float:
+        if self.prepare is not None:
+            self.prepare()
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        proc = subprocess.run(self.argv, env=self.env, cwd=self.cwd, capture_output=True)
+        elapsed = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu.append((after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime))
+        if proc.returncode not in self.ok_codes:
+            raise RuntimeError(
+                f"{self.name}: {' '.join(self.argv)} exited {proc.returncode}\n"
+                f"{proc.stdout.decode(errors='replace')[-2000:]}\n{proc.stderr.decode(errors='replace')[-2000:]}"
+            )
+        return elapsed
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+    @property
+    def p90(self) -> float:
+        ordered = sorted(self.times)
+        return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
+
+
+def interleave(cases: list[Case], runs: int, warmup: int = 1) -> None:
+    """Run every case ``runs`` times, round-robin, so drift and noise hit all of them alike."""
+    for _ in range(warmup):
+        for case in cases:
+            case.once()
+    for case in cases:
+        case.cpu.clear()
+    for _ in range(runs):
+        for case in cases:
+            case.times.append(case.once())
+
+
+def floor_case(env: dict[str, str], cwd: Path) -> Case:
+    return Case("python -c pass (floor)", [FLOOR_PYTHON, "-c", "pass"], env, cwd)
+
+
+def real_path_case(env: dict[str, str], cwd: Path) -> Case | None:
+    """``python -c pass`` by the binary's real path (base site-packages), shown for reference."""
+    if REAL_PYTHON == FLOOR_PYTHON:
+        return None
+    return Case("python -c pass (real path, base site)", [REAL_PYTHON, "-c", "pass"], env, cwd)
+
+
+# -- the table -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    group: str
+    what: str
+    value: str  # the measured figure (median)
+    ratio: str = ""  # the figure against its reference
+    target: str = ""
+    verdict: str = ""  # "ok", "MISS", "skip" or ""
+    extra: str = ""
+
+
+def notes(case: Case, floor: Case, real: Case | None = None) -> str:
+    """p90; the child's CPU time against the floor's (steadier than wall time on a busy machine);
+    the ratio against ``python -c pass`` started by the binary's real path, when that differs."""
+    parts = [
+        f"p90 {ms(case.p90)}",
+        f"cpu {ms(case.cpu_median)} = {case.cpu_median / floor.cpu_median:.1f}x floor's",
+    ]
+    if real is not None:
+        parts.append(f"{case.median / real.median:.2f}x real-path python")
+    return ", ".join(parts)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISS"
+
+
+def print_table(rows: list[Row], title: str = "") -> None:
+    headers = ("group", "what", "median", "ratio", "target", "", "details")
+    cells = [(r.group, r.what, r.value, r.ratio, r.target, r.verdict, r.extra) for r in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(headers)]
+    if title:
+        print(title)
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
+    print(line)
+    print("  ".join("-" * w for w in widths))
+    last = None
+    for c in cells:
+        if last is not None and c[0] != last:
+            print()
+        last = c[0]
+        print("  ".join(v.ljust(w) for v, w in zip(c, widths, strict=True)).rstrip())
+
+
+def machine() -> str:
+    import platform
+
+    return (
+        f"{platform.python_implementation()} {platform.python_version()} ({REAL_PYTHON}), "
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
+    )

@@ -1,0 +1,194 @@
+"""Apply across every client: ``gwconf apply --all --dry-run`` and a real ``gwconf apply --all`` on
+a home holding every supported client's files (bench/home.py), against the floor, interleaved.
+
+The real apply starts every run from the same copy of the home (reset untimed before each run).
+Run alone: ``.venv/bin/python bench/apply.py [--runs N] [--show-home]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from _util import (
+    Case,
+    Row,
+    Sandbox,
+    floor_case,
+    gwconf_command,
+    interleave,
+    ms,
+    notes,
+    print_table,
+    real_path_case,
+    verdict,
+)
+
+DRY_RUN_TARGET = 12.0
+PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
+
+
+def prepare_home(box: Sandbox):  # type: ignore[no-untyped-def]
+    """Save the profile, fill the home; returns the home report."""
+    import home as home_builder
+
+    from gwconf.paths import Env
+    from gwconf.profiles import ProfileStore
+
+    name, base, model, key = PROFILE
+    box.run(
+        [
+            *gwconf_command(),
+            "profile",
+            "add",
+            name,
+            "--base-url",
+            base,
+            "--model",
+            model,
+            "--key-stdin",
+            "--use",
+        ],
+        input=key + "\n",
+    )
+    env = Env(home=box.home, platform="linux", environ=box.environ(), cwd=box.work)
+    profile = ProfileStore(env).load(name)
+    return home_builder.build(box.home, env, profile)
+
+
+def _copy(src: Path, dst: Path) -> None:
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst, symlinks=True)
+
+
+def run(runs: int = 10, show_home: bool = False) -> list[Row]:
+    with Sandbox("gwconf-bench-apply") as box:
+        report = prepare_home(box)
+        if show_home:
+            for client_id, rows in report.files.items():
+                files = ", ".join(f"{p} ({fmt}, {size} B)" for p, fmt, size in rows) or "-"
+                print(f"  {client_id:18} {report.sources.get(client_id, ''):28} {files}")
+        pristine = box.root / "pristine"
+        pristine.mkdir()
+        shutil.copytree(box.home, pristine / "home", symlinks=True)
+        shutil.copytree(box.gwconf_home, pristine / "gwconf", symlinks=True)
+
+        def reset() -> None:
+            _copy(pristine / "home", box.home)
+            _copy(pristine / "gwconf", box.gwconf_home)
+
+        env = box.environ()
+        floor = floor_case(env, box.work)
+        real_python = real_path_case(env, box.work)
+        # clients that refuse a generated home (they need a server checkout, an app's first start...)
+        # make apply exit 1 after planning every other client: still a complete run
+        codes = (0, 1) if report.problems else (0,)
+        dry = Case(
+            "gwconf apply --all --dry-run",
+            [*gwconf_command(), "apply", "--all", "--dry-run"],
+            env,
+            box.work,
+            ok_codes=codes,
+        )
+        real = Case(
+            "gwconf apply --all",
+            [*gwconf_command(), "apply", "--all"],
+            env,
+            box.work,
+            prepare=reset,
+            ok_codes=codes,
+        )
+        interleave([floor, dry, real, *([real_python] if real_python else [])], runs)
+        # status and clients on the applied home: read every client back, compare with the ledger
+        reset()
+        real.once()
+        status = Case("gwconf status (every client applied)", [*gwconf_command(), "status"], env, box.work)
+        clients = Case("gwconf clients (every client applied)", [*gwconf_command(), "clients"], env, box.work)
+        floor2 = floor_case(env, box.work)
+        interleave([floor2, status, clients], max(3, runs // 2))
+        slowest = breakdown(box) if show_home else []
+    base = floor.median
+    with_files = sum(1 for files in report.files.values() if files)
+    described = f"{with_files} clients' {report.file_count} files, {report.total_bytes / 1024:.0f} KB"
+    rows = [
+        Row("apply", floor.name, ms(base), "1.00x", "", "", f"n={runs}"),
+        Row(
+            "apply",
+            dry.name,
+            ms(dry.median),
+            f"{dry.median / base:.2f}x floor",
+            f"<= {DRY_RUN_TARGET:g}x",
+            verdict(dry.median / base <= DRY_RUN_TARGET),
+            f"{notes(dry, floor, real_python)}; {described}",
+        ),
+        Row(
+            "apply",
+            real.name,
+            ms(real.median),
+            f"{real.median / base:.2f}x floor",
+            "",
+            "",
+            f"{notes(real, floor)}; writes, backups, ledger",
+        ),
+    ]
+    for case in (status, clients):
+        rows.append(
+            Row(
+                "apply",
+                case.name,
+                ms(case.median),
+                f"{case.median / floor2.median:.2f}x floor",
+                "",
+                "",
+                notes(case, floor2),
+            )
+        )
+    for client_id, problem in report.problems.items():
+        rows.append(Row("apply", f"  refused: {client_id}", "", "", "", "", problem[:90]))
+    for seconds, client_id in slowest:
+        rows.append(Row("apply", f"  plan {client_id}", ms(seconds), "", "", "", "in-process, warm"))
+    return rows
+
+
+def breakdown(box: Sandbox, top: int = 8) -> list[tuple[float, str]]:
+    """Each client's plan in this process (imports warm): where ``apply --dry-run`` spends its time."""
+    import time
+
+    from gwconf import registry
+    from gwconf.errors import GwconfError
+    from gwconf.paths import Env
+    from gwconf.plan import plan_apply
+    from gwconf.profiles import ProfileStore
+
+    env = Env(home=box.home, platform="linux", environ=box.environ(), cwd=box.work)
+    profile = ProfileStore(env).load(PROFILE[0])
+    timings = []
+    for attempt in range(2):  # the first pass imports the editors
+        for client_id in registry.IDS:
+            started = time.perf_counter()
+            try:
+                plan_apply(registry.get(client_id), profile, env)
+            except GwconfError:
+                pass
+            if attempt:
+                timings.append((time.perf_counter() - started, client_id))
+    return sorted(timings, reverse=True)[:top]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument(
+        "--show-home", action="store_true", help="list the home's files and time each client's plan"
+    )
+    args = parser.parse_args()
+    print_table(run(args.runs, args.show_home))
+
+
+if __name__ == "__main__":
+    main()

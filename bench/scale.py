@@ -1,0 +1,217 @@
+"""Scale: set one key in a JSONC file of 1, 2, 4, 8 and 16 MB (a VS Code settings.json grown with
+comments and entries) and in YAML and TOML files of 1, 2 and 4 MB: time and peak memory per size,
+MB/s, and the growth factor between sizes (linear: about 2.0 per doubling).
+
+Each figure comes from fresh processes (bench/scale_worker.py): gwconf's whole write path for one
+file (read, decode, parse, set, dump, re-parse and compare with the intended data, encode), and the
+format editor alone (parse, set, dump). Peak memory is the growth of the process's peak RSS while
+that part ran (``resource.getrusage`` maxrss); the peak of Python allocations under tracemalloc is
+shown beside it (it also counts address space reserved but never touched).
+Run alone: ``.venv/bin/python bench/scale.py [--quick] [--formats jsonc,yaml,toml] [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import gen
+from _util import BENCH, Row, Sandbox, print_table, verdict
+
+MB = 1 << 20
+SIZES = {"jsonc": [1, 2, 4, 8, 16], "yaml": [1, 2, 4], "toml": [1, 2, 4]}
+QUICK_SIZES = {"jsonc": [1, 2, 4], "yaml": [0.25, 0.5, 1], "toml": [0.0625, 0.125, 0.25]}
+JSONC_MBPS, JSONC_MEMORY = 8.0, 6.0
+MEMORY_RUN_LIMIT = 30.0  # seconds: no tracemalloc run above this
+REPEAT_LIMIT = 10.0  # seconds: a run this long is not repeated
+EDITOR_RUN_LIMIT = 30.0  # seconds: above this the editor alone is not measured apart
+LINEAR_LIMIT = 1.25  # growth exponent: log(t2/t1) / log(s2/s1); 1.0 is linear, 2.0 quadratic
+
+
+def _size_label(mb: float) -> str:
+    return f"{mb:g} MB" if mb >= 1 else f"{mb * 1024:g} KB"
+
+
+def _worker(
+    fmt: str, path: Path, part: str, env: dict[str, str], timeout: float, trace: bool = False
+) -> dict | None:
+    try:
+        proc = subprocess.run(
+            [
+                sys.executable,
+                str(BENCH / "scale_worker.py"),
+                fmt,
+                str(path),
+                part,
+                *(["trace"] if trace else []),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:  # subprocess.run ends the worker it started
+        return None
+    if proc.returncode != 0:
+        raise RuntimeError(f"scale_worker {fmt} {path.name} {part}:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _part(fmt: str, path: Path, part: str, runs: int, env: dict[str, str], timeout: float) -> dict | None:
+    """Median seconds and the largest RSS growth over ``runs`` fresh processes; None on timeout."""
+    got: list[dict] = []
+    while len(got) < runs:
+        one = _worker(fmt, path, part, env, timeout)
+        if one is None:
+            return None
+        got.append(one)
+        if one["seconds"] > REPEAT_LIMIT:
+            break  # one run that long is figure enough
+    seconds = statistics.median(g["seconds"] for g in got)
+    result = {
+        "seconds": seconds,
+        "cpu": statistics.median(g["cpu"] for g in got),
+        "rss": max(g["rss_growth"] for g in got),
+        "n": len(got),
+    }
+    if seconds <= MEMORY_RUN_LIMIT:  # tracemalloc slows Python down several times
+        traced = _worker(fmt, path, part, env, timeout * 3, trace=True)
+        result["traced"] = traced["traced_peak"] if traced else None
+    return result
+
+
+def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbox) -> list[dict]:
+    results = []
+    env = box.environ()
+    for mb in sizes:
+        path = box.work / f"settings-{mb:g}.{fmt}"
+        path.write_text(gen.make(fmt, int(mb * MB)), encoding="utf-8")
+        size = path.stat().st_size
+        row = {"mb": mb, "size": size}
+        row["write"] = _part(fmt, path, "write", runs, env, timeout)
+        slow = row["write"] is None or row["write"]["seconds"] > EDITOR_RUN_LIMIT
+        row["editor"] = None if slow else _part(fmt, path, "editor", runs, env, timeout)
+        row["editor_skipped"] = slow
+        path.unlink()
+        results.append(row)
+        if row["write"] is None:
+            break  # larger sizes would only take longer
+    return results
+
+
+def _growth(results: list[dict], part: str) -> list[float]:
+    """Growth exponents between consecutive sizes: log(time ratio) / log(size ratio), on CPU time
+    (wall time on a shared machine wanders with the load; the algorithm's growth does not)."""
+    exponents = []
+    for a, b in itertools.pairwise(results):
+        if a[part] is None:
+            break
+        if b[part] is None:
+            if not (part == "editor" and b.get("editor_skipped")):
+                exponents.append(math.inf)  # the larger size ran out of time
+            break
+        exponents.append(math.log(b[part]["cpu"] / a[part]["cpu"]) / math.log(b["size"] / a["size"]))
+    return exponents
+
+
+def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
+    rows = []
+    for r in results:
+        for part, label in (
+            ("write", "set one key, gwconf's write path"),
+            ("editor", "  editor alone: parse, set, dump"),
+        ):
+            what = f"{fmt} {_size_label(r['mb'])}: {label}"
+            got = r[part]
+            if got is None and part == "editor" and r.get("editor_skipped"):
+                rows.append(
+                    Row("scale", what, "", "", "", "", "not measured apart: the write path took too long")
+                )
+                continue
+            if got is None:
+                rows.append(
+                    Row(
+                        "scale",
+                        what,
+                        f"> {timeout:g} s",
+                        "",
+                        "",
+                        "MISS",
+                        "stopped: took longer than the limit",
+                    )
+                )
+                continue
+            mbps = r["size"] / MB / got["seconds"]
+            memory = got["rss"] / r["size"]
+            traced = f", traced peak {got['traced'] / MB:.0f} MB" if got.get("traced") is not None else ""
+            if fmt == "jsonc":
+                target = f">= {JSONC_MBPS:g} MB/s, <= {JSONC_MEMORY:g}x"
+                mark = verdict(mbps >= JSONC_MBPS and memory <= JSONC_MEMORY)
+            else:
+                target = mark = ""
+            rows.append(
+                Row(
+                    "scale",
+                    what,
+                    f"{got['seconds']:.2f} s",
+                    f"{mbps:.2f} MB/s",
+                    target,
+                    mark,
+                    f"peak RSS +{got['rss'] / MB:.1f} MB = {memory:.1f}x the file{traced}, n={got['n']}",
+                )
+            )
+    for part in ("write", "editor"):
+        exponents = _growth(results, part)
+        if not exponents:
+            continue
+        worst = max(exponents)
+        rows.append(
+            Row(
+                "scale",
+                f"{fmt} growth ({'write path' if part == 'write' else 'editor alone'})",
+                "linear" if worst <= LINEAR_LIMIT else "super-linear",
+                "stopped (too slow)" if math.isinf(worst) else f"exponent {worst:.2f}",
+                f"<= {LINEAR_LIMIT:g} (1 linear, 2 quadratic)",
+                verdict(worst <= LINEAR_LIMIT),
+                "CPU time per doubling: "
+                + ", ".join("inf" if math.isinf(e) else f"x{2**e:.2f}" for e in exponents),
+            )
+        )
+    return rows
+
+
+def run(
+    quick: bool = False, formats: list[str] | None = None, runs: int | None = None, timeout: float = 300.0
+) -> list[Row]:
+    sizes = QUICK_SIZES if quick else SIZES
+    runs = runs or 3
+    rows: list[Row] = []
+    with Sandbox("gwconf-bench-scale") as box:
+        for fmt in formats or list(sizes):
+            rows += rows_for(fmt, measure(fmt, sizes[fmt], runs, timeout, box), timeout)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes")
+    parser.add_argument("--formats", default="jsonc,yaml,toml")
+    parser.add_argument("--runs", type=int)
+    parser.add_argument(
+        "--timeout", type=float, default=300.0, help="seconds per measurement before giving up"
+    )
+    args = parser.parse_args()
+    print_table(run(args.quick, args.formats.split(","), args.runs, args.timeout))
+
+
+if __name__ == "__main__":
+    main()

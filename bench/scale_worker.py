@@ -1,0 +1,76 @@
+"""One measurement for bench/scale.py, in a fresh process: set one key in one file.
+
+``scale_worker.py FMT PATH PART [trace]`` prints one JSON line: seconds (wall and CPU), the growth of the
+process's peak RSS while the part ran, and with ``trace`` the peak of Python allocations under
+tracemalloc (several times slower). PART:
+
+- ``write``: gwconf's whole write path for one file, as ``apply`` runs it: ``plan.load_file``
+  (read, decode, parse), the client's ``set``, then ``plan._change_from_edit`` (dump, re-parse
+  and compare with the intended data, encode, key records);
+- ``editor``: the format editor alone: parse, set, dump.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen import KEY_PATHS, VALUE
+
+from gwconf import formats
+
+
+def write_path(fmt: str, path: Path) -> int:
+    from gwconf import plan
+    from gwconf.clients._base import ConfigFile
+    from gwconf.paths import Env
+
+    env = Env(home=path.parent, platform=sys.platform, environ={}, cwd=path.parent)
+    loaded = plan.load_file(ConfigFile("bench", path, fmt), env)
+    loaded.doc.set(KEY_PATHS[fmt], VALUE)
+    change = plan._change_from_edit("bench", loaded)
+    assert change is not None and change.after is not None
+    return len(change.after)
+
+
+def editor(fmt: str, path: Path) -> int:
+    text = path.read_text(encoding="utf-8")
+    doc = formats.load(fmt, text, path.name)
+    doc.set(KEY_PATHS[fmt], VALUE)
+    return len(doc.dump())
+
+
+def main() -> None:
+    fmt, path, part = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    trace = len(sys.argv) > 4 and sys.argv[4] == "trace"
+    run = {"write": write_path, "editor": editor}[part]
+    formats.load(fmt, {"jsonc": "{}", "yaml": "a: 1\n", "toml": "a = 1\n"}[fmt], "warm")  # imports
+    from gwconf import plan  # noqa: F401 - imported before the measurement
+
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    if trace:
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+    started, cpu = time.perf_counter(), time.process_time()
+    size = run(fmt, path)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    result = {
+        "seconds": seconds,
+        "cpu": cpu,
+        "rss_growth": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss_before,
+        "out": size,
+    }
+    if trace:
+        result["traced_peak"] = tracemalloc.get_traced_memory()[1] - base
+        tracemalloc.stop()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
