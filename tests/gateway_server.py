@@ -14,7 +14,7 @@ It speaks the four wires gwconf verifies and the real clients use (formats.md 9.
 A key outside ``keys`` gets 401 in each family's shape (OpenAI ``invalid_api_key``, Anthropic
 ``authentication_error``, Gemini ``UNAUTHENTICATED``); a model outside ``models`` (when given) gets
 the family's 404 "model not found"; any other path gets 404, so a doubled or missing ``/v1`` shows.
-Every request is recorded (method, path, query, headers, body) for assertions, and
+Every request is recorded (method, path, query, headers, body, the status it got) for assertions, and
 ``set_fault(kind)`` switches the answers to one of ``FAULTS`` for the next requests.
 
 Add a wire by adding a route to ``ROUTES`` and a ``_wire_*`` method; nothing else needs to change.
@@ -62,6 +62,7 @@ class Recorded:
     query: dict[str, list[str]]
     headers: dict[str, str]  # lower-case names
     body: bytes
+    status: int | None = None  # what the gateway answered (None: it hung up without answering)
 
     @property
     def json(self) -> Any:
@@ -627,6 +628,7 @@ class _Handler(BaseHTTPRequestHandler):
         )
         self.owner._record(request)
         answer = self.owner.answer(request)
+        request.status = answer.status if answer is not None else None
         if answer is None:
             self.close_connection = True
             return

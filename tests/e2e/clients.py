@@ -1,0 +1,455 @@
+"""How each real client is run in the end-to-end tests: data, one entry per client.
+
+Per client: its one-shot command (shared/reference/clients-terminal.md, "One-shot command"), the
+path its wire uses on the gateway, the offline switches a machine without internet needs (process
+environment, or files seeded into the fresh HOME before ``gwconf apply``: telemetry, update
+checks, folder trust; never anything about the gateway), the client's own retry setting for the
+wrong-key run, how its provider is set back to the vendor's official one, and how it is run
+after ``gwconf restore`` (network settings pointed at a closed port on 127.0.0.1), or why not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROMPT = "say pong"
+CHAT = "/v1/chat/completions"
+
+# Switches every run gets: no telemetry, no update notices, no colour codes in what we assert on.
+COMMON_ENV = {
+    "DO_NOT_TRACK": "1",
+    "NO_UPDATE_NOTIFIER": "1",
+    "npm_config_update_notifier": "false",
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+    "CI": "1",
+}
+
+
+@dataclass(frozen=True)
+class E2EClient:
+    id: str  # gwconf's id
+    program: str
+    args: tuple[str, ...]  # the one-shot command's arguments, prompt included
+    wire_path: str  # where the gateway must see the request
+    verify_path: str | None = None  # where `gwconf verify` probes that wire, when not wire_path
+    env: dict[str, str] = field(default_factory=dict)  # offline switches
+    seed: Callable[[Path, Path], None] | None = None  # (home, cwd): offline switches as files
+    wrong_key_args: tuple[str, ...] = ()  # the client's own retry settings, for the 401 run
+    wrong_key_env: dict[str, str] = field(default_factory=dict)
+    # what the client prints when it exits 0 although the gateway refused the key
+    wrong_key_text: str | None = None
+    to_vendor: Callable[[Path], None] | None = None  # set the provider back to the vendor's official one
+    # after restore: env that points every address the client would use at ``dead`` (a closed
+    # port on 127.0.0.1) ...
+    restored_env: Callable[[str], dict[str, str]] | None = None
+    # ... or why the restored client is not run
+    restored_skip: str | None = None
+    # how long the restored client may keep retrying the closed port before it is ended (it can
+    # no longer know where the gateway is, so a run that is ended early proves as much)
+    restored_timeout: float = 120
+    timeout: float = 180
+
+
+# -- file helpers ---------------------------------------------------------------------------------
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def write_json(path: Path, data: object) -> None:
+    write(path, json.dumps(data, indent=2) + "\n")
+
+
+def edit_json(path: Path, change: Callable[[dict], None]) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def replace_line(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}:\n{text}"
+    path.write_text(text.replace(old, new))
+
+
+def drop_lines(path: Path, prefix: str) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if not line.lstrip().startswith(prefix)]
+    assert kept != lines, f"no line starting {prefix!r} in {path}"
+    path.write_text("".join(kept))
+
+
+def openai_env(dead: str) -> dict[str, str]:
+    """The OpenAI SDK's variables pointed at nothing."""
+    return {
+        "OPENAI_BASE_URL": dead + "/v1",
+        "OPENAI_API_BASE": dead + "/v1",
+        "OPENAI_API_KEY": "sk-e2e-nowhere",
+    }
+
+
+# -- codex ----------------------------------------------------------------------------------------
+
+
+def seed_codex(home: Path, cwd: Path) -> None:
+    write(
+        home / ".codex" / "config.toml",
+        "# offline switches for the e2e run\n"
+        'approval_policy = "never"\n'
+        'sandbox_mode = "read-only"\n'
+        "check_for_update_on_startup = false\n"
+        "\n"
+        "[analytics]\n"
+        "enabled = false\n"
+        "\n"
+        "[features]\n"
+        "plugins = false\n"
+        "apps = false\n",
+    )
+
+
+CODEX = E2EClient(
+    id="codex",
+    program="codex",
+    args=("exec", "--skip-git-repo-check", "--color", "never", PROMPT),
+    wire_path="/v1/responses",
+    seed=seed_codex,
+    # Codex retries a 401 five times with back-off; its own provider settings turn that off
+    wrong_key_args=(
+        "-c",
+        "model_providers.gwconf.request_max_retries=0",
+        "-c",
+        "model_providers.gwconf.stream_max_retries=0",
+    ),
+    to_vendor=lambda home: replace_line(
+        home / ".codex" / "config.toml", 'model_provider = "gwconf"', 'model_provider = "openai"'
+    ),
+    restored_skip=(
+        "restored Codex uses its built-in OpenAI provider, whose address no environment variable moves "
+        "(OPENAI_BASE_URL is ignored since 0.119): running it would try api.openai.com"
+    ),
+)
+
+
+# -- claude-code ----------------------------------------------------------------------------------
+
+CLAUDE_OFFLINE = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+}
+
+CLAUDE_CODE = E2EClient(
+    id="claude-code",
+    program="claude",
+    args=("-p", PROMPT, "--output-format", "text"),
+    wire_path="/v1/messages",
+    env=CLAUDE_OFFLINE,
+    # Claude Code retries a 401 ten times over ~2.5 minutes; CLAUDE_CODE_MAX_RETRIES is its own switch
+    wrong_key_env={"CLAUDE_CODE_MAX_RETRIES": "0"},
+    to_vendor=lambda home: edit_json(
+        home / ".claude" / "settings.json", lambda d: d["env"].pop("ANTHROPIC_BASE_URL")
+    ),
+    restored_env=lambda dead: {
+        "ANTHROPIC_BASE_URL": dead,
+        "ANTHROPIC_API_KEY": "sk-e2e-nowhere",
+        "CLAUDE_CODE_MAX_RETRIES": "0",
+    },
+)
+
+
+# -- gemini-cli -----------------------------------------------------------------------------------
+
+
+def seed_gemini(home: Path, cwd: Path) -> None:
+    write_json(
+        home / ".gemini" / "settings.json",
+        {
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "ide": {"enabled": False},
+        },
+    )
+    # the run folder is trusted, as the TUI's "Trust folder" answer would record it
+    write_json(home / ".gemini" / "trustedFolders.json", {str(cwd): "TRUST_FOLDER"})
+
+
+GEMINI_CLI = E2EClient(
+    id="gemini-cli",
+    program="gemini",
+    args=("-p", PROMPT, "--output-format", "text"),
+    wire_path="/v1beta/models/my-model:streamGenerateContent",
+    verify_path="/v1beta/models/my-model:generateContent",  # verify asks for one answer, not a stream
+    seed=seed_gemini,
+    to_vendor=lambda home: edit_json(
+        home / ".gemini" / "settings.json",
+        lambda d: d["security"]["auth"].update(selectedType="oauth-personal"),
+    ),
+    restored_env=lambda dead: {"GOOGLE_GEMINI_BASE_URL": dead, "GEMINI_API_KEY": "sk-e2e-nowhere"},
+)
+
+
+# -- qwen-code ------------------------------------------------------------------------------------
+
+
+def seed_qwen(home: Path, cwd: Path) -> None:
+    write_json(
+        home / ".qwen" / "settings.json",
+        {
+            "security": {"folderTrust": {"enabled": False}},
+            "general": {"enableAutoUpdate": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "ide": {"enabled": False},
+            "$version": 4,  # what qwen itself adds on first start; seeded so it need not rewrite the file
+        },
+    )
+
+
+QWEN_CODE = E2EClient(
+    id="qwen-code",
+    program="qwen",
+    args=(PROMPT,),
+    wire_path=CHAT,
+    seed=seed_qwen,
+    to_vendor=lambda home: edit_json(
+        home / ".qwen" / "settings.json", lambda d: d["security"]["auth"].update(selectedType="qwen-oauth")
+    ),
+    restored_env=lambda dead: {**openai_env(dead), "OPENAI_MODEL": "e2e-nowhere"},
+    # qwen retries a refused connection 7 times with back-off (~100 s); its generationConfig.maxRetries
+    # does not shorten that
+    restored_timeout=20,
+)
+
+
+# -- opencode -------------------------------------------------------------------------------------
+
+
+def seed_opencode(home: Path, cwd: Path) -> None:
+    write_json(
+        home / ".config" / "opencode" / "opencode.json",
+        {"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled"},
+    )
+    # opencode's embedded npm installs @opencode-ai/plugin at every start; no opencode switch stops it
+    write(home / ".npmrc", "offline=true\n")
+
+
+OPENCODE = E2EClient(
+    id="opencode",
+    program="opencode",
+    args=("run", PROMPT),
+    wire_path=CHAT,
+    env={
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+        "OPENCODE_DISABLE_SHARE": "1",
+    },
+    seed=seed_opencode,
+    to_vendor=lambda home: edit_json(
+        home / ".config" / "opencode" / "opencode.json",
+        lambda d: d.update(model="openai/gpt-5.4", small_model="openai/gpt-5.4-nano"),
+    ),
+    restored_skip=(
+        "restored opencode has no provider of ours and picks a vendor's (its own Zen service or "
+        "OpenAI's Responses API); running it would try their hosts"
+    ),
+)
+
+
+# -- crush ----------------------------------------------------------------------------------------
+
+CRUSH = E2EClient(
+    id="crush",
+    program="crush",
+    args=("run", "-q", PROMPT),
+    wire_path=CHAT,
+    env={"CRUSH_DISABLE_METRICS": "1", "CRUSH_DISABLE_PROVIDER_AUTO_UPDATE": "1"},
+    restored_skip="crush does not install on this machine (see XFAIL in conftest.py)",
+)
+
+
+# -- continue -------------------------------------------------------------------------------------
+
+CONTINUE = E2EClient(
+    id="continue",
+    program="cn",
+    args=("-p", PROMPT),
+    wire_path=CHAT,
+    # telemetry off; its version check (api.continue.dev at import) has no switch and fails offline
+    env={"CONTINUE_CLI_ENABLE_TELEMETRY": "0", "CONTINUE_METRICS_ENABLED": "0"},
+    to_vendor=lambda home: drop_lines(home / ".continue" / "config.yaml", "apiBase:"),
+    restored_skip=(
+        "restored `cn` has no local config.yaml and loads its default assistant from the Continue hub "
+        "(api.continue.dev)"
+    ),
+)
+
+
+# -- cline ----------------------------------------------------------------------------------------
+
+
+def seed_cline(home: Path, cwd: Path) -> None:
+    write_json(
+        home / ".cline" / "data" / "settings" / "global-settings.json",
+        {"version": "1", "telemetryOptOut": True, "autoUpdateEnabled": False},
+    )
+
+
+CLINE = E2EClient(
+    id="cline",
+    program="cline",
+    args=(PROMPT,),
+    wire_path=CHAT,
+    env={"CLINE_NO_AUTO_UPDATE": "1"},
+    seed=seed_cline,
+    to_vendor=lambda home: edit_json(
+        home / ".cline" / "data" / "settings" / "providers.json", lambda d: d.update(lastUsedProvider="cline")
+    ),
+    restored_skip="restored Cline falls back to its own cloud provider (api.cline.bot)",
+)
+
+
+# -- aider ----------------------------------------------------------------------------------------
+
+
+def seed_aider(home: Path, cwd: Path) -> None:
+    write(
+        home / ".aider.conf.yml",
+        "# offline, headless switches for the e2e run\n"
+        "check-update: false\n"
+        "analytics-disable: true\n"
+        "show-model-warnings: false\n"
+        "show-release-notes: false\n"
+        "git: false\n"
+        "pretty: false\n"
+        "fancy-input: false\n"
+        "detect-urls: false\n"
+        "suggest-shell-commands: false\n"
+        "yes-always: true\n",
+    )
+    # Model metadata so neither litellm nor aider fetches its price list from GitHub; it names the
+    # profile's model but says nothing about where the gateway is.
+    write_json(
+        home / ".aider.model.metadata.json",
+        {
+            "openai/my-model": {
+                "max_input_tokens": 128000,
+                "max_output_tokens": 8192,
+                "max_tokens": 8192,
+                "input_cost_per_token": 0,
+                "output_cost_per_token": 0,
+                "litellm_provider": "openai",
+                "mode": "chat",
+            }
+        },
+    )
+
+
+AIDER = E2EClient(
+    id="aider",
+    program="aider",
+    args=("--message", PROMPT),
+    wire_path=CHAT,
+    env={"LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    seed=seed_aider,
+    # aider 0.86.2 --message exits 0 after a 401 (the reference said rc 1)
+    wrong_key_text="The API provider is not able to authenticate you",
+    to_vendor=lambda home: drop_lines(home / ".aider.conf.yml", "openai-api-base:"),
+    # the model the seeded metadata knows, so aider fetches no price list for it
+    restored_env=lambda dead: {**openai_env(dead), "AIDER_MODEL": "openai/my-model"},
+    # aider retries a refused connection for 60 s (a constant, no switch)
+    restored_timeout=20,
+)
+
+
+# -- llm ------------------------------------------------------------------------------------------
+
+LLM = E2EClient(
+    id="llm",
+    program="llm",
+    args=(PROMPT,),
+    wire_path=CHAT,
+    to_vendor=lambda home: write(
+        home / ".config" / "io.datasette.llm" / "default_model.txt", "gpt-4o-mini\n"
+    ),
+    restored_env=openai_env,
+)
+
+
+# -- shell-gpt ------------------------------------------------------------------------------------
+
+
+def seed_shell_gpt(home: Path, cwd: Path) -> None:
+    """The file sgpt writes at its first start (every default key, so it never rewrites it), with
+    its caches in this HOME instead of the shared temp folder, and no markdown rendering."""
+    folder = home / ".config" / "shell_gpt"
+    write(
+        folder / ".sgptrc",
+        f"CHAT_CACHE_PATH={home}/.cache/shell_gpt/chat_cache\n"
+        f"CACHE_PATH={home}/.cache/shell_gpt/cache\n"
+        "CHAT_CACHE_LENGTH=100\n"
+        "CACHE_LENGTH=100\n"
+        "REQUEST_TIMEOUT=60\n"
+        "DEFAULT_MODEL=gpt-5.4-mini\n"
+        "DEFAULT_COLOR=magenta\n"
+        f"ROLE_STORAGE_PATH={folder}/roles\n"
+        "DEFAULT_EXECUTE_SHELL_CMD=false\n"
+        "DISABLE_STREAMING=false\n"
+        "CODE_THEME=dracula\n"
+        f"OPENAI_FUNCTIONS_PATH={folder}/functions\n"
+        "OPENAI_USE_FUNCTIONS=true\n"
+        "SHOW_FUNCTIONS_OUTPUT=false\n"
+        "API_BASE_URL=default\n"
+        "PRETTIFY_MARKDOWN=false\n"
+        "USE_LITELLM=false\n"
+        "SHELL_INTERACTION=true\n"
+        "OS_NAME=auto\n"
+        "SHELL_NAME=auto\n",
+    )
+
+
+SHELL_GPT = E2EClient(
+    id="shell-gpt",
+    program="sgpt",
+    args=("--no-md", "--no-cache", PROMPT),  # the cache would answer a repeated prompt with no request
+    wire_path=CHAT,
+    seed=seed_shell_gpt,
+    to_vendor=lambda home: replace_line(
+        home / ".config" / "shell_gpt" / ".sgptrc",
+        next(
+            line
+            for line in (home / ".config" / "shell_gpt" / ".sgptrc").read_text().splitlines()
+            if line.startswith("API_BASE_URL=")
+        ),
+        "API_BASE_URL=default",
+    ),
+    restored_env=openai_env,
+)
+
+
+CLIENTS: dict[str, E2EClient] = {
+    c.id: c
+    for c in (
+        CODEX,
+        CLAUDE_CODE,
+        GEMINI_CLI,
+        QWEN_CODE,
+        OPENCODE,
+        CRUSH,
+        CONTINUE,
+        CLINE,
+        AIDER,
+        LLM,
+        SHELL_GPT,
+    )
+}

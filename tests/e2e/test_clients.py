@@ -1,0 +1,201 @@
+"""The proof with the real programs: after ``gwconf apply X``, the real X talks to the gateway.
+
+Per client, in a fresh temporary HOME (tests/conftest.py's hermetic fixture):
+1. ``gwconf profile add`` + ``gwconf apply`` through the CLI; the client's one-shot command reaches
+   the gateway at its wire's path with the profile's key and model and prints the gateway's reply;
+   ``gwconf verify`` agrees.
+2. The gateway stops accepting the key: the client fails, ``gwconf verify`` exits 3 and
+   ``gwconf doctor`` names the key.
+3. The key is right again but the client's provider is set back to the vendor's official one:
+   ``gwconf doctor`` exits 5 and names the client's configuration, without a single look-up of a
+   host outside 127.0.0.1; the fix it prints (``gwconf apply``) makes doctor happy again.
+4. ``gwconf restore``: gwconf's files are back as they were, and the client, run with every
+   address it could use pointed at a closed local port, sends the gateway nothing (or, where the
+   restored client would go to its vendor's own host, is not run: clients.py says why).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import socket
+from collections.abc import Iterator
+
+import pytest
+from tests.e2e.clients import CLIENTS, COMMON_ENV, E2EClient
+from tests.e2e.conftest import Install, Processes, Run
+from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
+
+MODEL = "my-model"
+REVOKED = "sk-gw-rotated-9999999999999999ABCD"  # what the gateway accepts once VALID_KEY is "wrong"
+
+
+@pytest.fixture
+def dead_address() -> Iterator[str]:
+    """``http://127.0.0.1:<port>`` where nothing listens (bound, never listening: refused at once)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        sock.close()
+
+
+class Harness:
+    """One client in one temporary HOME: runs gwconf in-process and the client as a subprocess."""
+
+    def __init__(self, client: E2EClient, install: Install, processes: Processes, gwconf, tmp: pathlib.Path):
+        self.client = client
+        self.install = install
+        self.processes = processes
+        self.gwconf = gwconf
+        self.home = pathlib.Path(os.environ["HOME"])
+        self.cwd = pathlib.Path.cwd()
+        self.tmpdir = tmp / "client-tmp"  # its own TMPDIR: shared caches there made a 401 run pass
+        self.tmpdir.mkdir()
+
+    def cli(self, *args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+        return self.gwconf(*args, input=input)
+
+    def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        """A minimal environment: no provider, proxy or XDG variable leaks in from the outside."""
+        system_path = os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin")
+        env = {
+            "HOME": str(self.home),
+            "PATH": f"{self.install.bin}{os.pathsep}{system_path}",
+            "TMPDIR": str(self.tmpdir),
+            "LANG": os.environ.get("LANG", "C.UTF-8"),
+            "USER": os.environ.get("USER", "e2e"),
+            **COMMON_ENV,
+            **self.client.env,
+        }
+        env.update(extra or {})
+        return env
+
+    def run_client(
+        self, *extra_args: str, env: dict[str, str] | None = None, timeout: float | None = None
+    ) -> Run:
+        argv = [str(self.install.bin / self.client.program), *extra_args, *self.client.args]
+        return self.processes.run(
+            argv, env=self.env(env), cwd=self.cwd, timeout=timeout or self.client.timeout
+        )
+
+    def snapshot(self) -> dict[pathlib.Path, bytes | None]:
+        """The bytes of every file the client's module declares (None: the file does not exist)."""
+        from gwconf import registry
+        from gwconf.paths import Env
+
+        paths = [f.path for f in registry.get(self.client.id).files(Env.current())]
+        return {p: (p.read_bytes() if p.exists() else None) for p in paths}
+
+
+def seen(gateway: GatewayServer) -> list[str]:
+    return [f"{r.method} {r.path} -> {r.status}" for r in gateway.requests]
+
+
+@pytest.mark.parametrize("client", list(CLIENTS))
+def test_real_client_talks_to_the_gateway_after_apply(
+    client: str,
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    no_outside_network: list[str],
+    dead_address: str,
+    tmp_path: pathlib.Path,
+) -> None:
+    spec = CLIENTS[client]
+    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
+    installed = e2e_install.clients[client]
+    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
+
+    # -- 1. apply, run, verify ----------------------------------------------------------------------
+    if spec.seed:
+        spec.seed(h.home, h.cwd)
+    seeded = h.snapshot()
+    added = h.cli(
+        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    applied = h.cli("apply", client)
+    assert applied.exit_code == 0, applied
+    written = h.snapshot()
+    assert written != seeded, "gwconf apply changed none of the client's files"
+
+    run = h.run_client()
+    assert run.returncode == 0 and not run.timed_out, run
+    assert DEFAULT_REPLY in run.stdout, run
+    wire = gateway.requests_to(spec.wire_path)
+    assert wire, f"nothing reached {spec.wire_path}; the gateway saw {seen(gateway)}"
+    for request in gateway.requests:
+        assert request.path == spec.wire_path, f"unexpected request; the gateway saw {seen(gateway)}"
+        assert request.key == VALID_KEY, f"{request.path} carried another key"
+        assert request.model == MODEL, f"{request.path} asked for {request.model!r}"
+        assert request.status == 200, seen(gateway)
+    assert not run.leftovers or client in ("cline", "codex"), f"{spec.program} left {run.leftovers} running"
+
+    gateway.clear()
+    verified = h.cli("verify", client, "--json")
+    assert verified.exit_code == 0, verified
+    [result] = json.loads(verified.stdout)["results"]
+    assert result["verdict"] == "ok" and result["url"].startswith(gateway.url), result
+    assert {r.path for r in gateway.requests} == {spec.verify_path or spec.wire_path}
+    assert all(r.key == VALID_KEY for r in gateway.requests)
+
+    # -- 2. the gateway rejects the key ------------------------------------------------------------
+    gateway.keys = {REVOKED}
+    gateway.clear()
+    run = h.run_client(*spec.wrong_key_args, env=spec.wrong_key_env)
+    assert not run.timed_out, run
+    if spec.wrong_key_text:
+        assert spec.wrong_key_text in run.stdout + run.stderr, run
+    else:
+        assert run.returncode != 0, run
+    assert DEFAULT_REPLY not in run.stdout, run
+    assert gateway.requests_to(spec.wire_path), f"the 401 run reached nothing: {seen(gateway)}"
+    assert all(r.key == VALID_KEY and r.status == 401 for r in gateway.requests), seen(gateway)
+    verified = h.cli("verify", client)
+    assert verified.exit_code == 3, verified
+    doctor = h.cli("doctor", client)
+    assert doctor.exit_code == 3, doctor
+    assert "the gateway itself rejects this key" in doctor.stdout, doctor
+    gateway.keys = {VALID_KEY}
+
+    # -- 3. the provider is the vendor's official one again ------------------------------------------
+    assert spec.to_vendor is not None
+    spec.to_vendor(h.home)
+    gateway.clear()
+    doctor = h.cli("doctor", client, "--json")
+    assert doctor.exit_code == 5, doctor
+    [entry] = json.loads(doctor.stdout)["clients"]
+    assert entry["verdict"] == "client_config", entry
+    assert f"{entry['name']}'s configuration" in entry["summary"], entry
+    assert entry["fixes"] == [f"gwconf apply {client}"], entry
+    assert no_outside_network == [], f"doctor looked up {no_outside_network}"
+    assert all(r.key == VALID_KEY for r in gateway.requests)  # only the gateway got the key
+    fixed = h.cli("apply", client)
+    assert fixed.exit_code == 0, fixed
+    assert h.cli("doctor", client).exit_code == 0
+
+    # -- 4. restore -----------------------------------------------------------------------------------
+    before_restore = h.snapshot()
+    restored = h.cli("restore", client)
+    assert restored.exit_code == 0, restored
+    now = h.snapshot()
+    for path, original in seeded.items():
+        if before_restore[path] == written[path]:  # the client did not rewrite it: exact bytes back
+            assert now[path] == original, f"{path} is not back as it was"
+        else:  # rewritten by the client itself: at least nothing of the gateway's is left
+            text = (now[path] or b"").decode()
+            assert gateway.url not in text and VALID_KEY not in text, f"{path} still points at the gateway"
+    if spec.restored_env is None:
+        # Not run: the restored client would go to its vendor's own host (spec.restored_skip says
+        # which), and no request may leave this machine. The files above are the proof.
+        assert spec.restored_skip
+        return
+    gateway.clear()
+    run = h.run_client(env=spec.restored_env(dead_address), timeout=spec.restored_timeout)
+    assert gateway.requests == [], f"the restored client still talks to the gateway: {seen(gateway)}"
+    assert DEFAULT_REPLY not in run.stdout, run
