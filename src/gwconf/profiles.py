@@ -19,8 +19,9 @@ from gwconf.errors import ParseError, ProfileError
 from gwconf.fileio import exclusive_lock, read_snapshot, remove_file, write_private
 from gwconf.paths import Env
 
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-KEY_ENV_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+KEY_ENV_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @dataclass
@@ -310,8 +311,10 @@ class ProfileStore:
 
     def save(self, profile: Profile) -> Path:
         path = self.path_for(profile.name)
+        text = profile.to_toml()
+        parse_profile(text, str(path), profile.name)  # never save what load would refuse (a model with a newline)
         with self._locked():
-            write_private(path, profile.to_toml().encode())
+            write_private(path, text.encode())
         return path
 
     def _locked(self):  # type: ignore[no-untyped-def]
