@@ -1,0 +1,83 @@
+"""`gwconf run` with the real programs: one launch on the gateway, and nothing written to their files.
+
+Per client, in a fresh temporary HOME seeded with the e2e offline switches (tests/e2e/clients.py):
+``gwconf run CLIENT -- <one-shot command>`` as a real process, with rival provider variables in its
+environment. The gateway must see only the profile's key and model, the client must print the
+gateway's reply, no file under HOME may hold the key afterwards, gwconf's temporary folder must be
+gone, and the files gwconf would edit for ``apply`` must be untouched (or, where the client
+rewrites one itself, free of the gateway).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+import pytest
+
+from tests.e2e.clients import CLIENTS
+from tests.e2e.conftest import Install, Processes
+from tests.e2e.test_clients import Harness, seen
+from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
+
+MODEL = "my-model"
+RIVALS = {
+    "OPENAI_API_KEY": "sk-rival-openai-000000000000",
+    "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+    "ANTHROPIC_API_KEY": "sk-ant-rival-0000000000",
+    "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",
+    "GEMINI_API_KEY": "rival-gemini",
+    "GOOGLE_API_KEY": "rival-google",
+}
+
+
+def home_files(home: pathlib.Path) -> dict[pathlib.Path, bytes]:
+    return {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and not p.is_symlink()}
+
+
+@pytest.mark.parametrize("client", list(CLIENTS))
+def test_run_reaches_the_gateway_and_writes_nothing(
+    client: str,
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    tmp_path: pathlib.Path,
+) -> None:
+    spec = CLIENTS[client]
+    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
+    installed = e2e_install.clients[client]
+    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
+    if spec.seed:
+        spec.seed(h.home, h.cwd)
+    added = h.cli(
+        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    argv = [sys.executable, "-m", "gwconf", "run", client, "--", *spec.args]
+    env = h.env({"GWCONF_HOME": os.environ["GWCONF_HOME"], **RIVALS})
+
+    declared = h.snapshot()
+    before = home_files(h.home)
+    run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout)
+    assert run.returncode == 0, run
+    assert DEFAULT_REPLY in run.stdout, run
+    assert gateway.requests, f"nothing reached the gateway: {seen(gateway)}"
+    for request in gateway.requests:
+        assert request.key == VALID_KEY, (
+            f"{request.path} carried another key; the gateway saw {seen(gateway)}"
+        )
+        assert request.model == MODEL, f"{request.path} asked for {request.model!r}"
+    assert f"starting {client} on profile 'gw'" in run.stderr, run
+
+    assert [p.name for p in h.tmpdir.iterdir() if p.name.startswith("gwconf-run-")] == []
+    for path, data in home_files(h.home).items():
+        assert VALID_KEY.encode() not in data, f"the key landed in {path}"
+        if path in before and before[path] != data:
+            assert gateway.base_url.encode() not in data, f"{path} now points at the gateway"
+    for path, original in declared.items():
+        now = path.read_bytes() if path.exists() else None
+        if now != original:  # rewritten by the client itself (its own state): nothing of the gateway's
+            assert now is None or gateway.url.encode() not in now, f"{path} now points at the gateway"
