@@ -248,6 +248,21 @@ def test_new_key_in_an_array_element_stays_above_the_next_tables_comment() -> No
     assert out == "srv = 0\n# about q\n[q]\na = 1\n"
 
 
+def test_sub_tables_of_array_elements_go_right_after_their_element() -> None:
+    text = "[[srv]]\nn = 1\n[srv.env]\nA = 1\n\n[[srv]]\nn = 2\n# about x\n[x]\n"
+    _, out = edited(
+        text,
+        ("set", ("srv", 0, "env", "B"), 2),
+        ("set", ("srv", 0, "more"), {"q": 1}),
+        ("set", ("srv", 1, "env"), {"C": 3}),
+        ("set", ("srv", -1, "z"), 0),
+    )
+    assert out == (
+        "[[srv]]\nn = 1\n[srv.env]\nA = 1\nB = 2\n\n[srv.more]\nq = 1\n\n"
+        "[[srv]]\nn = 2\nz = 0\n\n[srv.env]\nC = 3\n\n# about x\n[x]\n"
+    )
+
+
 # -- deleting --------------------------------------------------------------------------------------
 
 

@@ -256,10 +256,9 @@ def _drop_first_line(text: str) -> str:
 
 def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str) -> str:
     """Put a rendered table (ending with a newline) after its closest relative, else at the end."""
-    sections = _sections(text)
     best: _Section | None = None
     best_len = 0
-    for section in sections[1:]:
+    for section in _sections(text)[1:]:
         common = 0
         for a, b in zip(section.path, path, strict=False):
             if a != b:
@@ -267,7 +266,13 @@ def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str) -> str
             common += 1
         if common and common >= best_len:
             best, best_len = section, common
-    at = _attached_start(best, text) if best is not None else len(text)
+    return _insert_after(text, chunk, best, eol)
+
+
+def _insert_after(text: str, chunk: str, anchor: _Section | None, eol: str) -> str:
+    """Put ``chunk`` after the lines of ``anchor`` (at the end when None), one blank line apart
+    from what is around it; comments right above the next header stay with that header."""
+    at = _attached_start(anchor, text) if anchor is not None else len(text)
     before, after = text[:at], text[at:]
     if before and not before.endswith("\n"):
         before += eol
@@ -276,6 +281,43 @@ def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str) -> str
     if after and not _starts_blank(after):
         chunk += eol
     return before + chunk + after
+
+
+def _element_family(
+    sections: list[_Section], aot: tuple[str | int, ...], index: int
+) -> list[_Section] | None:
+    """The sections of one ``[[aot]]`` element: its header and the sub-tables written under it."""
+    elements = [i for i, s in enumerate(sections) if s.aot and s.path == aot]
+    if not -len(elements) <= index < len(elements):
+        return None
+    first = last = elements[index]
+    while (
+        last + 1 < len(sections)
+        and sections[last + 1].path[: len(aot)] == aot
+        and not (sections[last + 1].aot and sections[last + 1].path == aot)
+    ):
+        last += 1
+    return sections[first : last + 1]
+
+
+def _home_section(sections: list[_Section], path: tuple[str | int, ...]) -> _Section | None:
+    """The one section that holds the keys of the table at ``path`` (``()``: the preamble), also
+    inside an ``[[aot]]`` element; None when it has none (implicit, dotted, inline) or is ambiguous."""
+    positions = [k for k, part in enumerate(path) if isinstance(part, int)]
+    if not positions:
+        homes = [s for s in sections if s.path == path and not s.aot and (s.header or not path)]
+        return homes[0] if len(homes) == 1 else None
+    if len(positions) > 1:
+        return None
+    k = positions[0]
+    family = _element_family(sections, path[:k], path[k])
+    if family is None:
+        return None
+    rest = path[k + 1 :]
+    if not rest:
+        return family[0]
+    homes = [s for s in family if s.path == (*path[:k], *rest) and not s.aot]
+    return homes[0] if len(homes) == 1 else None
 
 
 def _remove_sections(text: str, path: tuple[str, ...]) -> str | None:
@@ -586,7 +628,7 @@ class TomlDocument:
         if self._is_header_like(parent_path):
             if not (isinstance(value, dict) or _is_table_list(value)):
                 candidates.append(lambda: self._text_new_key(path, value))
-            elif all(isinstance(p, str) for p in path):
+            else:
                 candidates.append(lambda: self._text_new_table(path, value))
         candidates.append(lambda: self._tk_set(path, value))
         self._commit([Op("set", path, value)], candidates)
@@ -617,9 +659,21 @@ class TomlDocument:
 
     # -- candidates --------------------------------------------------------------------------
 
-    def _text_new_table(self, path: tuple[str, ...], value: Any) -> str:
-        chunk = self._eol_new(_render_chunk(path, value))
-        return _insert_chunk(self._text, chunk, path, self.eol)
+    def _text_new_table(self, path: tuple[str | int, ...], value: Any) -> str | None:
+        """A ``[header]`` chunk next to its relatives; under an ``[[aot]]`` element, right after
+        that element's sections (a ``[aot.sub]`` header belongs to the element above it)."""
+        positions = [k for k, part in enumerate(path) if isinstance(part, int)]
+        if not positions:
+            chunk = self._eol_new(_render_chunk(path, value))
+            return _insert_chunk(self._text, chunk, path, self.eol)
+        k = positions[0]
+        if len(positions) > 1 or k == len(path) - 1:
+            return None
+        family = _element_family(_sections(self._text), path[:k], path[k])
+        if family is None:
+            return None
+        chunk = self._eol_new(_render_chunk((*path[:k], *path[k + 1 :]), value))
+        return _insert_after(self._text, chunk, family[-1], self.eol)
 
     def _text_new_key(self, path: tuple[str | int, ...], value: Any) -> str | None:
         """A ``key = value`` line in the parent's own section (a ``[table]``, an ``[[array]]``
@@ -627,17 +681,9 @@ class TomlDocument:
         import tomlkit
 
         parent, key = path[:-1], path[-1]
-        sections = _sections(self._text)
-        if parent and isinstance(parent[-1], int):
-            elements = [s for s in sections if s.path == parent[:-1] and s.aot]
-            if not -len(elements) <= parent[-1] < len(elements):
-                return None
-            home = elements[parent[-1]]
-        else:
-            homes = [s for s in sections if s.path == parent and not s.aot and (s.header or not parent)]
-            if len(homes) != 1:
-                return None
-            home = homes[0]
+        home = _home_section(_sections(self._text), parent)
+        if home is None:
+            return None
         line = f"{tomlkit.key(str(key)).as_string()} = {_inline_item(value).as_string()}"
         return _insert_key_line(self._text, home, self._eol_new(line), self.eol)
 
