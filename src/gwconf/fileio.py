@@ -215,9 +215,22 @@ def check_writable(target: Path, shown: str) -> None:
         )
 
 
+def make_private_dirs(folder: Path) -> None:
+    """``folder`` and its missing parents, each 0700 (``mkdir(parents=True)`` gives the parents the
+    umask's 0755: ``backups/`` and ``backups/<client>/`` were world-readable)."""
+    missing = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for created in reversed(missing):
+        created.mkdir(mode=0o700, exist_ok=True)
+        with contextlib.suppress(OSError):
+            os.chmod(created, 0o700)
+
+
 def write_private(path: Path, data: bytes) -> None:
     """gwconf's own files (profiles, ledger, backups): folder 0700, file 0600, atomic."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private_dirs(path.parent)
     with contextlib.suppress(OSError):
         os.chmod(path.parent, 0o700)
     atomic_write(path, data, mode=None, secret=True)
@@ -226,7 +239,7 @@ def write_private(path: Path, data: bytes) -> None:
 @contextlib.contextmanager
 def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
     """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them)."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private_dirs(lock_path.parent)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = time.monotonic() + timeout

@@ -33,10 +33,15 @@ def value_hash(value: Any) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def is_sensitive(path: tuple[Any, ...], value: Any) -> bool:
-    """Could this value hold a key? Then the ledger stores only its hash or a reference."""
+def is_sensitive(path: tuple[Any, ...], value: Any, secret_file: bool = False) -> bool:
+    """Could this value hold a key? Then the ledger stores only its hash or a reference.
+
+    In a file that holds a key (``ConfigFile.secret``) every text value could be one: llm's
+    ``keys.json`` stores it under the provider's name, which no pattern recognises."""
     if value is MISSING or value is None or isinstance(value, bool | int | float):
         return False
+    if secret_file:
+        return True
     text = json.dumps(value, ensure_ascii=False, default=str)
     if KEY_PATTERN.search(text):
         return True
@@ -139,6 +144,7 @@ class Ledger:
         written_sha256: str | None,
         keys: list[KeyRecord],
         after_data: Any,
+        secret: bool = False,
     ) -> None:
         """Merge one write into the ledger, keeping each key's value from before gwconf's first touch."""
         from gwconf.formats import get_plain
@@ -161,7 +167,7 @@ class Ledger:
         for item in record["keys"]:  # what gwconf wrote now, for drift and restore checks
             value = get_plain(after_data, tuple(item["path"]))
             item["after_hash"] = value_hash(value)
-            if is_sensitive(tuple(item["path"]), value) or value is MISSING:
+            if is_sensitive(tuple(item["path"]), value, secret) or value is MISSING:
                 item.pop("after", None)
             else:
                 item["after"] = value

@@ -227,7 +227,7 @@ def _change_from_edit(client_id: str, item: Loaded) -> FileChange | None:
         display=item.display,
         snapshot=item.snapshot,
         after=after,
-        key_records=key_records(item.data, after_data, item.doc.ops),
+        key_records=key_records(item.data, after_data, item.doc.ops, secret=item.file.secret),
         after_data=after_data,
     )
 
@@ -246,7 +246,7 @@ def _original(item: Loaded) -> Any:
     return _Frozen(item.data)
 
 
-def key_records(before: Any, after: Any, ops: list[formats.Op]) -> list[KeyRecord]:
+def key_records(before: Any, after: Any, ops: list[formats.Op], *, secret: bool = False) -> list[KeyRecord]:
     """The managed key paths an edit touched, each with its value before (for restore)."""
     paths: list[tuple[Any, ...]] = []
     for op in ops:
@@ -271,7 +271,7 @@ def key_records(before: Any, after: Any, ops: list[formats.Op]) -> list[KeyRecor
     for path in seen:
         old = get_plain(before, path)
         new = get_plain(after, path)
-        sensitive_old = is_sensitive(path, old)
+        sensitive_old = is_sensitive(path, old, secret)
         records.append(
             KeyRecord(
                 path=path,
@@ -279,7 +279,7 @@ def key_records(before: Any, after: Any, ops: list[formats.Op]) -> list[KeyRecor
                 before_inline=None if sensitive_old or old is MISSING else old,
                 before_ref=_PENDING_REF if sensitive_old else None,
                 after_hash=value_hash(new),
-                after_inline=None if is_sensitive(path, new) or new is MISSING else new,
+                after_inline=None if is_sensitive(path, new, secret) or new is MISSING else new,
             )
         )
     return records
@@ -557,6 +557,7 @@ def _write_client(
                 written_sha256=sha256(change.after),
                 keys=change.key_records,
                 after_data=change.after_data,
+                secret=change.file.secret,
             )
     if all(c.restoring for c in pending):
         for target in list(ledger.files(plan.client.id)):
