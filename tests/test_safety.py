@@ -70,12 +70,15 @@ def test_symlinked_config_is_edited_at_its_target(gwconf, home, profile) -> None
     assert link.is_symlink() and real.read_text() == CLAUDE_SETTINGS
 
 
-def test_dangling_symlink_creates_the_target(gwconf, home, profile) -> None:
+def test_dangling_symlink_is_refused(gwconf, home, profile) -> None:
+    """Issue 8: a symlink to a missing target is a clear error (the dotfiles it points into may
+    not be checked out here); nothing is created through it."""
     link = home / ".claude" / "settings.json"
     link.parent.mkdir()
     link.symlink_to(home / "dotfiles" / "settings.json")
-    assert gwconf("apply", "claude-code").exit_code == 0
-    assert link.is_symlink() and (home / "dotfiles" / "settings.json").exists()
+    result = gwconf("apply", "claude-code")
+    assert result.exit_code == 1 and "which does not exist" in result.stderr
+    assert link.is_symlink() and not (home / "dotfiles").exists()
 
 
 def test_symlink_loop_is_a_clear_error(gwconf, home, profile) -> None:

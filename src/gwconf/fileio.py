@@ -195,13 +195,20 @@ def check_unchanged(snapshot: Snapshot, shown: str) -> None:
         )
 
 
-def check_writable(target: Path, shown: str) -> None:
-    """Refuse early, before any file of a change is replaced, when one cannot be written."""
+def check_writable(target: Path, shown: str, path: Path | None = None) -> None:
+    """Refuse early, before any file of a change is replaced, when one cannot or should not be
+    written. Modes and owners count even for root, who could write anyway. ``path``: the file as
+    the client names it (a symlink to ``target``, maybe)."""
+    if path is not None and path.is_symlink() and not os.path.lexists(target):
+        raise WriteRefused(
+            f"{shown}: is a symlink to {target}, which does not exist.",
+            "Create that file (or fix or remove the link), then run again.",
+        )
     folder = target.parent
     probe = folder
     while not probe.exists():
         probe = probe.parent
-    if not os.access(probe, os.W_OK | os.X_OK):
+    if not os.access(probe, os.W_OK | os.X_OK) or not probe.stat().st_mode & stat.S_IWUSR:
         raise WriteRefused(
             f"{shown}: its folder {probe} is not writable.", "Check the folder's owner and mode."
         )
@@ -213,6 +220,20 @@ def check_writable(target: Path, shown: str) -> None:
         raise WriteRefused(
             f"{shown}: is read-only.", "Make it writable (chmod u+w) if gwconf should edit it."
         )
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():  # root (sudo) must not edit a user's files
+        raise WriteRefused(
+            f"{shown}: belongs to {_user_name(st.st_uid)}, not to the user running gwconf.",
+            "Run gwconf as the file's owner (not with sudo), or chown the file to yourself.",
+        )
+
+
+def _user_name(uid: int) -> str:
+    try:
+        import pwd
+
+        return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except (ImportError, KeyError):
+        return f"uid {uid}"
 
 
 def make_private_dirs(folder: Path) -> None:

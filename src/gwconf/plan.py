@@ -482,7 +482,7 @@ def _write_client(
 ) -> None:
     for change in pending:
         check_unchanged(change.snapshot, change.display)
-        check_writable(change.snapshot.target, change.display)
+        check_writable(change.snapshot.target, change.display, change.snapshot.path)
     journal_entries = []
     for change in pending:
         backups = BackupStore(env, change.client_id, change.snapshot.target)

@@ -1,0 +1,139 @@
+"""Permissions and links (issue 8): a read-only file or folder, a file of another user, a symlink to
+nothing, a symlink loop. For every format: a clear error naming the file, exit 1, nothing changed
+(bytes, mode, owner, the folder's entries), no backup taken. The tests run as root here, which
+bypasses file permissions: gwconf must honour the modes and owners anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import invoke
+from tests.hardening.test_garbage import WHERE
+
+FORMATS = sorted(WHERE)
+
+
+def _state(folder: Path) -> dict[str, tuple[bytes | str | None, int, int, int]]:
+    """Every entry under ``folder``: content (or link target), mode, owner, mtime."""
+    found = {}
+    for path in [folder, *sorted(folder.rglob("*"))]:
+        st = path.lstat()
+        if path.is_symlink():
+            content: bytes | str | None = os.readlink(path)
+        elif path.is_file():
+            content = path.read_bytes()
+        else:
+            content = None
+        found[path.relative_to(folder).as_posix()] = (content, st.st_mode, st.st_uid, st.st_mtime_ns)
+    return found
+
+
+def _refused(result, shown: str, words: str, home: Path, before: dict, tmp_path: Path, client: str) -> None:  # type: ignore[no-untyped-def]
+    assert result.exit_code == 1, result
+    assert "Traceback" not in result.output and "unexpected error" not in result.output, result
+    assert shown in result.stderr and words in result.stderr, result
+    assert _state(home) == before, "something changed"
+    assert not (tmp_path / "gwconf" / "state" / "backups" / client).exists(), "a backup was taken"
+
+
+def _place(home: Path, fmt: str) -> tuple[str, Path, str]:
+    client, relative, valid = WHERE[fmt]
+    path = home / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(valid)
+    return client, path, "~/" + relative
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_read_only_file(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
+    client, path, shown = _place(home, fmt)
+    path.chmod(0o444)
+    before = _state(home)
+    _refused(invoke("apply", client), shown, "read-only", home, before, tmp_path, client)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_read_only_folder(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
+    client, path, shown = _place(home, fmt)
+    folder = path.parent
+    if folder == home:
+        pytest.skip("the file lives in HOME itself")
+    folder.chmod(0o555)
+    try:
+        before = _state(home)
+        shown_folder = shown.rsplit("/", 1)[0] + "/"  # the first of the client's files there is named
+        _refused(invoke("apply", client), shown_folder, "not writable", home, before, tmp_path, client)
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_file_owned_by_another_user(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("chown to another user needs root")
+    client, path, shown = _place(home, fmt)
+    nobody = pwd.getpwnam("nobody")
+    os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    before = _state(home)
+    _refused(invoke("apply", client), shown, "belongs to", home, before, tmp_path, client)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_symlink_to_a_missing_target(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
+    client, relative, _ = WHERE[fmt]
+    link = home / relative
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(home / "dotfiles" / "not-there" / link.name)
+    before = _state(home)
+    _refused(invoke("apply", client), "~/" + relative, "does not exist", home, before, tmp_path, client)
+    assert not (home / "dotfiles").exists()
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_symlink_loop(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
+    client, relative, _ = WHERE[fmt]
+    link = home / relative
+    link.parent.mkdir(parents=True, exist_ok=True)
+    other = link.parent / "other-link"
+    link.symlink_to(other)
+    other.symlink_to(link)
+    before = _state(home)
+    _refused(invoke("apply", client), "~/" + relative, "symlink loop", home, before, tmp_path, client)
+    status = invoke("status", client)
+    assert "Traceback" not in status.output and "unexpected error" not in status.output
+    assert _state(home) == before
+
+
+def test_a_symlink_to_a_device_or_folder(home: Path, tmp_path: Path, profile: str) -> None:
+    link = home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    for target, words in ((Path("/dev/null"), "not a regular file"), (home / "somedir", "is a folder")):
+        target.mkdir(exist_ok=True) if target.parent == home else None
+        link.unlink(missing_ok=True)
+        link.symlink_to(target)
+        before = _state(home)
+        _refused(
+            invoke("apply", "claude-code"),
+            "~/.claude/settings.json",
+            words,
+            home,
+            before,
+            tmp_path,
+            "claude-code",
+        )
+
+
+def test_restore_honours_the_same_rules(home: Path, tmp_path: Path, profile: str) -> None:
+    """A file gwconf wrote that became read-only (or another user's) is not restored over."""
+    client, path, _ = _place(home, "json")
+    assert invoke("apply", client).exit_code == 0
+    path.chmod(0o444)
+    before = _state(home)
+    result = invoke("restore", client)
+    assert result.exit_code == 1 and "read-only" in result.stderr, result
+    assert _state(home) == before
