@@ -43,6 +43,7 @@ class E2EClient:
     # what the client prints when it exits 0 although the gateway refused the key
     wrong_key_text: str | None = None
     to_vendor: Callable[[Path], None] | None = None  # set the provider back to the vendor's official one
+    rewrites: tuple[str, ...] = ()  # names of gwconf-managed files the client itself rewrites when it runs
     # after restore: env that points every address the client would use at ``dead`` (a closed
     # port on 127.0.0.1) ...
     restored_env: Callable[[str], dict[str, str]] | None = None
@@ -154,6 +155,7 @@ CLAUDE_CODE = E2EClient(
     env=CLAUDE_OFFLINE,
     # Claude Code retries a 401 ten times over ~2.5 minutes; CLAUDE_CODE_MAX_RETRIES is its own switch
     wrong_key_env={"CLAUDE_CODE_MAX_RETRIES": "0"},
+    rewrites=(".claude.json",),  # its live state file (start-up counters, caches)
     to_vendor=lambda home: edit_json(
         home / ".claude" / "settings.json", lambda d: d["env"].pop("ANTHROPIC_BASE_URL")
     ),
@@ -312,6 +314,7 @@ CLINE = E2EClient(
     wire_path=CHAT,
     env={"CLINE_NO_AUTO_UPDATE": "1"},
     seed=seed_cline,
+    rewrites=("providers.json",),  # Cline writes it whole at every start (same data, its own key order)
     to_vendor=lambda home: edit_json(
         home / ".cline" / "data" / "settings" / "providers.json", lambda d: d.update(lastUsedProvider="cline")
     ),

@@ -1,6 +1,7 @@
 """End-to-end tests: the real client programs, installed by ``scripts/e2e-install``, against the test gateway.
 
-- ``XFAIL`` is the one place that says which client cannot run on this machine, and why (checked).
+- ``XFAIL`` is the one place that says which client cannot run on this machine, and why (checked);
+  ``GAPS`` the faults of gwconf that only a real client showed, until they are fixed.
 - ``e2e_install`` (session): runs the install script once (a warm cache costs about a second) and
   returns what it installed; the folder comes from the real environment, never the test's HOME.
 - ``processes``: starts client programs and ends exactly the processes the test started: each
@@ -33,6 +34,19 @@ XFAIL: dict[str, str] = {
         "the npm package @charmland/crush 0.96.1 carries only an install script that downloads the crush "
         "binary from GitHub releases (checked 2026-11-22: `npm install` fails with getaddrinfo ENOTFOUND "
         "github.com); no package on PyPI or npm ships the binary, and this machine reaches no other host"
+    ),
+}
+
+# Known gaps in gwconf that only the real client shows, per test and client, with the finding. The
+# tests assert what should happen, as strict expected failures until gwconf is fixed.
+GAPS: dict[tuple[str, str], str] = {
+    ("test_restore_takes_the_key_back_from_a_file_the_client_rewrote", "cline"): (
+        "Cline 3.0.65 re-stamps providers.openai-compatible.updatedAt (and re-orders the file, adds "
+        '"modes") at every run; gwconf\'s ledger recorded the `providers` subtree it created as one key, '
+        "finds its hash changed, and `gwconf restore cline` leaves it, with the gateway key and address, "
+        "in providers.json ('providers was changed since gwconf wrote it; left as it is'). lastUsedProvider "
+        "is restored, so Cline no longer uses the gateway. Fix in plan.py: record a created subtree per "
+        "managed leaf, or let a client declare the fields it re-stamps"
     ),
 }
 
@@ -81,8 +95,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         item.add_marker(pytest.mark.e2e)
         callspec = getattr(item, "callspec", None)
         client = callspec.params.get("client") if callspec else None
-        if client in XFAIL:
-            item.add_marker(pytest.mark.xfail(reason=XFAIL[client], strict=True))
+        reason = XFAIL.get(client) or GAPS.get((getattr(item, "originalname", item.name), client))
+        if reason:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
 
 
 @pytest.fixture(scope="session")
@@ -200,7 +215,8 @@ class Processes:
         leftovers = [pid for pid in self._our_children() if pid not in before]
         self._end(leftovers)
         seconds = time.monotonic() - started
-        sys.stderr.write(f"[e2e] {' '.join(argv[:2])}… rc {child.returncode} in {seconds:.1f} s\n")
+        left = f", ended the {len(leftovers)} process(es) it left behind" if leftovers else ""
+        sys.stderr.write(f"[e2e] {' '.join(argv[:2])}… rc {child.returncode} in {seconds:.1f} s{left}\n")
         if REAL_ENV.get("GWCONF_E2E_DEBUG"):
             sys.stderr.write(f"--- stdout\n{out[-3000:]}\n--- stderr\n{err[-3000:]}\n")
         return Run(argv, child.returncode, out, err, seconds, timed_out, leftovers)

@@ -6,12 +6,17 @@ Per client, in a fresh temporary HOME (tests/conftest.py's hermetic fixture):
    ``gwconf verify`` agrees.
 2. The gateway stops accepting the key: the client fails, ``gwconf verify`` exits 3 and
    ``gwconf doctor`` names the key.
-3. The key is right again but the client's provider is set back to the vendor's official one:
-   ``gwconf doctor`` exits 5 and names the client's configuration, without a single look-up of a
-   host outside 127.0.0.1; the fix it prints (``gwconf apply``) makes doctor happy again.
-4. ``gwconf restore``: gwconf's files are back as they were, and the client, run with every
-   address it could use pointed at a closed local port, sends the gateway nothing (or, where the
-   restored client would go to its vendor's own host, is not run: clients.py says why).
+3. ``gwconf restore``: gwconf's files are back as they were (byte for byte, but for files the
+   client rewrites itself), gwconf no longer reads the client as pointing at the gateway, and the
+   client, run with every address it could use pointed at a closed local port, sends the gateway
+   nothing (or, where the restored client would go to its vendor's own host, is not run:
+   clients.py says why).
+4. Applied again, then the client's provider set back to the vendor's official one:
+   ``gwconf doctor`` exits 5 and names the client's configuration, and neither doctor nor verify
+   looks up a host outside 127.0.0.1; the fix doctor prints (``gwconf apply``) makes it happy.
+
+A second test takes the files a client rewrites itself: after a real run of the client,
+``gwconf restore`` must still take the gateway's address and key out of them.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+
 from tests.e2e.clients import CLIENTS, COMMON_ENV, E2EClient
 from tests.e2e.conftest import Install, Processes, Run
 from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
@@ -94,6 +100,40 @@ def seen(gateway: GatewayServer) -> list[str]:
     return [f"{r.method} {r.path} -> {r.status}" for r in gateway.requests]
 
 
+def start(h: Harness, gateway: GatewayServer) -> tuple[dict, dict]:
+    """Seed the offline switches, add the profile, apply: the files before and after apply."""
+    installed = h.install.clients[h.client.id]
+    assert installed.ok, f"{h.client.program} {installed.version} is not installed: {installed.detail}"
+    if h.client.seed:
+        h.client.seed(h.home, h.cwd)
+    seeded = h.snapshot()
+    added = h.cli(
+        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    applied = h.cli("apply", h.client.id)
+    assert applied.exit_code == 0, applied
+    written = h.snapshot()
+    assert written != seeded, "gwconf apply changed none of the client's files"
+    return seeded, written
+
+
+def run_on_the_gateway(h: Harness, gateway: GatewayServer) -> Run:
+    """The one-shot command: it must print the reply, and the gateway must see key and model."""
+    run = h.run_client()
+    assert run.returncode == 0 and not run.timed_out, run
+    assert DEFAULT_REPLY in run.stdout, run
+    wire = gateway.requests_to(h.client.wire_path)
+    assert wire, f"nothing reached {h.client.wire_path}; the gateway saw {seen(gateway)}"
+    for request in gateway.requests:
+        assert request.path == h.client.wire_path, f"unexpected request; the gateway saw {seen(gateway)}"
+        assert request.key == VALID_KEY, f"{request.path} carried another key"
+        assert request.model == MODEL, f"{request.path} asked for {request.model!r}"
+        assert request.status == 200, seen(gateway)
+    return run
+
+
 @pytest.mark.parametrize("client", list(CLIENTS))
 def test_real_client_talks_to_the_gateway_after_apply(
     client: str,
@@ -107,35 +147,10 @@ def test_real_client_talks_to_the_gateway_after_apply(
 ) -> None:
     spec = CLIENTS[client]
     h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
-    installed = e2e_install.clients[client]
-    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
 
     # -- 1. apply, run, verify ----------------------------------------------------------------------
-    if spec.seed:
-        spec.seed(h.home, h.cwd)
-    seeded = h.snapshot()
-    added = h.cli(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
-    applied = h.cli("apply", client)
-    assert applied.exit_code == 0, applied
-    written = h.snapshot()
-    assert written != seeded, "gwconf apply changed none of the client's files"
-
-    run = h.run_client()
-    assert run.returncode == 0 and not run.timed_out, run
-    assert DEFAULT_REPLY in run.stdout, run
-    wire = gateway.requests_to(spec.wire_path)
-    assert wire, f"nothing reached {spec.wire_path}; the gateway saw {seen(gateway)}"
-    for request in gateway.requests:
-        assert request.path == spec.wire_path, f"unexpected request; the gateway saw {seen(gateway)}"
-        assert request.key == VALID_KEY, f"{request.path} carried another key"
-        assert request.model == MODEL, f"{request.path} asked for {request.model!r}"
-        assert request.status == 200, seen(gateway)
-    assert not run.leftovers or client in ("cline", "codex"), f"{spec.program} left {run.leftovers} running"
-
+    seeded, written = start(h, gateway)
+    run_on_the_gateway(h, gateway)
     gateway.clear()
     verified = h.cli("verify", client, "--json")
     assert verified.exit_code == 0, verified
@@ -163,7 +178,32 @@ def test_real_client_talks_to_the_gateway_after_apply(
     assert "the gateway itself rejects this key" in doctor.stdout, doctor
     gateway.keys = {VALID_KEY}
 
-    # -- 3. the provider is the vendor's official one again ------------------------------------------
+    # -- 3. restore -----------------------------------------------------------------------------------
+    before_restore = h.snapshot()
+    restored = h.cli("restore", client)
+    assert restored.exit_code == 0, restored
+    now = h.snapshot()
+    for path, original in seeded.items():
+        if path.name not in spec.rewrites:  # (those: test_restore_takes_the_key_back_from_…)
+            assert before_restore[path] == written[path], f"{spec.program} rewrote {path}"
+            assert now[path] == original, f"{path} is not back as it was"
+    status = h.cli("status", client, "--json")
+    assert status.exit_code == 0, status
+    [reading] = json.loads(status.stdout)["clients"]
+    assert not reading["points_at_gwconf"], reading
+    assert not (reading["base_url"] or "").startswith(gateway.url), reading
+    if spec.restored_env is not None:
+        gateway.clear()
+        run = h.run_client(env=spec.restored_env(dead_address), timeout=spec.restored_timeout)
+        assert gateway.requests == [], f"the restored client still talks to the gateway: {seen(gateway)}"
+        assert DEFAULT_REPLY not in run.stdout, run
+    else:
+        # Not run: the restored client would go to its vendor's own host (spec.restored_skip says
+        # which), and no request may leave this machine. The files and gwconf's reading are the proof.
+        assert spec.restored_skip
+
+    # -- 4. the provider is the vendor's official one again ------------------------------------------
+    assert h.cli("apply", client).exit_code == 0
     assert spec.to_vendor is not None
     spec.to_vendor(h.home)
     gateway.clear()
@@ -173,29 +213,32 @@ def test_real_client_talks_to_the_gateway_after_apply(
     assert entry["verdict"] == "client_config", entry
     assert f"{entry['name']}'s configuration" in entry["summary"], entry
     assert entry["fixes"] == [f"gwconf apply {client}"], entry
-    assert no_outside_network == [], f"doctor looked up {no_outside_network}"
-    assert all(r.key == VALID_KEY for r in gateway.requests)  # only the gateway got the key
-    fixed = h.cli("apply", client)
+    h.cli("verify", client)  # whatever it concludes, it must not send the key to a vendor
+    assert no_outside_network == [], f"doctor or verify looked up {no_outside_network}"
+    assert all(r.key == VALID_KEY for r in gateway.requests)  # the key went to the gateway alone
+    fixed = h.cli("apply", client)  # the fix doctor printed
     assert fixed.exit_code == 0, fixed
     assert h.cli("doctor", client).exit_code == 0
 
-    # -- 4. restore -----------------------------------------------------------------------------------
-    before_restore = h.snapshot()
+
+@pytest.mark.parametrize("client", [c.id for c in CLIENTS.values() if c.rewrites])
+def test_restore_takes_the_key_back_from_a_file_the_client_rewrote(
+    client: str,
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    tmp_path: pathlib.Path,
+) -> None:
+    spec = CLIENTS[client]
+    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
+    _, written = start(h, gateway)
+    run_on_the_gateway(h, gateway)
+    rewritten = [p for p, data in h.snapshot().items() if p.name in spec.rewrites and data != written[p]]
+    assert rewritten, f"{spec.program} rewrote none of {spec.rewrites} this time: drop them from rewrites"
     restored = h.cli("restore", client)
     assert restored.exit_code == 0, restored
-    now = h.snapshot()
-    for path, original in seeded.items():
-        if before_restore[path] == written[path]:  # the client did not rewrite it: exact bytes back
-            assert now[path] == original, f"{path} is not back as it was"
-        else:  # rewritten by the client itself: at least nothing of the gateway's is left
-            text = (now[path] or b"").decode()
-            assert gateway.url not in text and VALID_KEY not in text, f"{path} still points at the gateway"
-    if spec.restored_env is None:
-        # Not run: the restored client would go to its vendor's own host (spec.restored_skip says
-        # which), and no request may leave this machine. The files above are the proof.
-        assert spec.restored_skip
-        return
-    gateway.clear()
-    run = h.run_client(env=spec.restored_env(dead_address), timeout=spec.restored_timeout)
-    assert gateway.requests == [], f"the restored client still talks to the gateway: {seen(gateway)}"
-    assert DEFAULT_REPLY not in run.stdout, run
+    for path in rewritten:
+        text = path.read_text() if path.exists() else ""
+        assert VALID_KEY not in text, f"restore left the gateway key in {path}:\n{restored.output}"
+        assert gateway.url not in text, f"restore left the gateway address in {path}:\n{restored.output}"
