@@ -1,0 +1,71 @@
+"""The ``processes`` fixture ends what a client left behind, and nothing it did not start.
+
+Real clients leave daemons (Cline's hub, Codex's app server) that detach into their own session;
+these tests use ``setsid sleep`` as such a daemon. Fast, and they need no installed client.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.e2e.conftest import Processes
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not shutil.which("setsid"), reason="needs Linux /proc and setsid"
+)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def env() -> dict[str, str]:
+    return {"PATH": os.environ["PATH"]}
+
+
+# A daemon that detaches into its own session, like a client's, before the client exits.
+DAEMON = (
+    "setsid sh -c 'touch detached; exec sleep 300' </dev/null >/dev/null 2>&1 & "
+    "while [ ! -e detached ]; do sleep 0.01; done; echo $!"
+)
+
+
+def test_a_detached_daemon_is_found_and_ended(processes: Processes, tmp_path: pathlib.Path) -> None:
+    run = processes.run(["sh", "-c", DAEMON], env=env(), cwd=tmp_path, timeout=30)
+    daemon = int(run.stdout.strip())
+    assert run.returncode == 0 and not run.timed_out
+    assert run.leftovers == [daemon]
+    assert not alive(daemon)
+
+
+def test_a_process_the_test_did_not_start_through_the_fixture_is_left_alone(
+    processes: Processes, tmp_path: pathlib.Path
+) -> None:
+    other = subprocess.Popen(["sleep", "300"], env=env())
+    try:
+        run = processes.run(["sh", "-c", DAEMON], env=env(), cwd=tmp_path, timeout=30)
+        assert run.leftovers == [int(run.stdout.strip())]
+        assert alive(other.pid)
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_a_hanging_client_is_ended_at_its_time_limit_with_its_group(
+    processes: Processes, tmp_path: pathlib.Path
+) -> None:
+    marker = tmp_path / "child.pid"
+    script = f"sleep 300 & echo $! > {marker}; wait"
+    run = processes.run(["sh", "-c", script], env=env(), cwd=tmp_path, timeout=1)
+    assert run.timed_out and run.returncode != 0
+    assert not alive(int(marker.read_text()))  # its child, in its process group, went with it
