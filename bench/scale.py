@@ -66,51 +66,66 @@ def _worker(
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _part(fmt: str, path: Path, part: str, runs: int, env: dict[str, str], timeout: float) -> dict | None:
-    """Median seconds and the largest RSS growth over ``runs`` fresh processes; None on timeout."""
-    got: list[dict] = []
-    while len(got) < runs:
-        one = _worker(fmt, path, part, env, timeout)
-        if one is None:
-            return None
-        got.append(one)
-        if one["seconds"] > REPEAT_LIMIT:
-            break  # one run that long is figure enough
-    seconds = statistics.median(g["seconds"] for g in got)
-    result = {
-        "seconds": seconds,
-        "cpu": statistics.median(g["cpu"] for g in got),
+def _summary(got: list[dict]) -> dict:
+    return {
+        "seconds": statistics.median(g["seconds"] for g in got),
+        "cpu": min(g["cpu"] for g in got),  # the least disturbed run: for the growth exponent
         "rss": max(g["rss_growth"] for g in got),
         "n": len(got),
     }
-    if seconds <= MEMORY_RUN_LIMIT:  # tracemalloc slows Python down several times
-        traced = _worker(fmt, path, part, env, timeout * 3, trace=True)
-        result["traced"] = traced["traced_peak"] if traced else None
-    return result
 
 
 def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbox) -> list[dict]:
-    results = []
+    """Every size and part ``runs`` times, round-robin over the sizes (so a change in the machine's
+    load hits every size alike), then one tracemalloc run each where that is quick enough."""
     env = box.environ()
+    rows = []
     for mb in sizes:
         path = box.work / f"settings-{mb:g}.{fmt}"
         path.write_text(gen.make(fmt, int(mb * MB)), encoding="utf-8")
-        size = path.stat().st_size
-        row = {"mb": mb, "size": size}
-        row["write"] = _part(fmt, path, "write", runs, env, timeout)
-        slow = row["write"] is None or row["write"]["seconds"] > EDITOR_RUN_LIMIT
-        row["editor"] = None if slow else _part(fmt, path, "editor", runs, env, timeout)
-        row["editor_skipped"] = slow
-        path.unlink()
-        results.append(row)
-        if row["write"] is None:
-            break  # larger sizes would only take longer
+        rows.append({"mb": mb, "size": path.stat().st_size, "path": path, "write": [], "editor": []})
+    for _ in range(runs):
+        for row in rows:
+            if row.get("timeout"):
+                break  # larger sizes would only take longer
+            for part in ("write", "editor"):
+                got = row[part]
+                if got and max(g["seconds"] for g in got) > REPEAT_LIMIT:
+                    continue  # one run that long is figure enough
+                if part == "editor" and any(g["seconds"] > EDITOR_RUN_LIMIT for g in row["write"]):
+                    row["editor_skipped"] = True
+                    continue
+                one = _worker(fmt, row["path"], part, env, timeout)
+                if one is None:
+                    row["timeout"] = timeout
+                    break
+                got.append(one)
+    results = []
+    for row in rows:
+        result: dict = {
+            "mb": row["mb"],
+            "size": row["size"],
+            "editor_skipped": row.get("editor_skipped", False),
+        }
+        for part in ("write", "editor"):
+            if row[part] and not (part == "write" and row.get("timeout")):
+                result[part] = _summary(row[part])
+                if result[part]["seconds"] <= MEMORY_RUN_LIMIT:  # tracemalloc slows Python down
+                    traced = _worker(fmt, row["path"], part, env, timeout * 3, trace=True)
+                    result[part]["traced"] = traced["traced_peak"] if traced else None
+            else:
+                result[part] = None
+        row["path"].unlink()
+        results.append(result)
+        if row.get("timeout"):
+            break
     return results
 
 
 def _growth(results: list[dict], part: str) -> list[float]:
-    """Growth exponents between consecutive sizes: log(time ratio) / log(size ratio), on CPU time
-    (wall time on a shared machine wanders with the load; the algorithm's growth does not)."""
+    """Growth exponents between consecutive sizes: log(time ratio) / log(size ratio), on the least
+    CPU time of the runs (wall time on a shared machine wanders with the load; the algorithm's
+    growth does not)."""
     exponents = []
     for a, b in itertools.pairwise(results):
         if a[part] is None:
