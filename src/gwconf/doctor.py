@@ -11,12 +11,11 @@ key separates the cases: content back -> the fault is in the client's configurat
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gwconf import gateway, secrets, urls
+from gwconf import gateway, processes, secrets, urls
 from gwconf.clients._base import ClientAdapter, Finding, Reading, Target, key_findings
 from gwconf.errors import ExitCode, GwconfError
 from gwconf.paths import Env, display
@@ -431,13 +430,13 @@ def _same_url(a: str | None, b: str | None) -> bool | None:
 # -- running processes with old settings (spec 5.5) ---------------------------------------------------
 
 
-def stale_processes(client: ClientAdapter, env: Env, proc: Path = Path("/proc")) -> list[Finding]:
+def stale_processes(client: ClientAdapter, env: Env, proc: Path = processes.PROC) -> list[Finding]:
     """Processes of this client, for this home, started before its configuration last changed.
 
     Linux only (``/proc``); elsewhere nothing is reported. A process whose ``HOME`` is another
     folder reads other files and is left out; so are other users' processes (unreadable).
     """
-    if env.platform != "linux" or not client.programs or not proc.is_dir():
+    if not client.programs or not processes.available(env.platform, proc):
         return []
     mtimes = {}
     for file in client.files(env):
@@ -449,21 +448,12 @@ def stale_processes(client: ClientAdapter, env: Env, proc: Path = Path("/proc"))
         return []
     newest = max(mtimes, key=lambda p: mtimes[p])
     changed = mtimes[newest]
-    boot, ticks = _boot_time(proc), os.sysconf("SC_CLK_TCK")
-    if boot is None:
-        return []
     found = []
-    for entry in sorted(proc.iterdir(), key=lambda p: p.name):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+    for process in processes.processes(proc):
+        program = _program(process.argv, client.programs)
+        if program is None or not process.same_home(env.home):
             continue
-        try:
-            argv = [a.decode(errors="replace") for a in (entry / "cmdline").read_bytes().split(b"\0") if a]
-        except OSError:
-            continue
-        program = _program(argv, client.programs)
-        if program is None or not _same_home(entry, env):
-            continue
-        started = _started(entry, boot, ticks)
+        started = process.started()
         # btime is whole seconds: a start computed up to 1 s early must still be before the change
         if started is None or started >= changed - 1.0:
             continue
@@ -471,7 +461,7 @@ def stale_processes(client: ClientAdapter, env: Env, proc: Path = Path("/proc"))
             Finding(
                 "error",
                 "process",
-                f"`{program}` (pid {entry.name}) started before {display(newest, env)} last changed: "
+                f"`{program}` (pid {process.pid}) started before {display(newest, env)} last changed: "
                 "it still runs with the old settings.",
                 client.restart,
             )
@@ -492,40 +482,6 @@ def _program(argv: list[str], programs: tuple[str, ...]) -> str | None:
         if base in programs:
             return base
     return None
-
-
-def _same_home(entry: Path, env: Env) -> bool:
-    try:
-        raw = (entry / "environ").read_bytes()
-    except OSError:
-        return False  # another user's process: it reads another user's files
-    for item in raw.split(b"\0"):
-        if item.startswith(b"HOME="):
-            home = item[len(b"HOME=") :].decode(errors="replace")
-            try:
-                return Path(home).resolve() == env.home.resolve()
-            except OSError:
-                return False
-    return True
-
-
-def _boot_time(proc: Path) -> float | None:
-    try:
-        for line in (proc / "stat").read_text().splitlines():
-            if line.startswith("btime "):
-                return float(line.split()[1])
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def _started(entry: Path, boot: float, ticks: int) -> float | None:
-    try:
-        stat = (entry / "stat").read_text()
-        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
-        return boot + int(fields[19]) / ticks  # field 22: starttime, in clock ticks since boot
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 # -- helpers -----------------------------------------------------------------------------------------

@@ -9,51 +9,38 @@ through ``/proc``; elsewhere gwconf cannot look and says so.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from gwconf import processes
 from gwconf.errors import WriteRefused
 from gwconf.paths import Env
-
-PROC = Path("/proc")
 
 
 def user_data(env: Env, app_name: str) -> Path:
     return env.appdata / app_name
 
 
-def running(env: Env, names: tuple[str, ...], proc: Path = PROC) -> list[int] | None:
+def running(env: Env, names: tuple[str, ...], proc: Path = processes.PROC) -> list[int] | None:
     """Pids of processes whose program name is one of ``names`` (case-insensitive).
 
     Matches the kernel's ``comm`` and the base name of ``argv[0]``, exactly (no substrings, so
     ``gwconf apply chatbox`` never finds itself). None when this platform cannot be checked.
     """
-    if env.platform != "linux" or not proc.is_dir():
+    if not processes.available(env.platform, proc):
         return None
     wanted = {n.lower() for n in names}
     wanted |= {n[:15] for n in wanted}  # comm is cut to 15 characters
-    found: list[int] = []
-    own = os.getpid()
-    try:
-        entries = list(proc.iterdir())
-    except OSError:
-        return None
-    for entry in entries:
-        if not entry.name.isdigit() or int(entry.name) == own:
-            continue
-        try:
-            comm = (entry / "comm").read_text(errors="replace").strip().lower()
-            argv0 = (entry / "cmdline").read_bytes().split(b"\0", 1)[0].decode(errors="replace")
-        except OSError:  # gone meanwhile, or not ours to read
-            continue
+    found = []
+    for process in processes.processes(proc):
+        argv0 = process.argv[0] if process.argv else ""
         program = argv0.replace("\\", "/").rsplit("/", 1)[-1].lower()
-        if comm in wanted or program in wanted:
-            found.append(int(entry.name))
+        if program in wanted or process.comm.lower() in wanted:
+            found.append(process.pid)
     return sorted(found)
 
 
 def refuse_while_running(
-    env: Env, force: bool, app: str, names: tuple[str, ...], proc: Path = PROC
+    env: Env, force: bool, app: str, names: tuple[str, ...], proc: Path = processes.PROC
 ) -> list[str]:
     """Raise while ``app`` runs (unless ``force``); return notes for the user otherwise."""
     pids = running(env, names, proc)

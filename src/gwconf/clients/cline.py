@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gwconf import processes
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document
@@ -201,21 +202,13 @@ def _process_data_dir(environ: dict[str, str]) -> Path | None:
 def _linux_processes(env: Env) -> list[tuple[int, str]]:
     ours = os.path.realpath(data_dir(env))
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+    for process in processes.processes():
+        kind = classify(process.argv)
+        if kind is None or process.environ is None:  # another user's process shares no files with us
             continue
-        try:
-            argv = [a.decode(errors="replace") for a in (entry / "cmdline").read_bytes().split(b"\0") if a]
-            kind = classify(argv)
-            if kind is None:
-                continue
-            raw = (entry / "environ").read_bytes()
-        except OSError:  # gone, or another user's process (which does not share these files)
-            continue
-        environ = dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item)
-        theirs = _process_data_dir(environ)
+        theirs = _process_data_dir(process.environ)
         if theirs is not None and os.path.realpath(theirs) == ours:
-            found.append((int(entry.name), kind))
+            found.append((process.pid, kind))
     return found
 
 
@@ -249,9 +242,7 @@ def _other_processes(env: Env) -> list[tuple[int, str]]:
 
 def running_hosts(env: Env) -> list[tuple[int, str]]:
     """Processes that may hold Cline's files in memory for this data folder."""
-    found = (
-        _linux_processes(env) if env.platform == "linux" and Path("/proc").is_dir() else _other_processes(env)
-    )
+    found = _linux_processes(env) if processes.available(env.platform) else _other_processes(env)
     has_extension = bool(extension_versions(env))
     used = data_dir(env).is_dir()
     return [
