@@ -109,3 +109,11 @@ def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profi
     assert entry["verdict"] == "ok" and entry["wire"] == "chat"
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {VALID_KEY}"
+
+
+def test_kilo_code_in_cursor_gets_its_settings_too(gwconf, home: Path, profile: str) -> None:
+    """Every VS Code variant counts (the shared _vscode helper), Cursor and Windsurf included."""
+    (home / ".cursor" / "extensions" / "kilocode.kilo-code-7.1.0").mkdir(parents=True)
+    assert gwconf("apply", "kilo").exit_code == 0
+    settings = home / ".config" / "Cursor" / "User" / "settings.json"
+    assert '"kilo-code.new.model.providerID": "gwconf"' in settings.read_text()

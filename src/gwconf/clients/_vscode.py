@@ -100,6 +100,23 @@ def extension_version(env: Env, variant: str, extension_id: str) -> str | None:
     return best_text
 
 
+def installed_versions(env: Env, extension_id: str) -> list[tuple[str, tuple[int, ...]]]:
+    """(variant, version) for every installed copy of ``publisher.name``, in VARIANTS order."""
+    found = []
+    prefix = extension_id.lower() + "-"
+    for variant in VARIANTS:
+        folder = extensions_dir(env, variant)
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            if not entry.name.lower().startswith(prefix) or not entry.is_dir():
+                continue
+            match = _VERSION.search(entry.name[len(prefix) - 1 :])
+            if match:
+                found.append((variant, tuple(int(n) for n in match.group(1).split("."))))
+    return found
+
+
 def variants_with_extension(env: Env, extension_id: str) -> list[str]:
     return [v for v in VARIANTS if extension_version(env, v, extension_id)]
 

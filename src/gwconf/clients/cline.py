@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import processes
+from gwconf.clients import _vscode
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document
@@ -58,8 +59,7 @@ CLI_PROVIDER = "openai-compatible"
 EXT_PROVIDER = "openai"
 STATE_KEYS = ("actModeApiProvider", "planModeApiProvider")
 MODEL_KEYS = ("actModeOpenAiModelId", "planModeOpenAiModelId")
-EXTENSION = "saoudrizwan.claude-dev-"
-EXTENSION_DIRS = (".vscode", ".vscode-insiders", ".vscode-oss", ".cursor", ".windsurf")
+EXTENSION = "saoudrizwan.claude-dev"
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
 
 
@@ -158,16 +158,8 @@ WINDOWS_IMAGES = {"code.exe": "VS Code", "code - insiders.exe": "VS Code Insider
 
 
 def extension_versions(env: Env) -> list[tuple[int, ...]]:
-    found = []
-    for folder in EXTENSION_DIRS:
-        base = env.home / folder / "extensions"
-        if not base.is_dir():
-            continue
-        for item in base.glob(EXTENSION + "*"):
-            match = re.match(r"(\d+)\.(\d+)\.(\d+)", item.name[len(EXTENSION) :])
-            if match:
-                found.append(tuple(int(g) for g in match.groups()))
-    return found
+    """Versions of the Cline extension installed in any VS Code variant."""
+    return [version for _, version in _vscode.installed_versions(env, EXTENSION)]
 
 
 def classify(argv: list[str]) -> str | None:

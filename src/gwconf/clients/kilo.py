@@ -19,10 +19,7 @@ installed. Kilo Code 5.x and older (the Roo fork) is another product and is not 
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
-from gwconf.clients import opencode
+from gwconf.clients import _vscode, opencode
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.formats import Document
 from gwconf.launch import LaunchSpec
@@ -58,37 +55,20 @@ LAYOUT = opencode.Layout(
 
 PROVIDER_SETTING = "kilo-code.new.model.providerID"
 MODEL_SETTING = "kilo-code.new.model.modelID"
-EXTENSION = "kilocode.kilo-code-"
-# VS Code variants: user-data folder name, extensions folder under HOME
-VARIANTS = (
-    ("Code", ".vscode"),
-    ("Code - Insiders", ".vscode-insiders"),
-    ("VSCodium", ".vscode-oss"),
-)
+EXTENSION = "kilocode.kilo-code"
 
 
-def extension_versions(env: Env, extensions: str) -> list[tuple[int, ...]]:
-    """Versions of Kilo Code installed for one VS Code variant (folder ``kilocode.kilo-code-X.Y.Z``)."""
-    folder = env.home / extensions / "extensions"
-    found = []
-    if folder.is_dir():
-        for item in folder.glob(EXTENSION + "*"):
-            match = re.match(r"(\d+)\.(\d+)\.(\d+)", item.name[len(EXTENSION) :])
-            if match and item.is_dir():
-                found.append(tuple(int(g) for g in match.groups()))
-    return found
-
-
-def vscode_settings(env: Env, variant: str) -> Path:
-    return env.appdata / variant / "User" / "settings.json"
+def vscode_files(env: Env) -> list[ConfigFile]:
+    """The user settings of every VS Code variant (Code, Insiders, VSCodium, Cursor, Windsurf) with Kilo Code 7+."""
+    variants = [v for v, version in _vscode.installed_versions(env, EXTENSION) if version[0] >= 7]
+    return [
+        ConfigFile(f"vscode:{_vscode.VARIANTS[v].folder}", _vscode.settings_file(env, v), "jsonc")
+        for v in dict.fromkeys(variants)
+    ]
 
 
 def files(env: Env) -> list[ConfigFile]:
-    found = opencode.layout_files(env, LAYOUT)
-    for variant, extensions in VARIANTS:
-        if any(v[0] >= 7 for v in extension_versions(env, extensions)):
-            found.append(ConfigFile(f"vscode:{variant}", vscode_settings(env, variant), "jsonc"))
-    return found
+    return opencode.layout_files(env, LAYOUT) + vscode_files(env)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
@@ -121,15 +101,14 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                     LAYOUT.cli,
                 )
             )
-    for _, extensions in VARIANTS:
-        if any(v[0] < 6 for v in extension_versions(env, extensions)):
-            reading.findings.append(
-                Finding(
-                    "info",
-                    "other",
-                    f"Kilo Code 5.x or older is installed under ~/{extensions}: it keeps its own provider "
-                    "profiles (import file route) and does not read kilo.jsonc.",
-                )
+    legacy = [v for v, version in _vscode.installed_versions(env, EXTENSION) if version[0] < 6]
+    if legacy:
+        reading.findings.append(
+            Finding(
+                "info",
+                "other",
+                f"Kilo Code 5.x or older is installed in {_vscode.VARIANTS[legacy[0]].name}: it keeps its own "
+                "provider profiles (import file route) and does not read kilo.jsonc.",
             )
-            break
+        )
     return reading
