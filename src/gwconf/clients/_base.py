@@ -240,6 +240,27 @@ def env_reference(value: str | None, env: Env, pattern: str) -> tuple[str | None
     return env.get(name), name
 
 
+def load_other(path: Path, fmt: str, env: Env, findings: list[Finding] | None = None) -> Document | None:
+    """A file the client reads but gwconf does not edit (project or system layers): parsed, or None.
+
+    A file that cannot be read is not an error here (the client skips it too); with ``findings``
+    it is reported.
+    """
+    from gwconf import formats
+    from gwconf.errors import GwconfError
+
+    if not path.is_file():
+        return None
+    where = display(path, env)
+    try:
+        text, _ = formats.decode(path.read_bytes(), where)
+        return formats.load(fmt, text, where)
+    except (OSError, GwconfError) as exc:
+        if findings is not None:
+            findings.append(Finding("warning", "override", f"{where} cannot be read: {exc}"))
+        return None
+
+
 def shown(path: Path, env: Env) -> str:
     return display(path, env)
 

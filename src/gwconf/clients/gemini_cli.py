@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf import formats, urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings
-from gwconf.errors import GwconfError
+from gwconf import urls
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, load_other
 from gwconf.formats import Document
 from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
@@ -116,30 +115,18 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _load_other(path: Path, fmt: str, env: Env) -> Document | None:
-    """A file gwconf does not edit (system or project settings, a project .env)."""
-    if not path.is_file():
-        return None
-    shown = display(path, env)
-    try:
-        text, _ = formats.decode(path.read_bytes(), shown)
-        return formats.load(fmt, text, shown)
-    except (OSError, GwconfError):
-        return None
-
-
 def system_settings(env: Env) -> Document | None:
     path = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or SYSTEM_SETTINGS.get(
         env.platform, SYSTEM_SETTINGS["linux"]
     )
-    return _load_other(Path(path), "jsonc", env)
+    return load_other(Path(path), "jsonc", env)
 
 
 def project_settings(env: Env) -> Document | None:
     path = env.cwd / ".gemini" / "settings.json"
     if path == gemini_dir(env) / "settings.json":
         return None
-    return _load_other(path, "jsonc", env)
+    return load_other(path, "jsonc", env)
 
 
 def folder_trust_enabled(settings: Document, env: Env) -> bool:
@@ -159,7 +146,7 @@ def trusted(env: Env, settings: Document) -> bool | None:
     if not folder_trust_enabled(settings, env):
         return True
     rules_path = Path(env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or gemini_dir(env) / "trustedFolders.json")
-    rules = _load_other(rules_path, "jsonc", env)
+    rules = load_other(rules_path, "jsonc", env)
     data = rules.data() if rules is not None else {}
     best, verdict = -1, None
     here = env.cwd.resolve()
@@ -211,7 +198,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if loaded is None or loaded == ours:
         file_values = dotenv.data() or {}
     else:
-        other = _load_other(loaded, "dotenv", env)
+        other = load_other(loaded, "dotenv", env)
         file_values = (other.data() if other is not None else None) or {}
         shadowed = [n for n in MANAGED if dotenv.get((n,), None)]
         if shadowed:

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats, urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
-from gwconf.errors import ClientError, GwconfError
+from gwconf import urls
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, load_other
+from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env, display
@@ -168,15 +168,8 @@ def merge(base: Any, top: Any) -> Any:
 
 def _load_extra(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any] | None:
     """A layer gwconf does not edit (project file, OPENCODE_CONFIG): its data, or None."""
-    if not path.is_file():
-        return None
-    shown = display(path, env)
-    try:
-        text, _ = formats.decode(path.read_bytes(), shown)
-        data = formats.load("jsonc", text, shown).data()
-    except (OSError, GwconfError) as exc:
-        findings.append(Finding("warning", "override", f"{shown} cannot be read: {exc}"))
-        return None
+    doc = load_other(path, "jsonc", env, findings)
+    data = doc.data() if doc is not None else None
     return data if isinstance(data, dict) else None
 
 

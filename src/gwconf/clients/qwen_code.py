@@ -24,9 +24,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
-from gwconf.errors import ClientError, GwconfError
+from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir, load_other
+from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
@@ -124,17 +123,6 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _load_other(path: Path, fmt: str, env: Env) -> Document | None:
-    if not path.is_file():
-        return None
-    shown = display(path, env)
-    try:
-        text, _ = formats.decode(path.read_bytes(), shown)
-        return formats.load(fmt, text, shown)
-    except (OSError, GwconfError):
-        return None
-
-
 def _merge(base: Any, top: Any) -> Any:
     if isinstance(base, dict) and isinstance(top, dict):
         result = dict(base)
@@ -155,7 +143,7 @@ def settings_layers(settings: Document, env: Env) -> list[tuple[str, dict]]:
     for path in (project, system):
         if path == qwen_dir(env) / "settings.json":
             continue
-        doc = _load_other(path, "jsonc", env)
+        doc = load_other(path, "jsonc", env)
         if doc is not None and isinstance(doc.data(), dict):
             found.append((display(path, env), doc.data()))
     return found
@@ -178,7 +166,7 @@ def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict]]:
     """The .env files Qwen Code loads, in order (the first to define a name wins)."""
     found: list[tuple[str, dict]] = []
     project = project_env(env)
-    doc = _load_other(project, "dotenv", env) if project else None
+    doc = load_other(project, "dotenv", env) if project else None
     if project and doc is not None:
         found.append((display(project, env), doc.data() or {}))
     found.append((display(qwen_dir(env) / ".env", env), dotenv.data() or {}))
@@ -186,7 +174,7 @@ def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict]]:
     if qwen_dir(env) != env.home / ".qwen":  # QWEN_HOME set: the old ~/.qwen/.env still loads
         extra.insert(0, env.home / ".qwen" / ".env")
     for path in extra:
-        doc = _load_other(path, "dotenv", env)
+        doc = load_other(path, "dotenv", env)
         if doc is not None:
             found.append((display(path, env), doc.data() or {}))
     return found
