@@ -592,3 +592,13 @@ def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, op
         assert not re.search(r"(?<!\r)\n", out)
     if text.strip() and out.strip():
         assert text.endswith("\n") == out.endswith("\n")
+
+
+def test_a_file_with_nan_can_still_be_edited() -> None:
+    """NaN never equals itself; the write gate must still see the edit as intended."""
+    from gwconf import formats
+
+    text = "limit = nan\n\n[t]\na = 1\n"
+    doc = formats.load("toml", text, "t.toml")
+    doc.set(("t", "b"), 2)
+    assert formats.verify_edit("toml", formats.load("toml", text, "t.toml"), doc).endswith("b = 2\n")

@@ -152,9 +152,21 @@ def verify_edit(fmt: str, original: Document | None, edited: Document) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equality that treats an empty document and ``{}`` alike."""
+    """Equality that treats an empty document and ``{}`` alike, and NaN as equal to NaN."""
     if a in (None, MISSING) and b == {}:
         return True
     if b in (None, MISSING) and a == {}:
         return True
+    return _equal(a, b)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True  # TOML's nan, read twice
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, bool) or isinstance(b, bool):  # `true` written where `1` was meant is a different value
+        return type(a) is type(b) and a == b
     return bool(a == b)
