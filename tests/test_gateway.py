@@ -297,6 +297,7 @@ def test_server_routes_and_recording(gateway: GatewayServer) -> None:
         ("POST", "/v1/v1/chat/completions"),
         ("POST", "/v1/chat/completions"),
     ]
+    assert [r.status for r in gateway.requests] == [200, 401, 200, 404, 200]  # what each was answered
     assert gateway.requests[-1].json == {"model": "m", "messages": []}
     assert gateway.requests[-1].headers["transfer-encoding"] == "chunked"
     assert gateway.requests[-1].model == "m"
