@@ -1,7 +1,7 @@
 """Run every gwconf benchmark and print one table with the ratios and the targets.
 
-    .venv/bin/python bench/run.py            # everything (several minutes: the big files)
-    .venv/bin/python bench/run.py --quick    # fewer runs, smaller files (about a minute)
+    .venv/bin/python bench/run.py            # everything (10-15 minutes: TOML's big files take most)
+    .venv/bin/python bench/run.py --quick    # fewer runs, smaller files (2-4 minutes)
     .venv/bin/python bench/run.py --only startup,apply --runs 21
 
 Groups: startup, apply, verify, scale (see each module's docstring). Every benchmark uses a
@@ -38,7 +38,9 @@ def main() -> int:
     )
     parser.add_argument("--runs", type=int, help="timed runs per command (default 21, quick 7)")
     parser.add_argument(
-        "--scale-runs", type=int, help="processes per file size and part (default 3; 1 for runs over 10 s)"
+        "--scale-runs",
+        type=int,
+        help="processes per file size and part (default 5, quick 3; 1 for runs over 10 s)",
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per scale measurement")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")

@@ -29,7 +29,7 @@ from _util import BENCH, Row, Sandbox, print_table, verdict
 
 MB = 1 << 20
 SIZES = {"jsonc": [1, 2, 4, 8, 16], "yaml": [1, 2, 4], "toml": [1, 2, 4]}
-QUICK_SIZES = {"jsonc": [1, 2, 4], "yaml": [0.25, 0.5, 1], "toml": [0.0625, 0.125, 0.25]}
+QUICK_SIZES = {"jsonc": [1, 2, 4], "yaml": [0.25, 0.5, 1], "toml": [0.03125, 0.0625, 0.125]}
 JSONC_MBPS, JSONC_MEMORY = 8.0, 6.0
 MEMORY_RUN_LIMIT = 30.0  # seconds: no tracemalloc run above this
 REPEAT_LIMIT = 10.0  # seconds: a run this long is not repeated
@@ -122,20 +122,28 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
     return results
 
 
-def _growth(results: list[dict], part: str) -> list[float]:
-    """Growth exponents between consecutive sizes: log(time ratio) / log(size ratio), on the least
-    CPU time of the runs (wall time on a shared machine wanders with the load; the algorithm's
-    growth does not)."""
-    exponents = []
-    for a, b in itertools.pairwise(results):
-        if a[part] is None:
+def _growth(results: list[dict], part: str) -> tuple[float | None, list[float]]:
+    """(exponent, time factor per step): the slope of log(time) over log(size) fitted through
+    every size (1 linear, 2 quadratic; inf when a larger size ran out of time), on each size's
+    least CPU time (wall time on a shared machine wanders with the load; the algorithm does not)."""
+    points = []
+    for r in results:
+        got = r.get(part)
+        if got is None:
+            if (part == "write" or not r.get("editor_skipped")) and points:
+                return math.inf, _steps(points)
             break
-        if b[part] is None:
-            if not (part == "editor" and b.get("editor_skipped")):
-                exponents.append(math.inf)  # the larger size ran out of time
-            break
-        exponents.append(math.log(b[part]["cpu"] / a[part]["cpu"]) / math.log(b["size"] / a["size"]))
-    return exponents
+        points.append((math.log(r["size"]), math.log(got["cpu"])))
+    if len(points) < 2:
+        return None, []
+    mean_x = sum(x for x, _ in points) / len(points)
+    mean_y = sum(y for _, y in points) / len(points)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / sum((x - mean_x) ** 2 for x, _ in points)
+    return slope, _steps(points)
+
+
+def _steps(points: list[tuple[float, float]]) -> list[float]:
+    return [math.exp(b[1] - a[1]) for a, b in itertools.pairwise(points)]
 
 
 def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
@@ -185,20 +193,19 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
                 )
             )
     for part in ("write", "editor"):
-        exponents = _growth(results, part)
-        if not exponents:
+        exponent, steps = _growth(results, part)
+        if exponent is None:
             continue
-        worst = max(exponents)
+        linear = exponent <= LINEAR_LIMIT
         rows.append(
             Row(
                 "scale",
                 f"{fmt} growth ({'write path' if part == 'write' else 'editor alone'})",
-                "linear" if worst <= LINEAR_LIMIT else "super-linear",
-                "stopped (too slow)" if math.isinf(worst) else f"exponent {worst:.2f}",
+                "linear" if linear else "super-linear",
+                "stopped (too slow)" if math.isinf(exponent) else f"exponent {exponent:.2f}",
                 f"<= {LINEAR_LIMIT:g} (1 linear, 2 quadratic)",
-                verdict(worst <= LINEAR_LIMIT),
-                "CPU time per doubling: "
-                + ", ".join("inf" if math.isinf(e) else f"x{2**e:.2f}" for e in exponents),
+                verdict(linear),
+                "fitted over all sizes; CPU time per doubling: " + ", ".join(f"x{f:.2f}" for f in steps),
             )
         )
     return rows
@@ -208,7 +215,7 @@ def run(
     quick: bool = False, formats: list[str] | None = None, runs: int | None = None, timeout: float = 300.0
 ) -> list[Row]:
     sizes = QUICK_SIZES if quick else SIZES
-    runs = runs or 3
+    runs = runs or (3 if quick else 5)
     rows: list[Row] = []
     with Sandbox("gwconf-bench-scale") as box:
         for fmt in formats or list(sizes):
