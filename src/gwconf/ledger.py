@@ -33,6 +33,45 @@ def value_hash(value: Any) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
+def leaf_hashes(value: dict[str, Any]) -> dict[str, str]:
+    """Hashes of every leaf of a mapping gwconf created, keyed by the JSON of its path inside it."""
+    leaves: dict[str, str] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, dict) and node:
+            for key, child in node.items():
+                walk(child, (*path, str(key)))
+        else:
+            leaves[json.dumps(list(path))] = value_hash(node)
+
+    walk(value, ())
+    return leaves
+
+
+def written_by_gwconf(key: dict[str, Any], current: Any, restamped: tuple[str, ...] = ()) -> bool:
+    """Is ``current`` still what gwconf wrote at this managed key?
+
+    A mapping gwconf created also counts as its own when the client only re-stamped fields it
+    owns (``restamped``, e.g. Cline's ``updatedAt``) or added empty containers to it.
+    """
+    if value_hash(current) == key["after_hash"]:
+        return True
+    written = key.get("after_leaves")
+    if not written or not isinstance(current, dict):
+        return False
+    empty = {value_hash({}), value_hash([])}
+    now = leaf_hashes(current)
+    for path, digest in {**written, **now}.items():
+        name = json.loads(path)[-1] if json.loads(path) else None
+        if name in restamped:
+            continue
+        if path in written and now.get(path) != digest:
+            return False
+        if path not in written and digest not in empty:
+            return False
+    return True
+
+
 def is_sensitive(path: tuple[Any, ...], value: Any, secret_file: bool = False) -> bool:
     """Could this value hold a key? Then the ledger stores only its hash or a reference.
 
@@ -167,6 +206,10 @@ class Ledger:
         for item in record["keys"]:  # what gwconf wrote now, for drift and restore checks
             value = get_plain(after_data, tuple(item["path"]))
             item["after_hash"] = value_hash(value)
+            if item.get("before_missing") and isinstance(value, dict):
+                item["after_leaves"] = leaf_hashes(value)  # so a re-stamped field does not hide the rest
+            else:
+                item.pop("after_leaves", None)
             if is_sensitive(tuple(item["path"]), value, secret) or value is MISSING:
                 item.pop("after", None)
             else:

@@ -13,7 +13,7 @@ from gwconf import secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
 from gwconf.errors import GwconfError
 from gwconf.fileio import exclusive_lock
-from gwconf.ledger import Ledger, value_hash
+from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
 
@@ -253,7 +253,7 @@ def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:
             changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
             continue
         for key in record["keys"]:
-            if value_hash(get_plain(item.data, tuple(key["path"]))) != key["after_hash"]:
+            if not written_by_gwconf(key, get_plain(item.data, tuple(key["path"])), client.restamped):
                 changed.append(f"{item.display}: {'.'.join(str(p) for p in key['path'])}")
     return changed
 

@@ -35,7 +35,7 @@ from gwconf.fileio import (
     write_private,
 )
 from gwconf.formats import MISSING, Document, get_plain
-from gwconf.ledger import KeyRecord, Ledger, is_sensitive, value_hash
+from gwconf.ledger import KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
 
 BACKUPS_KEPT = 10
@@ -319,7 +319,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 )
                 continue
         for key in reversed(record["keys"]):
-            _restore_key(item, key, backups, plan)
+            _restore_key(item, key, backups, plan, client.restamped)
         if item.doc.ops:
             text = formats.verify_edit(file.format, _original(item), item.doc)
             after_bytes: bytes | None = formats.encode(text, item.had_bom)
@@ -342,11 +342,13 @@ def _file_for(client: ClientAdapter, env: Env, target: Path, record: dict[str, A
     return ConfigFile(role="recorded", path=target, format=record.get("format", "text"))
 
 
-def _restore_key(item: Loaded, key: dict[str, Any], backups: BackupStore, plan: ClientPlan) -> None:
+def _restore_key(
+    item: Loaded, key: dict[str, Any], backups: BackupStore, plan: ClientPlan, restamped: tuple[str, ...] = ()
+) -> None:
     path = tuple(key["path"])
     current = get_plain(item.data, path)
     shown_path = ".".join(str(p) for p in path)
-    if value_hash(current) != key["after_hash"]:
+    if not written_by_gwconf(key, current, restamped):
         before = _before_value(key, backups, item)
         if before is not _UNKNOWN and value_hash(current) == value_hash(before):
             return  # already as it was

@@ -220,3 +220,31 @@ def test_another_entry_without_updated_at_is_noted_not_rewritten(gwconf, home: P
     applied = gwconf("apply", "cline")
     assert applied.exit_code == 0 and "providers.anthropic has no valid updatedAt" in applied.stdout
     assert load(data(home) / "settings" / "providers.json")["providers"]["anthropic"] == broken
+
+
+def test_restore_takes_the_entry_back_after_cline_re_stamped_it(gwconf, home: Path, profile: str) -> None:
+    """Cline rewrites providers.json on every run with a new updatedAt (and empty `modes`): that is
+    Cline's own bookkeeping, not an edit of the user's, so restore still removes gwconf's entry and key."""
+    assert gwconf("apply", "cline").exit_code == 0
+    path = home / ".cline" / "data" / "settings" / "providers.json"
+    data = json.loads(path.read_text())
+    for entry in data["providers"].values():
+        entry["updatedAt"] = "2030-01-01T00:00:00.000Z"
+        entry["modes"] = {}
+    path.write_text(json.dumps(dict(reversed(list(data.items()))), indent=1))
+    assert json.loads(gwconf("status", "cline", "--json").stdout)["clients"][0]["changed_by_hand"] == []
+    result = gwconf("restore", "cline")
+    assert result.exit_code == 0 and "left as it is" not in result.output
+    assert TEST_KEY not in (path.read_text() if path.exists() else "")
+
+
+def test_restore_keeps_an_entry_the_user_edited(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "cline").exit_code == 0
+    path = home / ".cline" / "data" / "settings" / "providers.json"
+    data = json.loads(path.read_text())
+    entry = next(iter(data["providers"].values()))
+    entry["settings"] = {**entry.get("settings", {}), "userChoice": "kept"}
+    path.write_text(json.dumps(data, indent=1))
+    result = gwconf("restore", "cline")
+    assert result.exit_code == 0 and "left as it is" in result.output
+    assert "userChoice" in path.read_text()

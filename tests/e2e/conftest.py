@@ -39,16 +39,7 @@ XFAIL: dict[str, str] = {
 
 # Known gaps in gwconf that only the real client shows, per test and client, with the finding. The
 # tests assert what should happen, as strict expected failures until gwconf is fixed.
-GAPS: dict[tuple[str, str], str] = {
-    ("test_restore_takes_the_key_back_from_a_file_the_client_rewrote", "cline"): (
-        "Cline 3.0.65 re-stamps providers.openai-compatible.updatedAt (and re-orders the file, adds "
-        '"modes") at every run; gwconf\'s ledger recorded the `providers` subtree it created as one key, '
-        "finds its hash changed, and `gwconf restore cline` leaves it, with the gateway key and address, "
-        "in providers.json ('providers was changed since gwconf wrote it; left as it is'). lastUsedProvider "
-        "is restored, so Cline no longer uses the gateway. Fix in plan.py: record a created subtree per "
-        "managed leaf, or let a client declare the fields it re-stamps"
-    ),
-}
+GAPS: dict[tuple[str, str], str] = {}
 
 # The environment as pytest started, before the hermetic fixture moved HOME and cleared XDG_*.
 REAL_ENV = dict(os.environ)

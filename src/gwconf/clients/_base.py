@@ -157,6 +157,8 @@ class ClientAdapter:
         self.base_form: str = getattr(module, "BASE_FORM", "v1")
         self.programs: tuple[str, ...] = tuple(getattr(module, "PROGRAMS", ()))
         self.docs_url: str = getattr(module, "DOCS", "")
+        # fields the client itself rewrites in entries gwconf created (not the user's edits)
+        self.restamped: tuple[str, ...] = tuple(getattr(module, "RESTAMPED", ()))
         self.summary: str = (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else self.name
 
     def files(self, env: Env) -> list[ConfigFile]:

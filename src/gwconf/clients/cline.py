@@ -50,6 +50,8 @@ TIER = 1
 BASE_FORM = "v1"
 PROGRAMS = ("cline",)
 DOCS = "https://docs.cline.bot/provider-config/openai-compatible"
+# Cline re-stamps these itself on every run (e2e with cline 3.0.65): not a sign the user edited the entry
+RESTAMPED = ("updatedAt",)
 RESTART = (
     "The `cline` CLI reads the change on its next run. Start VS Code or your JetBrains IDE again now "
     "(it had to be closed, or Cline would have overwritten the files from memory)."
