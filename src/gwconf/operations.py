@@ -145,7 +145,11 @@ def repair_interrupted(env: Env) -> list[str]:
     pattern = "*" + planning.TEMP_SUFFIX
     left = (env.state_dir / "journal.json").exists() or any(
         next(found, None) is not None
-        for found in (env.state_dir.rglob(pattern), env.config_dir.glob(pattern), env.profiles_dir.glob(pattern))
+        for found in (
+            env.state_dir.rglob(pattern),
+            env.config_dir.glob(pattern),
+            env.profiles_dir.glob(pattern),
+        )
     )
     if not left:
         return []
