@@ -98,6 +98,9 @@ class ClientPlan:
     notes: list[str] = field(default_factory=list)
     steps: list[str] | None = None  # tier 3: what to click, nothing written
     left_alone: list[str] = field(default_factory=list)  # restore: keys the user changed since
+    # every file the plan was made from, changed or not: a client's files are planned together
+    # (Continue's config.yaml names the key its .env holds), so all must still be what was read
+    read: list[tuple[Snapshot, str]] = field(default_factory=list)
 
     @property
     def pending(self) -> list[FileChange]:
@@ -205,6 +208,7 @@ def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | No
         plan.steps = client.steps(target, show_key=False)
         return plan
     loaded = load_client(client, env)
+    plan.read = [(item.snapshot, item.display) for item in loaded.values()]
     plan.notes += client.render(docs_of(loaded), target, env)
     for item in loaded.values():
         change = _change_from_edit(client.id, item)
@@ -482,6 +486,8 @@ def execute(
 def _write_client(
     plan: ClientPlan, pending: list[FileChange], env: Env, ledger: Ledger, profile: str | None
 ) -> None:
+    for snapshot, shown in plan.read:  # the files left as they are too: the plan rests on them
+        check_unchanged(snapshot, shown)
     for change in pending:
         check_unchanged(change.snapshot, change.display)
         check_writable(change.snapshot.target, change.display, change.snapshot.path)

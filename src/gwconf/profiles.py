@@ -312,7 +312,8 @@ class ProfileStore:
     def save(self, profile: Profile) -> Path:
         path = self.path_for(profile.name)
         text = profile.to_toml()
-        parse_profile(text, str(path), profile.name)  # never save what load would refuse (a model with a newline)
+        # never save what load would refuse (a model with a newline)
+        parse_profile(text, str(path), profile.name)
         with self._locked():
             write_private(path, text.encode())
         return path

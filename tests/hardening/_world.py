@@ -134,6 +134,7 @@ def run_forked(
     log: Path | None = None,
     act_at: int = 0,
     action: Callable[[], None] | None = None,
+    act_on_open: Path | None = None,
     result: Path | None = None,
 ) -> int:
     """Run ``gwconf ARGS`` in a forked child of this (already imported) process.
@@ -141,7 +142,8 @@ def run_forked(
     With ``kill_at`` N the child SIGKILLs itself just before its Nth rename or unlink under
     ``watch`` (every change gwconf makes to a file is one of those: the moments between them are
     all the states a crash can leave); with ``act_at`` N it runs ``action`` there instead (another
-    program writing a file at that exact moment). ``log`` receives the list of those operations,
+    program writing a file at that exact moment), or with ``act_on_open`` when it first opens that
+    file (gwconf's lock: planning is done, writing not begun). ``log`` receives the list of those operations,
     ``result`` the exit code, stdout and stderr as JSON. Returns the wait status.
     """
     pid = os.fork()
@@ -151,6 +153,11 @@ def run_forked(
             seen: list[str] = []
 
             def hook(event: str, hook_args: tuple) -> None:  # type: ignore[type-arg]
+                nonlocal act_on_open
+                if event == "open" and act_on_open is not None and str(hook_args[0]) == str(act_on_open):
+                    act_on_open = None
+                    if action is not None:
+                        action()
                 if event not in _HOOK_EVENTS:
                     return
                 path = str(hook_args[1] if event == "os.rename" else hook_args[0])

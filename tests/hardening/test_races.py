@@ -70,7 +70,8 @@ def _check_settled(w: World, results: list[tuple[tuple[str, ...], int, str]]) ->
         adapter = registry.get(client)
         names = _files_of(w, client)
         matching = [p for p in PROFILES if all(files.get(n) == w.references[p].get(n) for n in names)]
-        assert len(matching) == 1, f"{client}: its files are not exactly one profile's result ({matching})"
+        per_file = {n: [p for p in PROFILES if files.get(n) == w.references[p].get(n)] for n in names}
+        assert len(matching) == 1, f"{client}: its files are not exactly one profile's result {per_file}"
         assert ledger.profile_of(client) == matching[0], f"{client}: the ledger names another profile"
         for file in adapter.files(env):
             text, _ = formats.decode(file.path.read_bytes(), str(file.path))
@@ -190,3 +191,28 @@ def test_a_client_writing_after_the_check_but_before_the_replace(world: World, t
     assert json.loads(settings.read_text())["written-by"] == "claude code itself"
     assert invoke("restore", "claude-code").exit_code == 0
     assert settings.read_text() == THEIRS, "restore gives back the client's bytes, not a stale pristine copy"
+
+
+def test_a_file_the_plan_left_alone_is_checked_too(world: World, tmp_path: Path) -> None:
+    """Continue's config.yaml and .env are planned together. When only config.yaml needs a change
+    and .env is rewritten before gwconf writes, config.yaml must not be written either: found by
+    the 8-process race as config.yaml of one profile next to the .env of another."""
+    w = world
+    assert invoke("apply", "continue", "-p", "p0").exit_code == 0
+    config, dotenv = w.home / ".continue" / "config.yaml", w.home / ".continue" / ".env"
+    config.write_text(config.read_text().replace("https://gw0.example.com/v1", "https://hand.example.com/v1"))
+    hand_edited = config.read_text()
+    theirs = w.references["p5"][".continue/.env"][0]
+    outcome = tmp_path / "result.json"
+    run_forked(
+        ("apply", "continue", "-p", "p0"),
+        act_on_open=w.state_dir / "gwconf.lock",
+        action=lambda: subprocess.run(
+            [sys.executable, "-c", WRITER, str(dotenv), theirs.decode()], check=True
+        ),
+        result=outcome,
+    )
+    result = json.loads(outcome.read_text())
+    assert result["exit_code"] == 1 and CONCURRENT in result["stderr"], result
+    assert config.read_text() == hand_edited, "config.yaml was written next to another profile's .env"
+    assert dotenv.read_bytes() == theirs
