@@ -34,7 +34,7 @@ def test_the_value_is_the_content_without_its_line_ending(text: str, value: str 
 
 
 @pytest.mark.parametrize(
-    ("text", "written"), [("", "gw/m\n"), ("old\n", "gw/m\n"), ("old\r\n", "gw/m\r\n"), ("old", "gw/m\n")]
+    ("text", "written"), [("", "gw/m\n"), ("old\n", "gw/m\n"), ("old\r\n", "gw/m\r\n"), ("old", "gw/m")]
 )
 def test_set_writes_the_value_and_the_files_line_ending(text: str, written: str) -> None:
     doc, out = edited(text, ("set", (), "gw/m"))

@@ -72,7 +72,7 @@ def _requote(value: str, style: str) -> str:
         return "'" + value + "'"
     if style == '"' and not re.search(r'[\\"$`\n]', value):
         return '"' + value + '"'
-    if style == "" and BARE_RE.match(value):
+    if style == "" and (BARE_RE.match(value) or value == ""):  # "A=" stays "A=", not "A=''"
         return value
     return quote(value)
 

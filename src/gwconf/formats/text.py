@@ -51,7 +51,10 @@ class TextDocument:
             raise WriteRefused(f"{self.source}: holds one text value; cannot store {type(value).__name__}.")
         if value == self.data():
             return
-        self._text = value + self.eol
+        # keep the file's final line ending or its absence (llm writes the file without one); an
+        # empty value or one ending in a newline needs it, or it would read back differently
+        bare = self._text and not self._text.endswith("\n") and value and not value.endswith("\n")
+        self._text = value + ("" if bare else self.eol)
         self.ops.append(Op("set", (), value))
 
     def delete(self, path: KeyPath) -> bool:
