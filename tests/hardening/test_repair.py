@@ -7,6 +7,7 @@ says what to undo.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -36,6 +37,15 @@ def killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     assert (w.home / ".codex" / "auth.json").read_text() == SEED[".codex/auth.json"][0]
     assert list((w.home / ".codex").glob("*.gwconf-tmp")), "a temp file was left next to auth.json"
     return w
+
+
+def test_status_reports_the_half_done_change(killed: World) -> None:
+    w = killed
+    before = w.files()
+    result = invoke("status", "codex")
+    assert result.exit_code == 0 and "interrupted gwconf run left a change half-done" in result.stderr
+    assert json.loads(invoke("status", "--json").stdout)["interrupted_run"] is True
+    assert w.files() == before, "status only reports"
 
 
 def test_next_run_puts_the_pair_back_and_removes_the_temp_file(killed: World) -> None:

@@ -39,9 +39,17 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
             pass
     rows = [operations.client_status(c, env, profiles, ledger) for c in clients]
     active = ProfileStore(env).active()
+    interrupted = (env.state_dir / "journal.json").exists()
     if as_json:
-        _output.emit_json({"active_profile": active, "clients": [r.to_json() for r in rows]})
+        _output.emit_json(
+            {"active_profile": active, "interrupted_run": interrupted, "clients": [r.to_json() for r in rows]}
+        )
         return 0
+    if interrupted:  # what status shows may be half of a change: say so before it
+        _output.warn(
+            "an interrupted gwconf run left a change half-done; the next gwconf apply, use or restore "
+            "puts the files back as they were (or finishes the change)."
+        )
     _output.out(f"Active profile: {active or '(none)'}")
     if not rows:
         _output.out("No client applied or detected yet. Try: gwconf clients")
