@@ -125,19 +125,26 @@ def restore_clients(
             if not dry_run:
                 if plan.pending:
                     planning.execute([plan], env)
-                else:
-                    _forget(env, client.id)
+                elif not _forget(env, client.id, ledger.client(client.id)):
+                    result.notes.append(
+                        "another gwconf run applied it meanwhile: nothing restored; run gwconf restore again"
+                    )
         except GwconfError as exc:
             result.error = exc
             result.files = []
     return results
 
 
-def _forget(env: Env, client_id: str) -> None:
+def _forget(env: Env, client_id: str, planned: Any) -> bool:
+    """Drop a client whose files are already as they were, unless another gwconf run recorded a
+    write meanwhile (the ledger read under the lock differs from the one restore planned with)."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         ledger = Ledger(env)
+        if ledger.client(client_id) != planned:
+            return False
         ledger.forget(client_id)
         ledger.save()
+        return True
 
 
 def repair_interrupted(env: Env) -> list[str]:

@@ -216,3 +216,36 @@ def test_a_file_the_plan_left_alone_is_checked_too(world: World, tmp_path: Path)
     assert result["exit_code"] == 1 and CONCURRENT in result["stderr"], result
     assert config.read_text() == hand_edited, "config.yaml was written next to another profile's .env"
     assert dotenv.read_bytes() == theirs
+
+
+def test_restore_with_nothing_to_put_back_does_not_forget_a_concurrent_apply(
+    world: World, tmp_path: Path
+) -> None:
+    """``restore`` finding the files already as they were only drops the client from the ledger; if
+    another gwconf applied it meanwhile, the ledger must keep that apply (or restore cannot undo it)."""
+    w = world
+    assert invoke("apply", "claude-code", "-p", "p0").exit_code == 0
+    for name in (SETTINGS, ".claude.json"):  # put back by hand: restore will find nothing to do
+        original = w.references["S0"].get(name)
+        if original is None:
+            (w.home / name).unlink()
+        else:
+            (w.home / name).write_bytes(original[0])
+    outcome = tmp_path / "result.json"
+    run_forked(
+        ("restore", "claude-code"),
+        act_on_open=w.state_dir / "gwconf.lock",
+        action=lambda: subprocess.run(
+            [sys.executable, "-m", "gwconf", "apply", "claude-code", "-p", "p3"],
+            check=True,
+            capture_output=True,
+        ),
+        result=outcome,
+    )
+    assert w.files() == {
+        **w.references["S0"],
+        **{n: w.references["p3"][n] for n in _files_of(w, "claude-code")},
+    }
+    assert Ledger(w.env()).profile_of("claude-code") == "p3", "the ledger forgot the apply that holds the key"
+    assert invoke("restore", "claude-code").exit_code == 0
+    assert w.files() == w.references["S0"]
