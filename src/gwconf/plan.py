@@ -55,6 +55,13 @@ class FileChange:
     after_data: Any = None
     restoring: bool = False
     restore_mode: int | None = None  # restore of the pristine bytes: the mode they had
+    holds_key: bool = False  # the new bytes hold the profile's key (whatever the client declares)
+
+    @property
+    def secret(self) -> bool:
+        """Written 0600 and kept out of the ledger in clear: declared so, or holding the key now
+        (Codex's config.toml gets the key when auth.json keeps a ChatGPT login)."""
+        return self.file.secret or self.holds_key
 
     @property
     def changed(self) -> bool:
@@ -211,13 +218,13 @@ def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | No
     plan.read = [(item.snapshot, item.display) for item in loaded.values()]
     plan.notes += client.render(docs_of(loaded), target, env)
     for item in loaded.values():
-        change = _change_from_edit(client.id, item)
+        change = _change_from_edit(client.id, item, target.api_key)
         if change is not None:
             plan.changes.append(change)
     return plan
 
 
-def _change_from_edit(client_id: str, item: Loaded) -> FileChange | None:
+def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
     if not item.doc.ops:
         return None
     text = formats.verify_edit(item.file.format, _original(item), item.doc)
@@ -225,13 +232,15 @@ def _change_from_edit(client_id: str, item: Loaded) -> FileChange | None:
         return None
     after = formats.encode(text, item.had_bom)
     after_data = item.doc.data()
+    holds_key = bool(key) and key.encode() in after
     return FileChange(
         client_id=client_id,
         file=item.file,
         display=item.display,
         snapshot=item.snapshot,
         after=after,
-        key_records=key_records(item.data, after_data, item.doc.ops, secret=item.file.secret),
+        key_records=key_records(item.data, after_data, item.doc.ops, secret=item.file.secret or holds_key),
+        holds_key=holds_key,
         after_data=after_data,
     )
 
@@ -507,7 +516,7 @@ def _write_client(
                 "backup": str(backups.folder / name) if name else None,
                 "new_sha256": sha256(change.after),
                 "mode": change.snapshot.mode,
-                "secret": change.file.secret,
+                "secret": change.secret,
                 "restoring": change.restoring,
                 "backups": str(backups.folder),
             }
@@ -537,13 +546,13 @@ def _write_client(
                         change.snapshot.target,
                         change.after,
                         mode=change.snapshot.mode,
-                        secret=change.file.secret,
+                        secret=change.secret,
                         before_replace=unchanged,
                     )
             done.append(change)
     except BaseException as exc:
         for change in reversed(done):
-            _put_back(change.snapshot.target, change.snapshot.data, change.snapshot.mode, change.file.secret)
+            _put_back(change.snapshot.target, change.snapshot.data, change.snapshot.mode, change.secret)
         remove_file(journal)
         if isinstance(exc, OSError):
             raise WriteRefused(
@@ -565,7 +574,7 @@ def _write_client(
                 written_sha256=sha256(change.after),
                 keys=change.key_records,
                 after_data=change.after_data,
-                secret=change.file.secret,
+                secret=change.secret,
             )
     if all(c.restoring for c in pending):
         for target in list(ledger.files(plan.client.id)):

@@ -46,11 +46,16 @@ def _decoy_url(decoy: GatewayServer) -> str:
     return decoy.url.replace("127.0.0.1", "localhost")
 
 
-def _seed(home: Path) -> None:
+def _seed(home: Path, chatgpt_login: bool) -> None:
     (home / ".bashrc").write_text("# mine\n")
     (home / ".aider.conf.yml").write_text("# aider\n")
     (home / ".codex").mkdir()
-    (home / ".codex" / "auth.json").write_text('{"OPENAI_API_KEY": "sk-usersown-0000000000000000"}\n')
+    (home / ".codex" / "config.toml").write_text('model = "gpt-5"\n')
+    (home / ".codex" / "config.toml").chmod(0o644)
+    if chatgpt_login:  # Codex keeps the login; the key goes into config.toml's provider table
+        (home / ".codex" / "auth.json").write_text('{"auth_mode": "chatgpt", "tokens": {"id_token": "t"}}\n')
+    else:
+        (home / ".codex" / "auth.json").write_text('{"OPENAI_API_KEY": "sk-usersown-0000000000000000"}\n')
     (home / ".codex" / "auth.json").chmod(0o644)
 
 
@@ -121,7 +126,7 @@ def test_no_command_shows_the_key(
 ) -> None:  # type: ignore[no-untyped-def]
     gateway, decoy = servers
     key = SENTINELS[kind]
-    _seed(home)
+    _seed(home, chatgpt_login=kind == "plain")
     monkeypatch.setenv("SHELL", "/bin/bash")
     name = f"s-{kind}"
     added = invoke(
