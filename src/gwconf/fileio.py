@@ -85,7 +85,14 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
         )
     try:
         with open(target, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            # sized by the stat above: read(n) would allocate all n bytes up front for every file
+            data = handle.read(st.st_size + 1)
+            if len(data) > st.st_size:  # it grew since: read the rest, still within the limit
+                data += handle.read(MAX_FILE_BYTES + 1 - len(data))
+                if len(data) > MAX_FILE_BYTES:
+                    raise GwconfError(
+                        f"{shown}: grew past {MAX_FILE_BYTES // (1024 * 1024)} MB while being read."
+                    )
     except PermissionError:
         raise GwconfError(
             f"{shown}: permission denied reading it.", "Check the file's owner and mode."

@@ -514,14 +514,27 @@ class TomlDocument:
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
         self._text = text
+        self._data: dict[str, Any] | None = None
         self._doc = _parse(text, source)
         # a file that strict TOML 1.0 (tomllib; Codex's Rust parser) reads must stay readable
         self._strict = _strict_read(text) is not None
 
     # -- reading -----------------------------------------------------------------------------
 
+    @property
+    def _doc(self) -> Any:
+        return self._tk_doc
+
+    @_doc.setter
+    def _doc(self, value: Any) -> None:
+        self._tk_doc = value
+        self._data = None  # every new parse gets its own plain data, computed once
+
     def data(self) -> dict[str, Any]:
-        return dict(self._doc.unwrap())
+        """Plain data, unwrapped once per text (callers never change it; a new edit makes a new one)."""
+        if self._data is None:
+            self._data = dict(self._doc.unwrap())
+        return self._data
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
         value = _get_plain(self.data(), tuple(path))
