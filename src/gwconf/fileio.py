@@ -91,7 +91,8 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
                 data += handle.read(MAX_FILE_BYTES + 1 - len(data))
                 if len(data) > MAX_FILE_BYTES:
                     raise GwconfError(
-                        f"{shown}: grew past {MAX_FILE_BYTES // (1024 * 1024)} MB while being read."
+                        f"{shown}: grew past {MAX_FILE_BYTES // (1024 * 1024)} MB while being read.",
+                        "Check that this is really the client's configuration file.",
                     )
     except PermissionError:
         raise GwconfError(
