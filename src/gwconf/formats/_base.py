@@ -44,6 +44,11 @@ class Op:
     value: Any = None
 
 
+def line_col(text: str, pos: int) -> tuple[int, int]:
+    """1-based line and column of offset ``pos``, for ``path:line:col`` errors."""
+    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
 def detect_eol(text: str) -> str:
     """CRLF when CRLF dominates, else LF (formats.md 1.2)."""
     crlf = text.count("\r\n")

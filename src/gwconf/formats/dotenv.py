@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
 
 _ASSIGN = re.compile(r"(?P<prefix>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*)")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names bash can export
@@ -155,9 +155,7 @@ class DotenvDocument:
         raise self._error(text, start, "unterminated double-quoted value")
 
     def _error(self, text: str, pos: int, message: str) -> ParseError:
-        line = text.count("\n", 0, pos) + 1
-        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-        return ParseError(self.source, message, line, column)
+        return ParseError(self.source, message, *line_col(text, pos))
 
     def data(self) -> dict[str, str]:
         values: dict[str, str] = {}

@@ -26,7 +26,7 @@ from json.decoder import JSONDecodeError, scanstring
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
 
 __all__ = ["JsonDocument", "load"]
 
@@ -110,10 +110,6 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
 
 # ---------------------------------------------------------------------------------------------
 # Masking and validation
-
-
-def _line_col(text: str, pos: int) -> tuple[int, int]:
-    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
 
 
 def _classify(text: str, c: int, prev: str) -> tuple[int, int]:
@@ -250,18 +246,18 @@ def _prepare(text: str, source: str, *, strict: bool) -> tuple[str, bool, Any]:
             if 0 <= first <= exc.pos:
                 what = "trailing commas are" if text[first] == "," else "comments are"
                 raise ParseError(
-                    source, f"{what} not allowed in this file (plain JSON)", *_line_col(text, first)
+                    source, f"{what} not allowed in this file (plain JSON)", *line_col(text, first)
                 ) from None
-            raise ParseError(source, exc.msg, *_line_col(text, exc.pos)) from None
+            raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
     masked, trailing, unterminated = _mask(text)
     if unterminated >= 0:
-        raise ParseError(source, "unterminated /* comment", *_line_col(text, unterminated))
+        raise ParseError(source, "unterminated /* comment", *line_col(text, unterminated))
     if _is_blank(masked):
         return masked, False, {}
     try:
         return masked, trailing, _validate(masked, text, source, keep)
     except JSONDecodeError as exc:
-        raise ParseError(source, exc.msg, *_line_col(text, exc.pos)) from None
+        raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
 
 
 def _validate(masked: str, text: str, source: str, keep: bool) -> Any:
@@ -276,7 +272,7 @@ def _validate(masked: str, text: str, source: str, keep: bool) -> Any:
         if found is None:  # pragma: no cover - the C scanner and our scan disagree
             raise ParseError(source, "nested too deeply to edit safely") from None
         pos, message = found
-        raise ParseError(source, message, *_line_col(text, pos)) from None
+        raise ParseError(source, message, *line_col(text, pos)) from None
 
 
 def _structure_problem(masked: str) -> tuple[int, str] | None:
@@ -656,7 +652,7 @@ class JsonDocument:
 
     def _refuse(self, path: KeyPath, depth: int, pos: int, wanted: str, verb: str) -> None:
         if depth == 0:
-            raise ParseError(self.source, f"expected {wanted} at the top", *_line_col(self._text, pos))
+            raise ParseError(self.source, f"expected {wanted} at the top", *line_col(self._text, pos))
         raise WriteRefused(
             f"{self.source}: cannot {verb} {_show_path(path)}: {_show_path(path[:depth])} is "
             f"{_kind(self._masked, pos)}, not {wanted}",

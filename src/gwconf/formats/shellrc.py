@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
 
 BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
@@ -144,9 +144,7 @@ class ShellBlockDocument:
             pos = end
 
     def _error(self, text: str, pos: int, message: str) -> ParseError:
-        line = text.count("\n", 0, pos) + 1
-        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-        return ParseError(self.source, message, line, column)
+        return ParseError(self.source, message, *line_col(text, pos))
 
     def data(self) -> dict[str, str]:
         values: dict[str, str] = {}
