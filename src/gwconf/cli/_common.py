@@ -77,3 +77,15 @@ def _suggest(word: str, choices: tuple[str, ...]) -> str | None:
 
     match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return match[0] if match else None
+
+
+def timeout_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--timeout SECONDS`` for the commands that wait on the gateway (verify, doctor)."""
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=30.0,
+        show_default=True,
+        metavar="SECONDS",
+        help=help_text,
+    )

@@ -36,14 +36,7 @@ with the profile's own values (address, model, 429, 5xx, unreachable, timeout);
 @_common.clients_argument
 @_common.profile_option
 @click.option("--model", "-m", help="Use this model for the direct request instead of the profile's.")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Give up waiting for the gateway after this long.",
-)
+@_common.timeout_option("Give up waiting for the gateway after this long.")
 @_common.json_option
 def command(
     client_ids: tuple[str, ...], profile_ref: str | None, model: str | None, timeout: float, as_json: bool

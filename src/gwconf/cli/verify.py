@@ -69,14 +69,7 @@ an answer without content); 1 nothing could be sent (no key, no model, unreadabl
 @_common.clients_argument
 @_common.profile_option
 @click.option("--model", "-m", help="Test this model instead of the one the client (or profile) names.")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Give up waiting after this long.",
-)
+@_common.timeout_option("Give up waiting after this long.")
 @_common.json_option
 def command(
     client_ids: tuple[str, ...], profile_ref: str | None, model: str | None, timeout: float, as_json: bool
