@@ -268,3 +268,17 @@ def test_restore_gives_back_the_original_mode(gwconf, home, profile) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert gwconf("restore", "claude-code").exit_code == 0
     assert stat.S_IMODE(path.stat().st_mode) == 0o644 and path.read_text() == CLAUDE_SETTINGS
+
+
+def test_apply_all_skips_clients_with_nothing_to_configure(gwconf, home, profile) -> None:
+    """The README's main job: --all --dry-run on a bare home succeeds; server apps without their
+    folder are skipped with how to include them, while naming such a client is still an error."""
+    result = gwconf("apply", "--all", "--dry-run")
+    assert result.exit_code == 0, result
+    assert "skipped: no LibreChat folder found" in result.stdout and "LIBRECHAT_DIR" in result.stdout
+    assert "Skipped (nothing here to configure yet): " in result.stdout
+    data = json.loads(gwconf("apply", "--all", "--dry-run", "--json").stdout)
+    skipped = {c["id"] for c in data["clients"] if c["skipped"]}
+    assert {"librechat", "open-webui", "lobechat", "anythingllm", "chatbox"} <= skipped
+    named = gwconf("apply", "librechat", "--dry-run")
+    assert named.exit_code == 1 and "LIBRECHAT_DIR" in named.stderr

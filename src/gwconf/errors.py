@@ -72,6 +72,13 @@ class ClientError(GwconfError):
     pass
 
 
+class NotSetUp(ClientError):
+    """The client has nothing here to configure yet (no server folder, no file the app makes itself).
+
+    Named explicitly, that is an error; under ``apply --all`` the client is skipped with this message.
+    """
+
+
 class WriteRefused(GwconfError):
     """A write that would be unsafe: a file changed underneath, a running app, a failed check."""
 

@@ -11,7 +11,7 @@ from typing import Any
 from gwconf import plan as planning
 from gwconf import secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
-from gwconf.errors import GwconfError
+from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import exclusive_lock
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
@@ -38,6 +38,7 @@ class ClientResult:
     restart: str | None = None
     error: GwconfError | None = None
     left_alone: list[str] = field(default_factory=list)
+    skipped: GwconfError | None = None  # apply --all: nothing here to configure for this client
 
     @property
     def changed(self) -> bool:
@@ -54,6 +55,9 @@ class ClientResult:
             "restart": self.restart,
             "left_alone": self.left_alone,
             "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
+            "skipped": None
+            if self.skipped is None
+            else {"message": self.skipped.message, "hint": self.skipped.hint},
         }
 
 
@@ -73,8 +77,13 @@ def apply_profile(
     dry_run: bool = False,
     model: str | None = None,
     force: bool = False,
+    skip_not_set_up: bool = False,
 ) -> list[ClientResult]:
-    """Plan every client, then write the pending changes (unless ``dry_run``)."""
+    """Plan every client, then write the pending changes (unless ``dry_run``).
+
+    ``skip_not_set_up`` (``apply --all``): a client with nothing here to configure yet (no server
+    folder, no file its app makes first) is skipped with its reason instead of failing the run.
+    """
     results: list[ClientResult] = []
     plans: list[planning.ClientPlan] = []
     for client in clients:
@@ -84,6 +93,12 @@ def apply_profile(
             if not dry_run and client.tier < 3:
                 result.notes += client.preflight(env, force)
             plan = planning.plan_apply(client, profile, env, model=model)
+        except NotSetUp as exc:
+            if skip_not_set_up:
+                result.skipped = exc
+            else:
+                result.error = exc
+            continue
         except GwconfError as exc:
             result.error = exc
             continue

@@ -72,7 +72,7 @@ def command(
     key = profile.resolve_key(env)
     _output.remember_key(key)
     results = operations.apply_profile(
-        clients, profile, env, dry_run=dry_run or check, model=model, force=force
+        clients, profile, env, dry_run=dry_run or check, model=model, force=force, skip_not_set_up=all_clients
     )
     for result in results:
         client = registry.get(result.id)
@@ -107,6 +107,11 @@ def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
         if result.error:
             _output.print_error(result.error)
             continue
+        if result.skipped:
+            out(f"  skipped: {result.skipped.message}")
+            if result.skipped.hint:
+                out(f"  to include it: {result.skipped.hint}")
+            continue
         for file in result.files:
             if dry_run:
                 out(_output.colour_diff(file.diff).rstrip("\n"))
@@ -131,6 +136,9 @@ def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
         if result.files and result.restart:
             out(f"  {'then' if dry_run else 'restart'}: {result.restart}")
     changed = [r.id for r in results if r.changed]
+    skipped = [r.id for r in results if r.skipped]
+    if skipped:
+        out(f"\nSkipped (nothing here to configure yet): {', '.join(skipped)}.")
     if dry_run:
         out(f"\nDry run: nothing was written. {len(changed)} client(s) would change (profile {profile!r}).")
     elif changed:

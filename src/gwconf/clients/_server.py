@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gwconf.errors import ClientError
+from gwconf.errors import ClientError, NotSetUp
 from gwconf.paths import Env
 
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
@@ -42,7 +42,7 @@ def locate(
 def require(location: Location, name: str, variable: str, marker_text: str) -> None:
     """Refuse to write when the server's folder was not found (never create one by guessing)."""
     if not location.found:
-        raise ClientError(
+        raise NotSetUp(
             f"no {name} folder found: ${variable} is not set and the current folder has no {marker_text}.",
             f"Run gwconf in the {name} folder, or: export {variable}=/path/to/{name.lower()}",
         )

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from gwconf.clients import _desktop
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
-from gwconf.errors import ClientError
+from gwconf.errors import ClientError, NotSetUp
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -87,7 +87,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             if _desktop.user_data(env, DESKTOP_APP).is_dir()
             else ""
         )
-        raise ClientError(
+        raise NotSetUp(
             f"no AnythingLLM .env found: ${VARIABLE} is not set, the current folder is neither a checkout "
             "nor a Docker storage folder, and the desktop app has no storage/.env.",
             f"{hint}export {VARIABLE}=/path/to/anything-llm (or your Docker $STORAGE_LOCATION)",

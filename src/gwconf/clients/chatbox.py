@@ -17,7 +17,7 @@ from typing import Any
 
 from gwconf.clients import _desktop
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
-from gwconf.errors import ClientError
+from gwconf.errors import ClientError, NotSetUp
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -72,7 +72,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         )
     for doc in docs.values():
         if not doc.data():
-            raise ClientError(
+            raise NotSetUp(
                 f"{doc.source} does not exist yet (Chatbox makes it on its first start).",
                 "Start and quit Chatbox once, or import without a file: gwconf link chatbox --open",
             )
