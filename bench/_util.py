@@ -45,28 +45,13 @@ def _floor_python() -> str:
 
 FLOOR_PYTHON = _floor_python()
 
-# variables that would move a client's files or change what gwconf does (as in tests/conftest.py)
-CLEARED_PREFIXES = (
-    "OPENAI_",
-    "ANTHROPIC_",
-    "GEMINI_",
-    "GOOGLE_",
-    "CLAUDE_",
-    "CODEX_",
-    "QWEN_",
-    "GWCONF_",
-    "XDG_",
-)
+# what a hermetic run clears (tests/hermetic.py), plus what would change how Python itself starts
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.hermetic import CLEARED as _HERMETIC  # noqa: E402
+from tests.hermetic import CLEARED_PREFIXES  # noqa: E402
+
 CLEARED = (
-    "CONTINUE_GLOBAL_DIR",
-    "LLM_USER_PATH",
-    "AIDER_OPENAI_API_BASE",
-    "OPENCODE_CONFIG",
-    "CRUSH_GLOBAL_CONFIG",
-    "APPDATA",
-    "LOCALAPPDATA",
-    "USERPROFILE",
-    "ZDOTDIR",
+    *_HERMETIC,
     "SHELL",
     "PYTHONPATH",
     "PYTHONSTARTUP",

@@ -13,35 +13,11 @@ from dataclasses import dataclass
 import pytest
 from click.testing import CliRunner
 
+from tests.hermetic import CLEARED, CLEARED_PREFIXES
+
 pytest_plugins = ["tests.gateway_fixtures"]  # the test gateway: fixtures gateway, gateway_profile
 
 REAL_HOME = pathlib.Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
-
-# variables that would move a client's files or override its provider
-CLEARED_PREFIXES = (
-    "OPENAI_",
-    "ANTHROPIC_",
-    "GEMINI_",
-    "GOOGLE_",
-    "CLAUDE_",
-    "CODEX_",
-    "QWEN_",
-    "GWCONF_",
-    "XDG_",
-)
-CLEARED = (
-    "CONTINUE_GLOBAL_DIR",
-    "LLM_USER_PATH",
-    "AIDER_OPENAI_API_BASE",
-    "OPENCODE_CONFIG",
-    "CRUSH_GLOBAL_CONFIG",
-    "NO_COLOR",
-    "APPDATA",
-    "LOCALAPPDATA",
-    "USERPROFILE",
-    "ZDOTDIR",
-    "SOURCE_DATE_EPOCH",
-)
 
 
 @pytest.fixture(autouse=True)
