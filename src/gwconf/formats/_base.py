@@ -88,3 +88,30 @@ class OpLog:
     """Mixin-ish helper: editors keep their applied operations here."""
 
     ops: list[Op] = field(default_factory=list)
+
+
+class NamedValues:
+    """Reading shared by documents that are lines of ``NAME=value`` (dotenv, the shell-rc block).
+
+    The subclass keeps ``_lines``: items with ``name`` (None for comments and blanks) and ``value``.
+    """
+
+    source: str
+    _lines: list[Any]
+
+    def _error(self, text: str, pos: int, message: str) -> Exception:
+        from gwconf.errors import ParseError
+
+        return ParseError(self.source, message, *line_col(text, pos))
+
+    def data(self) -> dict[str, str]:
+        """NAME -> value; a later line of the same name wins, as when the file is sourced."""
+        return {line.name: line.value for line in self._lines if line.name is not None}
+
+    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        data = self.data()  # a fresh dict each call: callers may keep it
+        if tuple(path) == ():
+            return data
+        if len(path) == 1 and path[0] in data:
+            return data[path[0]]
+        return default

@@ -17,13 +17,12 @@ quotes because bash does not decode ``\\n``.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
+from gwconf.errors import WriteRefused
+from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol
 
 _ASSIGN = re.compile(r"(?P<prefix>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*)")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names bash can export
@@ -77,7 +76,7 @@ def _requote(value: str, style: str) -> str:
     return quote(value)
 
 
-class DotenvDocument:
+class DotenvDocument(NamedValues):
     def __init__(self, text: str, source: str) -> None:
         self.source = source
         self.eol = detect_eol(text)
@@ -153,24 +152,6 @@ class DotenvDocument:
             parts.append(c)
             i += 1
         raise self._error(text, start, "unterminated double-quoted value")
-
-    def _error(self, text: str, pos: int, message: str) -> ParseError:
-        return ParseError(self.source, message, *line_col(text, pos))
-
-    def data(self) -> dict[str, str]:
-        values: dict[str, str] = {}
-        for line in self._lines:
-            if line.name is not None:
-                values[line.name] = line.value
-        return values
-
-    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
-        data = self.data()
-        if tuple(path) == ():
-            return copy.deepcopy(data)
-        if len(path) == 1 and path[0] in data:
-            return data[path[0]]
-        return default
 
     # -- editing -----------------------------------------------------------------------------
 

@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
+from gwconf.errors import WriteRefused
+from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol
 
 BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
@@ -72,7 +72,7 @@ class _Malformed(Exception):
         self.pos = pos
 
 
-class ShellBlockDocument:
+class ShellBlockDocument(NamedValues):
     """The text is kept as head + block + tail; only the block is ever rebuilt."""
 
     def __init__(self, text: str, source: str, fmt: str) -> None:
@@ -142,24 +142,6 @@ class ShellBlockDocument:
                 raise self._error(text, exc.pos, exc.message) from None
             lines.append(_Line(text[pos:end], name, value))
             pos = end
-
-    def _error(self, text: str, pos: int, message: str) -> ParseError:
-        return ParseError(self.source, message, *line_col(text, pos))
-
-    def data(self) -> dict[str, str]:
-        values: dict[str, str] = {}
-        for line in self._lines:
-            if line.name is not None:
-                values[line.name] = line.value
-        return values
-
-    def get(self, path: KeyPath, default: Any = MISSING) -> Any:
-        data = self.data()
-        if tuple(path) == ():
-            return data
-        if len(path) == 1 and path[0] in data:
-            return data[path[0]]
-        return default
 
     # -- editing -----------------------------------------------------------------------------
 
