@@ -130,6 +130,31 @@ def test_literal_strings_stay_literal_when_they_can() -> None:
     assert '  effort = "it\'s"\n' in text  # a literal string cannot hold a quote
 
 
+def test_scalars_are_replaced_on_their_own_line_without_building_tomlkits_tree() -> None:
+    text = '''"model" = 'old'   # quoted key, literal value
+count = 5 # how many
+[t]
+note = """
+count = 99
+"""
+count = 1
+'''
+    doc = load("toml", text, "config.toml")
+    doc.set(("model",), "new")
+    doc.set(("count",), 7)
+    doc.set(("t", "count"), 2)  # the line inside the string above is not the key
+    assert doc.dump() == text.replace("'old'", "'new'").replace("5 #", "7 #").replace("count = 1", "count = 2")
+    assert doc._tk_doc is None  # a strict file's scalar edits never parse it with tomlkit
+    assert verify_edit("toml", load("toml", text, "config.toml"), doc) == doc.dump()
+
+
+def test_a_value_tomllib_cannot_judge_alone_still_goes_through_tomlkit() -> None:
+    # TOML 1.1 (inline tables over lines) is not strict TOML 1.0: tomlkit reads and edits it
+    text = "t = {\n  a = 1,\n}\nmodel = 'x'\n"
+    doc, out = edited(text, ("set", ("model",), "y"), ("set", ("t", "a"), 2))
+    assert "model = 'y'" in out and "a = 2" in out
+
+
 def test_equal_set_is_a_no_op_but_type_matters() -> None:
     doc, text = edited(
         CODEX, ("set", ("model",), "gpt-5"), ("set", ("model_providers", "late", "big"), float("inf"))

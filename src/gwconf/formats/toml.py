@@ -15,8 +15,9 @@ their meaning. So gwconf:
 - edits values in place through tomlkit (comments, alignment and literal quoting kept),
 - keeps the file's final-newline state and line endings,
 - re-parses every candidate text and accepts it only when it reads back as intended (with
-  tomlkit, and with tomllib too when the file was strict TOML 1.0); when the text-level way does
-  not, it falls back to plain tomlkit, and refuses when that fails too.
+  tomllib when the file was strict TOML 1.0, the reader Codex's own parser agrees with; with
+  tomlkit otherwise); when the text-level way does not, it falls back to plain tomlkit, and
+  refuses when that fails too. tomlkit's tree is built only for edits that need it.
 
 Because every edit starts from the text, a table added today and removed next month (a new
 process, a fresh parse) gives back the original bytes, not only within one session.
@@ -362,6 +363,76 @@ def _insert_key_line(text: str, section: _Section, line: str, eol: str) -> str:
     return before + indent + line + eol + after
 
 
+_KEY_LINE = re.compile(r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\\n])*"|'[^'\n]*')[ \t]*=[ \t]*""")
+_BARE_VALUE = re.compile(r"[^\s#]+")
+_BASIC_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _replace_scalar(text: str, section: _Section, key: str, value: Any) -> str | None:
+    """Swap the value token on the one ``key = value`` line of ``section`` for ``value`` (text,
+    integer or boolean), keeping the spacing, the comment after it and a literal string's quotes;
+    None when that line is not simple enough to be sure (the caller falls back to tomlkit)."""
+    found: list[tuple[int, int, str]] = []
+    for row in section.rows:
+        if row.kind != "other":
+            continue
+        line = text[row.start : row.end]
+        match = _KEY_LINE.match(line)
+        if match is None or match.group("key").strip("\"'") != key:
+            continue
+        start = match.end()
+        end = _scalar_end(line, start)
+        if end is None:
+            return None
+        rest = line[end:].strip(" \t\r\n")
+        if rest and not rest.startswith("#"):
+            return None
+        found.append((row.start + start, row.start + end, line[start]))
+    if len(found) != 1:
+        return None
+    start, end, quote = found[0]
+    rendered = _render_scalar(value, literal=quote == "'")
+    return None if rendered is None else text[:start] + rendered + text[end:]
+
+
+def _scalar_end(line: str, start: int) -> int | None:
+    """Where the one-line scalar starting at ``start`` ends; None for anything else."""
+    if line.startswith(('"""', "'''"), start) or start >= len(line) or line[start] in "[{":
+        return None
+    if line[start] == "'":
+        close = line.find("'", start + 1)
+        return None if close < 0 else close + 1
+    if line[start] == '"':
+        i = start + 1
+        while i < len(line) and line[i] not in '"\n':
+            i += 2 if line[i] == "\\" else 1
+        return i + 1 if i < len(line) and line[i] == '"' else None
+    match = _BARE_VALUE.match(line, start)
+    return match.end() if match else None
+
+
+def _render_scalar(value: Any, literal: bool = False) -> str | None:
+    """TOML text for a string, integer or boolean (a string as tomlkit writes it, or as a literal
+    'string' when the old value was one and the new one can be); None for other values."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if not isinstance(value, str):
+        return None
+    if literal and not re.search(r"['\x00-\x08\x0a-\x1f\x7f]", value):
+        return f"'{value}'"
+    out = []
+    for char in value:
+        if char in _BASIC_ESCAPES:
+            out.append(_BASIC_ESCAPES[char])
+        elif char < " " or char == "\x7f":
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
 # -- values ----------------------------------------------------------------------------------------
 
 _SCALARS = (str, bool, int, float, datetime.datetime, datetime.date, datetime.time)
@@ -507,31 +578,44 @@ class TomlDocument:
     """The text is the state: each edit produces a new text, re-parsed before it is taken."""
 
     def __init__(self, text: str, source: str) -> None:
-        self.source = source
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
         # new lines from tomlkit are bare LF; turn them into CRLF only in a pure-CRLF file
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
-        self._text = text
-        self._data: dict[str, Any] | None = None
-        self._doc = _parse(text, source)
-        # a file that strict TOML 1.0 (tomllib; Codex's Rust parser) reads must stay readable
-        self._strict = _strict_read(text) is not None
+        self.source = source
+        self._sections_of: str | None = None
+        self._sections_cache: list[_Section] = []
+        # A file that strict TOML 1.0 reads (tomllib; Codex's Rust parser) must stay readable by
+        # it, and tomllib then is the reader that judges every edit: it is also 20-50 times faster
+        # than tomlkit, which is parsed only when an edit needs its items (most never do).
+        strict = _strict_read(text)
+        self._strict = strict is not None
+        if strict is None:
+            self._adopt(text, _parse(text, source), None)
+        else:
+            self._adopt(text, None, strict)
 
     # -- reading -----------------------------------------------------------------------------
 
+    def _adopt(self, text: str, tk_doc: Any, data: dict[str, Any] | None) -> None:
+        """Make ``text`` the state; its tomlkit document and plain data are computed on demand."""
+        self._text = text
+        self._tk_doc = tk_doc
+        self._data = data
+
+    def _state(self) -> tuple[str, Any, dict[str, Any] | None]:
+        return self._text, self._tk_doc, self._data
+
     @property
     def _doc(self) -> Any:
+        """tomlkit's document of the current text, parsed on first use."""
+        if self._tk_doc is None:
+            self._tk_doc = _parse(self._text, self.source)
         return self._tk_doc
 
-    @_doc.setter
-    def _doc(self, value: Any) -> None:
-        self._tk_doc = value
-        self._data = None  # every new parse gets its own plain data, computed once
-
     def data(self) -> dict[str, Any]:
-        """Plain data, unwrapped once per text (callers never change it; a new edit makes a new one)."""
+        """Plain data, read once per text (callers never change it; a new edit makes a new one)."""
         if self._data is None:
             self._data = dict(self._doc.unwrap())
         return self._data
@@ -564,11 +648,11 @@ class TomlDocument:
         if self.get(path) is MISSING:
             return False
         before_ops = len(self.ops)
-        saved = (self._text, self._doc)
+        saved = self._state()
         try:
             self.ops.extend(self._delete(path))
         except BaseException:
-            self._text, self._doc = saved
+            self._adopt(*saved)
             del self.ops[before_ops:]
             raise
         return True
@@ -629,7 +713,10 @@ class TomlDocument:
                 self._delete(path)  # a [table] becomes a plain value, or a plain value a [table]
                 self._set(path, value)
                 return
-            self._commit([Op("set", path, value)], [lambda: self._tk_set(path, value)])
+            self._commit(
+                [Op("set", path, value)],
+                [lambda: self._text_replace_value(path, value), lambda: self._tk_set(path, value)],
+            )
             return
         if isinstance(parent, list):
             raise WriteRefused(f"{self.source}: {_show(path)}: no such element in that list.")
@@ -699,6 +786,14 @@ class TomlDocument:
             return None
         line = f"{tomlkit.key(str(key)).as_string()} = {_inline_item(value).as_string()}"
         return _insert_key_line(self._text, home, self._eol_new(line), self.eol)
+
+    def _text_replace_value(self, path: tuple[str | int, ...], value: Any) -> str | None:
+        """A scalar replaced on its own line, without building tomlkit's tree."""
+        key = path[-1]
+        if not isinstance(key, str):
+            return None
+        home = _home_section(self._all_sections(), path[:-1])
+        return None if home is None else _replace_scalar(self._text, home, key, value)
 
     def _tk_set(self, path: tuple[str | int, ...], value: Any) -> str:
         import tomlkit
@@ -772,33 +867,39 @@ class TomlDocument:
         ``model_providers`` above ``[model_providers.gwconf]``) removes that table too; the extra
         delete is recorded so ``replay`` agrees.
         """
-        import tomlkit
-
         before = self.data()
-        strict_before = _strict_read(self._text) if self._strict else None
         for make in candidates:
             try:
                 text = make()
                 if text is None:  # this way does not apply here
                     continue
                 text = self._normalize(text)
-                doc = tomlkit.parse(text)
-                after = doc.unwrap()
+                tk_doc, after = self._read_candidate(text)
             except Exception:  # a candidate that fails in any way just is not taken
                 continue
-            strict_after = _strict_read(text) if strict_before is not None else None
             for attempt in self._op_variants(ops, before, after) if prune else [ops]:
-                if not _same(after, replay(before, attempt)):
-                    continue
-                if strict_before is not None and not _same(strict_after, replay(strict_before, attempt)):
-                    continue  # tomlkit accepts (or misreads) what a strict parser would not
-                self._text, self._doc = text, doc
-                return attempt
+                if _same(after, replay(before, attempt)):
+                    self._adopt(text, tk_doc, after)
+                    return attempt
         raise WriteRefused(
             f"{self.source}: gwconf could not make this edit ({_describe(ops[0])}) so that the file reads "
             "back as intended; nothing was written.",
             "Make the change by hand, or report the file (keys removed) as a gwconf bug.",
         )
+
+    def _read_candidate(self, text: str) -> tuple[Any, dict[str, Any]]:
+        """(tomlkit document or None, plain data) of a candidate text; raises when it does not parse.
+
+        A strict file's candidates are read with tomllib alone: a text tomlkit accepts (or misreads)
+        but a strict parser rejects is never taken, and tomlkit is parsed later only if needed."""
+        if self._strict:
+            import tomllib
+
+            return None, tomllib.loads(text)
+        import tomlkit
+
+        doc = tomlkit.parse(text)
+        return doc, dict(doc.unwrap())
 
     @staticmethod
     def _op_variants(ops: list[Op], before: Any, after: Any) -> list[list[Op]]:
@@ -851,13 +952,50 @@ class TomlDocument:
             node = node[part]
         return node
 
+    def _kind(self, path: tuple[str | int, ...]) -> str | None:
+        """What the header lines alone say ``path`` is, so most edits never build tomlkit's tree:
+        "aot" (an ``[[array]]``), "table" (a ``[table]``, or one implied by a header below it:
+        headers never pass through inline tables), "value" (no header reaches it and the data
+        holds no table there), or None when only tomlkit can tell (inline tables, dotted keys,
+        paths through array elements)."""
+        if any(not isinstance(part, str) for part in path):
+            return None
+        size = len(path)
+        reached = False
+        for section in self._header_sections():
+            if section.path[:size] == path:
+                if section.aot and len(section.path) == size:
+                    return "aot"
+                reached = True
+            elif section.aot and path[: len(section.path)] == section.path:
+                return None  # under an [[array]]: its elements are tomlkit's to tell apart
+        if reached:
+            return "table"
+        return None if isinstance(self.get(path), dict) else "value"
+
+    def _all_sections(self) -> list[_Section]:
+        """The current text's sections (the preamble first), computed once per text."""
+        if self._sections_of != self._text:
+            self._sections_cache = _sections(self._text)
+            self._sections_of = self._text
+        return self._sections_cache
+
+    def _header_sections(self) -> list[_Section]:
+        return self._all_sections()[1:]
+
     def _is_header_table(self, path: tuple[str | int, ...]) -> bool:
+        kind = self._kind(path)
+        if kind is not None:
+            return kind in ("aot", "table")
         from tomlkit.items import AoT, InlineTable
 
         node = self._item(path)
         return isinstance(node, AoT) or (hasattr(node, "keys") and not isinstance(node, InlineTable))
 
     def _is_aot(self, path: tuple[str | int, ...]) -> bool:
+        kind = self._kind(path)
+        if kind is not None:
+            return kind == "aot"
         from tomlkit.items import AoT
 
         try:
@@ -867,10 +1005,13 @@ class TomlDocument:
 
     def _is_header_like(self, path: tuple[str | int, ...]) -> bool:
         """The document itself or a table that is not inline (new tables may go under it)."""
-        from tomlkit.items import InlineTable
-
         if not path:
             return True
+        kind = self._kind(path)
+        if kind is not None:
+            return kind == "table"
+        from tomlkit.items import InlineTable
+
         try:
             node = self._item(path)
         except (KeyError, IndexError, TypeError):
@@ -884,7 +1025,7 @@ class _Transaction:
     def __init__(self, doc: TomlDocument, ops: list[Op]) -> None:
         self.doc = doc
         self.ops = ops
-        self.saved = (doc._text, doc._doc)
+        self.saved = doc._state()
         self.before = doc.data()
 
     def __enter__(self) -> None:
@@ -897,10 +1038,10 @@ class _Transaction:
                 "intended; nothing was written.",
                 "This is a gwconf bug: please report it with the file (keys removed).",
             )
-            self.doc._text, self.doc._doc = self.saved
+            self.doc._adopt(*self.saved)
             raise exc
         if exc_type is not None:
-            self.doc._text, self.doc._doc = self.saved
+            self.doc._adopt(*self.saved)
             return False
         self.doc.ops.extend(self.ops)
         return False
@@ -913,7 +1054,7 @@ def _strict_read(text: str) -> dict[str, Any] | None:
         return None
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # tomlkit's parse then says what is wrong
         return None
 
 
