@@ -530,10 +530,9 @@ class YamlDocument:
     # -- Document protocol ----------------------------------------------------------------
 
     def data(self) -> Any:
-        """Plain value as PyYAML's safe_load reads it; {} for an empty document. Caller owns it."""
-        value = self._plain()
-        self._cache = _STALE  # handed out: get() builds its own copy next time
-        return value
+        """Plain value as PyYAML's safe_load reads it; {} for an empty document. Cached, like the
+        other editors' data: callers must not change it (``get`` hands out copies of parts)."""
+        return self._plain()
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
         value = self._plain()
