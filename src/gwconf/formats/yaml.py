@@ -39,6 +39,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from gwconf.errors import ParseError, WriteRefused
+from gwconf.formats import replay
 from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
@@ -510,9 +511,6 @@ class _Step:
     alias: bool
 
 
-_STALE: Any = object()
-
-
 class YamlDocument:
     """A YAML file edited by splicing; see the module docstring."""
 
@@ -557,7 +555,7 @@ class YamlDocument:
         with self._atomic():
             changed = self._set(path, value)
         if changed:
-            self.ops.append(Op("set", path, copy.deepcopy(value)))
+            self._record(Op("set", path, copy.deepcopy(value)))
 
     def delete(self, path: KeyPath) -> bool:
         path = tuple(path)
@@ -567,7 +565,7 @@ class YamlDocument:
             return False
         with self._atomic():
             self._delete(path)
-        self.ops.append(Op("delete", path))
+        self._record(Op("delete", path))
         return True
 
     def append(self, path: KeyPath, value: Any) -> int:
@@ -589,7 +587,7 @@ class YamlDocument:
                 self._refuse(
                     f"{_fmt_path(path)} is a {_kind(current)}, not a list; gwconf cannot append to it"
                 )
-        self.ops.append(Op("append", path, copy.deepcopy(value)))
+        self._record(Op("append", path, copy.deepcopy(value)))
         return index
 
     def dump(self) -> str:
@@ -609,15 +607,7 @@ class YamlDocument:
         return self._tree
 
     def _plain(self) -> Any:
-        if self._cache is _STALE:
-            tree = self._tree_now()
-            try:
-                self._cache = _construct(tree, self._text, self.source)
-            except ParseError as exc:
-                raise WriteRefused(
-                    f"{self.source}: gwconf's edit would not read back ({exc.reason}); nothing was written.",
-                    _BUG_HINT,
-                ) from None
+        """The data: read from the file at load, then what each finished edit intends."""
         return self._cache
 
     @contextmanager
@@ -632,10 +622,21 @@ class YamlDocument:
                 self._splice(0, len(self._text), before)
             raise
 
+    def _record(self, op: Op) -> None:
+        """Note a finished public edit. The data becomes what the edit intends (the data before
+        it, ``replay``ed) instead of a fresh read of the text: clients read between edits, and
+        constructing the file again after each one was most of a YAML plan. The text is still
+        read back before anything is written: ``verify_edit`` re-parses it and compares it with
+        the same intended data."""
+        self.ops.append(op)
+        self._cache = replay(self._plain(), [op])
+
     def _splice(self, start: int, end: int, new: str) -> None:
+        """Change the text; its node positions are composed again when next needed. The data
+        stays as it was until the public edit finishes (``_record``): within one edit, reads
+        ask for keys that edit has not touched yet."""
         self._text = self._text[:start] + new + self._text[end:]
         self._tree = None
-        self._cache = _STALE
         self._style_cache = None
 
     def _empty(self) -> bool:
