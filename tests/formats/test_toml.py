@@ -151,7 +151,7 @@ count = 1
 def test_a_value_tomllib_cannot_judge_alone_still_goes_through_tomlkit() -> None:
     # TOML 1.1 (inline tables over lines) is not strict TOML 1.0: tomlkit reads and edits it
     text = "t = {\n  a = 1,\n}\nmodel = 'x'\n"
-    doc, out = edited(text, ("set", ("model",), "y"), ("set", ("t", "a"), 2))
+    _, out = edited(text, ("set", ("model",), "y"), ("set", ("t", "a"), 2))
     assert "model = 'y'" in out and "a = 2" in out
 
 
@@ -627,3 +627,38 @@ def test_a_file_with_nan_can_still_be_edited() -> None:
     doc = formats.load("toml", text, "t.toml")
     doc.set(("t", "b"), 2)
     assert formats.verify_edit("toml", formats.load("toml", text, "t.toml"), doc).endswith("b = 2\n")
+
+
+# -- gwconf's own rendering of new keys and tables matches tomlkit's -----------------------------
+
+_RENDER_KEYS = st.text(st.sampled_from("ab_-1 .\"'é\\\n\t"), max_size=4)
+_RENDER_SCALARS = st.one_of(
+    st.booleans(),
+    st.integers(-(2**63), 2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(st.sampled_from("ab '\"\\#é\n\t\x00\x7f\x1f🚀"), max_size=6),
+)
+_RENDER_INLINE = st.recursive(
+    _RENDER_SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_RENDER_KEYS, inner, max_size=3)),
+    max_leaves=8,
+)
+_RENDER_TABLES = st.recursive(
+    st.dictionaries(_RENDER_KEYS, _RENDER_INLINE, max_size=3),
+    lambda inner: st.dictionaries(
+        _RENDER_KEYS, st.one_of(inner, st.lists(inner, min_size=1, max_size=2), _RENDER_INLINE), max_size=3
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_RENDER_KEYS, min_size=1, max_size=3).map(tuple), _RENDER_TABLES, st.booleans())
+def test_own_table_rendering_is_tomlkits(path: tuple[str, ...], table: dict, as_array: bool) -> None:
+    from gwconf.formats.toml import _inline_item, _inline_text, _own_chunk, _tomlkit_chunk
+
+    value = [table, table] if as_array else table
+    assert _own_chunk(path, value) == _tomlkit_chunk(path, value)
+    for item in table.values():
+        if not isinstance(item, dict):
+            assert _inline_text(item) == _inline_item(item).as_string()

@@ -161,9 +161,11 @@ def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
 @functools.lru_cache(maxsize=4096)
 def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
     """The key path of a ``[header]`` line and whether it is an ``[[array]]`` element."""
-    import tomlkit
+    node: Any = _strict_read(line.strip())
+    if node is None:  # Python 3.10, or TOML 1.1 in the header (tomllib reads the 1.0 forms)
+        import tomlkit
 
-    node: Any = tomlkit.parse(line.strip()).unwrap()
+        node = tomlkit.parse(line.strip()).unwrap()
     path: list[str] = []
     while isinstance(node, dict) and len(node) == 1:
         key = next(iter(node))
@@ -507,7 +509,14 @@ def _aot_item(value: list[dict[str, Any]]) -> Any:
 
 
 def _render_chunk(path: tuple[str, ...], value: Any) -> str:
-    """The text of a new table (or array of tables) at ``path``, as its own document."""
+    """The text of a new table (or array of tables) at ``path``, as its own document: written
+    by gwconf itself in tomlkit's layout (tests hold the two equal), so an edit that needs no
+    tomlkit tree never imports tomlkit; tomlkit writes values gwconf's renderer does not."""
+    own = _own_chunk(path, value)
+    return own if own is not None else _tomlkit_chunk(path, value)
+
+
+def _tomlkit_chunk(path: tuple[str, ...], value: Any) -> str:
     import tomlkit
 
     doc = tomlkit.document()
@@ -518,6 +527,77 @@ def _render_chunk(path: tuple[str, ...], value: Any) -> str:
         container = parent
     container.append(path[-1], _table_item(value) if isinstance(value, dict) else _aot_item(value))
     return str(doc.as_string())
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key_text(key: str) -> str:
+    """A key as tomlkit writes it: bare when it can be, else a basic string."""
+    return key if _BARE_KEY.fullmatch(key) else str(_render_scalar(key))
+
+
+def _inline_text(value: Any) -> str | None:
+    """A value on its key's line as tomlkit writes it (dicts become inline tables); None for
+    kinds gwconf never writes (dates and times), which tomlkit then renders."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dict):
+        parts = []
+        for key, item in value.items():
+            text = _inline_text(item)
+            if text is None:
+                return None
+            parts.append(f"{_key_text(key)} = {text}")
+        return "{" + ", ".join(parts) + "}"
+    if isinstance(value, list):
+        items = [_inline_text(item) for item in value]
+        return None if None in items else "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+    return _render_scalar(value)
+
+
+def _own_chunk(path: tuple[str, ...], value: Any) -> str | None:
+    """``_tomlkit_chunk``'s text without tomlkit: each table is its header (none for a table
+    that holds only tables) and its plain keys, then its sub-tables; a blank line between tables
+    except right under a bare ``[[element]]`` header, for its own sub-tables and next element."""
+    blocks: list[tuple[tuple[str, ...], list[str]]] = []
+
+    def table(at: tuple[str, ...], body: dict[str, Any], implicit: bool, element: bool) -> bool:
+        simple = {k: v for k, v in body.items() if not isinstance(v, dict) and not _is_table_list(v)}
+        lines = []
+        if not (implicit and len(simple) < len(body) and not simple):
+            name = ".".join(_key_text(part) for part in at)
+            lines.append(f"[[{name}]]" if element else f"[{name}]")
+        for key, item in simple.items():
+            text = _inline_text(item)
+            if text is None:
+                return False
+            lines.append(f"{_key_text(key)} = {text}")
+        if lines:
+            blocks.append((at, lines))
+        for key, item in body.items():
+            if key in simple:
+                continue
+            if isinstance(item, dict):
+                if not table((*at, key), item, True, False):
+                    return False
+            else:
+                for part in item:
+                    if not table((*at, key), part, False, True):
+                        return False
+        return True
+
+    elements = [(value, False)] if isinstance(value, dict) else [(part, True) for part in value]
+    for body, element in elements:
+        if not table(path, body, not element, element):
+            return None
+    text = ""
+    for index, (at, lines) in enumerate(blocks):
+        above_at, above = blocks[index - 1] if index else ((), [])
+        if above and not (len(above) == 1 and above[0].startswith("[[") and at[: len(above_at)] == above_at):
+            text += "\n"
+        text += "\n".join(lines) + "\n"
+    return text
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -778,13 +858,14 @@ class TomlDocument:
     def _text_new_key(self, path: tuple[str | int, ...], value: Any) -> str | None:
         """A ``key = value`` line in the parent's own section (a ``[table]``, an ``[[array]]``
         element or the top of the file); None when the parent has no section of its own."""
-        import tomlkit
-
         parent, key = path[:-1], path[-1]
-        home = _home_section(_sections(self._text), parent)
+        home = _home_section(self._all_sections(), parent)
         if home is None:
             return None
-        line = f"{tomlkit.key(str(key)).as_string()} = {_inline_item(value).as_string()}"
+        rendered = _inline_text(value)
+        if rendered is None:  # a date or time: tomlkit writes it
+            rendered = _inline_item(value).as_string()
+        line = f"{_key_text(str(key))} = {rendered}"
         return _insert_key_line(self._text, home, self._eol_new(line), self.eol)
 
     def _text_replace_value(self, path: tuple[str | int, ...], value: Any) -> str | None:
