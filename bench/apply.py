@@ -93,6 +93,9 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
             [*gwconf_command(), "apply", "--all", "--dry-run"],
             env,
             box.work,
+            # from the same untouched home as every real apply: without the reset, every run but
+            # the first met the home the real apply before it had already configured
+            prepare=reset,
             ok_codes=codes,
         )
         real = Case(
