@@ -143,7 +143,9 @@ count = 1
     doc.set(("model",), "new")
     doc.set(("count",), 7)
     doc.set(("t", "count"), 2)  # the line inside the string above is not the key
-    assert doc.dump() == text.replace("'old'", "'new'").replace("5 #", "7 #").replace("count = 1", "count = 2")
+    assert doc.dump() == text.replace("'old'", "'new'").replace("5 #", "7 #").replace(
+        "count = 1", "count = 2"
+    )
     assert doc._tk_doc is None  # a strict file's scalar edits never parse it with tomlkit
     assert verify_edit("toml", load("toml", text, "config.toml"), doc) == doc.dump()
 
@@ -662,3 +664,31 @@ def test_own_table_rendering_is_tomlkits(path: tuple[str, ...], table: dict, as_
     for item in table.values():
         if not isinstance(item, dict):
             assert _inline_text(item) == _inline_item(item).as_string()
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from("ab_-1 .\"'é\\#\t"), min_size=0, max_size=4), min_size=1, max_size=3),
+    st.sampled_from(["bare", '"', "'"]),
+    st.sampled_from(["[", "[["]),
+    st.sampled_from(["", "  ", " # note", "\t#"]),
+)
+def test_header_lines_read_as_tomllib_reads_them(keys: list[str], quote: str, open_: str, tail: str) -> None:
+    import tomllib
+
+    from gwconf.formats.toml import _header_path
+
+    parts = [key if quote == "bare" else f"{quote}{key}{quote}" for key in keys]
+    line = f"{open_}{' . '.join(parts)}{']' * len(open_)}{tail}\n"
+    try:
+        node = tomllib.loads(line)
+    except tomllib.TOMLDecodeError:
+        return  # not a header tomllib reads: nothing to agree on
+    path = []
+    while isinstance(node, dict) and len(node) == 1:
+        key = next(iter(node))
+        path.append(key)
+        node = node[key]
+        if isinstance(node, list):
+            break
+    assert _header_path(line) == (tuple(path), open_ == "[[")

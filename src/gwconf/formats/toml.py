@@ -158,9 +158,25 @@ def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
     return ml, depth
 
 
+_HEADER_KEY_PATTERN = r"""[A-Za-z0-9_-]+|"[^"\\\x00-\x1f\x7f]*"|'[^'\x00-\x08\x0a-\x1f\x7f]*'"""
+_HEADER_KEY = re.compile(_HEADER_KEY_PATTERN)
+_SIMPLE_HEADER = re.compile(
+    rf"(?P<open>\[\[?)[ \t]*(?P<keys>(?:{_HEADER_KEY_PATTERN})(?:[ \t]*\.[ \t]*(?:{_HEADER_KEY_PATTERN}))*)"
+    rf"[ \t]*(?P<close>\]\]?)[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
     """The key path of a ``[header]`` line and whether it is an ``[[array]]`` element."""
+    match = _SIMPLE_HEADER.fullmatch(line.strip())
+    if match is not None and len(match.group("open")) == len(
+        match.group("close")
+    ):  # bare keys and quoted keys without escapes: read here, in microseconds
+        parts = tuple(
+            key[1:-1] if key[0] in "\"'" else key for key in _HEADER_KEY.findall(match.group("keys"))
+        )
+        return parts, match.group("open") == "[["
     node: Any = _strict_read(line.strip())
     if node is None:  # Python 3.10, or TOML 1.1 in the header (tomllib reads the 1.0 forms)
         import tomlkit
