@@ -4,6 +4,9 @@
   and not even click: ``gwconf --version`` and ``gwconf --help`` are answered without it.
 - ``gwconf clients`` / ``gwconf status`` on an empty home parse no file, so they load neither
   tomlkit nor PyYAML (and never httpx).
+- ``gwconf apply --dry-run`` on a strict TOML file reads it with tomllib and writes it with gwconf's
+  own renderer: no tomlkit; and planning starts no process and writes no file, so neither
+  subprocess nor tempfile is imported.
 - The click-free ``--help`` is the same text click prints, and lists every command and root option.
 No timing assertions here: the benchmark reports times.
 """
@@ -27,7 +30,8 @@ from gwconf.cli import run
 args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
-loaded = sorted({m.split(".")[0] for m in sys.modules} & {"click", "httpx", "tomlkit", "yaml", "platformdirs"})
+watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile"}
+loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded}))
 """
 
@@ -150,3 +154,13 @@ def test_a_command_missing_from_summaries_gets_its_docstring_sentence() -> None:
         assert command is not None
         if command.short_help is None and command.help:
             assert _source_summary(name) == command.get_short_help_str(10_000), name
+
+
+def test_a_dry_run_on_a_strict_toml_file_loads_no_tomlkit_and_starts_nothing(profile, tmp_path) -> None:
+    config = tmp_path / "home" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('model = "gpt-5"  # mine\n\n[model_providers.openai]\nname = "OpenAI"\n')
+    code, loaded, output = probe(["apply", "codex", "--dry-run"])
+    assert code == 0, output
+    assert '+model = "my-model"  # mine' in output and "+[model_providers.gwconf]" in output
+    assert not set(loaded) & {"tomlkit", "subprocess", "tempfile"}, loaded

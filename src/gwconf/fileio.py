@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +23,8 @@ TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are rem
 
 
 def sha256(data: bytes | None) -> str | None:
+    import hashlib  # here, not at start: OpenSSL's start-up costs 3-5 ms
+
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
@@ -131,6 +131,8 @@ def atomic_write(
         new_mode = 0o600 if secret else 0o666 & ~umask
     else:
         new_mode = (mode & 0o600) if secret else mode
+    import tempfile
+
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
     tmp = Path(tmp_name)
     try:

@@ -8,7 +8,6 @@ wrote. The ledger never holds a key in full (issue 8's secrets audit).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
@@ -30,6 +29,8 @@ def value_hash(value: Any) -> str:
         payload = "\x00missing"
     else:
         payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    import hashlib  # here, not at start: OpenSSL's start-up costs 3-5 ms
+
     return hashlib.sha256(payload.encode()).hexdigest()
 
 

@@ -8,7 +8,6 @@ config and state. ``GWCONF_HOME`` moves config, state and backups into one folde
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -73,6 +72,8 @@ class Env:
 
     # -- clients ---------------------------------------------------------------------------------
     def which(self, program: str) -> str | None:
+        import shutil
+
         return shutil.which(program, path=self.environ.get("PATH", ""))
 
     @property

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import hashlib
 import json
 import os
 import time
@@ -227,11 +226,11 @@ def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | No
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
     if not item.doc.ops:
         return None
-    text = formats.verify_edit(item.file.format, _original(item), item.doc)
+    # after_data: what the text was just checked to read back as; no third parse of the file
+    text, after_data = formats.checked_edit(item.file.format, _original(item), item.doc)
     if not item.snapshot.exists and not text.strip():
         return None
     after = formats.encode(text, item.had_bom)
-    after_data = item.doc.data()
     holds_key = bool(key) and key.encode() in after
     return FileChange(
         client_id=client_id,
@@ -405,6 +404,8 @@ class BackupStore:
     """``<state>/backups/<client>/<file>-<hash>/``: ``pristine`` (or ``pristine.missing``) + timestamped."""
 
     def __init__(self, env: Env, client_id: str, target: Path) -> None:
+        import hashlib
+
         digest = hashlib.sha256(str(target).encode()).hexdigest()[:10]
         self.folder = env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}"
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +60,8 @@ class Profile:
                 )
             return value
         if self.key_cmd:
+            import subprocess  # only a key command needs it (it costs about 4 ms to import)
+
             try:
                 done = subprocess.run(
                     self.key_cmd if _needs_shell(self.key_cmd) else shlex.split(self.key_cmd),

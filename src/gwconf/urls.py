@@ -7,7 +7,6 @@ their own paths); ``/v1/`` with a trailing slash; the full chat endpoint; or hos
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
@@ -118,6 +117,8 @@ def is_loopback(host: str | None) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
+        import ipaddress
+
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False

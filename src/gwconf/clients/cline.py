@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -208,6 +207,8 @@ def _linux_processes(env: Env) -> list[tuple[int, str]]:
 
 def _other_processes(env: Env) -> list[tuple[int, str]]:
     """macOS (``ps``) and Windows (``tasklist``): by name only; their environment is not readable."""
+    import subprocess  # only here: every gwconf command imports this module
+
     found: list[tuple[int, str]] = []
     try:
         if env.platform == "win32":
