@@ -417,9 +417,45 @@ def test_plain_tomlkit_would_corrupt_that_file_and_gwconf_refuses_instead(monkey
     # new table (it would read back as model_providers.new.model_providers.gw.base_url)
     monkeypatch.setattr(TomlDocument, "_text_new_table", lambda self, path, value: None)
     doc = load("toml", DOTTED, "config.toml")
-    with pytest.raises(WriteRefused):
+    with pytest.raises(WriteRefused):  # at once, or when the optimistic text is read back
         doc.set(("model_providers", "new"), {"name": "New"})
+        doc.dump()
     assert doc.dump() == DOTTED and doc.ops == []
+
+
+def test_an_optimistic_edit_that_reads_back_wrong_is_made_again_the_careful_way(monkeypatch) -> None:
+    # gwconf's text-level way is taken without a parse; fault: it puts the new key at the end of
+    # the file, inside [other]. dump() reads the text back, sees it, and makes every edit again,
+    # each read back before it is taken: the text-level way is refused, tomlkit's is taken.
+    monkeypatch.setattr(TomlDocument, "_text_new_key", lambda self, path, value: self._text + 'model = "m"\n')
+    doc = load("toml", DOTTED, "config.toml")
+    doc.set(("model",), "m")
+    doc.set(("other", "x"), 2)
+    text = doc.dump()
+    assert load("toml", text, "x").data() == {
+        "model": "m",
+        "model_providers": {"gw": {"name": "GW", "base_url": "u"}},
+        "other": {"x": 2},
+    }
+    assert [op.path for op in doc.ops] == [("model",), ("other", "x")]
+    assert verify_edit("toml", load("toml", DOTTED, "config.toml"), doc) == text
+
+
+def test_a_run_of_edits_reads_the_file_back_once(monkeypatch) -> None:
+    import tomllib
+
+    reads: list[int] = []
+    real_loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(len(text)) or real_loads(text))
+    doc = load("toml", CODEX, "config.toml")
+    doc.set(("model",), "my-model")
+    doc.set(("model_provider",), "gwconf")
+    doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
+    doc.set(("profiles", "fast", "model"), "my-model")
+    assert len(reads) == 1  # the load; the edits are not read back one by one
+    doc.dump()
+    assert len(reads) == 2  # once, for all of them
+    assert load("toml", doc.dump(), "x").data()["model_providers"]["gwconf"] == GWCONF_PROVIDER
 
 
 def test_the_write_gate_refuses_a_corrupted_text() -> None:
