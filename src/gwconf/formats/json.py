@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import json
 import re
 import sys
@@ -40,8 +41,29 @@ _NEXT = (
     if sys.version_info >= (3, 11)
     else None
 )
+# Python 3.11+, for _mask: skip (possessively, in C) everything that is not a comment, a
+# trailing comma or a sign of a broken file, then capture it: group 1 a span to blank (comment or
+# trailing comma), group 2 a "/*" that never ends or a "{", "[", ":" or "," followed by a comma.
+# Every position either is skipped or matches, so no match is retried from a later start: linear.
+_BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
+_GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
+_LINE_COMMENT_P = r"//[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+"  # to "\n": a lone "\r" stays inside, as in _classify
+_MASK_RE: re.Pattern[str] | None = None
+_LEAD_COMMA: re.Pattern[str] | None = None  # a comma before any value: never trailing
+if sys.version_info >= (3, 11):
+    _MASK_RE = re.compile(
+        r'(?:[^"/,{\[:]++'
+        r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
+        r"|/(?![/*])"
+        rf"|,(?!{_GAP_P}[}}\],])"
+        rf"|[{{\[:](?!{_GAP_P},)"
+        r")*+"
+        rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
+    )
+    _LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
 # Python 3.10: what may start a comment or be a trailing comma, decided outside strings only.
-_CANDIDATE = re.compile(r"/[/*]|,(?=[ \t\r\n]*[}\]/])")
+# The "/" alone is matched: "/*a*//*b*/" holds a "//" that would hide the second comment's "/*".
+_CANDIDATE = re.compile(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
 # Text without an unfinished string, used with endpos = a candidate: it stops at the opening
 # quote of a string that covers the candidate. Strings cannot cross a line in JSON. Nothing
 # follows the repeat, so it never backtracks far: linear.
@@ -54,14 +76,22 @@ _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")
 _MEMBER_INDENT = re.compile(r'^([ \t]+)"', re.M)
-_NOT_NEWLINE = re.compile(r"[^\r\n]")
-_WIDE = re.compile("[^\x00-\xff]")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
 
 _TRAIL = "\x00"  # marks a generated trailing comma: "," in the text, " " in the mask
 _CACHE_LIMIT = 1 << 18  # up to this many characters, validation also keeps the data
 _MAX_DEPTH = 500  # reported when json's C scanner runs out of stack
+
+
+class _Blanks(dict[int, str]):
+    """Runs of spaces by length: most masked spans repeat a few lengths."""
+
+    def __missing__(self, length: int) -> str:
+        blank = self[length] = " " * length
+        return blank
+
+
+_BLANKS = _Blanks()
 
 
 class _DuplicateKey(Exception):
@@ -104,7 +134,8 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     """Parse ``text`` (no BOM) as strict ``json`` or ``jsonc``; raises ``ParseError`` naming ``source``."""
     if fmt not in ("json", "jsonc"):
         raise ValueError(f"not a JSON format: {fmt}")
-    masked, trailing, data = _prepare(text, source, strict=fmt == "json")
+    with _paused_gc():
+        masked, trailing, data = _prepare(text, source, strict=fmt == "json")
     return JsonDocument(text, source, fmt, masked, trailing, data)
 
 
@@ -194,39 +225,67 @@ def _find_masks_portable(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _mask(text: str) -> tuple[str, bool, int]:
-    """(masked text, any trailing comma, start of an unterminated comment or -1).
+    """(masked text, any trailing comma blanked, start of an unterminated comment or -1).
 
-    Spans are blanked in place in a fixed-width encoding of the text (latin-1, UTF-16 or UTF-32,
-    chosen by its widest character), so offsets stay character offsets and no per-span objects
-    pile up: a big file costs two copies of itself, not a list of slices."""
-    buf: bytearray | None = None
-    encoding, width = "latin-1", 1
+    One regex finds every comment and trailing comma (in C, strings skipped whole); the loop only
+    joins the text between them with blanks of their length. The masked text is built in pieces
+    of a few thousand spans, each appended in place, so a big file costs its mask and a few
+    kilobytes, not a second copy or a list of slices."""
+    if _MASK_RE is None:
+        return _mask_spans(text, _find_masks_portable(text))
+    out = ""
+    pieces: list[str] = []
+    add, blanks = pieces.append, _BLANKS
+    pos = count = 0
     trailing = False
-    blanks: dict[int, bytes] = {}  # encoded blanks by length: most spans repeat a few lengths
-    find = text.find
-    for start, end in _find_masks(text):
+    # After a "{", "[", ":" or "," followed by a comma the file is invalid: no comma after that
+    # counts as trailing, so json reports the first error where a plain reading would.
+    broken = _LEAD_COMMA is not None and _LEAD_COMMA.match(text) is not None
+    for match in _MASK_RE.finditer(text):
+        start, end = match.span(1)
+        if start < 0:
+            start = match.start(2)
+            if start < 0:  # the end of the text
+                break
+            if text.startswith("/*", start):
+                return text, trailing, start
+            broken = True
+            continue
+        if text[start] == ",":
+            if broken:
+                continue
+            trailing = True
+        add(text[pos:start])
+        add(blanks[end - start])
+        pos = end
+        count += 1
+        if count == 4096:
+            out += "".join(pieces)  # grows ``out`` in place: it holds the only reference
+            pieces.clear()
+            count = 0
+    if not pos:
+        return text, trailing, -1
+    add(text[pos:])
+    out += "".join(pieces)
+    return out, trailing, -1
+
+
+def _mask_spans(text: str, spans: Iterator[tuple[int, int]]) -> tuple[str, bool, int]:
+    """``_mask`` from ``_find_masks``'s spans: Python 3.10, and the reference in the tests."""
+    pieces: list[str] = []
+    trailing = False
+    pos = 0
+    for start, end in spans:
         if end < 0:
             return text, trailing, start
-        if buf is None:
-            if text.isascii():
-                pass
-            elif _ASTRAL.search(text):
-                encoding, width = "utf-32-le", 4
-            elif _WIDE.search(text):
-                encoding, width = "utf-16-le", 2
-            buf = bytearray(text.encode(encoding))
         if text[start] == ",":
             trailing = True
-        if find("\n", start, end) >= 0 or find("\r", start, end) >= 0:
-            blank = _NOT_NEWLINE.sub(" ", text[start:end]).encode(encoding)
-        else:
-            blank = blanks.get(end - start) or blanks.setdefault(
-                end - start, (" " * (end - start)).encode(encoding)
-            )
-        buf[start * width : end * width] = blank
-    if buf is None:
+        pieces += (text[pos:start], _BLANKS[end - start])
+        pos = end
+    if not pos:
         return text, trailing, -1
-    return buf.decode(encoding), trailing, -1
+    pieces.append(text[pos:])
+    return "".join(pieces), trailing, -1
 
 
 def _is_blank(text: str) -> bool:
@@ -450,10 +509,28 @@ def _detect_unit(text: str) -> str:
 
 
 @contextlib.contextmanager
+def _paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while json's C scanner or a walk runs.
+
+    Both make a great many short-lived containers and no reference cycles, and each collection
+    they trigger also walks every object of the data already loaded: on a 16 MB settings.json
+    that was a fifth of gwconf's write path (measured; bench/scale.py)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@contextlib.contextmanager
 def _guard(source: str) -> Iterator[None]:
     """json's C scanner can still run out of stack on a value nested close to the limit."""
     try:
-        yield
+        with _paused_gc():
+            yield
     except RecursionError:
         raise ParseError(source, "nested too deeply to edit safely") from None
 
@@ -749,8 +826,11 @@ class JsonDocument:
         at, after = (comma, comma + 1) if trailing else (last[3], last[3])
 
         def put(to: int, piece: str) -> None:
+            nonlocal text, masked
             new_text, new_mask = _marked(piece)
-            self._splice(at, to, "," + text[after:to] + new_text, "," + masked[after:to] + new_mask)
+            new_text, new_mask = "," + text[after:to] + new_text, "," + masked[after:to] + new_mask
+            text = masked = ""  # let _splice free the old mask before it builds the new text
+            self._splice(at, to, new_text, new_mask)
 
         if text.find("\n", container, close) < 0:  # one line: insert inline
             if prev is not None:

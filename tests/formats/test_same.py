@@ -1,0 +1,53 @@
+"""The write gate's comparison (formats._same): its marshal fast path never changes a verdict."""
+
+from __future__ import annotations
+
+import datetime
+import math
+from typing import Any
+
+import pytest
+
+from gwconf.formats import MISSING, _equal, _same, checked_edit, load, verify_edit
+
+CASES: list[tuple[Any, Any, bool]] = [
+    ({"a": [1, "x", None, 2.5]}, {"a": [1, "x", None, 2.5]}, True),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}, True),  # key order differs: marshal differs, _equal decides
+    ({"a": 1}, {"a": True}, False),  # `true` where 1 was meant
+    ({"a": [0]}, {"a": [False]}, False),
+    ({"a": 1}, {"a": 1.0}, True),  # as before: only bool is told apart from numbers here
+    ({"a": 0.0}, {"a": -0.0}, True),
+    ({"a": math.nan}, {"a": float("nan")}, True),  # TOML's nan, read twice
+    ({"d": datetime.date(2026, 1, 2)}, {"d": datetime.date(2026, 1, 2)}, True),  # marshal cannot
+    ({"d": datetime.date(2026, 1, 2)}, {"d": datetime.date(2026, 1, 3)}, False),
+    ({"a": "x"}, {"a": "y"}, False),
+    ({"a": {"b": [1, 2]}}, {"a": {"b": [1, 2, 3]}}, False),
+    (None, {}, True),
+    (MISSING, {}, True),
+    ({}, None, True),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "same"), CASES)
+def test_same_agrees_with_the_slow_comparison(a: Any, b: Any, same: bool) -> None:
+    assert _same(a, b) is same
+    assert _same(b, a) is same
+    if a not in (None, MISSING) and b not in (None, MISSING):
+        assert _equal(a, b) is same
+
+
+def test_shared_values_compare_equal_to_fresh_ones() -> None:
+    """replay shares what an edit did not touch; marshal without back-references ignores sharing."""
+    shared = ["x", {"k": "v"}]
+    assert _same({"a": shared, "b": shared}, {"a": ["x", {"k": "v"}], "b": ["x", {"k": "v"}]})
+
+
+def test_checked_edit_returns_the_data_the_text_reads_back_as() -> None:
+    text = '{\n  // c\n  "a": {"b": 1},\n  "l": [1, 2],\n}\n'
+    original = load("jsonc", text, "f")
+    doc = load("jsonc", text, "f")
+    doc.set(("a", "c"), "new")
+    out, data = checked_edit("jsonc", original, doc)
+    assert out == verify_edit("jsonc", original, doc) == doc.dump()
+    assert data == load("jsonc", out, "f").data() == {"a": {"b": 1, "c": "new"}, "l": [1, 2]}
+    assert original.data() == {"a": {"b": 1}, "l": [1, 2]}  # not changed by the check
