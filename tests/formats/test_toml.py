@@ -728,3 +728,56 @@ def test_header_lines_read_as_tomllib_reads_them(keys: list[str], quote: str, op
         if isinstance(node, list):
             break
     assert _header_path(line) == (tuple(path), open_ == "[[")
+
+
+def _advance_char_by_char(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
+    """The lexer step as first written, one character at a time: the reference for the fast one."""
+    i, n = 0, len(line)
+    while i < n:
+        if ml is not None:
+            if ml == '"""' and line[i] == "\\":
+                i += 2
+                continue
+            if line.startswith(ml, i):
+                i += 3
+                extra = 0
+                while i < n and line[i] == ml[0] and extra < 2:
+                    i += 1
+                    extra += 1
+                ml = None
+                continue
+            i += 1
+            continue
+        c = line[i]
+        if c == "#":
+            break
+        if c in "\"'":
+            if line.startswith(c * 3, i):
+                ml = c * 3
+                i += 3
+                continue
+            j = i + 1
+            while j < n and line[j] != c and line[j] != "\n":
+                j += 2 if (c == '"' and line[j] == "\\") else 1
+            i = j + 1
+            continue
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return ml, depth
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(st.sampled_from("\"'#[]{}\\ a=\n"), max_size=24),
+    st.sampled_from([None, '"""', "'''"]),
+    st.integers(0, 2),
+)
+def test_the_lexer_step_jumps_but_agrees_with_reading_every_character(
+    line: str, ml: str | None, depth: int
+) -> None:
+    from gwconf.formats.toml import _advance
+
+    assert _advance(line, ml, depth) == _advance_char_by_char(line, ml, depth)

@@ -119,24 +119,37 @@ class _Section:
         return self.rows[-1].end if self.rows else 0
 
 
+_LEX_SPECIAL = re.compile(r"""[#"'\[\]{}]""")
+_BASIC_REST = re.compile(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*')  # a basic string's body, escapes skipped
+_LITERAL_REST = re.compile(r"[^'\n]*")
+_ML_BASIC_BODY = re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*')
+
+
 def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
-    """Carry the lexer state (open multi-line string, bracket depth) across one line."""
+    """Carry the lexer state (open multi-line string, bracket depth) across one line, jumping
+    from one character that matters to the next."""
     i, n = 0, len(line)
     while i < n:
         if ml is not None:
-            if ml == '"""' and line[i] == "\\":
-                i += 2
-                continue
-            if line.startswith(ml, i):
-                i += 3
-                extra = 0
-                while i < n and line[i] == ml[0] and extra < 2:  # `""""` ends the content with a quote
-                    i += 1
-                    extra += 1
-                ml = None
-                continue
-            i += 1
+            if ml == '"""':
+                i = _ML_BASIC_BODY.match(line, i).end()  # type: ignore[union-attr]
+                if not line.startswith(ml, i):
+                    return ml, depth
+            else:
+                i = line.find(ml, i)
+                if i < 0:
+                    return ml, depth
+            i += 3
+            extra = 0
+            while i < n and line[i] == ml[0] and extra < 2:  # `""""` ends the content with a quote
+                i += 1
+                extra += 1
+            ml = None
             continue
+        found = _LEX_SPECIAL.search(line, i)
+        if found is None:
+            break
+        i = found.start()
         c = line[i]
         if c == "#":
             break
@@ -145,15 +158,10 @@ def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
                 ml = c * 3
                 i += 3
                 continue
-            j = i + 1
-            while j < n and line[j] != c and line[j] != "\n":
-                j += 2 if (c == '"' and line[j] == "\\") else 1
-            i = j + 1
+            rest = _BASIC_REST if c == '"' else _LITERAL_REST
+            i = rest.match(line, i + 1).end() + 1  # type: ignore[union-attr]
             continue
-        if c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth = max(0, depth - 1)
+        depth = depth + 1 if c in "[{" else max(0, depth - 1)
         i += 1
     return ml, depth
 
