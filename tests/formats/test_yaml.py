@@ -1034,3 +1034,84 @@ def test_random_edits_read_back_as_replayed_and_stay_local(data: st.DataObject) 
     probe.set((*parent, "gwconf-probe"), data.draw(values))
     assert probe.delete((*parent, "gwconf-probe")) is True
     assert probe.dump() == final
+
+
+# -- the direct construction agrees with PyYAML's constructor ---------------------------------------
+
+_CTOR_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.text(st.sampled_from("ab: #'\"\n-yes0.é"), max_size=6),
+    st.dates(),
+    st.datetimes(),
+    st.binary(max_size=4),
+)
+_CTOR_DATA = st.recursive(
+    _CTOR_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.one_of(st.text("abyn1", max_size=3), st.integers(0, 3), st.booleans()), inner, max_size=3
+        ),
+    ),
+    max_leaves=10,
+)
+_HANDWRITTEN = [
+    "base: &b {x: 1, y: [1, 2]}\nother: *b\nmerged:\n  <<: *b\n  z: 3\n",
+    "a: !!str 123\nb: !!float 1\nc: !!set {x, y}\nd: !!omap [{k: 1}]\ne: !!binary aGk=\n",
+    "? [complex, key]\n: value\n",
+    "k: 0x1F\nl: 0o17\nm: 1_000\nn: .inf\no: -.Inf\np: 2001-12-14t21:59:43.10-05:00\nq: ~\nr: Yes\n",
+    "list: &l [a, b]\nagain: *l\nmap: {*l : x}\n",
+    "bad: !!int abc\n",
+    "= : value key\n",
+]
+
+
+def _typed(value: Any) -> Any:
+    """The value with each leaf's type next to it: 1, 1.0 and True differ here."""
+    if isinstance(value, dict):
+        return {(type(k).__name__, k): _typed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    if isinstance(value, float) and math.isnan(value):
+        return ("float", "nan")
+    return (type(value).__name__, value)
+
+
+def _both_ways(text: str) -> tuple[Any, Any]:
+    tree = yaml_format._compose(text, "x.yaml")
+    try:
+        direct = ("ok", _typed(yaml_format._construct_directly(tree.root)))
+    except Exception as exc:  # left to PyYAML's constructor
+        direct = ("left", type(exc).__name__)
+    try:
+        pyyaml = ("ok", _typed(yaml_format._Constructor().construct_document(tree.root)))
+    except Exception as exc:
+        pyyaml = ("error", type(exc).__name__)
+    return direct, pyyaml
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_CTOR_DATA, st.sampled_from([None, True, False]))
+def test_direct_construction_is_pyyamls(data: Any, flow: bool | None) -> None:
+    text = yaml.safe_dump({"root": data}, default_flow_style=flow, allow_unicode=True)
+    direct, pyyaml = _both_ways(text)
+    assert direct[0] == "ok"  # safe_dump writes nothing unusual
+    assert direct == pyyaml
+
+
+@pytest.mark.parametrize("text", _HANDWRITTEN)
+def test_direct_construction_leaves_the_unusual_to_pyyaml(text: str) -> None:
+    try:
+        direct, pyyaml = _both_ways(text)
+    except ParseError:
+        return  # refused while composing (e.g. a list as a key): never constructed
+    if direct[0] == "ok":
+        assert direct == pyyaml
+    if pyyaml[0] == "ok":
+        assert _typed(load(text, "x.yaml").data()) == _typed(yaml.safe_load(text))
+    else:
+        with pytest.raises(ParseError):
+            load(text, "x.yaml")

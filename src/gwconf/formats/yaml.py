@@ -341,6 +341,10 @@ def _compose(text: str, source: str) -> _Tree:
             loader.dispose()
 
 
+# plain scalar text -> its implicit tag (the resolver's regexes, once per distinct text)
+_PLAIN_TAGS: dict[str, str] = {}
+
+
 def _compose_events(loader: Any, text: str, source: str) -> _Tree:
     """Build nodes from parser events with a loop (no recursion), refusing what we cannot edit.
 
@@ -348,6 +352,9 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
     """
     get = loader.get_event
     resolve = loader.resolve
+    plain_tags = _PLAIN_TAGS
+    if len(plain_tags) > 20_000:  # a bound, for processes that read many big files
+        plain_tags.clear()
     get()  # StreamStartEvent
     event = get()
     if type(event) is StreamEndEvent:
@@ -370,7 +377,12 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         if kind is ScalarEvent:
             tag = event.tag
             if tag is None or tag == "!":
-                tag = resolve(ScalarNode, event.value, event.implicit)
+                if event.implicit[0]:  # plain: what the text looks like decides (cached per text)
+                    tag = plain_tags.get(event.value)
+                    if tag is None:
+                        tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
+                else:  # quoted: always a string (the resolver's answer without its regexes)
+                    tag = _STR
             node: Node = ScalarNode(
                 tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None
             )
@@ -483,12 +495,79 @@ def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tup
     return found
 
 
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+# scalar tags whose SafeConstructor function needs nothing but the node (no state, no recursion)
+_SCALAR_CTORS = {
+    tag: function
+    for tag, function in SafeConstructor.yaml_constructors.items()
+    if tag
+    in (
+        "tag:yaml.org,2002:null",
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:binary",
+        "tag:yaml.org,2002:timestamp",
+    )
+}
+
+
+class _Unusual(Exception):
+    """A node the direct construction leaves to PyYAML's constructor."""
+
+
+def _construct_directly(root: Node) -> Any:
+    """safe_load's value for the common shapes (plain mappings, lists and the standard scalar
+    tags), built in one walk; PyYAML's constructor, with its generators and per-node bookkeeping,
+    took as long as composing. Anything else (merge keys, sets, other tags, unhashable keys)
+    raises ``_Unusual`` and goes to that constructor; a property test holds the two equal."""
+    built: dict[int, Any] = {}  # id(node) -> value: an alias gives the same object, as safe_load
+
+    def build(node: Node) -> Any:
+        done = built.get(id(node), _Unusual)
+        if done is not _Unusual:
+            return done
+        kind = type(node)
+        if kind is ScalarNode:
+            if node.tag == _STR:
+                value: Any = node.value
+            else:
+                function = _SCALAR_CTORS.get(node.tag)
+                if function is None:
+                    raise _Unusual
+                value = function(_KEY_CTOR, node)
+        elif kind is MappingNode and node.tag == _MAP:
+            value = built[id(node)] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag in (_MERGE, _VALUE):
+                    raise _Unusual
+                key = build(key_node)
+                if isinstance(key, (dict, list)):
+                    raise _Unusual  # unhashable: PyYAML's constructor says so, with the position
+                value[key] = build(value_node)
+        elif kind is SequenceNode and node.tag == _SEQ:
+            value = built[id(node)] = []
+            for item in node.value:
+                value.append(build(item))
+        else:
+            raise _Unusual
+        built[id(node)] = value
+        return value
+
+    return build(root)
+
+
 def _construct(tree: _Tree, text: str, source: str) -> Any:
     root = tree.root
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
         return {}
     try:
         with _no_gc():
+            try:
+                return _construct_directly(root)
+            except Exception:  # _Unusual, or a bad scalar: PyYAML's constructor, and its error
+                pass
             return _Constructor().construct_document(root)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
