@@ -878,6 +878,7 @@ def test_random_edits_read_back_as_intended(
         expected = replay(data, doc.ops)
     out = verify_edit(fmt, original, doc)
     assert load(out, "f", fmt=fmt).data() == expected
+    assert doc.reread() == expected
     if fmt == "json":
         assert json.loads(out) == expected
     if "\r\n" in text:
@@ -937,3 +938,35 @@ def test_one_edit_touches_only_its_member_and_undoes_exactly(
         assert load(doc.dump(), "f", fmt=fmt).data() == data
         if not isinstance(old, (dict, list)):
             assert doc.dump() == text
+
+
+# -- the write gate's re-read ---------------------------------------------------------------------
+
+
+def test_reread_parses_the_text_itself_not_the_mask_the_edits_kept() -> None:
+    """If an edit ever left the kept mask out of step with the text, the re-read still reads the
+    text: the gate then refuses instead of trusting the editor."""
+    text = '{\n  // c\n  "a": 1, /* x */\n  "b": [1, 2,],\n}\n'
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("c",), "new")
+    expected = {"a": 1, "b": [1, 2], "c": "new"}
+    assert doc.reread() == expected
+    doc._masked = doc._masked.replace('"a": 1', '"a": 2')  # a mask that no longer fits the text
+    assert doc.reread() == expected
+    doc._text = doc._text.replace("/* x */", "/* x  ")  # the text no longer parses
+    with pytest.raises(ParseError, match="unterminated"):
+        doc.reread()
+
+
+def test_reread_of_a_big_file_compares_its_mask_piece_by_piece() -> None:
+    """Past the first few thousand comments the mask is compared in pieces; a difference late
+    in the file is still found."""
+    text = "{\n" + "".join(f'  "k{i}": [{i},], // c{i}\n' for i in range(10_000)) + "}\n"
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("k9999",), 0)
+    assert doc.reread() == {**{f"k{i}": [i] for i in range(9_999)}, "k9999": 0}
+    late = doc._masked.rindex('"k9998"')
+    doc._masked = doc._masked[:late] + '"k9997"' + doc._masked[late + 7 :]
+    assert doc.reread()["k9998"] == [9998]
+    assert jsonfmt._mask(doc.dump(), doc._masked)[0] is None
+    assert jsonfmt._mask(doc.dump(), jsonfmt._mask(doc.dump())[0])[0] is not None

@@ -176,7 +176,7 @@ def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple
     before = original.data() if original is not None else None
     intended = replay(before, edited.ops)
     try:
-        reparsed = load(fmt, text, edited.source).data()
+        reparsed = _reread(fmt, text, edited)
     except ParseError as exc:
         raise WriteRefused(
             f"{edited.source}: gwconf's edit would not parse ({exc.reason}); nothing was written.",
@@ -188,6 +188,15 @@ def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple
             "This is a gwconf bug: please report it with the file (keys removed).",
         )
     return text, reparsed if intended is None else intended
+
+
+def _reread(fmt: str, text: str, edited: Document) -> Any:
+    """The data ``text`` parses to, from scratch. An editor may offer ``reread()`` doing the same
+    with less memory (the JSON editor compares its fresh mask with the one it kept)."""
+    reread = getattr(edited, "reread", None)
+    if reread is not None and getattr(edited, "fmt", None) == fmt and edited.dump() is text:
+        return reread()
+    return load(fmt, text, edited.source).data()
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -224,16 +224,21 @@ def _find_masks_portable(text: str) -> Iterator[tuple[int, int]]:
         done = pos
 
 
-def _mask(text: str) -> tuple[str, bool, int]:
+def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
     """(masked text, any trailing comma blanked, start of an unterminated comment or -1).
 
     One regex finds every comment and trailing comma (in C, strings skipped whole); the loop only
     joins the text between them with blanks of their length. The masked text is built in pieces
     of a few thousand spans, each appended in place, so a big file costs its mask and a few
-    kilobytes, not a second copy or a list of slices."""
+    kilobytes, not a second copy or a list of slices.
+
+    With ``like``, each piece is compared with ``like`` instead of kept: the result is ``like``
+    itself if it is the text's mask, else None (an unterminated comment is reported as usual)."""
     if _MASK_RE is None:
-        return _mask_spans(text, _find_masks_portable(text))
+        masked = _mask_spans(text, _find_masks_portable(text))
+        return masked if like is None or masked[2] >= 0 or masked[0] != like else (like, *masked[1:])
     out = ""
+    done = 0  # with ``like``: how much of it the pieces so far matched
     pieces: list[str] = []
     add, blanks = pieces.append, _BLANKS
     pos = count = 0
@@ -260,9 +265,20 @@ def _mask(text: str) -> tuple[str, bool, int]:
         pos = end
         count += 1
         if count == 4096:
-            out += "".join(pieces)  # grows ``out`` in place: it holds the only reference
+            if like is None:
+                out += "".join(pieces)  # grows ``out`` in place: it holds the only reference
+            else:
+                piece = "".join(pieces)
+                if not like.startswith(piece, done):
+                    return None, False, -1  # the caller masks the text whole
+                done += len(piece)
             pieces.clear()
             count = 0
+    if like is not None:
+        add(text[pos:])
+        piece = "".join(pieces)
+        same = like.startswith(piece, done) and done + len(piece) == len(like)
+        return (like, trailing, -1) if same else (None, trailing, -1)
     if not pos:
         return text, trailing, -1
     add(text[pos:])
@@ -292,9 +308,15 @@ def _is_blank(text: str) -> bool:
     return _WS.match(text).end() == len(text)
 
 
-def _prepare(text: str, source: str, *, strict: bool) -> tuple[str, bool, Any]:
-    """(masked text, uses trailing commas, data or MISSING); raises ParseError."""
-    keep = len(text) <= _CACHE_LIMIT
+def _prepare(
+    text: str, source: str, *, strict: bool, keep: bool | None = None, like: str | None = None
+) -> tuple[str, bool, Any]:
+    """(masked text, uses trailing commas, data or MISSING); raises ParseError.
+
+    ``keep``: also return the data (default: for small texts). ``like``: a mask that may be the
+    text's; it is returned if masking the text gives the same, and no second mask is built."""
+    if keep is None:
+        keep = len(text) <= _CACHE_LIMIT
     if strict:
         if _is_blank(text):
             return text, False, {}
@@ -308,7 +330,9 @@ def _prepare(text: str, source: str, *, strict: bool) -> tuple[str, bool, Any]:
                     source, f"{what} not allowed in this file (plain JSON)", *line_col(text, first)
                 ) from None
             raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
-    masked, trailing, unterminated = _mask(text)
+    masked, trailing, unterminated = _mask(text, like)
+    if masked is None:  # not ``like``: mask it whole
+        masked, trailing, unterminated = _mask(text)
     if unterminated >= 0:
         raise ParseError(source, "unterminated /* comment", *line_col(text, unterminated))
     if _is_blank(masked):
@@ -565,6 +589,18 @@ class JsonDocument:
             with _guard(self.source):
                 self._data = {} if self._top() < 0 else _PLAIN.decode(self._masked)
         return self._data
+
+    def reread(self) -> Any:
+        """What ``load(self.dump()).data()`` gives, for the write gate (``formats.checked_edit``).
+
+        The text is masked again from scratch, but each piece is compared with the mask the
+        edits kept instead of being kept itself: a big file is not held in three copies. Where
+        they differ, the fresh mask is the one read. Validated and decoded in one pass."""
+        with _paused_gc():
+            _, _, data = _prepare(
+                self._text, self.source, strict=self.fmt == "json", keep=True, like=self._masked
+            )
+        return data
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
         path = _check_path(path)
