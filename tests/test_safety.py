@@ -282,3 +282,28 @@ def test_apply_all_skips_clients_with_nothing_to_configure(gwconf, home, profile
     assert {"librechat", "open-webui", "lobechat", "anythingllm", "chatbox"} <= skipped
     named = gwconf("apply", "librechat", "--dry-run")
     assert named.exit_code == 1 and "LIBRECHAT_DIR" in named.stderr
+
+
+def test_clients_that_share_a_file_are_applied_together_and_restored_apart(gwconf, home, profile) -> None:
+    """Roo Code and Kilo Code both edit VS Code's settings.json: the second is planned again on
+    the first's result instead of failing its compare-and-swap (found by bench/apply.py)."""
+    import shutil
+
+    fixtures = Path(__file__).parent / "fixtures"
+    for source in (
+        fixtures / "kilo" / "jsonc-with-extension" / "before",
+        fixtures / "roo-code" / "vscode-settings" / "before",
+    ):
+        shutil.copytree(source, home, dirs_exist_ok=True)
+    settings = home / ".config" / "Code" / "User" / "settings.json"
+    original = settings.read_bytes()
+    result = gwconf("apply", "kilo", "roo-code")
+    assert result.exit_code == 0, result.output
+    text = settings.read_text()
+    assert "kilo-code.new.model" in text and "roo-cline.autoImportSettingsPath" in text
+    assert gwconf("restore", "roo-code").exit_code == 0
+    text = settings.read_text()
+    assert '"roo-cline.autoImportSettingsPath": "~/old-roo.json"' in text  # the user's own value back
+    assert "kilo-code.new.model" in text
+    assert gwconf("restore", "kilo").exit_code == 0
+    assert settings.read_bytes() == original

@@ -6,6 +6,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gwconf import plan as planning
@@ -110,12 +111,20 @@ def apply_profile(
         plans.append(plan)
     if not dry_run:
         by_id = {r.id: r for r in results}
+        written: set[Path] = set()
         for plan in plans:
+            result = by_id[plan.client.id]
             try:
+                if written & {snapshot.target for snapshot, _ in plan.read}:
+                    # a client before it in this run changed a file they share (Roo Code and
+                    # Kilo Code both edit VS Code's settings.json): plan again on what is there now
+                    plan = planning.plan_apply(plan.client, profile, env, model=model)
+                    result.files = _file_results(plan)
                 planning.execute([plan], env, profile=profile.name)
+                written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
-                by_id[plan.client.id].error = exc
-                by_id[plan.client.id].files = []
+                result.error = exc
+                result.files = []
     return results
 
 
