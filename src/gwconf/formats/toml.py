@@ -775,7 +775,7 @@ class TomlDocument:
         it carefully and try once more (then a refusal is final)."""
         try:
             return edit()
-        except WriteRefused:
+        except (WriteRefused, ParseError):  # ParseError: tomlkit could not read an optimistic text
             if self._careful:
                 raise
         self._redo_carefully()
