@@ -51,3 +51,16 @@ def test_checked_edit_returns_the_data_the_text_reads_back_as() -> None:
     assert out == verify_edit("jsonc", original, doc) == doc.dump()
     assert data == load("jsonc", out, "f").data() == {"a": {"b": 1, "c": "new"}, "l": [1, 2]}
     assert original.data() == {"a": {"b": 1}, "l": [1, 2]}  # not changed by the check
+
+
+def test_a_big_mapping_is_compared_block_by_block_to_its_last_entry() -> None:
+    big = {f"k{i}": [i, {"v": str(i)}] for i in range(10_000)}
+    assert _same(big, {k: [v[0], dict(v[1])] for k, v in big.items()})
+    assert not _same(big, {**big, "k9999": [9999, {"v": True}]})  # the last block differs
+    assert not _same({**big, "k0": [1]}, {**big, "k0": [True]})  # `true` where 1 was meant
+    assert not _same(big, {**big, "extra": 1})
+    renamed = dict(big)
+    renamed["k9998x"] = renamed.pop("k9998")
+    assert not _same(big, renamed)
+    reordered = dict(reversed(big.items()))  # marshal differs; _equal decides: same mapping
+    assert _same(big, reordered)

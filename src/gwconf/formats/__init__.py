@@ -211,11 +211,31 @@ def _same(a: Any, b: Any) -> bool:
     if b in (None, MISSING) and a == {}:
         return True
     try:
-        if marshal.dumps(a, 2) == marshal.dumps(b, 2):
+        if _marshal_same(a, b):
             return True
     except ValueError:  # unmarshallable, or nested too deeply for marshal
         pass
     return _equal(a, b)
+
+
+_BLOCK = 4096  # entries of a big top-level mapping marshalled at a time
+
+
+def _marshal_same(a: Any, b: Any) -> bool:
+    """Equal marshal bytes. A big top-level mapping is compared in blocks of keys and of values,
+    so the bytes of two whole files (and their growth by doubling) never exist at once."""
+    if type(a) is not dict or type(b) is not dict or len(a) <= _BLOCK:
+        return marshal.dumps(a, 2) == marshal.dumps(b, 2)
+    if len(a) != len(b):
+        return False
+    keys_a, keys_b, values_a, values_b = list(a), list(b), list(a.values()), list(b.values())
+    for i in range(0, len(keys_a), _BLOCK):
+        j = i + _BLOCK
+        if marshal.dumps(keys_a[i:j], 2) != marshal.dumps(keys_b[i:j], 2):
+            return False
+        if marshal.dumps(values_a[i:j], 2) != marshal.dumps(values_b[i:j], 2):
+            return False
+    return True
 
 
 def _equal(a: Any, b: Any) -> bool:

@@ -55,7 +55,9 @@ if sys.version_info >= (3, 11):
         r'(?:[^"/,{\[:]++'
         r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
         r"|/(?![/*])"
+        r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
         rf"|,(?!{_GAP_P}[}}\],])"
+        r"|[{\[:](?![ \t\r\n]*+[,/])"
         rf"|[{{\[:](?!{_GAP_P},)"
         r")*+"
         rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
@@ -489,12 +491,11 @@ def _marked(piece: str) -> tuple[str, str]:
 
 
 def _spliced(text: str, start: int, end: int, piece: str) -> str:
-    """``text[:start] + piece + text[end:]``; ``+=`` on a fresh local grows it in place, so a
-    big file is not copied twice."""
-    out = text[:start]
-    out += piece
-    out += text[end:]
-    return out
+    """``text[:start] + piece + text[end:]`` with one copy of the text besides the result.
+
+    ``+=`` grows a string in place only once CPython has specialised that line, which a
+    splice done once per run never is: each ``+=`` copied the whole text again (measured)."""
+    return "".join((text[:start], piece, text[end:]))
 
 
 def _only_comma(text: str, start: int, end: int) -> bool:
