@@ -970,3 +970,23 @@ def test_reread_of_a_big_file_compares_its_mask_piece_by_piece() -> None:
     assert doc.reread()["k9998"] == [9998]
     assert jsonfmt._mask(doc.dump(), doc._masked)[0] is None
     assert jsonfmt._mask(doc.dump(), jsonfmt._mask(doc.dump())[0])[0] is not None
+
+
+@given(
+    st.text(alphabet=list('ab"\n中'), max_size=300),
+    st.integers(0, 300),
+    st.integers(0, 300),
+    st.text(alphabet=list("ab,\n"), max_size=8),
+)
+@settings(max_examples=300, deadline=None)
+def test_splice_without_slicing_gives_the_same_text(text: str, start: int, length: int, piece: str) -> None:
+    """_spliced widens the replaced span until str.replace finds it first at ``start``."""
+    start = min(start, len(text))
+    end = min(len(text), start + length)
+    assert jsonfmt._spliced(text, start, end, piece) == text[:start] + piece + text[end:]
+
+
+def test_splice_in_a_text_that_repeats_itself() -> None:
+    text = "ab" * 100_000
+    for start, end in [(0, 0), (1, 3), (150_001, 150_001), (199_999, 200_000), (200_000, 200_000)]:
+        assert jsonfmt._spliced(text, start, end, "X") == text[:start] + "X" + text[end:]

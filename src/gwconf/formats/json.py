@@ -491,10 +491,21 @@ def _marked(piece: str) -> tuple[str, str]:
 
 
 def _spliced(text: str, start: int, end: int, piece: str) -> str:
-    """``text[:start] + piece + text[end:]`` with one copy of the text besides the result.
+    """``text[:start] + piece + text[end:]``, built with no copy of the text besides the result.
 
-    ``+=`` grows a string in place only once CPython has specialised that line, which a
-    splice done once per run never is: each ``+=`` copied the whole text again (measured)."""
+    A slice of a big text is a copy of it, and so is every ``+`` (``+=`` grows a string in
+    place only once CPython has specialised the line, which a one-off splice never is).
+    ``str.replace`` writes its result straight from the text: the replaced span is widened to
+    the right until its first occurrence in the text is the one at ``start``."""
+    if start == len(text):
+        return text + piece
+    for width in (64, 4096, 1 << 20):
+        stop = max(end, min(len(text), start + width))
+        old = text[start:stop]
+        if text.find(old) == start:
+            return text.replace(old, piece + text[end:stop], 1)
+        if stop == len(text):
+            break
     return "".join((text[:start], piece, text[end:]))
 
 
