@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats import MISSING, Op, replay, verify_edit
+from gwconf.formats import MISSING, Op, checked_edit, replay, verify_edit
 from gwconf.formats import json as jsonfmt
 from gwconf.formats.json import load
 
@@ -990,3 +990,76 @@ def test_splice_in_a_text_that_repeats_itself() -> None:
     text = "ab" * 100_000
     for start, end in [(0, 0), (1, 3), (150_001, 150_001), (199_999, 200_000), (200_000, 200_000)]:
         assert jsonfmt._spliced(text, start, end, "X") == text[:start] + "X" + text[end:]
+
+
+# -- the write gate's member-by-member check of a big object --------------------------------------
+
+
+def _big_settings(count: int = 5000) -> str:
+    lines = [f'  "k{i}": {{"n": {i}, "l": [1.5, "日本", null,],}}, // c{i}\n' for i in range(count)]
+    return "{\n" + "".join(lines) + '  /* end */ "last": true,\n}\n'
+
+
+def test_a_big_object_is_checked_member_by_member() -> None:
+    text = _big_settings()
+    original = load(text, "f", fmt="jsonc")
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("gwconf", "baseURL"), "http://127.0.0.1:8080/v1")
+    doc.set(("k4999", "n"), 0)
+    intended = replay(original.data(), doc.ops)
+    assert doc.reads_as(intended)
+    out, data = checked_edit("jsonc", original, doc)
+    assert data == intended
+    assert load(out, "f", fmt="jsonc").data() == intended
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["k4990"].update(n=True),  # `true` where 1 was meant, in the last block
+        lambda d: d["k10"]["l"].__setitem__(0, 1),  # 1 where 1.5 was meant
+        lambda d: d.pop("last"),
+        lambda d: d.update(extra=1),
+        lambda d: d.update(k0=d.pop("k0")),  # the same members in another order
+    ],
+)
+def test_the_member_check_never_says_yes_to_other_data(change: Any) -> None:
+    doc = load(_big_settings(), "f", fmt="jsonc")
+    intended = json.loads(json.dumps(doc.data()))
+    assert doc.reads_as(intended)
+    change(intended)
+    assert not doc.reads_as(intended)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda t: t.replace('  "k7":', '  "k6":'),  # a duplicate top-level key
+        lambda t: t.replace('"n": 9,', '"n": 9, "n": 9,'),  # a duplicate key inside a member
+        lambda t: t + "{}",  # something after the object
+        lambda t: t.replace('"k3": {', '"k3" {'),
+        lambda t: t.replace("/* end */", "/* end"),
+    ],
+)
+def test_the_gate_refuses_an_edit_that_broke_a_big_file(bad: Any) -> None:
+    """An editor bug that left the text invalid (simulated by changing the text behind the
+    editor's back) is refused, whichever way the check goes."""
+    text = _big_settings()
+    original = load(text, "f", fmt="jsonc")
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("gwconf",), 1)
+    intended = replay(original.data(), doc.ops)
+    doc._text = bad(doc._text)
+    assert not doc.reads_as(intended)
+    with pytest.raises(WriteRefused, match=r"would not parse|reads back differently"):
+        checked_edit("jsonc", original, doc)
+
+
+def test_a_big_strict_json_file_is_checked_member_by_member_too() -> None:
+    text = json.dumps({f"k{i}": [i, {"v": "é"}] for i in range(5000)}, indent=2)
+    original = load(text, "f", fmt="json")
+    doc = load(text, "f", fmt="json")
+    doc.set(("k1", 0), "x")
+    intended = replay(original.data(), doc.ops)
+    assert doc.reads_as(intended)
+    assert checked_edit("json", original, doc)[0] == doc.dump()

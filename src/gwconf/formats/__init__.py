@@ -175,6 +175,16 @@ def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple
     text = edited.dump()
     before = original.data() if original is not None else None
     intended = replay(before, edited.ops)
+    # An editor may check the text against the intended data itself, parsing it from scratch
+    # but never holding the re-read data whole (JSON, for a big top-level object).
+    reads_as = getattr(edited, "reads_as", None)
+    if (
+        reads_as is not None
+        and getattr(edited, "fmt", None) == fmt
+        and edited.dump() is text
+        and reads_as(intended)
+    ):
+        return text, intended
     try:
         reparsed = _reread(fmt, text, edited)
     except ParseError as exc:

@@ -20,6 +20,7 @@ import contextlib
 import copy
 import gc
 import json
+import marshal
 import re
 import sys
 from collections.abc import Iterator
@@ -345,6 +346,58 @@ def _prepare(
         raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
 
 
+_MEMBER_BLOCK = 4096  # members of a big top-level object compared at a time
+
+
+def _object_is(masked: str, intended: dict[str, Any]) -> bool:
+    """Whether ``_DATA.decode(masked)`` would be a top-level object exactly like ``intended``.
+
+    The object is read as json's C decoder reads it (the same string and value scanners, the
+    same whitespace, no trailing comma, nothing after it) one member at a time, and compared in
+    blocks of members by their marshal bytes, so neither the whole data nor its bytes exist at
+    once. A duplicate top-level key cannot match: ``intended``'s keys are unique."""
+    ws, colon, scan = _WS.match, _COLON.match, _DATA.scan_once
+    keys, values = list(intended), list(intended.values())
+    got_keys: list[str] = []
+    got_values: list[Any] = []
+    done = 0
+
+    def block_matches() -> bool:
+        upto = done + len(got_keys)
+        return marshal.dumps(got_keys, 2) == marshal.dumps(keys[done:upto], 2) and marshal.dumps(
+            got_values, 2
+        ) == marshal.dumps(values[done:upto], 2)
+
+    pos = ws(masked).end()
+    if not masked.startswith("{", pos):
+        return False
+    pos = ws(masked, pos + 1).end()
+    while True:
+        if not masked.startswith('"', pos):
+            return False  # an empty object, or not a key: intended has many
+        key, pos = scanstring(masked, pos + 1)
+        sep = colon(masked, pos)
+        if sep is None:
+            return False
+        value, pos = scan(masked, sep.end())
+        got_keys.append(key)
+        got_values.append(value)
+        if len(got_keys) == _MEMBER_BLOCK:
+            if not block_matches():
+                return False
+            done += _MEMBER_BLOCK
+            got_keys.clear()
+            got_values.clear()
+        pos = ws(masked, pos).end()
+        if masked.startswith(",", pos):
+            pos = ws(masked, pos + 1).end()
+        elif masked.startswith("}", pos):
+            break
+        else:
+            return False
+    return block_matches() and done + len(got_keys) == len(keys) and ws(masked, pos + 1).end() == len(masked)
+
+
 def _validate(masked: str, text: str, source: str, keep: bool) -> Any:
     """Check the whole masked text at C speed; returns its data when ``keep`` else MISSING."""
     try:
@@ -613,6 +666,30 @@ class JsonDocument:
                 self._text, self.source, strict=self.fmt == "json", keep=True, like=self._masked
             )
         return data
+
+    def reads_as(self, intended: Any) -> bool:
+        """True if the text, parsed from scratch, is exactly ``intended``: the write gate's check
+        (``formats.checked_edit``) for a big top-level object, made member by member so the
+        re-read data never exists whole (VS Code's settings.json is one flat object).
+
+        Exactly: the same keys in the same order, values equal in marshal's sense (types
+        included). False means only "not shown this way": the caller then re-reads the whole
+        file (``reread``) and compares as usual, and reports any parse error."""
+        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
+            return False
+        with _paused_gc():
+            if self.fmt == "json":
+                masked: str | None = self._text
+            else:
+                masked, _, unterminated = _mask(self._text, self._masked)
+                if unterminated >= 0:
+                    return False
+            if masked is None:
+                return False
+            try:
+                return _object_is(masked, intended)
+            except (JSONDecodeError, StopIteration, _DuplicateKey, _BadConstant, RecursionError, ValueError):
+                return False  # not valid JSON, or beyond marshal: the whole re-read decides
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
         path = _check_path(path)
