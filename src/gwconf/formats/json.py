@@ -82,7 +82,6 @@ _MEMBER_INDENT = re.compile(r'^([ \t]+)"', re.M)
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
 
 _TRAIL = "\x00"  # marks a generated trailing comma: "," in the text, " " in the mask
-_CACHE_LIMIT = 1 << 18  # up to this many characters, validation also keeps the data
 _MAX_DEPTH = 500  # reported when json's C scanner runs out of stack
 
 
@@ -113,18 +112,11 @@ def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def _pairs_check(pairs: list[tuple[str, Any]]) -> None:
-    """Like ``_pairs_to_dict`` but keeps nothing: big files are validated without their data."""
-    if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
-        raise _DuplicateKey
-
-
 def _bad_constant(name: str) -> Any:
     raise _BadConstant(name)
 
 
 _DATA = json.JSONDecoder(object_pairs_hook=_pairs_to_dict, parse_constant=_bad_constant)
-_CHECK = json.JSONDecoder(object_pairs_hook=_pairs_check, parse_constant=_bad_constant)
 _PLAIN = json.JSONDecoder()  # for text already validated
 _SKIP = json.JSONDecoder(object_pairs_hook=len)  # skips siblings without keeping their dicts
 
@@ -311,20 +303,18 @@ def _is_blank(text: str) -> bool:
     return _WS.match(text).end() == len(text)
 
 
-def _prepare(
-    text: str, source: str, *, strict: bool, keep: bool | None = None, like: str | None = None
-) -> tuple[str, bool, Any]:
-    """(masked text, uses trailing commas, data or MISSING); raises ParseError.
+def _prepare(text: str, source: str, *, strict: bool, like: str | None = None) -> tuple[str, bool, Any]:
+    """(masked text, uses trailing commas, data); raises ParseError.
 
-    ``keep``: also return the data (default: for small texts). ``like``: a mask that may be the
-    text's; it is returned if masking the text gives the same, and no second mask is built."""
-    if keep is None:
-        keep = len(text) <= _CACHE_LIMIT
+    The data is kept whatever the size: validating with it costs a tenth more than without,
+    and almost every caller reads it next (plan.load_file), which cost a second decode.
+    ``like``: a mask that may be the text's; it is returned if masking the text gives the
+    same, and no second mask is built."""
     if strict:
         if _is_blank(text):
             return text, False, {}
         try:
-            return text, False, _validate(text, text, source, keep)
+            return text, False, _validate(text, text, source)
         except JSONDecodeError as exc:
             first = next(_find_masks(text), (-1, -1))[0]
             if 0 <= first <= exc.pos:
@@ -341,7 +331,7 @@ def _prepare(
     if _is_blank(masked):
         return masked, False, {}
     try:
-        return masked, trailing, _validate(masked, text, source, keep)
+        return masked, trailing, _validate(masked, text, source)
     except JSONDecodeError as exc:
         raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
 
@@ -398,13 +388,10 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
     return block_matches() and done + len(got_keys) == len(keys) and ws(masked, pos + 1).end() == len(masked)
 
 
-def _validate(masked: str, text: str, source: str, keep: bool) -> Any:
-    """Check the whole masked text at C speed; returns its data when ``keep`` else MISSING."""
+def _validate(masked: str, text: str, source: str) -> Any:
+    """Check the whole masked text at C speed and return its data."""
     try:
-        if keep:
-            return _DATA.decode(masked)
-        _CHECK.decode(masked)
-        return MISSING
+        return _DATA.decode(masked)
     except (_DuplicateKey, _BadConstant, RecursionError):
         found = _structure_problem(masked)
         if found is None:  # pragma: no cover - the C scanner and our scan disagree
@@ -639,7 +626,7 @@ class JsonDocument:
         self._text = text
         self._masked = masked
         self._trailing = trailing  # the file writes trailing commas (JSONC only)
-        self._data = data  # MISSING until parsed; reset by every edit
+        self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
 
@@ -662,9 +649,7 @@ class JsonDocument:
         edits kept instead of being kept itself: a big file is not held in three copies. Where
         they differ, the fresh mask is the one read. Validated and decoded in one pass."""
         with _paused_gc():
-            _, _, data = _prepare(
-                self._text, self.source, strict=self.fmt == "json", keep=True, like=self._masked
-            )
+            _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
         return data
 
     def reads_as(self, intended: Any) -> bool:
@@ -875,13 +860,13 @@ class JsonDocument:
         if masked_piece is None:
             piece, masked_piece = _marked(piece)
         self._tail = None  # it holds the old mask
+        self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
         if not shared:
             self._masked = _spliced(self._masked, start, end, masked_piece)
         self._text = _spliced(self._text, start, end, piece)
         if shared:
             self._masked = self._text
-        self._data = MISSING
 
     def _keep(self, start: int, end: int, keep_from: int, keep_to: int) -> None:
         """Remove [start, end) but keep [keep_from, keep_to) from inside it."""
