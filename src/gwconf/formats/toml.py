@@ -281,11 +281,12 @@ def _drop_first_line(text: str) -> str:
     return "" if newline < 0 else text[newline + 1 :]
 
 
-def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str) -> str:
-    """Put a rendered table (ending with a newline) after its closest relative, else at the end."""
+def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str, sections: list[_Section]) -> str:
+    """Put a rendered table (ending with a newline) after its closest relative, else at the end;
+    ``sections`` are the text's (``_sections(text)``)."""
     best: _Section | None = None
     best_len = 0
-    for section in _sections(text)[1:]:
+    for section in sections[1:]:
         common = 0
         for a, b in zip(section.path, path, strict=False):
             if a != b:
@@ -347,11 +348,11 @@ def _home_section(sections: list[_Section], path: tuple[str | int, ...]) -> _Sec
     return homes[0] if len(homes) == 1 else None
 
 
-def _remove_sections(text: str, path: tuple[str, ...]) -> str | None:
+def _remove_sections(text: str, path: tuple[str, ...], sections: list[_Section]) -> str | None:
     """Cut the sections of the table at ``path`` (and its sub-tables) out of the text."""
     spans = [
         (section.start, _gap_start(section, text))
-        for section in _sections(text)[1:]
+        for section in sections[1:]
         if section.path[: len(path)] == path
     ]
     if not spans:
@@ -899,7 +900,7 @@ class TomlDocument:
     def _delete(self, path: tuple[str | int, ...]) -> list[Op]:
         candidates: list[Callable[[], str | None]] = []
         if all(isinstance(p, str) for p in path):
-            candidates.append(lambda: _remove_sections(self._text, path))
+            candidates.append(lambda: _remove_sections(self._text, path, self._all_sections()))
         candidates.append(lambda: self._tk_delete(path))
         return self._commit([Op("delete", path)], candidates, prune=True)
 
@@ -914,7 +915,11 @@ class TomlDocument:
             chunk_path: tuple[str, ...] = path
             candidates.append(
                 lambda: _insert_chunk(
-                    self._text, self._eol_new(_render_chunk(chunk_path, [value])), chunk_path, self.eol
+                    self._text,
+                    self._eol_new(_render_chunk(chunk_path, [value])),
+                    chunk_path,
+                    self.eol,
+                    self._all_sections(),
                 )
             )
         candidates.append(lambda: self._tk_append(path, value))
@@ -928,11 +933,11 @@ class TomlDocument:
         positions = [k for k, part in enumerate(path) if isinstance(part, int)]
         if not positions:
             chunk = self._eol_new(_render_chunk(path, value))
-            return _insert_chunk(self._text, chunk, path, self.eol)
+            return _insert_chunk(self._text, chunk, path, self.eol, self._all_sections())
         k = positions[0]
         if len(positions) > 1 or k == len(path) - 1:
             return None
-        family = _element_family(_sections(self._text), path[:k], path[k])
+        family = _element_family(self._all_sections(), path[:k], path[k])
         if family is None:
             return None
         chunk = self._eol_new(_render_chunk((*path[:k], *path[k + 1 :]), value))
