@@ -517,6 +517,9 @@ class _Unusual(Exception):
     """A node the direct construction leaves to PyYAML's constructor."""
 
 
+_UNBUILT: Any = object()
+
+
 def _construct_directly(root: Node) -> Any:
     """safe_load's value for the common shapes (plain mappings, lists and the standard scalar
     tags), built in one walk; PyYAML's constructor, with its generators and per-node bookkeeping,
@@ -525,8 +528,8 @@ def _construct_directly(root: Node) -> Any:
     built: dict[int, Any] = {}  # id(node) -> value: an alias gives the same object, as safe_load
 
     def build(node: Node) -> Any:
-        done = built.get(id(node), _Unusual)
-        if done is not _Unusual:
+        done = built.get(id(node), _UNBUILT)
+        if done is not _UNBUILT:
             return done
         kind = type(node)
         if kind is ScalarNode:
