@@ -35,13 +35,6 @@ __all__ = ["JsonDocument", "load"]
 # Unrolled block comment: it cannot run past the first "*/", so it stays linear (formats.md 4.3).
 _BLOCK = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
 _BLOCK_RE = re.compile(_BLOCK)
-# Python 3.11+: skip, in C, everything that cannot start a comment or a trailing comma, strings
-# included. Possessive quantifiers never backtrack, so this cannot go quadratic either.
-_NEXT = (
-    re.compile(r'(?:[^"/,]++|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?|/(?![/*])|,(?![ \t\r\n]*+[}\]/]))*+')
-    if sys.version_info >= (3, 11)
-    else None
-)
 # Python 3.11+, for _mask: skip (possessively, in C) everything that is not a comment, a
 # trailing comma or a sign of a broken file, then capture it: group 1 a span to blank (comment or
 # trailing comma), group 2 a "/*" that never ends or a "{", "[", ":" or "," followed by a comma.
@@ -169,28 +162,10 @@ def _significant(text: str, c: int, floor: int, prev: str) -> str:
 
 def _find_masks(text: str) -> Iterator[tuple[int, int]]:
     """Yield the spans of comments and trailing commas in order; an unterminated block comment
-    ends the scan with (start, -1). One left-to-right pass: linear time, whatever the input."""
-    if _NEXT is None:
-        yield from _find_masks_portable(text)
-        return
-    skip, size, pos, prev = _NEXT.match, len(text), 0, ""
-    while True:
-        c = skip(text, pos).end()
-        if c >= size:
-            return
-        prev = _significant(text, c, pos, prev)
-        end, pos = _classify(text, c, prev)
-        if end != -2:
-            yield c, end
-        if end == -1:
-            return
-        if text[c] == ",":
-            prev = ","
-
-
-def _find_masks_portable(text: str) -> Iterator[tuple[int, int]]:
-    """``_find_masks`` without possessive quantifiers (Python 3.10): regex for candidates, and
-    for each one whether a string covers it. About 1.6x slower."""
+    ends the scan with (start, -1). A regex finds candidates, and for each one whether a string
+    covers it (no possessive quantifiers: Python 3.10 has none). ``_mask`` uses one regex on
+    3.11+; this scanner is its reference in the tests, the 3.10 way, and finds the first comment
+    in a strict JSON file that does not parse."""
     pos = 0  # everything before pos is classified
     done, prev = 0, ""  # end of the last comment or comma, last significant character before it
     outside, string, find = _OUTSIDE.match, _STRING.match, text.find
@@ -230,7 +205,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
     With ``like``, each piece is compared with ``like`` instead of kept: the result is ``like``
     itself if it is the text's mask, else None (an unterminated comment is reported as usual)."""
     if _MASK_RE is None:
-        masked = _mask_spans(text, _find_masks_portable(text))
+        masked = _mask_spans(text, _find_masks(text))
         return masked if like is None or masked[2] >= 0 or masked[0] != like else (like, *masked[1:])
     out = ""
     done = 0  # with ``like``: how much of it the pieces so far matched
