@@ -298,7 +298,9 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     column: int | None
     if isinstance(exc, yaml.MarkedYAMLError):
         message = exc.problem or exc.context or "invalid YAML"
-        if exc.problem and exc.context:
+        if "nesting depth" in message:  # PyYAML >= 6.0.3 stops at its own limit, above gwconf's
+            message = f"nesting deeper than {MAX_DEPTH} levels; gwconf does not edit such files"
+        elif exc.problem and exc.context:
             cline, ccol = _mark_pos(text, exc.context_mark)
             where = f" at line {cline}, column {ccol}" if cline is not None else ""
             message = f"{exc.problem} ({exc.context}{where})"
