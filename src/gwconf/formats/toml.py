@@ -349,24 +349,28 @@ def _home_section(sections: list[_Section], path: tuple[str | int, ...]) -> _Sec
 
 
 def _remove_sections(text: str, path: tuple[str, ...], sections: list[_Section]) -> str | None:
-    """Cut the sections of the table at ``path`` (and its sub-tables) out of the text."""
-    spans = [
-        (section.start, _gap_start(section, text))
-        for section in sections[1:]
-        if section.path[: len(path)] == path
-    ]
-    if not spans:
+    """Cut the table at ``path`` (and its sub-tables) out of the text: its header and key lines,
+    never a comment line (gwconf writes none: any comment in or after the table is the user's),
+    and one blank line that separated it from what was above."""
+    matching = [section for section in sections[1:] if section.path[: len(path)] == path]
+    if not matching:
         return None
-    for start, stop in reversed(spans):
+    for section in reversed(matching):
+        own = [row for row in section.rows if row.kind in ("header", "other")]
+        for row in reversed(own[1:]):
+            text = text[: row.start] + text[row.end :]
+        start, stop = own[0].start, own[0].end
         before, after = text[:start], text[stop:]
         if before and _last_line(before).lstrip().startswith("#"):
             # a comment written above the removed header: keep it, but not glued to the next one
-            if after and not _starts_blank(after):
+            if after and not _starts_blank(after) and not after.lstrip(" \t").startswith("#"):
                 after = ("\r\n" if before.endswith("\r\n") else "\n") + after
-        elif (not before or _ends_blank(before)) and (not after or _starts_blank(after)):
+        elif (not before or _ends_blank(before)) and (
+            not after or _starts_blank(after) or after.lstrip(" \t").startswith("#")
+        ):
             if before:
                 before = _drop_last_line(before)
-            else:
+            elif _starts_blank(after):
                 after = _drop_first_line(after)
         text = before + after
     return text
