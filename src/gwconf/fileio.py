@@ -11,8 +11,9 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,13 +116,16 @@ def atomic_write(
     *,
     mode: int | None,
     secret: bool,
-    before_replace: Callable[[], None] | None = None,
+    expect: Snapshot | None = None,
+    shown: str = "",
 ) -> None:
     """Replace ``target`` (already resolved) with ``data`` atomically.
 
     ``mode``: the existing file's mode to keep (None for a new file). A file holding a key ends
-    up 0600 at most; a new non-secret file honours the umask. ``before_replace`` runs at the last
-    moment before the replace (the compare-and-swap; raising there writes nothing).
+    up 0600 at most; a new non-secret file honours the umask. ``expect``: what the file must
+    still hold (the compare-and-swap), checked at the last moment before the replace and, where
+    the platform can swap two names atomically, once more on what the swap took out: a client
+    that wrote in between gets its bytes back and the write is refused (``ConcurrentChange``).
     """
     folder = target.parent
     folder.mkdir(parents=True, exist_ok=True, mode=0o700 if secret else 0o777)
@@ -142,14 +146,86 @@ def atomic_write(
             os.fchmod(handle.fileno(), new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
             _keep_owner(handle.fileno(), target)
             os.fsync(handle.fileno())
-        if before_replace is not None:
-            before_replace()
-        _replace(tmp, target)
+        if expect is None:
+            _replace(tmp, target)
+        else:
+            check_unchanged(expect, shown)
+            _swap_in(tmp, target, expect, shown)
         fsync_dir(folder)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+def _swap_in(tmp: Path, target: Path, expect: Snapshot, shown: str) -> None:
+    """Replace ``target`` by ``tmp`` and prove that what was replaced is what ``expect`` holds.
+
+    Linux: ``renameat2`` exchanges the two names in one step (or, for a file that must not
+    exist yet, refuses to replace one), so the bytes taken out are exactly those replaced; if a
+    client wrote them after the last check, they are swapped back. Elsewhere a plain replace:
+    the window between the last check and the replace remains (docs/security.md)."""
+    if expect.data is None:
+        if _renameat2(tmp, target, _RENAME_NOREPLACE, shown) is None:
+            _replace(tmp, target)
+        return
+    if _renameat2(tmp, target, _RENAME_EXCHANGE, shown) is None:
+        _replace(tmp, target)
+        return
+    try:
+        with open(tmp, "rb") as handle:
+            taken_out = handle.read()
+    except OSError:
+        taken_out = None
+    if taken_out != expect.data:  # a client wrote after the check: its bytes go back
+        _renameat2(tmp, target, _RENAME_EXCHANGE, shown)
+        tmp.unlink()
+        raise _changed(shown)
+    tmp.unlink()
+
+
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+_libc: object = None  # None: not looked up yet; False: no renameat2 here
+
+
+def _renameat2(src: Path, dst: Path, flags: int, shown: str) -> bool | None:
+    """True when done; None when this system or file system cannot (the caller falls back)."""
+    global _libc
+    if _libc is None:
+        _libc = False
+        if sys.platform.startswith("linux"):
+            import ctypes
+
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                _libc = libc if hasattr(libc, "renameat2") else False
+            except OSError:
+                _libc = False
+    if not _libc:
+        return None
+    import ctypes
+
+    sys.audit("os.rename", src, dst, -1, -1)  # what os.rename announces: audit hooks see every rename
+    result = _libc.renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flags)  # type: ignore[attr-defined]
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err == errno.EEXIST:
+        raise _changed(shown)
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return None
+    if err == errno.ENOENT and flags == _RENAME_EXCHANGE:  # the file was removed meanwhile
+        raise _changed(shown)
+    raise OSError(err, os.strerror(err), str(dst))
+
+
+def _changed(shown: str) -> ConcurrentChange:
+    return ConcurrentChange(
+        f"{shown}: changed while gwconf was planning (another program wrote it); nothing was written.",
+        "Run the command again; if the client keeps rewriting it, quit the client first.",
+    )
 
 
 def _keep_owner(fd: int, target: Path) -> None:
@@ -199,10 +275,7 @@ def check_unchanged(snapshot: Snapshot, shown: str) -> None:
     """Compare-and-swap: refuse when the file is not what was read (a client wrote meanwhile)."""
     current = read_snapshot(snapshot.path, shown)
     if current.data != snapshot.data:
-        raise ConcurrentChange(
-            f"{shown}: changed while gwconf was planning (another program wrote it); nothing was written.",
-            "Run the command again; if the client keeps rewriting it, quit the client first.",
-        )
+        raise _changed(shown)
 
 
 def check_writable(target: Path, shown: str, path: Path | None = None) -> None:

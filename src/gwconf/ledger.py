@@ -52,25 +52,38 @@ def leaf_hashes(value: dict[str, Any]) -> dict[str, str]:
 def written_by_gwconf(key: dict[str, Any], current: Any, restamped: tuple[str, ...] = ()) -> bool:
     """Is ``current`` still what gwconf wrote at this managed key?
 
-    A mapping gwconf created also counts as its own when the client only re-stamped fields it
-    owns (``restamped``, e.g. Cline's ``updatedAt``) or added empty containers to it.
+    A mapping gwconf wrote also counts as its own when the client only re-stamped fields it owns
+    (``restamped``, e.g. Cline's ``updatedAt``) or added empty containers to it. Every leaf gwconf
+    wrote must still hold the value gwconf wrote: a value the user changed inside gwconf's own
+    entry is the user's (issue 18 item 8: the old check compared each such leaf with itself).
     """
     if value_hash(current) == key["after_hash"]:
         return True
+    if key["path"] and key["path"][-1] in restamped and current is not MISSING:
+        return True  # a field the client itself re-stamps in gwconf's entry
     written = key.get("after_leaves")
     if not written or not isinstance(current, dict):
         return False
+    return not changed_leaves(written, current, restamped) and not added_leaves(written, current)
+
+
+def _leaf_name(path: str) -> Any:
+    parts = json.loads(path)
+    return parts[-1] if parts else None
+
+
+def changed_leaves(written: dict[str, str], current: Any, restamped: tuple[str, ...] = ()) -> list[str]:
+    """The leaves gwconf wrote inside a mapping that no longer hold what it wrote (changed or
+    removed; re-stamped fields excepted), each as the JSON of its path inside the mapping."""
+    now = leaf_hashes(current) if isinstance(current, dict) else {}
+    return [p for p, digest in written.items() if _leaf_name(p) not in restamped and now.get(p) != digest]
+
+
+def added_leaves(written: dict[str, str], current: Any) -> list[str]:
+    """Leaves inside a mapping gwconf wrote that it did not write (empty containers do not count)."""
+    now = leaf_hashes(current) if isinstance(current, dict) else {}
     empty = {value_hash({}), value_hash([])}
-    now = leaf_hashes(current)
-    for path, digest in {**written, **now}.items():
-        name = json.loads(path)[-1] if json.loads(path) else None
-        if name in restamped:
-            continue
-        if path in written and now.get(path) != digest:
-            return False
-        if path not in written and digest not in empty:
-            return False
-    return True
+    return [path for path, digest in now.items() if path not in written and digest not in empty]
 
 
 def is_sensitive(path: tuple[Any, ...], value: Any, secret_file: bool = False) -> bool:
@@ -139,15 +152,52 @@ def _well_formed(data: Any) -> bool:
     return True
 
 
-class Ledger:
-    """The JSON ledger in gwconf's state folder (0600)."""
+@dataclass
+class FileWrite:
+    """What one committed write of a client file tells the ledger."""
 
-    VERSION = 1
+    path: Path  # as the client names it: the ledger's key (a symlink stays a symlink, issue 18 item 10)
+    target: Path  # where the bytes were written
+    display: str
+    fmt: str
+    created: bool  # the file did not exist before this write
+    before_sha256: str | None  # the bytes this write replaced
+    written_sha256: str | None
+    keys: list[KeyRecord]
+    parents: list[tuple[Any, ...]]  # containers this write created to hold its keys
+    folders: list[str]  # folders this write created
+    after_data: Any
+    secret: bool
+    mode: int | None  # the mode gwconf left the file with
+    backups: str  # the folder holding this file's backups
+
+
+def _covers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Is ``b`` the path ``a`` or inside it?"""
+    return b[: len(a)] == a
+
+
+class Ledger:
+    """The JSON ledger in gwconf's state folder (0600).
+
+    Per client, per file (keyed by the path the client reads): the pristine copy's validity
+    (``history``: ``gwconf`` while nothing but gwconf has written the file since that copy was
+    taken, ``shared`` once anything else has), the hash of gwconf's last write, the mode it left,
+    the folders and containers it created, and per managed key the value before gwconf's first
+    touch and a hash of what gwconf wrote last. Restore needs nothing more: the pristine bytes when
+    the history is gwconf's alone and the file is still gwconf's last write; else key by key.
+
+    A damaged ledger is never dropped silently: ``damaged`` says why, read-only commands leave it
+    where it is, and the first write keeps it aside (``ledger.damaged-<time>``) before saving.
+    """
+
+    VERSION = 2
 
     def __init__(self, env: Env) -> None:
         self.env = env
         self.path = env.state_dir / "ledger.json"
         self.data: dict[str, Any] = {"version": self.VERSION, "clients": {}}
+        self.damaged: str | None = None
         snap = read_snapshot(self.path)
         if snap.data:
             try:
@@ -156,11 +206,22 @@ class Ledger:
                 loaded = None
             if _well_formed(loaded):
                 self.data = loaded
-            else:  # a damaged ledger is kept aside, never silently dropped
-                self.path.rename(self.path.with_suffix(f".damaged-{int(time.time())}"))
+            else:
+                self.damaged = f"{self.path} is damaged (not the JSON gwconf writes)"
 
     def save(self) -> None:
+        if self.damaged and self.path.exists():  # kept aside, never overwritten
+            self.path.rename(self.path.with_name(f"ledger.damaged-{int(time.time())}.json"))
+            self.damaged = None
+        self.data["version"] = self.VERSION
         write_private(self.path, (json.dumps(self.data, indent=2, ensure_ascii=False) + "\n").encode())
+
+    def copy(self) -> Ledger:
+        """A ledger with the same records, to change without touching this one."""
+        other = Ledger.__new__(Ledger)
+        other.env, other.path, other.damaged = self.env, self.path, self.damaged
+        other.data = json.loads(json.dumps(self.data))
+        return other
 
     def clients(self) -> list[str]:
         return sorted(self.data["clients"])
@@ -172,20 +233,15 @@ class Ledger:
         entry = self.client(client_id)
         return entry["files"] if entry else {}
 
-    def record_apply(
-        self,
-        client_id: str,
-        profile: str,
-        target: Path,
-        *,
-        display: str,
-        fmt: str,
-        created: bool,
-        written_sha256: str | None,
-        keys: list[KeyRecord],
-        after_data: Any,
-        secret: bool = False,
-    ) -> None:
+    def record_of(self, client_id: str, path: Path, target: Path | None = None) -> tuple[str, Any] | None:
+        """The record of a file, by the path the client reads (or, from an older ledger, its target)."""
+        files = self.files(client_id)
+        for key in (str(path), str(target) if target is not None else None):
+            if key is not None and key in files:
+                return key, files[key]
+        return None
+
+    def record_apply(self, client_id: str, profile: str, write: FileWrite) -> None:
         """Merge one write into the ledger, keeping each key's value from before gwconf's first touch."""
         from gwconf.formats import get_plain
 
@@ -193,25 +249,51 @@ class Ledger:
         entry["profile"] = profile
         entry["applied_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         files = entry.setdefault("files", {})
-        record = files.get(str(target))
+        found = self.record_of(client_id, write.path, write.target)
+        record = None
+        if found is not None:
+            files.pop(found[0])
+            # a file that is gone (the user deleted it) starts a new history when gwconf writes it again
+            record = None if write.created else found[1]
         if record is None:
-            record = {"display": display, "format": fmt, "created": created, "keys": []}
-            files[str(target)] = record
-        record["written_sha256"] = written_sha256
+            record = {"created": write.created, "history": "gwconf", "keys": [], "parents": [], "folders": []}
+        elif record.get("written_sha256") != write.before_sha256:
+            record["history"] = "shared"  # something else wrote the file between gwconf's writes
+        files[str(write.path)] = record
+        record.update(
+            display=write.display,
+            format=write.fmt,
+            target=str(write.target),
+            backups=write.backups,
+            written_sha256=write.written_sha256,
+            mode=write.mode,
+        )
+        record["folders"] = record.get("folders", []) + [
+            f for f in write.folders if f not in record.get("folders", [])
+        ]
         owned = [tuple(k["path"]) for k in record["keys"]]
-        for key in keys:
-            if any(key.path[: len(p)] == p for p in owned):
-                continue  # already owned (itself or a parent gwconf created): keep its "before"
+        parents = [tuple(p) for p in record.get("parents", [])]
+        for parent in write.parents:
+            if parent not in parents and not any(_covers(p, parent) for p in owned):
+                parents.append(parent)
+        record["parents"] = [list(p) for p in parents]
+        touched = [key.path for key in write.keys]
+        for key in write.keys:
+            if any(_covers(p, key.path) for p in owned):
+                continue  # already owned (itself or an entry gwconf wrote whole): keep its "before"
             record["keys"].append(key.to_json())
             owned.append(key.path)
         for item in record["keys"]:  # what gwconf wrote now, for drift and restore checks
-            value = get_plain(after_data, tuple(item["path"]))
+            path = tuple(item["path"])
+            if not any(_covers(path, t) or _covers(t, path) for t in touched):
+                continue  # not written this time: a value the user set since stays the user's
+            value = get_plain(write.after_data, path)
             item["after_hash"] = value_hash(value)
-            if item.get("before_missing") and isinstance(value, dict):
+            if isinstance(value, dict) and value:
                 item["after_leaves"] = leaf_hashes(value)  # so a re-stamped field does not hide the rest
             else:
                 item.pop("after_leaves", None)
-            if is_sensitive(tuple(item["path"]), value, secret) or value is MISSING:
+            if is_sensitive(path, value, write.secret) or value is MISSING:
                 item.pop("after", None)
             else:
                 item["after"] = value

@@ -136,19 +136,25 @@ def restore_clients(
     for client in clients:
         result = ClientResult(client.id, client.name)
         results.append(result)
-        if ledger.client(client.id) is None:
+        if ledger.client(client.id) is None and not ledger.damaged:
             result.notes.append("nothing to restore: gwconf has not written this client's files")
             continue
         try:
             if not dry_run:  # an app that rewrites its files from memory would undo the restore too
                 result.notes += client.preflight(env, force)
-            plan = planning.plan_restore(client, env, ledger)
+            if ledger.damaged:
+                plan = planning.plan_restore_from_backups(client, env)
+            else:
+                plan = planning.plan_restore(client, env, ledger)
             result.files = _file_results(plan)
+            result.notes += plan.notes
             result.left_alone = plan.left_alone
             result.restart = client.restart
             if not dry_run:
                 if plan.pending:
                     planning.execute([plan], env)
+                elif ledger.damaged:
+                    pass
                 elif not _forget(env, client.id, ledger.client(client.id)):
                     result.notes.append(
                         "another gwconf run applied it meanwhile: nothing restored; run gwconf restore again"

@@ -34,7 +34,7 @@ from gwconf.fileio import (
     write_private,
 )
 from gwconf.formats import MISSING, Document, get_plain
-from gwconf.ledger import KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
+from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
 
 BACKUPS_KEPT = 10
@@ -53,8 +53,10 @@ class FileChange:
     key_records: list[KeyRecord] = field(default_factory=list)
     after_data: Any = None
     restoring: bool = False
-    restore_mode: int | None = None  # restore of the pristine bytes: the mode they had
+    restore_mode: int | None = None  # restore: the mode the file had before gwconf
     holds_key: bool = False  # the new bytes hold the profile's key (whatever the client declares)
+    parents: list[tuple[Any, ...]] = field(default_factory=list)  # containers the edit created
+    record: dict[str, Any] | None = None  # restore: the ledger's record of this file
 
     @property
     def secret(self) -> bool:
@@ -232,15 +234,17 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
         return None
     after = formats.encode(text, item.had_bom)
     holds_key = bool(key) and key.encode() in after
+    records, parents = key_records(item.data, after_data, item.doc.ops, secret=item.file.secret or holds_key)
     return FileChange(
         client_id=client_id,
         file=item.file,
         display=item.display,
         snapshot=item.snapshot,
         after=after,
-        key_records=key_records(item.data, after_data, item.doc.ops, secret=item.file.secret or holds_key),
+        key_records=records,
         holds_key=holds_key,
         after_data=after_data,
+        parents=parents,
     )
 
 
@@ -258,28 +262,40 @@ def _original(item: Loaded) -> Any:
     return _Frozen(item.data)
 
 
-def key_records(before: Any, after: Any, ops: list[formats.Op], *, secret: bool = False) -> list[KeyRecord]:
-    """The managed key paths an edit touched, each with its value before (for restore)."""
+def key_records(
+    before: Any, after: Any, ops: list[formats.Op], *, secret: bool = False
+) -> tuple[list[KeyRecord], list[tuple[Any, ...]]]:
+    """The managed key paths an edit wrote, each with its value before (for restore), and the
+    containers it created to hold them.
+
+    Ownership is recorded at the level gwconf wrote (its own entry), never at a parent that
+    happened to be missing: a provider the user later adds beside gwconf's in a mapping gwconf
+    created stays the user's (issue 18 item 7). Created containers are removed by restore only
+    once they are empty."""
     paths: list[tuple[Any, ...]] = []
+    parents: list[tuple[Any, ...]] = []
     for op in ops:
         path = op.path
         if op.kind == "append":
             old = get_plain(before, path)
             new = get_plain(after, path)
             start = len(old) if isinstance(old, list) else 0
-            if old is MISSING:
-                paths.append(_first_missing(before, path))
+            paths += [(*path, index) for index in range(start, len(new) if isinstance(new, list) else 0)]
+            container = path  # the list itself may be new
+        else:
+            if op.kind == "delete" and get_plain(before, path) is MISSING:
                 continue
-            for index in range(start, len(new) if isinstance(new, list) else 0):
-                paths.append((*path, index))
-            continue
-        paths.append(_first_missing(before, path))
-    records: list[KeyRecord] = []
+            paths.append(path)
+            container = path[:-1]
+        for length in range(1, len(container) + 1):
+            if get_plain(before, container[:length]) is MISSING and container[:length] not in parents:
+                parents.append(container[:length])
     seen: list[tuple[Any, ...]] = []
     for path in paths:
         if any(path[: len(p)] == p for p in seen):
             continue
         seen = [p for p in seen if p[: len(path)] != path] + [path]
+    records: list[KeyRecord] = []
     for path in seen:
         old = get_plain(before, path)
         new = get_plain(after, path)
@@ -294,29 +310,34 @@ def key_records(before: Any, after: Any, ops: list[formats.Op], *, secret: bool 
                 after_inline=None if is_sensitive(path, new, secret) or new is MISSING else new,
             )
         )
-    return records
-
-
-def _first_missing(before: Any, path: tuple[Any, ...]) -> tuple[Any, ...]:
-    for length in range(1, len(path) + 1):
-        if get_plain(before, path[:length]) is MISSING:
-            return path[:length]
-    return path
+    parents = [p for p in parents if not any(p[: len(k)] == k for k in seen)]
+    return records, parents
 
 
 # -- restore --------------------------------------------------------------------------------------
 
 
 def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
-    """Put back what was there before gwconf, key by key (design.md section 3)."""
+    """Put back what was there before gwconf (design.md section 3).
+
+    The pristine bytes only when nothing but gwconf has written the file since that copy was
+    taken and the file is still gwconf's last write. In every other case key by key: each managed
+    key goes back to its value before gwconf (or is removed where gwconf added it) unless the user
+    changed that very key, and every other byte stays as the user left it (issue 13)."""
     plan = ClientPlan(client=client)
-    for target_path, record in ledger.files(client.id).items():
-        file = _file_for(client, env, Path(target_path), record)
+    for key, record in ledger.files(client.id).items():
+        file = _file_for(client, env, Path(key), record)
         item = load_file(file, env)
-        backups = BackupStore(env, client.id, item.snapshot.target)
-        if record.get("written_sha256") and item.snapshot.digest == record["written_sha256"]:
+        plan.read.append((item.snapshot, item.display))
+        backups = backups_for(env, client.id, Path(key), record)
+        written = record.get("written_sha256")
+        if not item.snapshot.exists:
+            if not record.get("created"):
+                plan.notes.append(f"{item.display} was removed since gwconf wrote it; left removed")
+            continue
+        if record.get("history") == "gwconf" and written and item.snapshot.digest == written:
             pristine = backups.pristine()
-            if pristine is not None:  # untouched since gwconf wrote it: the original bytes, exactly
+            if pristine is not None:  # nothing but gwconf wrote it since the copy: the original bytes
                 after = None if pristine is MISSING else pristine
                 plan.changes.append(
                     FileChange(
@@ -327,43 +348,154 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                         after,
                         restoring=True,
                         restore_mode=backups.pristine_mode(),
+                        record=record,
                     )
                 )
                 continue
-        for key in reversed(record["keys"]):
-            _restore_key(item, key, backups, plan, client.restamped)
+        for managed in reversed(record["keys"]):
+            _restore_key(item, managed, backups, plan, client.restamped)
+        _remove_empty_parents(item, record)
+        after_bytes: bytes | None = item.snapshot.data
         if item.doc.ops:
             text = formats.verify_edit(file.format, _original(item), item.doc)
-            after_bytes: bytes | None = formats.encode(text, item.had_bom)
-            if record.get("created") and not text.strip():
+            after_bytes = formats.encode(text, item.had_bom)
+        if record.get("created"):
+            if _only_skeleton(_text(after_bytes)):
                 after_bytes = None
-            plan.changes.append(
-                FileChange(client.id, file, item.display, item.snapshot, after_bytes, restoring=True)
+            else:
+                plan.notes.append(
+                    f"kept {item.display}: gwconf created it, but it holds content that is not gwconf's; "
+                    "gwconf's keys were taken out"
+                )
+        restore_mode = None
+        if (
+            after_bytes is not None
+            and record.get("mode") is not None
+            and item.snapshot.mode == record["mode"]
+        ):
+            restore_mode = backups.pristine_mode()  # the mode gwconf changed (0600 for a key), put back
+        plan.changes.append(
+            FileChange(
+                client.id,
+                file,
+                item.display,
+                item.snapshot,
+                after_bytes,
+                restoring=True,
+                restore_mode=restore_mode,
+                record=record,
             )
-        elif record.get("created") and item.snapshot.exists and not _text(item.snapshot.data).strip():
+        )
+    return plan
+
+
+def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
+    """Restore without the ledger (it is damaged): from the copies in the backup folders.
+
+    A file that nothing but gwconf has written since its pristine copy, and that is still
+    gwconf's last write, gets that copy back; any other is left as it is and named, with where
+    its bytes from before gwconf are (the ledger that knew gwconf's keys is what is missing)."""
+    plan = ClientPlan(client=client)
+    folder = env.backups_dir / client.id
+    stores = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    for store in (BackupStore.at(p) for p in stores):
+        meta = store.meta()
+        pristine = store.pristine()
+        if meta is None or pristine is None:
+            continue
+        path = Path(meta["path"])
+        file = _file_for(client, env, path, meta)
+        item = load_file(file, env)
+        plan.read.append((item.snapshot, item.display))
+        if meta.get("history") == "gwconf" and item.snapshot.digest == meta.get("written_sha256"):
+            after = None if pristine is MISSING else pristine
+            record = {"folders": meta.get("folders", [])}
             plan.changes.append(
-                FileChange(client.id, file, item.display, item.snapshot, None, restoring=True)
+                FileChange(
+                    client.id,
+                    file,
+                    item.display,
+                    item.snapshot,
+                    after,
+                    restoring=True,
+                    restore_mode=store.pristine_mode(),
+                    record=record,
+                )
+            )
+        elif item.snapshot.exists:
+            where = store.folder / ("pristine" if pristine is not MISSING else "pristine.missing")
+            plan.left_alone.append(
+                f"{item.display}: changed since gwconf wrote it, and the damaged ledger held which keys "
+                f"were gwconf's; left as it is (its bytes from before gwconf: {where})"
             )
     return plan
 
 
-def _file_for(client: ClientAdapter, env: Env, target: Path, record: dict[str, Any]) -> ConfigFile:
+def clients_in_backups(env: Env) -> list[str]:
+    """The clients whose backup folders say gwconf wrote their files (for a damaged ledger)."""
+    root = env.backups_dir
+    if not root.is_dir():
+        return []
+    return sorted(
+        p.name for p in root.iterdir() if p.is_dir() and any(f.is_file() for f in p.glob("*/meta.json"))
+    )
+
+
+def _only_skeleton(text: str) -> bool:
+    """What is left of a file gwconf created once its keys are out: nothing, or empty brackets."""
+    return not text.strip(" \t\r\n{}[]")
+
+
+def _file_for(client: ClientAdapter, env: Env, key: Path, record: dict[str, Any]) -> ConfigFile:
+    """The client's file a ledger record names: by the path the client reads, or (older ledgers)
+    by the file's resolved target."""
     for file in client.files(env):
-        if read_snapshot(file.path).target == target or file.path == target:
+        if file.path == key:
             return file
-    return ConfigFile(role="recorded", path=target, format=record.get("format", "text"))
+    for file in client.files(env):
+        if read_snapshot(file.path).target == key:
+            return file
+    return ConfigFile(role="recorded", path=key, format=record.get("format", "text"))
+
+
+def backups_for(env: Env, client_id: str, key: Path, record: dict[str, Any] | None) -> BackupStore:
+    """The backup folder of a file: as recorded, else where an older ledger (keyed by the target,
+    as ``key`` then is) or a first write puts it."""
+    if record and record.get("backups"):
+        return BackupStore.at(Path(record["backups"]))
+    return BackupStore(env, client_id, key)
+
+
+def _locate(item: Loaded, key: dict[str, Any]) -> tuple[Any, ...]:
+    """A list element gwconf appended may have moved (the user inserted one before it): it is
+    found again by what gwconf wrote."""
+    path = tuple(key["path"])
+    if not path or not isinstance(path[-1], int):
+        return path
+    container = get_plain(item.data, path[:-1])
+    current = get_plain(item.data, path)
+    if not isinstance(container, list) or value_hash(current) == key["after_hash"]:
+        return path
+    for index, element in enumerate(container):
+        if value_hash(element) == key["after_hash"]:
+            return (*path[:-1], index)
+    return path
 
 
 def _restore_key(
     item: Loaded, key: dict[str, Any], backups: BackupStore, plan: ClientPlan, restamped: tuple[str, ...] = ()
 ) -> None:
-    path = tuple(key["path"])
-    current = get_plain(item.data, path)
+    path = _locate(item, key)
+    current = get_plain(item.doc.data(), path)
     shown_path = ".".join(str(p) for p in path)
     if not written_by_gwconf(key, current, restamped):
         before = _before_value(key, backups, item)
         if before is not _UNKNOWN and value_hash(current) == value_hash(before):
             return  # already as it was
+        written = key.get("after_leaves")
+        if written and key.get("before_missing") and isinstance(current, dict):
+            _restore_inside(item, path, written, current, restamped, plan)
+            return
         plan.left_alone.append(
             f"{item.display}: {shown_path} was changed since gwconf wrote it; left as it is"
         )
@@ -373,9 +505,57 @@ def _restore_key(
         plan.left_alone.append(f"{item.display}: {shown_path}: its earlier value is no longer in the backups")
         return
     if before is MISSING:
-        item.doc.delete(path)
+        if current is not MISSING:
+            item.doc.delete(path)
     else:
         item.doc.set(path, before)
+
+
+def _restore_inside(
+    item: Loaded,
+    path: tuple[Any, ...],
+    written: dict[str, str],
+    current: dict[str, Any],
+    restamped: tuple[str, ...],
+    plan: ClientPlan,
+) -> None:
+    """An entry gwconf created that the user has since added to or changed: gwconf's own leaves
+    come out, the user's stay (and with them the entry)."""
+    import json as _json
+
+    from gwconf.ledger import changed_leaves
+
+    changed = set(changed_leaves(written, current, restamped))
+    for leaf in sorted(written, key=lambda path: -len(_json.loads(path))):
+        inner = tuple(_json.loads(leaf))
+        value = get_plain(current, inner)
+        if leaf in changed or value is MISSING:
+            continue
+        item.doc.delete((*path, *inner))  # still what gwconf wrote, or a field the client re-stamps
+    _prune(item, path)
+    where = ".".join(str(p) for p in path)
+    kept = "your changes inside it" if changed else "what you added to it"
+    plan.left_alone.append(f"{item.display}: {where}: gwconf's values taken out, {kept} kept")
+
+
+def _is_empty_container(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_is_empty_container(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_is_empty_container(v) for v in value)
+    return False
+
+
+def _prune(item: Loaded, path: tuple[Any, ...]) -> None:
+    value = get_plain(item.doc.data(), path)
+    if value is not MISSING and _is_empty_container(value):
+        item.doc.delete(path)
+
+
+def _remove_empty_parents(item: Loaded, record: dict[str, Any]) -> None:
+    """Containers gwconf created to hold its keys go once nothing is left in them."""
+    for parent in sorted((tuple(p) for p in record.get("parents", [])), key=len, reverse=True):
+        _prune(item, parent)
 
 
 _UNKNOWN = object()
@@ -444,10 +624,22 @@ class BackupStore:
         except (OSError, ValueError):
             return None
 
+    def write_meta(self, meta: dict[str, Any]) -> None:
+        """What this folder's copies belong to (client, the path the client reads, gwconf's last
+        write), so restore can still find and judge them when the ledger is damaged."""
+        write_private(self.folder / "meta.json", json.dumps(meta, indent=1).encode())
+
+    def meta(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads((self.folder / "meta.json").read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return None
+        return data if isinstance(data, dict) and isinstance(data.get("path"), str) else None
+
     def retire_pristine(self) -> None:
         """After a full restore the next apply takes a fresh pristine copy; the old one is kept aside."""
         stamp = _stamp()
-        for name in ("pristine", "pristine.missing", "pristine.mode"):
+        for name in ("pristine", "pristine.missing", "pristine.mode", "meta.json"):
             path = self.folder / name
             if path.exists():
                 os.replace(path, self.folder / f"{stamp}-{name}.old")
@@ -493,108 +685,215 @@ def execute(
             _write_client(plan, pending, env, ledger, profile)
 
 
+@dataclass
+class _Prepared:
+    """One pending change with what its write needs: where its backups go, the backup just
+    taken, and the folders the write will create."""
+
+    change: FileChange
+    backups: BackupStore
+    backup_name: str | None
+    folders: list[str]
+
+
 def _write_client(
     plan: ClientPlan, pending: list[FileChange], env: Env, ledger: Ledger, profile: str | None
 ) -> None:
+    """Check, back up, journal, replace, commit (the ledger's save), clean up."""
     for snapshot, shown in plan.read:  # the files left as they are too: the plan rests on them
         check_unchanged(snapshot, shown)
     for change in pending:
         check_unchanged(change.snapshot, change.display)
         check_writable(change.snapshot.target, change.display, change.snapshot.path)
-    journal_entries = []
-    for change in pending:
-        backups = BackupStore(env, change.client_id, change.snapshot.target)
-        if not change.restoring:
-            owned = str(change.snapshot.target) in ledger.files(change.client_id)
-            backups.take_pristine(change.snapshot, owned=owned)
-        name = backups.take(change.snapshot)
-        for key in change.key_records:
-            if key.before_ref == _PENDING_REF:
-                key.before_ref = name
-        journal_entries.append(
+    prepared = [_prepare(change, env, ledger) for change in pending]
+    staged = _staged_ledger(ledger, plan, prepared, profile)
+    journal = env.state_dir / "journal.json"
+    write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
+    _replace_all(prepared, journal)
+    ledger.data = staged.data
+    ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
+    _after_commit(prepared, ledger)
+    remove_file(journal)
+    _remove_pending_copies(env.state_dir)
+
+
+def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
+    found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
+    key, record = found if found is not None else (str(change.snapshot.path), None)
+    backups = backups_for(env, change.client_id, Path(key), record)
+    if not change.restoring:
+        # a file the user removed since gwconf wrote it starts a new history: its copy is retaken
+        backups.take_pristine(change.snapshot, owned=record is not None and change.snapshot.exists)
+    name = backups.take(change.snapshot)
+    for managed in change.key_records:
+        if managed.before_ref == _PENDING_REF:
+            managed.before_ref = name
+    folders: list[str] = []
+    folder = change.snapshot.target.parent
+    while not folder.exists() and folder.parent != folder:
+        folders.append(str(folder))  # deepest first: the order restore removes them in
+        folder = folder.parent
+    return _Prepared(change, backups, name, folders)
+
+
+def _staged_ledger(
+    ledger: Ledger, plan: ClientPlan, prepared: list[_Prepared], profile: str | None
+) -> Ledger:
+    """The ledger as it will be once this client's files are written (kept in the journal, so a
+    run killed half-way can be finished instead of leaving a client half written)."""
+    staged = ledger.copy()
+    for item in prepared:
+        change = item.change
+        if change.restoring:
+            found = staged.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
+            if found is not None:
+                staged.forget(change.client_id, found[0])
+            continue
+        staged.record_apply(
+            change.client_id,
+            profile or (plan.target.profile_name if plan.target else "?"),
+            FileWrite(
+                path=change.snapshot.path,
+                target=change.snapshot.target,
+                display=change.display,
+                fmt=change.file.format,
+                created=change.creates,
+                before_sha256=change.snapshot.digest,
+                written_sha256=sha256(change.after),
+                keys=change.key_records,
+                parents=change.parents,
+                folders=item.folders,
+                after_data=change.after_data,
+                secret=change.secret,
+                mode=_mode_after(change),
+                backups=str(item.backups.folder),
+            ),
+        )
+    if all(c.change.restoring for c in prepared):
+        staged.forget(plan.client.id)
+    return staged
+
+
+def _mode_after(change: FileChange) -> int | None:
+    """The mode atomic_write leaves (as it computes it), so restore can tell whether it changed since."""
+    if change.after is None:
+        return None
+    if change.snapshot.mode is None:
+        if change.secret:
+            return 0o600
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+    return (change.snapshot.mode & 0o600) if change.secret else change.snapshot.mode
+
+
+def _journal(plan: ClientPlan, prepared: list[_Prepared], staged: Ledger) -> dict[str, Any]:
+    entries = []
+    for number, item in enumerate(prepared):
+        change = item.change
+        pending_copy = None
+        if change.after is not None:  # the new bytes, so repair can finish the run if it must
+            pending_copy = str(staged.env.state_dir / f"journal.pending-{number}")
+            write_private(Path(pending_copy), change.after)
+        entries.append(
             {
                 "target": str(change.snapshot.target),
-                "backup": str(backups.folder / name) if name else None,
+                "backup": str(item.backups.folder / item.backup_name) if item.backup_name else None,
                 "new_sha256": sha256(change.after),
+                "new_copy": pending_copy,
                 "mode": change.snapshot.mode,
+                "new_mode": change.restore_mode if change.restore_mode is not None else _mode_after(change),
                 "secret": change.secret,
                 "restoring": change.restoring,
-                "backups": str(backups.folder),
+                "backups": str(item.backups.folder),
             }
         )
-    journal = env.state_dir / "journal.json"
-    write_private(journal, json.dumps({"client": plan.client.id, "files": journal_entries}).encode())
+    return {"client": plan.client.id, "files": entries, "ledger": staged.data}
+
+
+def _replace_all(prepared: list[_Prepared], journal: Path) -> None:
+    """Replace every file; on any failure put back those already replaced."""
     done: list[FileChange] = []
+    change = prepared[0].change
     try:
-        for change in pending:
-            # compare-and-swap again at the last moment: a client may have written while gwconf
-            # took its backups and journal
-            unchanged = _still(change)
+        for item in prepared:
+            change = item.change
             if change.after is None:
-                unchanged()
+                # compare-and-swap at the last moment: a client may have written meanwhile
+                check_unchanged(change.snapshot, change.display)
                 remove_file(change.snapshot.target)
+            elif change.restore_mode is not None:  # the file's own mode from before gwconf, put back
+                atomic_write(
+                    change.snapshot.target,
+                    change.after,
+                    mode=change.restore_mode,
+                    secret=False,
+                    expect=change.snapshot,
+                    shown=change.display,
+                )
             else:
-                if change.restore_mode is not None:  # the original bytes, with their original mode
-                    atomic_write(
-                        change.snapshot.target,
-                        change.after,
-                        mode=change.restore_mode,
-                        secret=False,
-                        before_replace=unchanged,
-                    )
-                else:
-                    atomic_write(
-                        change.snapshot.target,
-                        change.after,
-                        mode=change.snapshot.mode,
-                        secret=change.secret,
-                        before_replace=unchanged,
-                    )
+                atomic_write(
+                    change.snapshot.target,
+                    change.after,
+                    mode=change.snapshot.mode,
+                    secret=change.secret,
+                    expect=change.snapshot,
+                    shown=change.display,
+                )
             done.append(change)
     except BaseException as exc:
-        for change in reversed(done):
-            _put_back(change.snapshot.target, change.snapshot.data, change.snapshot.mode, change.secret)
+        for written in reversed(done):
+            _put_back(written.snapshot.target, written.snapshot.data, written.snapshot.mode, written.secret)
         remove_file(journal)
+        _remove_pending_copies(journal.parent)
         if isinstance(exc, OSError):
             raise WriteRefused(
                 f"could not write {change.display}: {exc.strerror or exc}; nothing was changed.",
                 "Check the folder's permissions and free space.",
             ) from None
         raise
-    for change in pending:
-        if change.restoring:
-            ledger.forget(change.client_id, str(change.snapshot.target))
-        else:
-            ledger.record_apply(
-                change.client_id,
-                profile or (plan.target.profile_name if plan.target else "?"),
-                change.snapshot.target,
-                display=change.display,
-                fmt=change.file.format,
-                created=change.creates,
-                written_sha256=sha256(change.after),
-                keys=change.key_records,
-                after_data=change.after_data,
-                secret=change.secret,
-            )
-    if all(c.restoring for c in pending):
-        for target in list(ledger.files(plan.client.id)):
-            ledger.forget(plan.client.id, target)
-    ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
-    for change in pending:
-        backups = BackupStore(env, change.client_id, change.snapshot.target)
+
+
+def _after_commit(prepared: list[_Prepared], ledger: Ledger) -> None:
+    """Clean-up that a crash may skip (repair redoes it): retire the pristine copy of a restored
+    file, remove the folders gwconf created once they are empty, rotate the backups."""
+    for item in prepared:
+        change = item.change
         if change.restoring:  # after the commit: a crash before it must find the pristine copy still there
-            backups.retire_pristine()
-        refs = {
-            k.get("before_ref")
-            for k in ledger.files(change.client_id).get(str(change.snapshot.target), {}).get("keys", [])
-        }
-        backups.rotate({r for r in refs if r})
-    remove_file(journal)
+            item.backups.retire_pristine()
+            if change.after is None and change.record:
+                remove_empty_folders(change.record.get("folders", []))
+        found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
+        refs = {k.get("before_ref") for k in (found[1].get("keys", []) if found else [])}
+        item.backups.rotate({r for r in refs if r})
+        if found is not None and not change.restoring:
+            record = found[1]
+            item.backups.write_meta(
+                {
+                    "client": change.client_id,
+                    "path": found[0],
+                    "format": record.get("format"),
+                    "created": record.get("created"),
+                    "history": record.get("history"),
+                    "written_sha256": record.get("written_sha256"),
+                    "folders": record.get("folders", []),
+                }
+            )
 
 
-def _still(change: FileChange) -> Any:
-    return lambda: check_unchanged(change.snapshot, change.display)
+def remove_empty_folders(folders: list[str]) -> None:
+    """The folders gwconf created for a file, deepest first, as long as nothing else is in them."""
+    for folder in folders:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            return  # not empty (the client keeps its own files there), or already gone
+
+
+def _remove_pending_copies(state_dir: Path) -> None:
+    for copy in state_dir.glob("journal.pending-*"):
+        with contextlib.suppress(OSError):
+            copy.unlink()
 
 
 def _put_back(target: Path, data: bytes | None, mode: int | None, secret: bool) -> None:
@@ -608,19 +907,24 @@ def _put_back(target: Path, data: bytes | None, mode: int | None, secret: bool) 
 def repair(env: Env) -> list[str]:
     """Finish or undo a change a killed gwconf left half-done; returns what was done (call under the lock).
 
-    The ledger's save is a run's commit point. Committed (every file is what the run wrote and the
-    ledger says so): only the clean-up after the commit is redone. Not committed: every file the
-    run replaced gets its old bytes back, unless another program changed it since (then it is left
-    alone and reported). Temp files of the killed run are removed either way.
+    The ledger's save is a run's commit point. Committed (the ledger is what the run staged): only
+    the clean-up after the commit is redone. Not committed: every file the run replaced gets its
+    old bytes back. But when another program changed one of them since gwconf wrote it, that file
+    cannot go back, and a client must never be left half written (Codex's config.toml pointing at
+    the gateway beside an auth.json holding the user's old key, issue 18 item 11): the run is
+    finished instead, every file written and the ledger committed, so one restore undoes it all.
+    Temp files of the killed run are removed either way.
     """
     journal = env.state_dir / "journal.json"
     snap = read_snapshot(journal)
     for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
         _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
+        _remove_pending_copies(env.state_dir)
         return []
     try:
-        entries = json.loads(snap.data)["files"]
+        loaded = json.loads(snap.data)
+        entries = loaded["files"]
     except (ValueError, KeyError, TypeError, RecursionError):
         entries = None
     if not isinstance(entries, list) or not all(
@@ -628,29 +932,101 @@ def repair(env: Env) -> list[str]:
         and isinstance(e.get("target"), str)
         and isinstance(e.get("backup") or "", str)
         and isinstance(e.get("new_sha256") or "", str)
+        and isinstance(e.get("new_copy") or "", str)
         for e in entries
     ):
         remove_file(journal)
+        _remove_pending_copies(env.state_dir)
         return ["removed a damaged journal"]
     for entry in entries:
         target = Path(entry["target"])
         _remove_temp_files(target.parent, f".{target.name}.*{TEMP_SUFFIX}")
+    staged = loaded.get("ledger")
     ledger = Ledger(env)
-    recorded = {t: r.get("written_sha256") for c in ledger.clients() for t, r in ledger.files(c).items()}
-
-    def committed(entry: dict[str, Any]) -> bool:
-        if read_snapshot(Path(entry["target"])).digest != entry["new_sha256"]:
-            return False
-        if entry.get("restoring"):
-            return entry["target"] not in recorded
-        return recorded.get(entry["target"]) == entry["new_sha256"]
-
-    if all(committed(e) for e in entries):
+    if _committed(ledger, entries, staged):
         for entry in entries:
             if entry.get("restoring") and entry.get("backups"):
                 BackupStore.at(Path(entry["backups"])).retire_pristine()
-        remove_file(journal)
-        return []
+        notes: list[str] = []
+    elif isinstance(staged, dict) and _changed_since(entries) and _can_finish(entries):
+        notes = _finish(entries, ledger, staged, str(loaded.get("client")))
+    else:
+        notes = _undo(entries)
+    remove_file(journal)
+    _remove_pending_copies(env.state_dir)
+    return notes
+
+
+def _without_version(data: Any) -> Any:
+    return {k: v for k, v in data.items() if k != "version"} if isinstance(data, dict) else data
+
+
+def _committed(ledger: Ledger, entries: list[dict[str, Any]], staged: Any) -> bool:
+    if any(read_snapshot(Path(e["target"])).digest != e["new_sha256"] for e in entries):
+        return False
+    if staged is not None:
+        return bool(_without_version(ledger.data) == _without_version(staged))
+    # a journal from before the staged ledger: judged by the targets' recorded hashes
+    recorded = {
+        r.get("target", t): r.get("written_sha256")
+        for c in ledger.clients()
+        for t, r in ledger.files(c).items()
+    }
+    return all(
+        (e["target"] not in recorded) if e.get("restoring") else recorded.get(e["target"]) == e["new_sha256"]
+        for e in entries
+    )
+
+
+def _old_bytes(entry: dict[str, Any]) -> bytes | None:
+    backup = entry.get("backup")
+    return Path(backup).read_bytes() if backup else None  # no backup: the file did not exist
+
+
+def _changed_since(entries: list[dict[str, Any]]) -> bool:
+    """Did another program write one of the run's files after gwconf replaced it?"""
+    for entry in entries:
+        backup = entry.get("backup")
+        if backup and not Path(backup).is_file():
+            continue
+        current = read_snapshot(Path(entry["target"]))
+        if current.digest != entry["new_sha256"] and current.data != _old_bytes(entry):
+            return True
+    return False
+
+
+def _can_finish(entries: list[dict[str, Any]]) -> bool:
+    return all(
+        e.get("new_sha256") is None or (e.get("new_copy") and Path(e["new_copy"]).is_file()) for e in entries
+    )
+
+
+def _finish(entries: list[dict[str, Any]], ledger: Ledger, staged: dict[str, Any], client: str) -> list[str]:
+    notes = []
+    for entry in entries:
+        target = Path(entry["target"])
+        current = read_snapshot(target)
+        if current.digest == entry["new_sha256"]:
+            continue
+        if current.data != _old_bytes(entry):
+            notes.append(
+                f"{target}: changed by another program after an interrupted gwconf run; kept as it is, "
+                f"and {client}'s other files were finished to match it"
+            )
+            continue
+        if entry["new_sha256"] is None:
+            remove_file(target)
+        else:
+            new_mode = entry.get("new_mode")
+            atomic_write(target, Path(entry["new_copy"]).read_bytes(), mode=new_mode, secret=new_mode is None)
+        notes.append(f"finished {target} as the interrupted gwconf run meant to write it")
+    ledger.data = staged
+    ledger.save()
+    notes.append(f"`gwconf restore {client}` undoes all of {client}'s files together")
+    return notes
+
+
+def _undo(entries: list[dict[str, Any]]) -> list[str]:
     notes = []
     for entry in entries:
         target = Path(entry["target"])
@@ -658,7 +1034,7 @@ def repair(env: Env) -> list[str]:
         if backup and not Path(backup).is_file():
             notes.append(f"{target}: its backup {backup} is gone; left as it is")
             continue
-        old = Path(backup).read_bytes() if backup else None  # no backup: the file did not exist
+        old = _old_bytes(entry)
         current = read_snapshot(target)
         if current.data == old:
             continue
@@ -670,7 +1046,6 @@ def repair(env: Env) -> list[str]:
             continue
         _put_back(target, old, entry.get("mode"), bool(entry.get("secret")))
         notes.append(f"put back {target} as it was before an interrupted gwconf run")
-    remove_file(journal)
     return notes
 
 

@@ -246,5 +246,7 @@ def test_restore_keeps_an_entry_the_user_edited(gwconf, home: Path, profile: str
     entry["settings"] = {**entry.get("settings", {}), "userChoice": "kept"}
     path.write_text(json.dumps(data, indent=1))
     result = gwconf("restore", "cline")
-    assert result.exit_code == 0 and "left as it is" in result.output
-    assert "userChoice" in path.read_text()
+    assert result.exit_code == 0, result
+    text = path.read_text()
+    assert "userChoice" in text, "what the user added inside gwconf's entry stays (issue 13)"
+    assert TEST_KEY not in text and "gw.example.com" not in text, "gwconf's own values go"

@@ -193,6 +193,37 @@ def test_a_client_writing_after_the_check_but_before_the_replace(world: World, t
     assert settings.read_text() == THEIRS, "restore gives back the client's bytes, not a stale pristine copy"
 
 
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="renameat2 is Linux's; elsewhere the window stays"
+)
+def test_a_client_writing_between_the_last_check_and_the_rename(world: World, tmp_path: Path) -> None:
+    """Issue 18 item 15: the client writes after gwconf's last compare-and-swap, at the very moment
+    of the rename. The swap takes out exactly the bytes it replaced, sees they are the client's,
+    and puts them back: apply refuses instead of overwriting them."""
+    w = world
+    watch = (str(w.home), str(w.gw))
+    log = tmp_path / "ops.log"
+    w.save("start")
+    assert os.WEXITSTATUS(run_forked(("apply", "claude-code"), watch=watch, log=log)) == 0
+    ops = log.read_text().splitlines()
+    settings = w.home / SETTINGS
+    at_rename = ops.index(f"os.rename {settings}") + 1
+    w.load("start")
+    outcome = tmp_path / "result.json"
+    run_forked(
+        ("apply", "claude-code"),
+        watch=watch,
+        act_at=at_rename,
+        action=lambda: _client_writes(settings),
+        result=outcome,
+    )
+    result = json.loads(outcome.read_text())
+    assert result["exit_code"] == 1, result
+    assert CONCURRENT in result["stderr"]
+    assert settings.read_text() == THEIRS, "gwconf's rename overwrote the client's write"
+    assert not (w.state_dir / "journal.json").exists() and not w.litter()
+
+
 def test_a_file_the_plan_left_alone_is_checked_too(world: World, tmp_path: Path) -> None:
     """Continue's config.yaml and .env are planned together. When only config.yaml needs a change
     and .env is rewritten before gwconf writes, config.yaml must not be written either: found by

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import invoke
-from tests.hardening._world import SEED, World, run_forked
+from tests.hardening._world import SEED, USERS_OWN_KEY, World, run_forked
 
 
 @pytest.fixture
@@ -59,19 +59,40 @@ def test_next_run_puts_the_pair_back_and_removes_the_temp_file(killed: World) ->
     assert not w.litter() and not (w.state_dir / "journal.json").exists()
 
 
-def test_a_file_another_program_changed_since_the_crash_is_left_alone(killed: World) -> None:
-    """The repair puts back only what gwconf wrote; Codex rewriting config.toml meanwhile wins."""
+def test_a_client_write_after_the_crash_never_leaves_codex_half_restored(killed: World) -> None:
+    """Issue 18 item 11: Codex rewrote config.toml (gwconf's provider in it) after the crash, so it
+    cannot go back; auth.json must not go back alone either (Codex would send the user's own
+    OpenAI key to the gateway). The run is finished instead, and one restore undoes both files,
+    keeping what Codex wrote."""
     w = killed
     config = w.home / ".codex" / "config.toml"
+    auth = w.home / ".codex" / "auth.json"
     theirs = config.read_text() + "# written by codex after the crash\n"
     config.write_text(theirs)
     result = invoke("apply", "codex", "--dry-run")
     assert result.exit_code == 0 and config.read_text() == theirs, "a dry run repairs nothing"
+    result = invoke("status", "--json")
+    assert result.exit_code == 0
     result = invoke("restore", "--all")
     assert result.exit_code == 0, result
-    assert "changed by another program after an interrupted gwconf run; left as it is" in result.stderr
-    assert config.read_text() == theirs
+    assert "changed by another program after an interrupted gwconf run" in result.stderr
+    assert "finished" in result.stderr, "the other file was completed to match, not put back alone"
+    assert auth.read_text() == SEED[".codex/auth.json"][0], "auth.json holds the user's key again"
+    assert config.read_text() == SEED[".codex/config.toml"][0] + "# written by codex after the crash\n"
     assert not (w.state_dir / "journal.json").exists()
+
+
+def test_after_the_repair_both_codex_files_agree(killed: World) -> None:
+    """The finished run: config.toml and auth.json both point at the gateway, and the ledger owns both."""
+    w = killed
+    config = w.home / ".codex" / "config.toml"
+    config.write_text(config.read_text() + "# written by codex after the crash\n")
+    assert invoke("apply", "codex").exit_code == 0
+    auth = (w.home / ".codex" / "auth.json").read_text()
+    assert "gwconf" in config.read_text() and USERS_OWN_KEY not in auth
+    assert invoke("restore", "codex").exit_code == 0
+    assert (w.home / ".codex" / "auth.json").read_text() == SEED[".codex/auth.json"][0]
+    assert 'model_provider = "gwconf"' not in config.read_text()
 
 
 def test_an_edit_after_the_crash_survives_the_next_apply_and_restore(killed: World) -> None:

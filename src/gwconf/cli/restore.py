@@ -29,6 +29,7 @@ def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force
     reported. Timestamped whole-file backups stay in gwconf's state folder as a last resort.
     """
     from gwconf import operations, registry
+    from gwconf import plan as planning
     from gwconf.ledger import Ledger
 
     if all_clients == bool(client_ids):
@@ -40,8 +41,15 @@ def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force
     if not dry_run:
         for note in operations.repair_interrupted(env):
             _output.warn(note)
+    ledger = Ledger(env)
+    if ledger.damaged:
+        _output.warn(
+            f"{ledger.damaged}: restoring from the backups gwconf can still find; the damaged file is "
+            "kept aside (ledger.damaged-*.json in the same folder)"
+        )
     if all_clients:
-        clients = [registry.get(c) for c in Ledger(env).clients() if c in registry.MODULES]
+        known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients()
+        clients = [registry.get(c) for c in known if c in registry.MODULES]
         if not clients:
             _output.out("Nothing to restore: gwconf has not written any client's files.")
     else:

@@ -26,6 +26,15 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
 
     env = _common.env()
     ledger = Ledger(env)
+    if ledger.damaged:  # loudly, and left where it is: status only reads
+        from gwconf.errors import GwconfError
+
+        _output.print_error(
+            GwconfError(
+                f"{ledger.damaged}: gwconf cannot tell which clients it applied.",
+                "`gwconf restore --all` falls back to the backups it can still find.",
+            )
+        )
     if client_ids:
         clients = _common.resolve_clients(client_ids)
     else:
@@ -42,9 +51,14 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
     interrupted = (env.state_dir / "journal.json").exists()
     if as_json:
         _output.emit_json(
-            {"active_profile": active, "interrupted_run": interrupted, "clients": [r.to_json() for r in rows]}
+            {
+                "active_profile": active,
+                "interrupted_run": interrupted,
+                "ledger_damaged": ledger.damaged,
+                "clients": [r.to_json() for r in rows],
+            }
         )
-        return 0
+        return 1 if ledger.damaged else 0
     if interrupted:  # what status shows may be half of a change: say so before it
         _output.warn(
             "an interrupted gwconf run left a change half-done; the next gwconf apply, use or restore "
@@ -71,4 +85,4 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
             _output.out(f"  gwconf last applied {r.applied_profile!r} here")
         for line in r.drift:
             _output.warn(f"changed by hand since gwconf wrote it: {line}")
-    return 0
+    return 1 if ledger.damaged else 0

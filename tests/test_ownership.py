@@ -1,0 +1,258 @@
+"""A user's edit is never lost (issue 13): apply, the user edits, gwconf writes again, restore.
+
+Each case is the sequence the issue found broken, through the real command path, on a file with
+comments and the user's own settings. ``edit`` is the user's change between gwconf's steps;
+``gone`` are values gwconf wrote that restore must take out again.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TEST_KEY
+
+OTHER_KEY = "sk-other-9876543210zyxwvuQRST"
+
+CASES = {
+    "codex": (
+        ".codex/config.toml",
+        '# my codex settings\nmodel = "gpt-5"\napproval_policy = "on-request"\nsandbox_mode = "workspace-write"\n\n[tui]\nnotifications = true\n',
+        ('sandbox_mode = "workspace-write"', 'sandbox_mode = "read-only"'),
+        "# a note I added\n",
+    ),
+    "claude-code": (
+        ".claude/settings.json",
+        '{\n  "theme": "dark",\n  "permissions": {\n    "allow": ["Bash(ls)"]\n  },\n  "env": {\n    "FOO": "1"\n  }\n}\n',
+        ('"theme": "dark"', '"theme": "light"'),
+        None,
+    ),
+    "continue": (
+        ".continue/config.yaml",
+        "# Continue\nname: mine\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: local\n    provider: ollama\n    model: llama3\n",
+        ("name: mine", "name: renamed"),
+        "# a note I added\n",
+    ),
+    "opencode": (
+        ".config/opencode/opencode.json",
+        '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "tokyonight",\n  "autoupdate": false\n}\n',
+        ('"theme": "tokyonight"', '"theme": "gruvbox"'),
+        None,
+    ),
+}
+
+
+@pytest.fixture
+def two_profiles(gwconf) -> None:
+    for name, key, model in (("first", TEST_KEY, "model-a"), ("second", OTHER_KEY, "model-b")):
+        result = gwconf(
+            "profile", "add", name, "--base-url", f"https://{name}.example.com/v1", "--model", model,
+            "--key-stdin", input=key + "\n",
+        )  # fmt: skip
+        assert result.exit_code == 0, result
+    assert gwconf("use", "first", "--no-apply").exit_code == 0
+
+
+def _user_edit(path: Path, edit: tuple[str, str], comment: str | None) -> str:
+    text = path.read_text()
+    assert edit[0] in text
+    text = text.replace(edit[0], edit[1])
+    if comment:
+        text += comment
+    path.write_text(text)
+    return text
+
+
+def _no_gateway_left(text: str) -> None:
+    for value in ("first.example.com", "second.example.com", TEST_KEY, OTHER_KEY, "model-a", "model-b"):
+        assert value not in text, f"{value} left behind after restore:\n{text}"
+
+
+@pytest.mark.parametrize("client_id", sorted(CASES))
+@pytest.mark.parametrize("between", ["reapply-model", "use-and-back", "nothing"])
+def test_user_edit_survives_reapply_and_restore(gwconf, home, two_profiles, client_id, between) -> None:
+    relative, original, edit, comment = CASES[client_id]
+    path = home / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(original)
+    assert gwconf("apply", client_id).exit_code == 0
+    _user_edit(path, edit, comment)
+    if between == "reapply-model":
+        assert gwconf("apply", client_id, "--model", "model-b").exit_code == 0
+    elif between == "use-and-back":
+        assert gwconf("use", "second").exit_code == 0
+        assert gwconf("use", "first").exit_code == 0
+    assert edit[1] in path.read_text() and (not comment or comment in path.read_text())
+    result = gwconf("restore", client_id)
+    assert result.exit_code == 0, result
+    text = path.read_text()
+    assert edit[1] in text, "the user's edit was lost"
+    if comment:
+        assert comment in text, "the user's comment was lost"
+    _no_gateway_left(text)
+    expected = original.replace(edit[0], edit[1]) + (comment or "")
+    assert text == expected, "restore changed more than gwconf's own keys"
+
+
+@pytest.mark.parametrize("between", ["reapply-model", "nothing"])
+def test_aider_file_gwconf_created_keeps_what_the_user_added(gwconf, home, two_profiles, between) -> None:
+    path = home / ".aider.conf.yml"
+    assert gwconf("apply", "aider").exit_code == 0
+    path.write_text(path.read_text() + "dark-mode: true\n# mine\n")
+    if between == "reapply-model":
+        assert gwconf("apply", "aider", "--model", "model-b").exit_code == 0
+    result = gwconf("restore", "aider")
+    assert result.exit_code == 0, result
+    assert path.exists(), "a file holding the user's settings was removed"
+    text = path.read_text()
+    assert "dark-mode: true" in text and "# mine" in text
+    _no_gateway_left(text)
+    assert "gwconf's keys were taken out" in result.output
+
+
+def test_created_file_untouched_by_the_user_is_removed(gwconf, home, two_profiles) -> None:
+    assert gwconf("apply", "aider").exit_code == 0
+    assert gwconf("use", "second").exit_code == 0
+    assert gwconf("restore", "aider").exit_code == 0
+    assert not (home / ".aider.conf.yml").exists()
+
+
+def test_pristine_bytes_when_only_gwconf_wrote(gwconf, home, two_profiles) -> None:
+    relative, original, _, _ = CASES["codex"]
+    path = home / relative
+    path.parent.mkdir(parents=True)
+    path.write_text(original)
+    assert gwconf("apply", "codex").exit_code == 0
+    assert gwconf("use", "second").exit_code == 0
+    assert gwconf("apply", "codex", "--model", "model-c").exit_code == 0
+    assert gwconf("restore", "codex").exit_code == 0
+    assert path.read_text() == original
+    assert not (home / ".codex" / "auth.json").exists()
+
+
+def test_user_deleted_file_does_not_come_back(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 8: apply, the user deletes config.toml, use another profile, restore."""
+    relative, original, _, _ = CASES["codex"]
+    path = home / relative
+    path.parent.mkdir(parents=True)
+    path.write_text(original)
+    assert gwconf("apply", "codex").exit_code == 0
+    path.unlink()
+    assert gwconf("use", "second").exit_code == 0
+    assert gwconf("restore", "codex").exit_code == 0
+    assert not path.exists(), "the file the user deleted came back"
+
+
+def test_value_the_user_changed_inside_gwconfs_entry_is_kept(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 8: a leaf inside gwconf's own table changed by hand is the user's."""
+    path = home / ".codex" / "config.toml"
+    assert gwconf("apply", "codex").exit_code == 0
+    text = path.read_text().replace("https://first.example.com/v1", "https://mine.example.com/v1")
+    path.write_text(text)
+    status = gwconf("status", "--json")
+    assert "base_url" in status.stdout and "model_providers" in status.stdout, status
+    result = gwconf("restore", "codex")
+    assert result.exit_code == 0, result
+    assert "https://mine.example.com/v1" in path.read_text()
+
+
+def test_user_provider_beside_gwconfs_in_a_map_gwconf_created(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 7: gwconf's provider (with its key) goes, the user's stays; nothing to redo."""
+    path = home / ".config" / "opencode" / "opencode.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{\n  "theme": "dark"\n}\n')
+    assert gwconf("apply", "opencode").exit_code == 0
+    text = path.read_text().replace(
+        '"provider": {',
+        '"provider": {\n    "mine": {\n      "options": {\n        "baseURL": "http://localhost:1234/v1"\n      }\n    },',
+    )
+    path.write_text(text)
+    assert gwconf("restore", "opencode").exit_code == 0
+    text = path.read_text()
+    assert '"mine"' in text and "localhost:1234" in text
+    _no_gateway_left(text)
+    assert TEST_KEY not in text
+
+
+def test_key_by_key_restore_puts_the_mode_back(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 9: apply makes a key's file 0600; restore gives back its mode on both paths."""
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(CASES["claude-code"][1])
+    os.chmod(path, 0o644)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.write_text(path.read_text().replace('"theme": "dark"', '"theme": "light"'))
+    os.chmod(path, 0o600)
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+def test_folders_gwconf_created_are_removed(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 13: restore leaves no empty folder apply made, so the client is not 'detected'."""
+    assert gwconf("apply", "codex", "claude-code", "gemini-cli", "continue").exit_code == 0
+    assert gwconf("restore", "--all").exit_code == 0
+    for folder in (".codex", ".claude", ".gemini", ".continue"):
+        assert not (home / folder).exists(), folder
+
+
+def test_damaged_ledger_is_reported_kept_and_restore_falls_back(gwconf, home, two_profiles, tmp_path) -> None:
+    """Issue 18 item 12: status says so loudly and leaves the file; restore --all still restores."""
+    relative, original, _, _ = CASES["claude-code"]
+    path = home / relative
+    path.parent.mkdir(parents=True)
+    path.write_text(original)
+    assert gwconf("apply", "claude-code", "codex").exit_code == 0
+    ledger = tmp_path / "gwconf" / "state" / "ledger.json"
+    ledger.write_text('{"version": 2, "clients": [')
+    status = gwconf("status")
+    assert status.exit_code == 1 and "damaged" in status.stderr, status
+    assert ledger.read_text() == '{"version": 2, "clients": [', "a read-only command leaves it where it is"
+    result = gwconf("restore", "--all")
+    assert result.exit_code == 0, result
+    assert "damaged" in result.stderr
+    assert path.read_text() == original
+    assert not (home / ".codex").exists()
+    assert list(ledger.parent.glob("ledger.damaged-*.json")), "the damaged ledger is kept aside"
+
+
+def test_dotfiles_adoption_after_apply_still_restores(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 10: after apply the user moves the file into a dotfiles folder and links it
+    back (stow, chezmoi, yadm); restore follows the link and puts back the key apply removed."""
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    original = '{\n  "env": {\n    "ANTHROPIC_API_KEY": "sk-ant-users-own-0000000000"\n  }\n}\n'
+    path.write_text(original)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    dotfiles = home / "dotfiles" / "claude"
+    dotfiles.mkdir(parents=True)
+    moved = dotfiles / "settings.json"
+    path.rename(moved)
+    path.symlink_to(moved)
+    result = gwconf("restore", "claude-code")
+    assert result.exit_code == 0, result
+    assert path.is_symlink() and moved.read_text() == original
+
+
+def test_symlink_replaced_by_a_real_file_is_restored(gwconf, home, two_profiles) -> None:
+    """Issue 18 item 10, the reverse: the config was a link at apply time, a real file now."""
+    real = home / "dotfiles" / "settings.json"
+    real.parent.mkdir(parents=True)
+    real.write_text(CASES["claude-code"][1])
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.symlink_to(real)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    data = real.read_text()
+    path.unlink()
+    path.write_text(data)
+    result = gwconf("restore", "claude-code")
+    assert result.exit_code == 0, result
+    _no_gateway_left(path.read_text())
+    import json
+
+    rows = json.loads(gwconf("status", "claude-code", "--json").stdout)["clients"]
+    assert rows[0]["applied_profile"] is None, "restore forgot nothing it still had to undo"
