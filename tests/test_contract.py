@@ -108,3 +108,63 @@ def test_tier3_prints_steps_and_writes_nothing(client_id: str, gwconf, home: Pat
     assert result.exit_code == 0, result
     assert "1. " in result.stdout and TEST_KEY not in result.output
     assert [p for p in home.rglob("*") if p.is_file()] == []
+
+
+_COMMENT = {"toml": "# my note\n", "yaml": "# my note\n", "jsonc": "// my note\n", "dotenv": "# my note\n"}
+_COMMENT.update({"shellrc": "# my note\n", "fish": "# my note\n", "powershell": "# my note\n"})
+
+
+def _user_edits(path: Path, fmt: str) -> list[str]:
+    """What a user does to a client file between gwconf's steps: a setting of their own and a
+    comment at the end. Returns the texts that must survive."""
+    from gwconf import formats
+
+    text, bom = formats.decode(path.read_bytes(), str(path))
+    survivors = []
+    if fmt in ("json", "jsonc", "toml", "yaml"):
+        doc = formats.load(fmt, text, str(path))
+        if not isinstance(doc.data(), dict):
+            return []
+        doc.set(("my-own-setting",), "kept-by-gwconf")
+        text = doc.dump()
+        survivors.append("kept-by-gwconf")
+    elif fmt == "dotenv":
+        text += ("" if text.endswith("\n") or not text else "\n") + "MY_OWN_SETTING=kept-by-gwconf\n"
+        survivors.append("MY_OWN_SETTING=kept-by-gwconf")
+    comment = _COMMENT.get(fmt)
+    if comment:
+        text += ("" if text.endswith("\n") or not text else "\n") + comment
+        survivors.append(comment.strip())
+    path.write_bytes(formats.encode(text, bom))
+    return survivors
+
+
+@pytest.mark.parametrize("client_id", [c for c in registry.IDS if _writable(c)])
+def test_user_edits_survive_reapply_and_restore(client_id: str, gwconf, home: Path, profile, monkeypatch) -> None:
+    """Issue 13, over every client: apply, the user edits each file, gwconf applies another model,
+    restore. Every user edit stays; nothing of gwconf's (address, key, model) is left."""
+    setup = PRECONDITIONS.get(client_id, {})
+    for name, value in setup.get("env", {}).items():
+        monkeypatch.setenv(name, value.format(home=home))
+    for name, text in setup.get("files", {}).items():
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(text)
+    assert gwconf("apply", client_id).exit_code == 0
+    env = Env.current()
+    survivors: dict[Path, list[str]] = {}
+    for file in registry.get(client_id).files(env):
+        if file.path.is_file():
+            survivors[file.path] = _user_edits(file.path, file.format)
+    result = gwconf("apply", client_id, "--model", "another-model")
+    assert result.exit_code == 0, result
+    result = gwconf("restore", client_id)
+    assert result.exit_code == 0, result
+    for path, texts in survivors.items():
+        assert path.is_file() or not texts, f"{path}: removed with the user's edits in it"
+        if not texts:
+            continue
+        content = path.read_text()
+        for text in texts:
+            assert text in content, f"{path}: the user's {text!r} was lost"
+        for value in (TEST_KEY, "gw.example.com", "another-model"):
+            assert value not in content, f"{path}: gwconf's {value!r} left behind after restore"
