@@ -263,6 +263,28 @@ def load_other(path: Path, fmt: str, env: Env, findings: list[Finding] | None = 
         return None
 
 
+def folders_to_project_root(env: Env, *, stop_at_home: bool = False) -> tuple[list[Path], Path | None]:
+    """The folders from cwd upwards to the project root (the first holding ``.git``), and that root.
+
+    The list includes the root; without one it runs to the file system's root (or to the home
+    folder, included, with ``stop_at_home``) and the root is None. Clients that look for project
+    files differ in where they stop; this one walk serves them all.
+    """
+    chain: list[Path] = []
+    for folder in (env.cwd, *env.cwd.parents):
+        chain.append(folder)
+        if (folder / ".git").exists():
+            return chain, folder
+        if stop_at_home and folder == env.home:
+            break
+    return chain, None
+
+
+def project_root(env: Env) -> Path | None:
+    """The nearest folder from cwd upwards that holds ``.git``, or None outside a repository."""
+    return folders_to_project_root(env)[1]
+
+
 def shown(path: Path, env: Env) -> str:
     return display(path, env)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients import _desktop
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.errors import ClientError, NotSetUp
@@ -146,7 +147,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
         if provider == "openai":
-            reading.base_url = "https://api.openai.com/v1"
+            reading.base_url = urls.OFFICIAL_OPENAI_BASE
             reading.api_key = dotenv.get(("OPEN_AI_KEY",), None)
             reading.key_origin = ".env OPEN_AI_KEY"
     return reading

@@ -36,9 +36,9 @@ from typing import Any
 from gwconf import processes
 from gwconf.clients import _vscode
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "cline"

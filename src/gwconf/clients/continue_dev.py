@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "continue"
@@ -120,7 +121,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         entry = models[index]
         reading.provider = f"models[{index}] ({entry.get('provider')})"
         reading.provider_is_gwconf = entry.get("provider") == "openai"
-    reading.base_url = entry.get("apiBase") or "https://api.openai.com/v1"
+    reading.base_url = entry.get("apiBase") or urls.OFFICIAL_OPENAI_BASE
     if not entry.get("apiBase"):
         reading.findings.append(
             Finding("error", "base", "the model entry has no apiBase: Continue calls official OpenAI.")

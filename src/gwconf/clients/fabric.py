@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "fabric"
@@ -41,7 +42,6 @@ VENDOR = "LiteLLM"
 PREFIX = "LITELLM_"
 MANAGED = ("DEFAULT_VENDOR", "DEFAULT_MODEL", f"{PREFIX}API_BASE_URL", f"{PREFIX}API_KEY")
 VENDOR_DEFAULT_BASE = "http://localhost:4000"
-OFFICIAL_BASE = "https://api.openai.com/v1"
 
 
 def folder(env: Env) -> Path:
@@ -101,7 +101,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.provider_is_gwconf = prefix == PREFIX
     else:
         reading.base_url, _ = value("OPENAI_API_BASE_URL")
-        reading.base_url = reading.base_url or OFFICIAL_BASE
+        reading.base_url = reading.base_url or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
         reading.wire = "responses"
         f.append(

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, load_other
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "gemini-cli"
@@ -47,7 +47,6 @@ RESTART = (
 )
 
 AUTH_TYPE = "gemini-api-key"
-OFFICIAL_BASE = "https://generativelanguage.googleapis.com"
 MANAGED = ("GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "GEMINI_MODEL")
 UNTRUSTED_ALLOWED = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
 AUTH_SWITCHES = ("GOOGLE_GENAI_USE_GCA", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY")
@@ -220,7 +219,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         return (got, f"{origin_file} {name}") if got else (None, "")
 
     base, _ = value("GOOGLE_GEMINI_BASE_URL")
-    reading.base_url = base or OFFICIAL_BASE
+    reading.base_url = base or urls.OFFICIAL_GEMINI_BASE
     reading.api_key, reading.key_origin = value("GEMINI_API_KEY")
     if not reading.api_key:
         reading.key_origin = f"{origin_file} GEMINI_API_KEY (not set)"

@@ -25,11 +25,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
+from gwconf import formats, urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, require_model
 from gwconf.paths import Env
 
 ID = "goose"
@@ -48,7 +48,7 @@ RESTART = (
 PROVIDER_ID = "custom_gwconf"
 KEY_VAR = "CUSTOM_GWCONF_API_KEY"
 CONTEXT_LIMIT = 128000
-OFFICIAL_HOST = "https://api.openai.com"
+OFFICIAL_HOST = urls.root(urls.OFFICIAL_OPENAI_BASE)
 DEFAULT_BASE_PATH = "v1/chat/completions"
 
 

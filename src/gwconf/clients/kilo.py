@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from gwconf.clients import _vscode, opencode
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._launch_types import LaunchSpec
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec
 from gwconf.paths import Env
 
 ID = "kilo"

@@ -18,10 +18,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "llm"
@@ -40,7 +41,6 @@ RESTART = (
 KEY_NAME = "gwconf"
 KEYS_NOTE = ("// Note", "This file stores secret API credentials. Do not share!")
 LLM_DEFAULT_MODEL = "gpt-4o-mini"
-OFFICIAL_BASE = "https://api.openai.com/v1"
 
 
 def user_dir(env: Env) -> Path:
@@ -161,7 +161,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             entry = candidate
     if entry is None:
         reading.provider = f"built-in OpenAI model {chosen!r}"
-        reading.base_url = env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+        reading.base_url = env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = _key(stored, "openai", env, folder)
         f.append(
             Finding(
@@ -182,7 +182,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "warning", "provider", f"{entry.get('model_id')!r} has responses: true (the Responses API)."
             )
         )
-    reading.base_url = entry.get("api_base") or env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+    reading.base_url = entry.get("api_base") or env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
     name = entry.get("api_key_name")
     if name:
         reading.api_key, reading.key_origin = _key(stored, str(name), env, folder)

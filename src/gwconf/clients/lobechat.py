@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients import _server
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.formats import Document
@@ -84,7 +85,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.findings.append(Finding("error", "other", f"no LobeChat folder: set ${VARIABLE}."))
         return reading
     dotenv = docs["env"]
-    reading.base_url = dotenv.get(("OPENAI_PROXY_URL",), None) or "https://api.openai.com/v1"
+    reading.base_url = dotenv.get(("OPENAI_PROXY_URL",), None) or urls.OFFICIAL_OPENAI_BASE
     reading.api_key = dotenv.get(("OPENAI_API_KEY",), None)
     reading.key_origin = ".env OPENAI_API_KEY"
     reading.provider_is_gwconf = bool(dotenv.get(("OPENAI_PROXY_URL",), None))

@@ -21,10 +21,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "mods"
@@ -42,7 +43,6 @@ RESTART = (
 
 API = "gwconf"
 MAX_INPUT_CHARS = 392000
-OFFICIAL_BASE = "https://api.openai.com/v1"
 NON_OPENAI_APIS = ("ollama", "anthropic", "google", "cohere", "azure", "azure-ad")
 
 
@@ -155,7 +155,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider_is_gwconf = name == API
     if name in NON_OPENAI_APIS:
         f.append(Finding("error", "provider", f"API {name!r} is not an OpenAI-style client in mods."))
-    reading.base_url = api.get("base-url") or env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+    reading.base_url = api.get("base-url") or env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
     if api.get("api-key"):
         reading.api_key, reading.key_origin = str(api["api-key"]), f"{where} apis.{name}.api-key"
     elif api.get("api-key-env") and not api.get("api-key-cmd"):

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "open-interpreter"
@@ -38,7 +39,6 @@ RESTART = (
 
 PREFIX = "openai/"
 PROFILE_VERSION = "0.2.5"
-OFFICIAL_BASE = "https://api.openai.com/v1"
 
 
 def config_dir(env: Env) -> Path:
@@ -85,7 +85,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     f = reading.findings
     base = get_str(profile, ("llm", "api_base"))
     # litellm's order for the openai/ route when api_base is not passed
-    reading.base_url = base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or OFFICIAL_BASE
+    reading.base_url = (
+        base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
+    )
     key = get_str(profile, ("llm", "api_key"))
     reading.api_key = key or env.get("OPENAI_API_KEY")
     reading.key_origin = f"{where} llm.api_key" if key else "$OPENAI_API_KEY"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf import secrets
+from gwconf import secrets, urls
 from gwconf.clients import _server
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.formats import Document
@@ -94,12 +94,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.findings.append(Finding("error", "other", f"no Open WebUI folder: set ${VARIABLE}."))
         return reading
     dotenv = docs["env"]
-    urls = dotenv.get(("OPENAI_API_BASE_URLS",), None) or dotenv.get(("OPENAI_API_BASE_URL",), None)
+    addresses = dotenv.get(("OPENAI_API_BASE_URLS",), None) or dotenv.get(("OPENAI_API_BASE_URL",), None)
     keys = dotenv.get(("OPENAI_API_KEYS",), None) or dotenv.get(("OPENAI_API_KEY",), None)
-    reading.base_url = urls.split(";")[0] if isinstance(urls, str) else "https://api.openai.com/v1"
+    reading.base_url = addresses.split(";")[0] if isinstance(addresses, str) else urls.OFFICIAL_OPENAI_BASE
     reading.api_key = keys.split(";")[0] if isinstance(keys, str) else None
     reading.key_origin = ".env OPENAI_API_KEYS"
-    reading.provider_is_gwconf = isinstance(urls, str)
+    reading.provider_is_gwconf = isinstance(addresses, str)
     if dotenv.get(("ENABLE_OPENAI_API",), "true").lower() in ("false", "0"):
         reading.findings.append(
             Finding("error", "provider", "ENABLE_OPENAI_API is off.", "gwconf apply open-webui")

@@ -24,10 +24,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir, load_other
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "qwen-code"
@@ -46,7 +47,6 @@ RESTART = (
 AUTH_TYPE = "openai"
 KEY_NAME = "GWCONF_API_KEY"
 PROVIDERS = ("modelProviders", AUTH_TYPE)
-OFFICIAL_BASE = "https://api.openai.com/v1"
 SYSTEM_SETTINGS = {
     "linux": "/etc/qwen-code/settings.json",
     "darwin": "/Library/Application Support/QwenCode/settings.json",
@@ -238,7 +238,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
     else:
         reading.model = lookup("OPENAI_MODEL")[0] or lookup("QWEN_MODEL")[0] or chosen
-        reading.base_url = lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl") or OFFICIAL_BASE
+        reading.base_url = lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl") or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = lookup("OPENAI_API_KEY")
         if not reading.api_key and auth.get("apiKey"):
             reading.api_key, reading.key_origin = auth["apiKey"], "settings.json security.auth.apiKey"

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, default_target, shown
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "shell"

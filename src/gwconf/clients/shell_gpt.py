@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "shell-gpt"
@@ -39,7 +40,6 @@ RESTART = (
     "(use --no-cache to test)."
 )
 
-OFFICIAL_BASE = "https://api.openai.com/v1"
 MANAGED = ("API_BASE_URL", "OPENAI_API_KEY", "DEFAULT_MODEL")
 # sgpt 1.5.1 DEFAULT_CONFIG: when the file lacks any of these, sgpt rewrites it whole (comments lost).
 DEFAULT_KEYS = (
@@ -153,7 +153,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
 
     base, base_origin = value("API_BASE_URL")
     if base in (None, "default"):
-        base = env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+        base = env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
         base_origin = (
             "$OPENAI_BASE_URL (API_BASE_URL=default)" if env.get("OPENAI_BASE_URL") else "SDK default"
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients import _desktop
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
 from gwconf.errors import ClientError
@@ -94,7 +95,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
     if not isinstance(config, dict):
-        reading.base_url = "https://api.openai.com/v1" if engine == "openai" else None
+        reading.base_url = urls.OFFICIAL_OPENAI_BASE if engine == "openai" else None
         return reading
     reading.base_url = config.get("baseURL")
     chosen = config.get("model")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf import secrets
+from gwconf import secrets, urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -118,7 +118,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
     else:
         reading.base_url = get_str(settings, ("language_models", "openai", "api_url")) or (
-            "https://api.openai.com/v1" if provider == "openai" else None
+            urls.OFFICIAL_OPENAI_BASE if provider == "openai" else None
         )
         variable = "OPENAI_API_KEY" if provider == "openai" else KEY_VARIABLE
     reading.api_key = env.get(variable)
