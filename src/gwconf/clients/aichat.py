@@ -21,7 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -39,10 +51,19 @@ RESTART = (
     "aichat reads config.yaml and .env when it starts: run it again; an open REPL or `aichat --serve` keeps "
     "the old client until restarted (or `.model gwconf:<model>` in the REPL)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 CLIENT = "gwconf"
 KEY_VAR = "GWCONF_API_KEY"  # <CLIENT>_API_KEY, upper-cased
 BASE_VAR = "GWCONF_API_BASE"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path:

@@ -23,7 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import formats, urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, project_root, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    project_root,
+    shown,
+)
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
@@ -41,9 +53,17 @@ RESTART = (
     "Start a new aider session; a running one keeps the old settings. A .aider.conf.yml or .env in the "
     "project (git root or current folder) still wins over your home file."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 CONF = ".aider.conf.yml"
 PREFIX = "openai/"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def files(env: Env) -> list[ConfigFile]:

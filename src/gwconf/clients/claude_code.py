@@ -19,8 +19,13 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    default_detect_for,
+    default_target_for,
     env_override_findings,
     get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
     project_root,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document
@@ -40,6 +45,7 @@ RESTART = (
     "one (live reload of the env block is not guaranteed; resumed sessions can keep the old environment). "
     "In VS Code, also reload the window."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 KEY_VARS = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY")
 MODEL_ALIASES = (
@@ -55,6 +61,14 @@ FIRST_PARTY_SWITCHES = (
     "CLAUDE_CODE_USE_GATEWAY",
     "CLAUDE_CODE_USE_MANTLE",
 )
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path | None:

@@ -20,10 +20,15 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    default_detect_for,
+    default_target_for,
     env_dir,
     env_override_findings,
     folders_to_project_root,
     get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec
 from gwconf.formats import Document
@@ -41,11 +46,20 @@ RESTART = (
     "Codex reads its configuration at start: start a new `codex` session (a running one keeps the old "
     "provider); Codex Desktop must be quit fully (Cmd-Q / File > Quit), not just closed."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 TABLE = ("model_providers", PROVIDER_ID)
 RESERVED_IDS = ("openai", "ollama", "lmstudio", "amazon-bedrock", "oss", "ollama-chat")
 LAUNCH_KEY_VAR = "GWCONF_API_KEY"  # set only in the launched Codex's environment
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def codex_home(env: Env) -> Path:

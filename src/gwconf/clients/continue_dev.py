@@ -16,7 +16,18 @@ import re
 from pathlib import Path
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_dir,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -34,10 +45,19 @@ RESTART = (
     "VS Code's Continue picks up config.yaml within about a second; `cn` reads it on its next run; "
     "in JetBrains, restart the IDE if the model does not appear."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 SECRET_NAME = "GWCONF_API_KEY"
 SECRET_REF = "${{ secrets." + SECRET_NAME + " }}"
 _SECRET_PATTERN = r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def folder(env: Env) -> Path:

@@ -35,7 +35,18 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import formats, urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, folders_to_project_root
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    folders_to_project_root,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
@@ -53,12 +64,21 @@ RESTART = (
     "Crush reads its configuration when it starts: quit every running `crush` session (Ctrl+C) and "
     "start a new one."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 SCHEMA = "https://charm.land/crush.json"
 SLOTS = ("large", "small")
 NEW_MODEL = {"context_window": 128000, "default_max_tokens": 8192}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def global_dir(env: Env) -> Path:

@@ -19,7 +19,18 @@ import re
 from pathlib import Path
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -37,11 +48,20 @@ RESTART = (
     "fabric reads ~/.config/fabric/.env on every run: nothing to restart; a `fabric --serve` server must be "
     "restarted. Variables already exported in your shell win over the file."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 VENDOR = "LiteLLM"
 PREFIX = "LITELLM_"
 MANAGED = ("DEFAULT_VENDOR", "DEFAULT_MODEL", f"{PREFIX}API_BASE_URL", f"{PREFIX}API_KEY")
 VENDOR_DEFAULT_BASE = "http://localhost:4000"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def folder(env: Env) -> Path:

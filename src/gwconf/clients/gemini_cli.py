@@ -28,7 +28,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, load_other
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_override_findings,
+    load_other,
+    no_preflight,
+    no_steps,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.formats import Document
 from gwconf.paths import Env, display
@@ -45,6 +56,7 @@ RESTART = (
     "Gemini CLI reads settings.json and ~/.gemini/.env when it starts: /quit every running `gemini` "
     "session and start a new one (in a folder Gemini CLI trusts, or ~/.gemini/.env is not read)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 AUTH_TYPE = "gemini-api-key"
 MANAGED = ("GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "GEMINI_MODEL")
@@ -55,6 +67,13 @@ SYSTEM_SETTINGS = {
     "darwin": "/Library/Application Support/GeminiCli/settings.json",
     "win32": "C:\\ProgramData\\gemini-cli\\settings.json",
 }
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
 
 
 def cli_home(env: Env) -> Path:

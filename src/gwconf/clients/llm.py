@@ -19,7 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -37,10 +48,19 @@ RESTART = (
     "llm reads its files on every run: nothing to restart (`llm -m <model>` or $LLM_MODEL still pick "
     "another model than the default)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 KEY_NAME = "gwconf"
 KEYS_NOTE = ("// Note", "This file stores secret API credentials. Do not share!")
 LLM_DEFAULT_MODEL = "gpt-4o-mini"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def user_dir(env: Env) -> Path:

@@ -22,7 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -40,10 +51,19 @@ RESTART = (
     "mods reads mods.yml on every run: nothing to restart. $MODS_API / $MODS_MODEL, or --api / --model, "
     "still win over the file."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 API = "gwconf"
 MAX_INPUT_CHARS = 392000
 NON_OPENAI_APIS = ("ollama", "anthropic", "google", "cohere", "azure", "azure-ad")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_path(env: Env) -> Path:

@@ -18,7 +18,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -36,9 +48,18 @@ RESTART = (
     "Open Interpreter reads its default profile when `interpreter` starts: start a new session (a running "
     "one keeps the old model); `--profile`, `--model`, `--api_base` flags still win."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PREFIX = "openai/"
 PROFILE_VERSION = "0.2.5"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path:

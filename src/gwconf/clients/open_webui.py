@@ -16,7 +16,17 @@ from pathlib import Path
 
 from gwconf import secrets, urls
 from gwconf.clients import _server
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_preflight,
+    no_steps,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -33,8 +43,17 @@ RESTART = (
     "pip: stop and start open-webui serve). The variables count only on a first start or with "
     "ENABLE_PERSISTENT_CONFIG=False."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 VARIABLE = "OPEN_WEBUI_DIR"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def _marks(folder: Path) -> bool:

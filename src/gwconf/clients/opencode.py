@@ -28,7 +28,19 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, folders_to_project_root, load_other
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    folders_to_project_root,
+    load_other,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -46,11 +58,20 @@ RESTART = (
     "opencode reads its configuration when it starts: quit every running `opencode` (the TUI and any "
     "`opencode serve`) and start it again; sessions already open keep the old provider."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 NPM = "@ai-sdk/openai-compatible"
 _ENV_REF = re.compile(r"\{env:([^}]+)\}")
 _FILE_REF = re.compile(r"\{file:([^}]+)\}")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 @dataclass(frozen=True)

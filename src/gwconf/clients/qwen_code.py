@@ -25,7 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir, load_other
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_dir,
+    load_other,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -43,6 +55,7 @@ RESTART = (
     "Qwen Code reads settings.json and ~/.qwen/.env when it starts: /quit every running `qwen` session "
     "and start a new one."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 AUTH_TYPE = "openai"
 KEY_NAME = "GWCONF_API_KEY"
@@ -52,6 +65,14 @@ SYSTEM_SETTINGS = {
     "darwin": "/Library/Application Support/QwenCode/settings.json",
     "win32": "C:\\ProgramData\\qwen-code\\settings.json",
 }
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def qwen_dir(env: Env) -> Path:
