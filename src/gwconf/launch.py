@@ -23,14 +23,18 @@ PATH.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gwconf.clients._launch_types import Arg, LaunchSpec, TempPath, fresh_document, require_model
 from gwconf.errors import ClientError, GwconfError, UsageError
 
-# Client modules import this module for LaunchSpec; the process and file machinery below is
-# imported inside the functions that start a launch (``gwconf clients`` never pays for it).
+# The types a client fills live in clients/_launch_types.py (re-exported here for callers of
+# ``gwconf run``); the process and file machinery below is imported inside the functions that
+# start a launch (``gwconf clients`` never pays for it).
+
+__all__ = ["Arg", "LaunchSpec", "TempPath", "fresh_document", "require_model"]
 
 if TYPE_CHECKING:
     from gwconf.clients._base import ClientAdapter, Target
@@ -48,63 +52,6 @@ class ProgramNotFound(ClientError):
 
 class CannotExecute(ClientError):
     exit_code = 126  # type: ignore[assignment]  # the shell's "found but cannot be executed"
-
-
-@dataclass(frozen=True)
-class TempPath:
-    """A path inside the launch's temporary folder: known only once the launch starts."""
-
-    name: str = ""
-
-    def resolve(self, folder: Path) -> str:
-        return str(folder / self.name) if self.name else str(folder)
-
-
-Arg = str | TempPath
-
-
-@dataclass
-class LaunchSpec:
-    """How one client starts with a target injected.
-
-    ``argv``: the program and its arguments (the user's come last, so their own flags win);
-    ``env``: variables set in the child; ``unset``: more variables removed from it;
-    ``files``: temporary files (name -> text) written before the start;
-    ``copies``: temporary name -> the user's folder (or file) it stands in for, linked entry by entry;
-    ``render``: client file role -> temporary name: that file as the client's ``render()`` edits it;
-    ``fresh``: render into empty documents instead of the user's files.
-    """
-
-    argv: list[Arg]
-    env: dict[str, Arg] = field(default_factory=dict)
-    unset: tuple[str, ...] = ()
-    files: dict[str, str] = field(default_factory=dict)
-    copies: dict[str, Path] = field(default_factory=dict)
-    render: dict[str, str] = field(default_factory=dict)
-    fresh: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def needs_temp(self) -> bool:
-        used = [*self.argv, *self.env.values()]
-        return bool(self.files or self.copies or self.render or any(isinstance(a, TempPath) for a in used))
-
-
-def require_model(target: Target, client_name: str, setting: str) -> str:
-    """The target's model, or the error ``render()`` gives for a client that cannot do without one."""
-    if not target.model:
-        raise ClientError(
-            f"{client_name} needs a model name ({setting}).",
-            'Pass --model NAME, or add model = "..." to the profile.',
-        )
-    return target.model
-
-
-def fresh_document(fmt: str, source: str) -> Any:
-    """An empty document of ``fmt``, for a hook that builds a settings text with ``render()``."""
-    from gwconf import formats
-
-    return formats.load(fmt, "", source)
 
 
 # -- planning -------------------------------------------------------------------------------------

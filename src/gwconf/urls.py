@@ -12,6 +12,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 from gwconf.errors import ProfileError
 
+# Each vendor's own address, where a client goes when nothing points it elsewhere (one place for all).
+OFFICIAL_OPENAI_BASE = "https://api.openai.com/v1"
+OFFICIAL_ANTHROPIC_BASE = "https://api.anthropic.com"
+OFFICIAL_GEMINI_BASE = "https://generativelanguage.googleapis.com"
+
 # Hosts whose keys are not the gateway's: sending a gateway key there is spec 5.3's fault.
 VENDOR_HOSTS = (
     "api.openai.com",

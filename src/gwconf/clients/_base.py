@@ -1,23 +1,28 @@
 """The client protocol and the helpers client modules share (design.md section 4).
 
 A client module is small and reads top to bottom: constants (``ID``, ``NAME``, ``FAMILY``,
-``WIRE``, ``TIER``, ``RESTART``, ``BASE_FORM``, ``PROGRAMS``), then ``files(env)``,
-``render(docs, target, env)`` and ``read(docs, env)``. Anything it leaves out gets the default
-from ``ClientAdapter`` below. Only a client's own module knows about that client.
+``WIRE``, ``TIER``, ``RESTART``, ``BASE_FORM``, ``PROGRAMS``, ``DOCS``, ``RESTAMPED``), the hooks
+it leaves to the shared defaults below, assigned by name, then ``files(env)``,
+``render(docs, target, env)``, ``read(docs, env)`` and its own hooks. ``ClientModule`` lists
+them all; nothing is looked up with ``getattr``. Only a client's own module knows about that client.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gwconf import secrets, urls
 from gwconf.formats import MISSING, Document
 from gwconf.paths import Env, display
+
+if TYPE_CHECKING:
+    from gwconf.clients._launch_types import LaunchSpec
 
 FAMILIES = ("openai", "anthropic", "gemini")
 WIRES = ("chat", "responses", "messages", "gemini")
@@ -100,7 +105,7 @@ class Reading:
 def default_target(module: Any, profile: Any, env: Env) -> Target:
     """The profile's address in the form this client wants (``BASE_FORM``), key and model."""
     family = module.FAMILY
-    form = getattr(module, "BASE_FORM", "v1")
+    form = module.BASE_FORM
     derived = False
     notes: list[str] = []
     if family == "anthropic":
@@ -134,7 +139,7 @@ def default_target(module: Any, profile: Any, env: Env) -> Target:
 
 def default_detect(module: Any, env: Env) -> bool:
     """A program on PATH, a config file, or the client's own folder (not a shared one like ~ or ~/.config)."""
-    programs = getattr(module, "PROGRAMS", ())
+    programs = module.PROGRAMS
     if any(env.which(p) for p in programs):
         return True
     shared = {env.home, env.xdg_config_home, env.appdata, env.xdg_data_home}
@@ -143,34 +148,114 @@ def default_detect(module: Any, env: Env) -> bool:
     )
 
 
-class ClientAdapter:
-    """A client module with the shared defaults filled in (pre-commit's language adapters)."""
+class ClientModule(Protocol):
+    """What every module in ``clients/`` declares: each constant and each hook, no exceptions.
 
-    def __init__(self, module: ModuleType) -> None:
-        self.module = module
-        self.id: str = module.ID
-        self.name: str = module.NAME
-        self.family: str = module.FAMILY
-        self.wire: str = module.WIRE
-        self.tier: int = getattr(module, "TIER", 1)
-        self.restart: str = module.RESTART
-        self.base_form: str = getattr(module, "BASE_FORM", "v1")
-        self.programs: tuple[str, ...] = tuple(getattr(module, "PROGRAMS", ()))
-        self.docs_url: str = getattr(module, "DOCS", "")
-        # fields the client itself rewrites in entries gwconf created (not the user's edits)
-        self.restamped: tuple[str, ...] = tuple(getattr(module, "RESTAMPED", ()))
-        self.summary: str = (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else self.name
+    As in pre-commit's ``Language`` protocol, a module without a hook of its own assigns the
+    shared default explicitly (``preflight = no_preflight``, ``detect = default_detect_for(__name__)``),
+    so a misspelled hook is an error a test finds (tests/test_client_protocol.py), never a default
+    that silently runs instead.
+    """
+
+    ID: str
+    NAME: str
+    FAMILY: str  # which gateway protocol family: one of FAMILIES
+    WIRE: str  # what verify must probe: one of WIRES
+    TIER: int  # 1 files, 2 files of an app that must be closed, 3 steps to follow in the app
+    RESTART: str  # the restart reminder
+    BASE_FORM: str  # the form of the address it wants: v1, root, slash, chat_endpoint
+    PROGRAMS: tuple[str, ...]  # programs on PATH that mean it is installed
+    DOCS: str  # the client's own documentation page
+    RESTAMPED: tuple[str, ...]  # fields the client itself rewrites in entries gwconf created
+
+    def files(self, env: Env) -> list[ConfigFile]: ...
+
+    def detect(self, env: Env) -> bool: ...
+
+    def target(self, profile: Any, env: Env) -> Target: ...
+
+    def render(self, docs: dict[str, Document], target: Target, env: Env) -> list[str] | None: ...
+
+    def read(self, docs: dict[str, Document], env: Env) -> Reading: ...
+
+    def preflight(self, env: Env, force: bool) -> list[str] | None:
+        """Refuse (raise) or warn before writing; e.g. an app that rewrites its files from memory."""
+
+    def steps(self, target: Target, show_key: bool) -> list[str] | None:
+        """Tier 3: numbered UI steps instead of writing files."""
+
+    def launch(self, target: Target, env: Env, args: list[str]) -> LaunchSpec | None:
+        """``gwconf run``: how to start the client once with ``target`` injected (None: it cannot)."""
+
+    def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding] | None:
+        """The client's own traps, beyond what ``read`` already found."""
+
+
+def default_detect_for(module_name: str) -> Callable[[Env], bool]:
+    """The shared ``detect`` for the module named ``module_name`` (see ``default_detect``)."""
+
+    def detect(env: Env) -> bool:
+        return default_detect(sys.modules[module_name], env)
+
+    return detect
+
+
+def default_target_for(module_name: str) -> Callable[[Any, Env], Target]:
+    """The shared ``target`` for the module named ``module_name`` (see ``default_target``)."""
+
+    def target(profile: Any, env: Env) -> Target:
+        return default_target(sys.modules[module_name], profile, env)
+
+    return target
+
+
+def no_preflight(env: Env, force: bool) -> list[str]:
+    """Nothing to check before writing."""
+    return []
+
+
+def no_steps(target: Target, show_key: bool) -> list[str] | None:
+    """Not a tier-3 client: gwconf writes its files."""
+    return None
+
+
+def no_launch(target: Target, env: Env, args: list[str]) -> LaunchSpec | None:
+    """No one-launch way to inject a target: ``gwconf apply`` configures it instead."""
+    return None
+
+
+def no_doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
+    """No traps beyond what ``read`` reports."""
+    return []
+
+
+class ClientAdapter:
+    """A client module seen through the protocol, with its summary line worked out once."""
+
+    def __init__(self, module: ClientModule | ModuleType) -> None:
+        client: ClientModule = module  # type: ignore[assignment]  # checked by test_client_protocol
+        self.module = client
+        self.id: str = client.ID
+        self.name: str = client.NAME
+        self.family: str = client.FAMILY
+        self.wire: str = client.WIRE
+        self.tier: int = client.TIER
+        self.restart: str = client.RESTART
+        self.base_form: str = client.BASE_FORM
+        self.programs: tuple[str, ...] = tuple(client.PROGRAMS)
+        self.docs_url: str = client.DOCS
+        self.restamped: tuple[str, ...] = tuple(client.RESTAMPED)
+        doc = module.__doc__
+        self.summary: str = doc.strip().splitlines()[0] if doc else self.name
 
     def files(self, env: Env) -> list[ConfigFile]:
         return list(self.module.files(env))
 
     def detect(self, env: Env) -> bool:
-        custom: Callable[[Env], bool] | None = getattr(self.module, "detect", None)
-        return custom(env) if custom else default_detect(self.module, env)
+        return self.module.detect(env)
 
     def target(self, profile: Any, env: Env) -> Target:
-        custom = getattr(self.module, "target", None)
-        return custom(profile, env) if custom else default_target(self.module, profile, env)
+        return self.module.target(profile, env)
 
     def render(self, docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         return list(self.module.render(docs, target, env) or [])
@@ -182,22 +267,16 @@ class ClientAdapter:
         return reading
 
     def preflight(self, env: Env, force: bool) -> list[str]:
-        """Refuse (raise) or warn before writing; e.g. an app that rewrites its files from memory."""
-        custom = getattr(self.module, "preflight", None)
-        return list(custom(env, force) or []) if custom else []
+        return list(self.module.preflight(env, force) or [])
 
     def steps(self, target: Target, show_key: bool) -> list[str] | None:
-        """Tier 3: numbered UI steps instead of writing files."""
-        custom = getattr(self.module, "steps", None)
-        return custom(target, show_key) if custom else None
+        return self.module.steps(target, show_key)
 
-    def launch(self, target: Target, env: Env, args: list[str]) -> Any:
-        custom = getattr(self.module, "launch", None)
-        return custom(target, env, args) if custom else None
+    def launch(self, target: Target, env: Env, args: list[str]) -> LaunchSpec | None:
+        return self.module.launch(target, env, args)
 
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
-        custom = getattr(self.module, "doctor", None)
-        return list(custom(docs, env, reading) or []) if custom else []
+        return list(self.module.doctor(docs, env, reading) or [])
 
 
 # -- helpers for client modules -----------------------------------------------------------------
@@ -261,6 +340,28 @@ def load_other(path: Path, fmt: str, env: Env, findings: list[Finding] | None = 
         if findings is not None:
             findings.append(Finding("warning", "override", f"{where} cannot be read: {exc}"))
         return None
+
+
+def folders_to_project_root(env: Env, *, stop_at_home: bool = False) -> tuple[list[Path], Path | None]:
+    """The folders from cwd upwards to the project root (the first holding ``.git``), and that root.
+
+    The list includes the root; without one it runs to the file system's root (or to the home
+    folder, included, with ``stop_at_home``) and the root is None. Clients that look for project
+    files differ in where they stop; this one walk serves them all.
+    """
+    chain: list[Path] = []
+    for folder in (env.cwd, *env.cwd.parents):
+        chain.append(folder)
+        if (folder / ".git").exists():
+            return chain, folder
+        if stop_at_home and folder == env.home:
+            break
+    return chain, None
+
+
+def project_root(env: Env) -> Path | None:
+    """The nearest folder from cwd upwards that holds ``.git``, or None outside a repository."""
+    return folders_to_project_root(env)[1]
 
 
 def shown(path: Path, env: Env) -> str:

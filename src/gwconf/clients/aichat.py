@@ -20,10 +20,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "aichat"
@@ -38,11 +51,19 @@ RESTART = (
     "aichat reads config.yaml and .env when it starts: run it again; an open REPL or `aichat --serve` keeps "
     "the old client until restarted (or `.model gwconf:<model>` in the REPL)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 CLIENT = "gwconf"
 KEY_VAR = "GWCONF_API_KEY"  # <CLIENT>_API_KEY, upper-cased
 BASE_VAR = "GWCONF_API_BASE"
-OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path:
@@ -181,7 +202,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         return reading
     prefix = name.upper()
     reading.provider_is_gwconf = name == CLIENT and entry.get("type") == "openai-compatible"
-    default_base = OFFICIAL_BASE if entry.get("type") == "openai" else None
+    default_base = urls.OFFICIAL_OPENAI_BASE if entry.get("type") == "openai" else None
     if environ.get(f"{prefix}_API_BASE"):
         reading.base_url = environ[f"{prefix}_API_BASE"]
         f.append(

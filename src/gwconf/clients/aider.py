@@ -22,11 +22,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf import formats, urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    project_root,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "aider"
@@ -41,10 +53,17 @@ RESTART = (
     "Start a new aider session; a running one keeps the old settings. A .aider.conf.yml or .env in the "
     "project (git root or current folder) still wins over your home file."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 CONF = ".aider.conf.yml"
 PREFIX = "openai/"
-OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def files(env: Env) -> list[ConfigFile]:
@@ -98,13 +117,6 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- read: aider's precedence ---------------------------------------------------------------------
 
 
-def git_root(env: Env) -> Path | None:
-    for folder in (env.cwd, *env.cwd.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def _peek(path: Path, fmt: str) -> tuple[Document | None, str | None]:
     """Another file aider reads (never written): its document, or why it could not be read."""
     try:
@@ -122,7 +134,7 @@ def _layers(env: Env, home_doc: Document) -> list[tuple[Path, Any]]:
     """Config files in load order (later wins): home, git root, current folder."""
     home_path = env.home / CONF
     layers: list[tuple[Path, Any]] = [(home_path, home_doc.data())]
-    root = git_root(env)
+    root = project_root(env)
     for folder in ([root] if root else []) + [env.cwd]:
         path = folder / CONF
         if path == home_path or any(p == path for p, _ in layers):
@@ -134,7 +146,7 @@ def _layers(env: Env, home_doc: Document) -> list[tuple[Path, Any]]:
 
 
 def _dotenv_files(env: Env) -> list[Path]:
-    root = git_root(env)
+    root = project_root(env)
     found: list[Path] = [env.home / ".aider" / "oauth-keys.env", env.home / ".env"]
     found += [root / ".env"] if root else []
     found += [env.cwd / ".env"]
@@ -214,7 +226,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 )
             )
     else:
-        reading.base_url = environ.get("OPENAI_API_BASE") or OFFICIAL_BASE
+        reading.base_url = environ.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
     reading.api_key = environ.get("OPENAI_API_KEY")
     reading.key_origin = origin.get("OPENAI_API_KEY", "")
     base_from = origin.get("OPENAI_BASE_URL" if environ.get("OPENAI_BASE_URL") else "OPENAI_API_BASE", "")

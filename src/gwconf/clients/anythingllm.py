@@ -16,8 +16,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients import _desktop
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_steps,
+)
 from gwconf.errors import ClientError, NotSetUp
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -33,12 +43,21 @@ RESTART = (
     "Restart AnythingLLM (docker restart <container>, the server process, or quit the desktop app fully): "
     "it reads .env only at start. Do not save LLM settings in its UI before that: it rewrites .env from memory."
 )
+PROGRAMS: tuple[str, ...] = ()
+RESTAMPED: tuple[str, ...] = ()
 
 VARIABLE = "ANYTHINGLLM_DIR"
 DESKTOP_APP = "anythingllm-desktop"
 PROCESS_NAMES = ("anythingllm", "AnythingLLM", "anythingllm-desktop")
 TOKEN_LIMIT = "128000"  # the gateway's real context size is not known (spec 8)
 UNSAFE = "#'\"` \t"  # AnythingLLM cuts a value at these when it rewrites .env (updateENV.js)
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def _env_file(folder: Path) -> Path:
@@ -146,7 +165,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
         if provider == "openai":
-            reading.base_url = "https://api.openai.com/v1"
+            reading.base_url = urls.OFFICIAL_OPENAI_BASE
             reading.api_key = dotenv.get(("OPEN_AI_KEY",), None)
             reading.key_origin = ".env OPEN_AI_KEY"
     return reading

@@ -16,7 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from gwconf.clients import _desktop
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_steps,
+)
 from gwconf.errors import ClientError, NotSetUp
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -33,10 +43,19 @@ RESTART = (
     "Start Chatbox (gwconf writes config.json only while it is closed); if it was running, quit it fully "
     "(not just close the window) and start it again."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 APPS = ("xyz.chatboxapp.app", "xyz.chatboxapp.ce")
 PROCESS_NAMES = ("chatbox", "Chatbox", *APPS)
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def folders(env: Env) -> list[tuple[str, Any]]:

@@ -14,7 +14,16 @@ from __future__ import annotations
 
 from gwconf import secrets
 from gwconf.clients import _desktop
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_preflight,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -27,8 +36,16 @@ BASE_FORM = "slash"
 PROGRAMS = ("cherry-studio", "CherryStudio")
 DOCS = "https://docs.cherry-ai.com/"
 RESTART = "Nothing to restart: Cherry Studio applies the import as soon as you confirm its popup."
+RESTAMPED: tuple[str, ...] = ()
 
 APP = "CherryStudio"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+launch = no_launch
+doctor = no_doctor
 
 
 def files(env: Env) -> list[ConfigFile]:

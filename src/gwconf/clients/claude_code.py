@@ -14,9 +14,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, get_str
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_override_findings,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    project_root,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath, fresh_document
 from gwconf.paths import Env
 
 ID = "claude-code"
@@ -32,8 +45,8 @@ RESTART = (
     "one (live reload of the env block is not guaranteed; resumed sessions can keep the old environment). "
     "In VS Code, also reload the window."
 )
+RESTAMPED: tuple[str, ...] = ()
 
-OFFICIAL_BASE = "https://api.anthropic.com"
 KEY_VARS = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY")
 MODEL_ALIASES = (
     "ANTHROPIC_DEFAULT_SONNET_MODEL",
@@ -48,6 +61,14 @@ FIRST_PARTY_SWITCHES = (
     "CLAUDE_CODE_USE_GATEWAY",
     "CLAUDE_CODE_USE_MANTLE",
 )
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path | None:
@@ -112,7 +133,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             if isinstance(value, str) and value:
                 merged[name], origin[name] = value, f"{label} env.{name}"
     reading = Reading(wire=WIRE)
-    reading.base_url = merged.get("ANTHROPIC_BASE_URL") or OFFICIAL_BASE
+    reading.base_url = merged.get("ANTHROPIC_BASE_URL") or urls.OFFICIAL_ANTHROPIC_BASE
     if "ANTHROPIC_AUTH_TOKEN" in merged:
         reading.api_key, reading.auth_header = merged["ANTHROPIC_AUTH_TOKEN"], "bearer"
         reading.key_origin = origin["ANTHROPIC_AUTH_TOKEN"]
@@ -221,7 +242,4 @@ def _layers(env: Env, settings: Document) -> list[tuple[str, dict]]:
 
 
 def _project_root(env: Env) -> Path:
-    for candidate in (env.cwd, *env.cwd.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return env.cwd
+    return project_root(env) or env.cwd

@@ -35,10 +35,18 @@ from typing import Any
 
 from gwconf import processes
 from gwconf.clients import _vscode
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "cline"
@@ -62,6 +70,12 @@ STATE_KEYS = ("actModeApiProvider", "planModeApiProvider")
 MODEL_KEYS = ("actModeOpenAiModelId", "planModeOpenAiModelId")
 EXTENSION = "saoudrizwan.claude-dev"
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+steps = no_steps
 
 
 def cline_dir(env: Env) -> Path:

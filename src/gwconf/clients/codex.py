@@ -14,17 +14,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients._base import (
     ConfigFile,
     Finding,
     Reading,
     Target,
+    default_detect_for,
+    default_target_for,
     env_dir,
     env_override_findings,
+    folders_to_project_root,
     get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
 )
+from gwconf.clients._launch_types import LaunchSpec
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec
 from gwconf.paths import Env, display
 
 ID = "codex"
@@ -39,12 +46,20 @@ RESTART = (
     "Codex reads its configuration at start: start a new `codex` session (a running one keeps the old "
     "provider); Codex Desktop must be quit fully (Cmd-Q / File > Quit), not just closed."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 TABLE = ("model_providers", PROVIDER_ID)
 RESERVED_IDS = ("openai", "ollama", "lmstudio", "amazon-bedrock", "oss", "ollama-chat")
-OFFICIAL_BASE = "https://api.openai.com/v1"
 LAUNCH_KEY_VAR = "GWCONF_API_KEY"  # set only in the launched Codex's environment
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def codex_home(env: Env) -> Path:
@@ -120,7 +135,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     table = config.get(("model_providers", provider), None)
     auth_file = display(codex_home(env) / "auth.json", env)
     if provider in RESERVED_IDS or not isinstance(table, dict):
-        reading.base_url = get_str(config, ("openai_base_url",)) or OFFICIAL_BASE
+        reading.base_url = get_str(config, ("openai_base_url",)) or urls.OFFICIAL_OPENAI_BASE
         reading.api_key = auth.get(("OPENAI_API_KEY",), None) or env.get("CODEX_API_KEY")
         reading.key_origin = "auth.json OPENAI_API_KEY"
         reading.findings.append(
@@ -196,8 +211,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
 
 def _project_override(env: Env) -> list[Finding]:
     """A trusted project's ``.codex/config.toml`` may set its own model (it cannot change the provider)."""
-    folder = env.cwd
-    for candidate in (folder, *folder.parents):
+    for candidate in folders_to_project_root(env)[0]:
         project = candidate / ".codex" / "config.toml"
         if project.is_file() and project.parent != codex_home(env):
             return [
@@ -207,6 +221,4 @@ def _project_override(env: Env) -> list[Finding]:
                     f"{project} exists: when this project is trusted, its `model` wins over yours.",
                 )
             ]
-        if (candidate / ".git").exists():
-            break
     return []

@@ -15,10 +15,22 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_dir,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "continue"
@@ -33,10 +45,19 @@ RESTART = (
     "VS Code's Continue picks up config.yaml within about a second; `cn` reads it on its next run; "
     "in JetBrains, restart the IDE if the model does not appear."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 SECRET_NAME = "GWCONF_API_KEY"
 SECRET_REF = "${{ secrets." + SECRET_NAME + " }}"
 _SECRET_PATTERN = r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def folder(env: Env) -> Path:
@@ -120,7 +141,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         entry = models[index]
         reading.provider = f"models[{index}] ({entry.get('provider')})"
         reading.provider_is_gwconf = entry.get("provider") == "openai"
-    reading.base_url = entry.get("apiBase") or "https://api.openai.com/v1"
+    reading.base_url = entry.get("apiBase") or urls.OFFICIAL_OPENAI_BASE
     if not entry.get("apiBase"):
         reading.findings.append(
             Finding("error", "base", "the model entry has no apiBase: Continue calls official OpenAI.")

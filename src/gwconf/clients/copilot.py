@@ -17,7 +17,17 @@ from typing import Any
 
 from gwconf import secrets
 from gwconf.clients import _vscode
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_preflight,
+)
 from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -33,10 +43,20 @@ RESTART = (
     "VS Code reloads chatLanguageModels.json by itself; if the model does not show in the Copilot Chat "
     "model picker, restart VS Code Insiders."
 )
+PROGRAMS: tuple[str, ...] = ()
+RESTAMPED: tuple[str, ...] = ()
 
 GROUP_NAME = "gwconf"
 VENDOR = "customendpoint"
 FILE = "chatLanguageModels.json"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+launch = no_launch
+doctor = no_doctor
 
 
 def variant(env: Env) -> str | None:

@@ -35,10 +35,21 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import formats, urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    folders_to_project_root,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "crush"
@@ -53,12 +64,21 @@ RESTART = (
     "Crush reads its configuration when it starts: quit every running `crush` session (Ctrl+C) and "
     "start a new one."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 SCHEMA = "https://charm.land/crush.json"
 SLOTS = ("large", "small")
 NEW_MODEL = {"context_window": 128000, "default_max_tokens": 8192}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def global_dir(env: Env) -> Path:
@@ -183,12 +203,8 @@ def _read_path(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any] 
 
 def _project_boundary(env: Env) -> list[Path]:
     """Folders from cwd up to the git root (cwd alone outside a repository)."""
-    chain = []
-    for folder in (env.cwd, *env.cwd.parents):
-        chain.append(folder)
-        if (folder / ".git").exists():
-            return chain
-    return [env.cwd]
+    chain, root = folders_to_project_root(env)
+    return chain if root is not None else [env.cwd]
 
 
 def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict]]:
@@ -261,7 +277,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider_is_gwconf = provider_id == PROVIDER_ID
     reading.base_url, unset = expand(entry.get("base_url"), env)
     if not reading.base_url and provider_id == "openai":
-        reading.base_url = "https://api.openai.com/v1"
+        reading.base_url = urls.OFFICIAL_OPENAI_BASE
     raw_key = entry.get("api_key")
     if isinstance(raw_key, str) and "$(" in raw_key:
         f.append(

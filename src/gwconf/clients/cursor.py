@@ -10,7 +10,7 @@ every OpenAI-named model.
 from __future__ import annotations
 
 from gwconf.clients import _steps, _vscode
-from gwconf.clients._base import Reading, Target
+from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -23,9 +23,17 @@ BASE_FORM = "v1"
 PROGRAMS = ("cursor",)
 DOCS = "https://cursor.com/docs/settings/api-keys"
 RESTART = _steps.RESTART
+RESTAMPED: tuple[str, ...] = ()
 
 files = _steps.files
 render = _steps.render
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+launch = no_launch
+doctor = no_doctor
 
 
 def detect(env: Env) -> bool:

@@ -18,10 +18,22 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "fabric"
@@ -36,12 +48,20 @@ RESTART = (
     "fabric reads ~/.config/fabric/.env on every run: nothing to restart; a `fabric --serve` server must be "
     "restarted. Variables already exported in your shell win over the file."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 VENDOR = "LiteLLM"
 PREFIX = "LITELLM_"
 MANAGED = ("DEFAULT_VENDOR", "DEFAULT_MODEL", f"{PREFIX}API_BASE_URL", f"{PREFIX}API_KEY")
 VENDOR_DEFAULT_BASE = "http://localhost:4000"
-OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def folder(env: Env) -> Path:
@@ -101,7 +121,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.provider_is_gwconf = prefix == PREFIX
     else:
         reading.base_url, _ = value("OPENAI_API_BASE_URL")
-        reading.base_url = reading.base_url or OFFICIAL_BASE
+        reading.base_url = reading.base_url or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
         reading.wire = "responses"
         f.append(

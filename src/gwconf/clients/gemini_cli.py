@@ -28,9 +28,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_override_findings, load_other
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_override_findings,
+    load_other,
+    no_preflight,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "gemini-cli"
@@ -45,9 +56,9 @@ RESTART = (
     "Gemini CLI reads settings.json and ~/.gemini/.env when it starts: /quit every running `gemini` "
     "session and start a new one (in a folder Gemini CLI trusts, or ~/.gemini/.env is not read)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 AUTH_TYPE = "gemini-api-key"
-OFFICIAL_BASE = "https://generativelanguage.googleapis.com"
 MANAGED = ("GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "GEMINI_MODEL")
 UNTRUSTED_ALLOWED = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
 AUTH_SWITCHES = ("GOOGLE_GENAI_USE_GCA", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY")
@@ -56,6 +67,13 @@ SYSTEM_SETTINGS = {
     "darwin": "/Library/Application Support/GeminiCli/settings.json",
     "win32": "C:\\ProgramData\\gemini-cli\\settings.json",
 }
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
 
 
 def cli_home(env: Env) -> Path:
@@ -220,7 +238,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         return (got, f"{origin_file} {name}") if got else (None, "")
 
     base, _ = value("GOOGLE_GEMINI_BASE_URL")
-    reading.base_url = base or OFFICIAL_BASE
+    reading.base_url = base or urls.OFFICIAL_GEMINI_BASE
     reading.api_key, reading.key_origin = value("GEMINI_API_KEY")
     if not reading.api_key:
         reading.key_origin = f"{origin_file} GEMINI_API_KEY (not set)"

@@ -25,11 +25,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf import formats, urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, require_model
 from gwconf.paths import Env
 
 ID = "goose"
@@ -44,12 +55,21 @@ RESTART = (
     "Start a new goose session (`goose session` / `goose run`); a running session and goose Desktop keep "
     "the provider they started with: quit goose Desktop fully and reopen it."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "custom_gwconf"
 KEY_VAR = "CUSTOM_GWCONF_API_KEY"
 CONTEXT_LIMIT = 128000
-OFFICIAL_HOST = "https://api.openai.com"
+OFFICIAL_HOST = urls.root(urls.OFFICIAL_OPENAI_BASE)
 DEFAULT_BASE_PATH = "v1/chat/completions"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path:

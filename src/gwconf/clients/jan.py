@@ -8,7 +8,7 @@ wording UNVERIFIED). No deep link or import for providers was found.
 from __future__ import annotations
 
 from gwconf.clients import _desktop, _steps
-from gwconf.clients._base import Reading, Target
+from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -21,9 +21,17 @@ BASE_FORM = "v1"
 PROGRAMS = ("jan", "Jan")
 DOCS = "https://jan.ai/docs/remote-models/openai"
 RESTART = _steps.RESTART
+RESTAMPED: tuple[str, ...] = ()
 
 files = _steps.files
 render = _steps.render
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+launch = no_launch
+doctor = no_doctor
 
 
 def detect(env: Env) -> bool:

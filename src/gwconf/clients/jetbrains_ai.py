@@ -8,7 +8,7 @@ entry per model. The form of the URL field is UNVERIFIED (the …/v1 base is exp
 from __future__ import annotations
 
 from gwconf.clients import _steps
-from gwconf.clients._base import Reading, Target
+from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -20,9 +20,18 @@ TIER = 3
 BASE_FORM = "v1"
 DOCS = "https://www.jetbrains.com/help/ai-assistant/bring-your-own-key-byok.html"
 RESTART = _steps.RESTART
+PROGRAMS: tuple[str, ...] = ()
+RESTAMPED: tuple[str, ...] = ()
 
 files = _steps.files
 render = _steps.render
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+launch = no_launch
+doctor = no_doctor
 
 
 def detect(env: Env) -> bool:

@@ -20,9 +20,19 @@ installed. Kilo Code 5.x and older (the Roo fork) is another product and is not 
 from __future__ import annotations
 
 from gwconf.clients import _vscode, opencode
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec
 from gwconf.paths import Env
 
 ID = "kilo"
@@ -37,6 +47,7 @@ RESTART = (
     "Kilo Code: run 'Developer: Reload Window' in VS Code (its `kilo serve` reads the configuration at "
     "start); Kilo CLI: quit running `kilo` sessions and start a new one."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 LAYOUT = opencode.Layout(
     app="kilo",
@@ -56,6 +67,14 @@ LAYOUT = opencode.Layout(
 PROVIDER_SETTING = "kilo-code.new.model.providerID"
 MODEL_SETTING = "kilo-code.new.model.modelID"
 EXTENSION = "kilocode.kilo-code"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def vscode_files(env: Env) -> list[ConfigFile]:

@@ -14,7 +14,17 @@ from __future__ import annotations
 import re
 
 from gwconf.clients import _server
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_preflight,
+    no_steps,
+)
 from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -30,12 +40,22 @@ RESTART = (
     "Restart the LibreChat server: it reads librechat.yaml and .env only at start "
     "(Docker: docker compose down && docker compose up -d; from source: stop and start npm run backend)."
 )
+PROGRAMS: tuple[str, ...] = ()
+RESTAMPED: tuple[str, ...] = ()
 
 VARIABLE = "LIBRECHAT_DIR"
 ENTRY_NAME = "gwconf gateway"
 SECRET = "GWCONF_API_KEY"
 CONFIG_VERSION = "1.3.17"
 MARKERS = ("librechat.yaml", "librechat.example.yaml")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def location(env: Env) -> _server.Location:

@@ -18,10 +18,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "llm"
@@ -36,11 +48,19 @@ RESTART = (
     "llm reads its files on every run: nothing to restart (`llm -m <model>` or $LLM_MODEL still pick "
     "another model than the default)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 KEY_NAME = "gwconf"
 KEYS_NOTE = ("// Note", "This file stores secret API credentials. Do not share!")
 LLM_DEFAULT_MODEL = "gpt-4o-mini"
-OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def user_dir(env: Env) -> Path:
@@ -161,7 +181,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             entry = candidate
     if entry is None:
         reading.provider = f"built-in OpenAI model {chosen!r}"
-        reading.base_url = env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+        reading.base_url = env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = _key(stored, "openai", env, folder)
         f.append(
             Finding(
@@ -182,7 +202,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "warning", "provider", f"{entry.get('model_id')!r} has responses: true (the Responses API)."
             )
         )
-    reading.base_url = entry.get("api_base") or env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+    reading.base_url = entry.get("api_base") or env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
     name = entry.get("api_key_name")
     if name:
         reading.api_key, reading.key_origin = _key(stored, str(name), env, folder)

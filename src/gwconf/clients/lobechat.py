@@ -13,8 +13,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients import _server
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_preflight,
+    no_steps,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -29,8 +40,18 @@ RESTART = (
     "Recreate the LobeChat container so it reads .env again: docker compose up -d --force-recreate "
     "(a plain restart keeps the old variables)."
 )
+PROGRAMS: tuple[str, ...] = ()
+RESTAMPED: tuple[str, ...] = ()
 
 VARIABLE = "LOBECHAT_DIR"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def _marks(folder: Path) -> bool:
@@ -84,7 +105,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.findings.append(Finding("error", "other", f"no LobeChat folder: set ${VARIABLE}."))
         return reading
     dotenv = docs["env"]
-    reading.base_url = dotenv.get(("OPENAI_PROXY_URL",), None) or "https://api.openai.com/v1"
+    reading.base_url = dotenv.get(("OPENAI_PROXY_URL",), None) or urls.OFFICIAL_OPENAI_BASE
     reading.api_key = dotenv.get(("OPENAI_API_KEY",), None)
     reading.key_origin = ".env OPENAI_API_KEY"
     reading.provider_is_gwconf = bool(dotenv.get(("OPENAI_PROXY_URL",), None))

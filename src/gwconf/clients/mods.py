@@ -21,10 +21,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "mods"
@@ -39,11 +51,19 @@ RESTART = (
     "mods reads mods.yml on every run: nothing to restart. $MODS_API / $MODS_MODEL, or --api / --model, "
     "still win over the file."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 API = "gwconf"
 MAX_INPUT_CHARS = 392000
-OFFICIAL_BASE = "https://api.openai.com/v1"
 NON_OPENAI_APIS = ("ollama", "anthropic", "google", "cohere", "azure", "azure-ad")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_path(env: Env) -> Path:
@@ -155,7 +175,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider_is_gwconf = name == API
     if name in NON_OPENAI_APIS:
         f.append(Finding("error", "provider", f"API {name!r} is not an OpenAI-style client in mods."))
-    reading.base_url = api.get("base-url") or env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+    reading.base_url = api.get("base-url") or env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
     if api.get("api-key"):
         reading.api_key, reading.key_origin = str(api["api-key"]), f"{where} apis.{name}.api-key"
     elif api.get("api-key-env") and not api.get("api-key-cmd"):

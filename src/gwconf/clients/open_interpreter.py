@@ -17,10 +17,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str, shown
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env
 
 ID = "open-interpreter"
@@ -35,10 +48,18 @@ RESTART = (
     "Open Interpreter reads its default profile when `interpreter` starts: start a new session (a running "
     "one keeps the old model); `--profile`, `--model`, `--api_base` flags still win."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PREFIX = "openai/"
 PROFILE_VERSION = "0.2.5"
-OFFICIAL_BASE = "https://api.openai.com/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path:
@@ -85,7 +106,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     f = reading.findings
     base = get_str(profile, ("llm", "api_base"))
     # litellm's order for the openai/ route when api_base is not passed
-    reading.base_url = base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or OFFICIAL_BASE
+    reading.base_url = (
+        base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
+    )
     key = get_str(profile, ("llm", "api_key"))
     reading.api_key = key or env.get("OPENAI_API_KEY")
     reading.key_origin = f"{where} llm.api_key" if key else "$OPENAI_API_KEY"

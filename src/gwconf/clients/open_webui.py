@@ -14,9 +14,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf import secrets
+from gwconf import secrets, urls
 from gwconf.clients import _server
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_launch,
+    no_preflight,
+    no_steps,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -33,8 +43,17 @@ RESTART = (
     "pip: stop and start open-webui serve). The variables count only on a first start or with "
     "ENABLE_PERSISTENT_CONFIG=False."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 VARIABLE = "OPEN_WEBUI_DIR"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def _marks(folder: Path) -> bool:
@@ -94,12 +113,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.findings.append(Finding("error", "other", f"no Open WebUI folder: set ${VARIABLE}."))
         return reading
     dotenv = docs["env"]
-    urls = dotenv.get(("OPENAI_API_BASE_URLS",), None) or dotenv.get(("OPENAI_API_BASE_URL",), None)
+    addresses = dotenv.get(("OPENAI_API_BASE_URLS",), None) or dotenv.get(("OPENAI_API_BASE_URL",), None)
     keys = dotenv.get(("OPENAI_API_KEYS",), None) or dotenv.get(("OPENAI_API_KEY",), None)
-    reading.base_url = urls.split(";")[0] if isinstance(urls, str) else "https://api.openai.com/v1"
+    reading.base_url = addresses.split(";")[0] if isinstance(addresses, str) else urls.OFFICIAL_OPENAI_BASE
     reading.api_key = keys.split(";")[0] if isinstance(keys, str) else None
     reading.key_origin = ".env OPENAI_API_KEYS"
-    reading.provider_is_gwconf = isinstance(urls, str)
+    reading.provider_is_gwconf = isinstance(addresses, str)
     if dotenv.get(("ENABLE_OPENAI_API",), "true").lower() in ("false", "0"):
         reading.findings.append(
             Finding("error", "provider", "ENABLE_OPENAI_API is off.", "gwconf apply open-webui")

@@ -28,10 +28,22 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import urls
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, load_other
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    folders_to_project_root,
+    load_other,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env, display
 
 ID = "opencode"
@@ -46,11 +58,20 @@ RESTART = (
     "opencode reads its configuration when it starts: quit every running `opencode` (the TUI and any "
     "`opencode serve`) and start it again; sessions already open keep the old provider."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 NPM = "@ai-sdk/openai-compatible"
 _ENV_REF = re.compile(r"\{env:([^}]+)\}")
 _FILE_REF = re.compile(r"\{file:([^}]+)\}")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 @dataclass(frozen=True)
@@ -175,11 +196,7 @@ def _load_extra(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any]
 
 def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
     """Project files from the git root down to cwd (nearer folders win), then hidden folders."""
-    chain: list[Path] = []
-    for folder in (env.cwd, *env.cwd.parents):
-        chain.append(folder)
-        if (folder / ".git").exists() or folder == env.home:
-            break
+    chain = folders_to_project_root(env, stop_at_home=True)[0]
     found: list[Path] = []
     for folder in reversed(chain):
         for name in layout.project_names:
@@ -296,7 +313,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
     elif npm == "@ai-sdk/anthropic" or (provider_id == "anthropic" and not entry.get("npm")):
         reading.wire, reading.auth_header = "messages", "x-api-key"
     base, unset = substitute(options.get("baseURL"), env, folder)
-    reading.base_url = base or ("https://api.openai.com/v1" if provider_id == "openai" else None)
+    reading.base_url = base or (urls.OFFICIAL_OPENAI_BASE if provider_id == "openai" else None)
     if "apiKey" in options:
         reading.api_key, unset_key = substitute(options.get("apiKey"), env, folder)
         reading.key_origin = f"provider.{provider_id}.options.apiKey"

@@ -24,10 +24,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, env_dir, load_other
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_dir,
+    load_other,
+    no_doctor,
+    no_preflight,
+    no_steps,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, TempPath
 from gwconf.paths import Env, display
 
 ID = "qwen-code"
@@ -42,16 +55,24 @@ RESTART = (
     "Qwen Code reads settings.json and ~/.qwen/.env when it starts: /quit every running `qwen` session "
     "and start a new one."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 AUTH_TYPE = "openai"
 KEY_NAME = "GWCONF_API_KEY"
 PROVIDERS = ("modelProviders", AUTH_TYPE)
-OFFICIAL_BASE = "https://api.openai.com/v1"
 SYSTEM_SETTINGS = {
     "linux": "/etc/qwen-code/settings.json",
     "darwin": "/Library/Application Support/QwenCode/settings.json",
     "win32": "C:\\ProgramData\\qwen-code\\settings.json",
 }
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def qwen_dir(env: Env) -> Path:
@@ -238,7 +259,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
     else:
         reading.model = lookup("OPENAI_MODEL")[0] or lookup("QWEN_MODEL")[0] or chosen
-        reading.base_url = lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl") or OFFICIAL_BASE
+        reading.base_url = lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl") or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = lookup("OPENAI_API_KEY")
         if not reading.api_key and auth.get("apiKey"):
             reading.api_key, reading.key_origin = auth["apiKey"], "settings.json security.auth.apiKey"

@@ -16,7 +16,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from gwconf.clients import _vscode
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_launch,
+    no_preflight,
+    no_steps,
+)
 from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -32,11 +44,22 @@ RESTART = (
     "Run 'Developer: Reload Window' in VS Code (or restart it): Roo Code imports the file when it starts "
     "and shows an 'imported' message."
 )
+PROGRAMS: tuple[str, ...] = ()
+RESTAMPED: tuple[str, ...] = ()
 
 EXTENSION = "rooveterinaryinc.roo-cline"
 SETTING = "roo-cline.autoImportSettingsPath"
 PROFILE_ID = "gwconf"
 MODES = ("architect", "code", "ask", "debug", "orchestrator")  # packages/types/src/mode.ts
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def import_file(env: Env) -> Path:

@@ -24,9 +24,19 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, default_target, shown
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_target,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "shell"
@@ -43,6 +53,7 @@ RESTART = (
     "desktop, dock or Start menu do not read shell files: start them from a new terminal, or configure "
     "them through their own gwconf client."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 OPENAI_VARS = ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY")
 ANTHROPIC_VARS = ("ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN")
@@ -53,6 +64,12 @@ RIVALS = {"ANTHROPIC_AUTH_TOKEN": "ANTHROPIC_API_KEY", "GEMINI_API_KEY": "GOOGLE
 
 PS7 = ("Documents", "PowerShell", "Microsoft.PowerShell_profile.ps1")
 PS5 = ("Documents", "WindowsPowerShell", "Microsoft.PowerShell_profile.ps1")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 @dataclass

@@ -19,10 +19,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, shown
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    no_doctor,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.launch import LaunchSpec, fresh_document
 from gwconf.paths import Env
 
 ID = "shell-gpt"
@@ -38,8 +50,8 @@ RESTART = (
     "exported in your shell still wins over the file; sgpt may answer a repeated prompt from its cache "
     "(use --no-cache to test)."
 )
+RESTAMPED: tuple[str, ...] = ()
 
-OFFICIAL_BASE = "https://api.openai.com/v1"
 MANAGED = ("API_BASE_URL", "OPENAI_API_KEY", "DEFAULT_MODEL")
 # sgpt 1.5.1 DEFAULT_CONFIG: when the file lacks any of these, sgpt rewrites it whole (comments lost).
 DEFAULT_KEYS = (
@@ -67,6 +79,14 @@ DEFAULT_KEYS = (
     "OS_NAME",
     "SHELL_NAME",
 )
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
 
 
 def config_path(env: Env) -> Path:
@@ -153,7 +173,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
 
     base, base_origin = value("API_BASE_URL")
     if base in (None, "default"):
-        base = env.get("OPENAI_BASE_URL") or OFFICIAL_BASE
+        base = env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
         base_origin = (
             "$OPENAI_BASE_URL (API_BASE_URL=default)" if env.get("OPENAI_BASE_URL") else "SDK default"
         )

@@ -9,7 +9,7 @@ address must be public HTTPS. ``settings.toml`` does not hold these settings.
 from __future__ import annotations
 
 from gwconf.clients import _steps
-from gwconf.clients._base import Reading, Target
+from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -22,9 +22,17 @@ BASE_FORM = "v1"
 PROGRAMS = ("warp-terminal", "warp")
 DOCS = "https://docs.warp.dev/agent-platform/inference/custom-inference-endpoint"
 RESTART = _steps.RESTART
+RESTAMPED: tuple[str, ...] = ()
 
 files = _steps.files
 render = _steps.render
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+target = default_target_for(__name__)
+preflight = no_preflight
+launch = no_launch
+doctor = no_doctor
 
 
 def detect(env: Env) -> bool:

@@ -13,8 +13,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gwconf import urls
 from gwconf.clients import _desktop
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_launch,
+    no_steps,
+)
 from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -31,10 +43,19 @@ RESTART = (
     "Start Witsy (gwconf writes only while it is closed); it reloads settings.json when it changes, so if "
     "the gateway engine does not show, quit Witsy fully and start it again."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 ENGINE = "cgwconf"  # Witsy's custom engines are 'c' + an id; anything not built in counts as custom
 APP = "Witsy"
 PROCESS_NAMES = ("witsy", "Witsy")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def folder(env: Env) -> Path:
@@ -94,7 +115,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
     if not isinstance(config, dict):
-        reading.base_url = "https://api.openai.com/v1" if engine == "openai" else None
+        reading.base_url = urls.OFFICIAL_OPENAI_BASE if engine == "openai" else None
         return reading
     reading.base_url = config.get("baseURL")
     chosen = config.get("model")

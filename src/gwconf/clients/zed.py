@@ -14,8 +14,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gwconf import secrets
-from gwconf.clients._base import ConfigFile, Finding, Reading, Target, get_str
+from gwconf import secrets, urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    get_str,
+    no_doctor,
+    no_launch,
+    no_preflight,
+    no_steps,
+)
 from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -32,12 +44,22 @@ RESTART = (
     "Zed applies settings.json at once. The key comes from $GWCONF_API_KEY, which Zed reads only at start: "
     "after setting it, quit Zed fully (cmd-q / zed: quit) and start it again."
 )
+RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 KEY_VARIABLE = "GWCONF_API_KEY"  # Zed: format!("{}_API_KEY", id).to_case(UpperSnake)
 PROVIDER = ("language_models", "openai_compatible", PROVIDER_ID)
 DEFAULT_MODEL = ("agent", "default_model")
 MAX_TOKENS = 128000  # required by Zed's schema; the gateway's real limit is not known (spec 8)
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
 
 
 def config_dir(env: Env) -> Path:
@@ -118,7 +140,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
     else:
         reading.base_url = get_str(settings, ("language_models", "openai", "api_url")) or (
-            "https://api.openai.com/v1" if provider == "openai" else None
+            urls.OFFICIAL_OPENAI_BASE if provider == "openai" else None
         )
         variable = "OPENAI_API_KEY" if provider == "openai" else KEY_VARIABLE
     reading.api_key = env.get(variable)

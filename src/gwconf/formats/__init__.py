@@ -177,13 +177,7 @@ def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple
     intended = replay(before, edited.ops)
     # An editor may check the text against the intended data itself, parsing it from scratch
     # but never holding the re-read data whole (JSON, for a big top-level object).
-    reads_as = getattr(edited, "reads_as", None)
-    if (
-        reads_as is not None
-        and getattr(edited, "fmt", None) == fmt
-        and edited.dump() is text
-        and reads_as(intended)
-    ):
+    if edited.fmt == fmt and edited.dump() is text and edited.reads_as(intended):
         return text, intended
     try:
         reparsed = _reread(fmt, text, edited)
@@ -203,9 +197,8 @@ def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple
 def _reread(fmt: str, text: str, edited: Document) -> Any:
     """The data ``text`` parses to, from scratch. An editor may offer ``reread()`` doing the same
     with less memory (the JSON editor compares its fresh mask with the one it kept)."""
-    reread = getattr(edited, "reread", None)
-    if reread is not None and getattr(edited, "fmt", None) == fmt and edited.dump() is text:
-        return reread()
+    if edited.fmt == fmt and edited.dump() is text:
+        return edited.reread()
     return load(fmt, text, edited.source).data()
 
 

@@ -58,9 +58,14 @@ def detect_eol(text: str) -> str:
 
 
 class Document(Protocol):
-    """Parsed file that can be edited in place. ``source`` is the display path for errors."""
+    """Parsed file that can be edited in place. ``source`` is the display path for errors.
+
+    Every editor declares every member; the two write-gate hooks at the end have shared defaults
+    (``never_reads_as``, ``reread_from_scratch``) that an editor assigns by name when it has no
+    faster way of its own (checked by tests/formats/test_document_protocol.py)."""
 
     source: str
+    fmt: str  # the format name it was loaded as (``json`` or ``jsonc`` share one editor)
     eol: str
     ops: list[Op]
 
@@ -81,6 +86,25 @@ class Document(Protocol):
 
     def dump(self) -> str:
         """The full text (no BOM)."""
+
+    def reads_as(self, intended: Any) -> bool:
+        """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown
+        this way, the write gate re-reads the whole text)."""
+
+    def reread(self) -> Any:
+        """What ``load(self.fmt, self.dump(), self.source).data()`` gives (the write gate's re-read)."""
+
+
+def never_reads_as(doc: Document, intended: Any) -> bool:
+    """The shared ``reads_as``: no shortcut, the write gate re-reads the whole text."""
+    return False
+
+
+def reread_from_scratch(doc: Document) -> Any:
+    """The shared ``reread``: parse the dumped text again with the format's own loader."""
+    from gwconf.formats import load
+
+    return load(doc.fmt, doc.dump(), doc.source).data()
 
 
 @dataclass

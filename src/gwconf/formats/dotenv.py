@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol
+from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol, never_reads_as, reread_from_scratch
 
 _ASSIGN = re.compile(r"(?P<prefix>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*)")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names bash can export
@@ -77,6 +77,10 @@ def _requote(value: str, style: str) -> str:
 
 
 class DotenvDocument(NamedValues):
+    fmt = "dotenv"
+    reads_as = never_reads_as
+    reread = reread_from_scratch
+
     def __init__(self, text: str, source: str) -> None:
         self.source = source
         self.eol = detect_eol(text)

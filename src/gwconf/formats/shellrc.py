@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol
+from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol, never_reads_as, reread_from_scratch
 
 BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
@@ -74,6 +74,9 @@ class _Malformed(Exception):
 
 class ShellBlockDocument(NamedValues):
     """The text is kept as head + block + tail; only the block is ever rebuilt."""
+
+    reads_as = never_reads_as
+    reread = reread_from_scratch
 
     def __init__(self, text: str, source: str, fmt: str) -> None:
         if fmt not in ("shellrc", "fish", "powershell"):

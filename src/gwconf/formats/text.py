@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
 
 
 def load(text: str, source: str, *, fmt: str = "text") -> TextDocument:
@@ -29,6 +29,10 @@ def _strip_eol(text: str) -> str:
 
 class TextDocument:
     """The whole file is the value at path ``()``."""
+
+    fmt = "text"
+    reads_as = never_reads_as
+    reread = reread_from_scratch
 
     def __init__(self, text: str, source: str) -> None:
         self.source = source

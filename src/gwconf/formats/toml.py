@@ -36,7 +36,7 @@ from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
 
 
 def load(text: str, source: str, *, fmt: str = "toml") -> TomlDocument:
@@ -692,6 +692,10 @@ class TomlDocument:
     taken, tomlkit's way next). A dry run over Codex's config parsed it 8 times, now 2 (and the
     write gate's own read).
     """
+
+    fmt = "toml"
+    reads_as = never_reads_as
+    reread = reread_from_scratch
 
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)

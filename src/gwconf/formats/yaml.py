@@ -40,7 +40,7 @@ from yaml.resolver import Resolver
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
@@ -596,6 +596,9 @@ class _Step:
 
 class YamlDocument:
     """A YAML file edited by splicing; see the module docstring."""
+
+    reads_as = never_reads_as
+    reread = reread_from_scratch
 
     def __init__(self, text: str, source: str, fmt: str = "yaml") -> None:
         self.source = source

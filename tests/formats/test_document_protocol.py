@@ -1,0 +1,74 @@
+"""Every format editor declares every member of ``Document`` (issue 16).
+
+The write gate (``formats.checked_edit``) calls ``reads_as`` and ``reread`` on every edited
+document; an editor without a faster way assigns the shared defaults by name, so a misspelled
+hook is a failure here rather than a shortcut the gate silently skips.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+from gwconf import formats
+from gwconf.formats._base import Document, never_reads_as, reread_from_scratch
+
+SAMPLES = {
+    "toml": 'model = "m"  # kept\n',
+    "json": '{"model": "m"}\n',
+    "jsonc": '{\n  // kept\n  "model": "m",\n}\n',
+    "yaml": "model: m  # kept\n",
+    "dotenv": "MODEL=m # kept\n",
+    "shellrc": "alias ll='ls -l'\n# >>> gwconf >>>\nexport MODEL='m'\n# <<< gwconf <<<\n",
+    "fish": "# >>> gwconf >>>\nset -gx MODEL 'm'\n# <<< gwconf <<<\n",
+    "powershell": "# >>> gwconf >>>\n$env:MODEL = 'm'\n# <<< gwconf <<<\n",
+    "text": "m\n",
+}
+METHODS = sorted(
+    name for name, value in vars(Document).items() if inspect.isfunction(value) and not name.startswith("_")
+)
+
+
+def test_every_format_has_a_sample() -> None:
+    assert set(SAMPLES) == set(formats.FORMATS)
+
+
+def _parameters(function: Any) -> list[str]:
+    """Parameter names after the instance's own (``self``, or ``doc`` for a shared default)."""
+    return [p.name for p in inspect.signature(function).parameters.values()][1:]
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLES))
+def test_every_editor_declares_the_whole_interface(fmt: str) -> None:
+    doc = formats.load(fmt, SAMPLES[fmt], "sample")
+    for name in Document.__annotations__:
+        assert hasattr(doc, name), name
+    assert doc.fmt == fmt
+    for name in METHODS:
+        method = getattr(type(doc), name)
+        assert _parameters(method) == _parameters(getattr(Document, name)), name
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLES))
+def test_the_write_gate_hooks_agree_with_a_fresh_parse(fmt: str) -> None:
+    doc = formats.load(fmt, SAMPLES[fmt], "sample")
+    path = ("MODEL",) if fmt in ("dotenv", "shellrc", "fish", "powershell") else ("model",)
+    if fmt == "text":
+        path = ()
+    doc.set(path, "other")
+    fresh = formats.load(fmt, doc.dump(), "sample").data()
+    assert doc.reread() == fresh
+    assert doc.reads_as(fresh) in (True, False)  # False only means "not shown this way"
+    assert formats.verify_edit(fmt, formats.load(fmt, SAMPLES[fmt], "sample"), doc) == doc.dump()
+
+
+def test_only_the_json_editor_has_its_own_write_gate_hooks() -> None:
+    own = {
+        fmt
+        for fmt in SAMPLES
+        if type(formats.load(fmt, SAMPLES[fmt], "s")).reads_as is not never_reads_as
+        or type(formats.load(fmt, SAMPLES[fmt], "s")).reread is not reread_from_scratch
+    }
+    assert own == {"json", "jsonc"}
