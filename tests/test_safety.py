@@ -271,13 +271,13 @@ def test_restore_gives_back_the_original_mode(gwconf, home, profile) -> None:
 
 
 def test_apply_all_skips_clients_with_nothing_to_configure(gwconf, home, profile) -> None:
-    """The README's main job: --all --dry-run on a bare home succeeds; server apps without their
-    folder are skipped with how to include them, while naming such a client is still an error."""
-    result = gwconf("apply", "--all", "--dry-run")
+    """The README's main job: --all-supported --dry-run on a bare home succeeds; server apps without
+    their folder are skipped with how to include them, while naming such a client is still an error."""
+    result = gwconf("apply", "--all-supported", "--dry-run")
     assert result.exit_code == 0, result
     assert "skipped: no LibreChat folder found" in result.stdout and "LIBRECHAT_DIR" in result.stdout
     assert "Skipped (nothing here to configure yet): " in result.stdout
-    data = json.loads(gwconf("apply", "--all", "--dry-run", "--json").stdout)
+    data = json.loads(gwconf("apply", "--all-supported", "--dry-run", "--json").stdout)
     skipped = {c["id"] for c in data["clients"] if c["skipped"]}
     assert {"librechat", "open-webui", "lobechat", "anythingllm", "chatbox"} <= skipped
     named = gwconf("apply", "librechat", "--dry-run")

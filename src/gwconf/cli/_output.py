@@ -36,6 +36,11 @@ def style(text: str, err: bool = False, **kwargs: Any) -> str:
     return click.style(text, **kwargs) if use_colour(err) else text
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 client``, ``2 clients``: counts read as sentences."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def out(text: str = "", *, quiet_ok: bool = False) -> None:
     """Print to stdout (suppressed by --quiet unless ``quiet_ok``)."""
     ctx = click.get_current_context(silent=True)

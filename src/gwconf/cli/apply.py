@@ -14,13 +14,15 @@ from gwconf.errors import ExitCode, UsageError
 Examples:
   gwconf apply codex                          # the active profile
   gwconf apply codex claude-code -p work      # a saved profile
-  gwconf apply --all --dry-run -p profiles/example.toml
+  gwconf apply --all --dry-run                # exactly what gwconf apply --all would write
+  gwconf apply --all-supported --dry-run -p example   # every supported client, installed or not
   gwconf apply continue --model my-model --check   # exit 6 if the files differ
 """,
 )
 @_common.clients_argument
+@click.option("--all", "all_clients", is_flag=True, help="Every client detected here (see: gwconf clients).")
 @click.option(
-    "--all", "all_clients", is_flag=True, help="Every detected client (with --dry-run: every supported one)."
+    "--all-supported", "all_supported", is_flag=True, help="Every supported client, installed or not."
 )
 @_common.profile_option
 @click.option("--model", "-m", help="Use this model instead of the profile's.")
@@ -32,6 +34,7 @@ Examples:
 def command(
     client_ids: tuple[str, ...],
     all_clients: bool,
+    all_supported: bool,
     profile_ref: str | None,
     model: str | None,
     dry_run: bool,
@@ -49,30 +52,35 @@ def command(
     from gwconf import operations, registry
     from gwconf.profiles import ProfileStore
 
-    if all_clients and client_ids:
+    if sum(map(bool, (all_clients, all_supported, client_ids))) > 1:
         raise UsageError(
-            "give client names or --all, not both.",
+            "give client names, --all or --all-supported: only one of them.",
             "e.g. gwconf apply codex claude-code, or gwconf apply --all",
         )
-    if not all_clients and not client_ids:
+    if not all_clients and not all_supported and not client_ids:
         raise UsageError("name the clients to apply, or pass --all.", "See the clients with: gwconf clients")
     env = _common.env()
     if not dry_run and not check:
         for note in operations.repair_interrupted(env):
             _output.warn(note)
     profile = ProfileStore(env).load(profile_ref)
-    if all_clients:
+    if all_supported:
         clients = registry.all_clients()
-        if not (dry_run or check):
-            clients = [c for c in clients if c.detect(env)]
-            if not clients:
-                _output.warn("no supported client was detected (no program on PATH, no config folder).")
+    elif all_clients:
+        # the same set whether writing, previewing (--dry-run) or checking (--check)
+        clients = [c for c in registry.all_clients() if c.detect(env)]
+        if not clients:
+            _output.warn(
+                "no supported client was detected (no program on PATH, no config folder); "
+                "name one (gwconf apply codex), or preview every supported client with "
+                "gwconf apply --all-supported --dry-run"
+            )
     else:
         clients = _common.resolve_clients(client_ids)
     key = profile.resolve_key(env)
     _output.remember_key(key)
     results = operations.apply_profile(
-        clients, profile, env, dry_run=dry_run or check, model=model, force=force, skip_not_set_up=all_clients
+        clients, profile, env, dry_run=dry_run or check, model=model, force=force, skip_not_set_up=all_clients or all_supported
     )
     for result in results:
         client = registry.get(result.id)
@@ -140,7 +148,7 @@ def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
     if skipped:
         out(f"\nSkipped (nothing here to configure yet): {', '.join(skipped)}.")
     if dry_run:
-        out(f"\nDry run: nothing was written. {len(changed)} client(s) would change (profile {profile!r}).")
+        out(f"\nDry run: nothing was written. {_output.plural(len(changed), 'client')} would change (profile {profile!r}).")
     elif changed:
         out(
             f"\nApplied profile {profile!r} to {', '.join(changed)}. Undo with: gwconf restore {' '.join(changed)}"

@@ -138,14 +138,31 @@ def default_target(module: Any, profile: Any, env: Env) -> Target:
 
 
 def default_detect(module: Any, env: Env) -> bool:
-    """A program on PATH, a config file, or the client's own folder (not a shared one like ~ or ~/.config)."""
+    """A program on PATH, a config file, or the client's own folder (not a shared one like ~ or ~/.config).
+
+    Files in gwconf's own folders (an import file gwconf writes for an app) are not the client's:
+    saving a profile must not make a client look installed.
+    """
     programs = module.PROGRAMS
     if any(env.which(p) for p in programs):
         return True
     shared = {env.home, env.xdg_config_home, env.appdata, env.xdg_data_home}
     return any(
-        f.path.exists() or (f.path.parent not in shared and f.path.parent.is_dir()) for f in module.files(env)
+        f.path.exists() or (f.path.parent not in shared and f.path.parent.is_dir())
+        for f in module.files(env)
+        if not in_gwconf_folders(f.path, env)
     )
+
+
+def in_gwconf_folders(path: Path, env: Env) -> bool:
+    """Is ``path`` inside gwconf's own config or state folder?"""
+    for folder in (env.config_dir, env.state_dir):
+        try:
+            path.relative_to(folder)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 class ClientModule(Protocol):

@@ -21,7 +21,6 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
-    default_detect_for,
     default_target_for,
     get_str,
     no_doctor,
@@ -54,7 +53,6 @@ MODES = ("architect", "code", "ask", "debug", "orchestrator")  # packages/types/
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
-detect = default_detect_for(__name__)
 target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
@@ -68,6 +66,11 @@ def import_file(env: Env) -> Path:
 
 def variants(env: Env) -> list[str]:
     return _vscode.variants_with_extension(env, EXTENSION) or _vscode.installed_variants(env) or ["code"]
+
+
+def detect(env: Env) -> bool:
+    """The extension in a VS Code variant: the import file is gwconf's, and VS Code alone is not Roo."""
+    return bool(_vscode.variants_with_extension(env, EXTENSION))
 
 
 def files(env: Env) -> list[ConfigFile]:

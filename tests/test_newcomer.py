@@ -1,0 +1,78 @@
+"""A newcomer's first ten minutes, as real commands in a scratch HOME (issue 19).
+
+Each test does what a user would: save a profile, look at the clients, preview and apply,
+against the loopback test gateway where the gateway matters.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def bare_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A PATH with no program on it: detection then sees only files in the scratch HOME."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    monkeypatch.setenv("PATH", str(folder))
+    return folder
+
+
+def detected(gwconf) -> set[str]:
+    result = gwconf("clients", "--json")
+    assert result.exit_code == 0, result
+    return {c["id"] for c in json.loads(result.stdout)["clients"] if c["detected"]}
+
+
+# -- --all means one set ----------------------------------------------------------------------------
+
+
+def test_a_home_holding_only_gwconfs_own_files_has_no_detected_client(gwconf, home, bare_path) -> None:
+    """Saving a profile writes into gwconf's config folder; that alone detects no client (Roo Code's
+    import file lives there), so apply --all writes nothing, and creates no VS Code settings.json."""
+    assert gwconf(
+        "profile", "add", "work", "--base-url", "https://gw.example.com/v1", "--model", "m",
+        "--key-stdin", "--use", input="sk-test-0123456789abcdef\n",
+    ).exit_code == 0  # fmt: skip
+    assert gwconf("apply", "roo-code", "--dry-run").exit_code == 0
+    assert detected(gwconf) == set()
+    result = gwconf("apply", "--all")
+    assert result.exit_code == 0, result
+    assert "no supported client was detected" in result.stderr
+    assert not (home / ".config" / "Code").exists()
+    # and after gwconf wrote Roo's import file for real, Roo is still not "installed"
+    assert gwconf("apply", "roo-code").exit_code == 0
+    assert "roo-code" not in detected(gwconf) - {"kilo"}
+
+
+def test_roo_code_is_detected_by_its_extension(gwconf, home, bare_path, profile) -> None:
+    (home / ".vscode" / "extensions" / "rooveterinaryinc.roo-cline-3.52.1").mkdir(parents=True)
+    assert "roo-code" in detected(gwconf)
+
+
+def test_apply_all_previews_and_checks_exactly_what_it_writes(gwconf, home, bare_path, profile) -> None:
+    """apply --all && apply --all --check exits 0; the dry run lists the same clients as the write."""
+    (home / ".codex").mkdir()
+    (home / ".aider.conf.yml").write_text("# mine\nauto-commits: false\n")
+    preview = json.loads(gwconf("apply", "--all", "--dry-run", "--json").stdout)
+    assert {c["id"] for c in preview["clients"]} == {"codex", "aider"}
+    assert gwconf("apply", "--all", "--check").exit_code == 6
+    written = gwconf("apply", "--all", "--json")
+    assert written.exit_code == 0, written
+    assert {c["id"] for c in json.loads(written.stdout)["clients"]} == {"codex", "aider"}
+    check = gwconf("apply", "--all", "--check")
+    assert check.exit_code == 0, check
+    assert "0 clients would change" in check.stdout
+
+
+def test_all_supported_previews_every_client(gwconf, home, bare_path, profile) -> None:
+    from gwconf import registry
+
+    result = gwconf("apply", "--all-supported", "--dry-run", "--json")
+    assert result.exit_code == 0, result
+    assert [c["id"] for c in json.loads(result.stdout)["clients"]] == list(registry.IDS)
+    both = gwconf("apply", "--all", "--all-supported")
+    assert both.exit_code == 2 and "only one of them" in both.stderr
