@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.gateway_server import VALID_KEY
+
 
 @pytest.fixture
 def bare_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -76,3 +78,48 @@ def test_all_supported_previews_every_client(gwconf, home, bare_path, profile) -
     assert [c["id"] for c in json.loads(result.stdout)["clients"]] == list(registry.IDS)
     both = gwconf("apply", "--all", "--all-supported")
     assert both.exit_code == 2 and "only one of them" in both.stderr
+
+
+# -- a key command runs at most once per command ------------------------------------------------------
+
+
+def counting_key_cmd(folder: Path, name: str, key: str) -> tuple[str, Path]:
+    """A key command that prints ``key`` and counts its runs, one line per run, in a file."""
+    script = folder / f"{name}-key.sh"
+    count = folder / f"{name}.count"
+    script.write_text(f'#!/bin/sh\necho run >> "{count}"\necho {key}\n')
+    return f"/bin/sh {script}", count
+
+
+def runs(count: Path) -> int:
+    return len(count.read_text().splitlines()) if count.exists() else 0
+
+
+def test_a_key_command_runs_at_most_once_per_command_and_never_for_an_unused_profile(
+    gwconf, home, tmp_path, gateway
+) -> None:
+    used_cmd, used = counting_key_cmd(tmp_path, "used", VALID_KEY)
+    other_cmd, other = counting_key_cmd(tmp_path, "other", "sk-other-0123456789abcdef")
+    for name, cmd in (("gw", used_cmd), ("other", other_cmd)):
+        result = gwconf(
+            "profile", "add", name, "--base-url", gateway.base_url, "--model", "my-model", "--key-cmd", cmd
+        )  # fmt: skip
+        assert result.exit_code == 0, result
+    assert gwconf("use", "gw").exit_code == 0
+    assert runs(used) == 0 and runs(other) == 0  # saving and switching need no key
+    assert gwconf("apply", "codex", "claude-code", "aider").exit_code == 0
+    assert runs(used) == 1
+    expected = {"clients": 0, "status": 0, "apply --all --dry-run": 1, "verify": 1, "doctor": 1}
+    counted = {}
+    for command, _ in expected.items():
+        before = runs(used)
+        result = gwconf(*command.split())
+        assert result.exit_code == 0, (command, result)
+        counted[command] = runs(used) - before
+    assert counted == expected
+    assert runs(other) == 0
+    # status still names the profile each client points at (from the address and the ledger)
+    data = json.loads(gwconf("status", "--json").stdout)
+    pointing = {c["id"]: c["profile"] for c in data["clients"]}
+    assert pointing.items() >= {"codex": "gw", "claude-code": "gw", "aider": "gw"}.items()
+    assert runs(other) == 0

@@ -258,25 +258,57 @@ def client_status(
     except GwconfError as exc:
         status.error = exc
         return status
-    status.profile = matching_profile(client, status.reading, profiles, env)
+    status.profile = matching_profile(client, status.reading, profiles, env, status.applied_profile)
     status.drift = drift(client, env, ledger)
     return status
 
 
 def matching_profile(
-    client: ClientAdapter, reading: Reading, profiles: list[Profile], env: Env
+    client: ClientAdapter,
+    reading: Reading,
+    profiles: list[Profile],
+    env: Env,
+    applied: str | None = None,
 ) -> str | None:
-    """The saved profile whose address and key this client uses now, if any."""
+    """The saved profile this client uses now, if any, without running any key command.
+
+    Same address (in this client's form), and the same key where reading the key costs nothing
+    (inline, or a set variable). A key command (``pass``, ``op read``) would prompt once per
+    client and profile, so such a profile matches by address, then by what the ledger says gwconf
+    applied here (``applied``) or by the model.
+    """
+    base = (reading.base_url or "").rstrip("/")
+    if not base:
+        return None
+    proven: list[str] = []
+    likely: list[str] = []
     for profile in profiles:
         try:
-            target = client.target(profile, env)
+            target = client.target(_keyless(profile), env)
         except GwconfError:
             continue
-        if (reading.base_url or "").rstrip("/") == target.base_url.rstrip(
-            "/"
-        ) and reading.api_key == target.api_key:
-            return profile.name
+        if base != target.base_url.rstrip("/"):
+            continue
+        key = profile.cheap_key(env)
+        if key is not None:
+            if reading.api_key == key:
+                proven.append(profile.name)
+        elif profile.key_cmd and (profile.name == applied or (reading.model or None) == target.model):
+            likely.append(profile.name)
+    for found in (proven, likely):
+        if found:
+            return applied if applied in found else found[0]
     return None
+
+
+_PLACEHOLDER_KEY = "sk-gwconf-placeholder"
+
+
+def _keyless(profile: Profile) -> Profile:
+    """``profile`` with a stand-in key: a target's address and model, without resolving the key."""
+    from dataclasses import replace
+
+    return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None)
 
 
 def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:

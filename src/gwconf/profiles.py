@@ -23,6 +23,15 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 KEY_ENV_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+# key commands already run by this command, by command line: each runs at most once per command
+# (``gwconf.cli.run`` forgets them between commands)
+_command_keys: dict[str, str] = {}
+
+
+def forget_command_keys() -> None:
+    _command_keys.clear()
+
+
 @dataclass
 class Profile:
     name: str
@@ -60,6 +69,8 @@ class Profile:
                 )
             return value
         if self.key_cmd:
+            if self.key_cmd in _command_keys:  # one `pass` / `op read` prompt per command, not per client
+                return _command_keys[self.key_cmd]
             import subprocess  # only a key command needs it (it costs about 4 ms to import)
 
             try:
@@ -82,11 +93,20 @@ class Profile:
                     f"profile {self.name!r}: the key command exited {done.returncode} and printed no key.",
                     "Run the command by hand to see why.",
                 )
+            _command_keys[self.key_cmd] = value
             return value
         raise ProfileError(
             f"profile {self.name!r} has no key.",
             f"gwconf profile add {self.name} --base-url {self.base_url} --key-stdin",
         )
+
+    def cheap_key(self, env: Env) -> str | None:
+        """The key when reading it costs nothing (inline, or a set variable); None for a key command."""
+        if self.key is not None:
+            return self.key
+        if self.key_env:
+            return env.environ.get(self.key_env) or None
+        return None
 
     def model_for(self, client_id: str) -> str | None:
         return self.client_models.get(client_id) or self.model

@@ -231,6 +231,9 @@ def run(args: list[str]) -> int:
     fast = _fast(args)
     if fast is not None:
         return fast
+    loaded = sys.modules.get("gwconf.profiles")
+    if loaded is not None:  # in-process callers (tests) run many commands: key commands run once each
+        loaded.forget_command_keys()
     import click
 
     from gwconf.cli._root import cli
