@@ -1,4 +1,4 @@
-"""Start-up: ``gwconf --version``, ``--help``, ``clients`` and ``status`` on an empty home, each
+"""Start-up: ``gwconf --version``, ``--help``, ``current``, ``clients`` and ``status`` on an empty home, each
 against ``python -c pass`` run by the same interpreter binary, interleaved; medians and ratios.
 
 Run alone: ``.venv/bin/python bench/startup.py [--runs N]``.
@@ -30,6 +30,7 @@ from _util import (
 COMMANDS: list[tuple[list[str], float | None]] = [
     (["--version"], 4.0),
     (["--help"], 4.0),
+    (["current"], 2.0),  # in shell prompts: one small file, no click (issue 19)
     (["clients"], None),
     (["status"], None),
 ]
@@ -41,7 +42,10 @@ def run(runs: int = 15) -> list[Row]:
         floor = floor_case(env, box.work)
         real = real_path_case(env, box.work)
         timed = [
-            Case("gwconf " + " ".join(args), gwconf_command() + args, env, box.work) for args, _ in COMMANDS
+            # current exits 1 on the empty home (no active profile) after reading the same file
+            Case(name, gwconf_command() + args, env, box.work, ok_codes=(0, 1) if args == ["current"] else (0,))
+            for args, _ in COMMANDS
+            for name in ["gwconf " + " ".join(args)]
         ]
         interleave([floor, *timed, *([real] if real else [])], runs)
     base = floor.median

@@ -123,3 +123,106 @@ def test_a_key_command_runs_at_most_once_per_command_and_never_for_an_unused_pro
     pointing = {c["id"]: c["profile"] for c in data["clients"]}
     assert pointing.items() >= {"codex": "gw", "claude-code": "gw", "aider": "gw"}.items()
     assert runs(other) == 0
+
+
+# -- gwconf models -----------------------------------------------------------------------------------
+
+
+def test_models_lists_the_gateways_ids_and_remembers_them(gwconf, home, tmp_path) -> None:
+    from tests.gateway_server import GatewayServer
+
+    with GatewayServer(keys=(VALID_KEY,), models=("my-model", "gpt-x", "claude-y")) as server:
+        assert gwconf(
+            "profile", "add", "gw", "--base-url", server.base_url, "--model", "my-model",
+            "--key-stdin", "--use", input=VALID_KEY + "\n",
+        ).exit_code == 0  # fmt: skip
+        result = gwconf("models")
+        assert result.exit_code == 0, result
+        assert result.stdout.splitlines() == ["claude-y", "gpt-x", "my-model  (the profile's model)"]
+        data = json.loads(gwconf("models", "--json").stdout)
+        assert data["models"] == ["claude-y", "gpt-x", "my-model"] and data["listed"] is True
+        assert data["url"] == server.base_url + "/models" and VALID_KEY not in json.dumps(data)
+        (request,) = server.requests_to("/v1/models")[:1]
+        assert request.method == "GET" and request.key == VALID_KEY
+        base = server.base_url
+    cache = json.loads((tmp_path / "gwconf" / "state" / "models" / "gw.json").read_text())
+    assert cache["models"] == ["claude-y", "gpt-x", "my-model"] and cache["base_url"] == base
+
+
+def test_models_on_a_gateway_that_does_not_list_them(gwconf, gateway, gateway_profile) -> None:
+    gateway.set_fault("404", path="/v1/models")
+    result = gwconf("models")
+    assert result.exit_code == 0, result
+    assert "this gateway does not list its models" in result.stdout
+    assert json.loads(gwconf("models", "--json").stdout)["listed"] is False
+
+
+def test_models_with_a_rejected_key_exits_3_like_verify(gwconf, gateway) -> None:
+    assert gwconf(
+        "profile", "add", "bad", "--base-url", gateway.base_url, "--model", "my-model",
+        "--key-stdin", "--use", input="sk-wrong-0123456789abcdef\n",
+    ).exit_code == 0  # fmt: skip
+    result = gwconf("models")
+    assert result.exit_code == 3, result
+    assert "key rejected" in result.stderr and "sk-wrong-0123456789abcdef" not in result.output
+    assert gwconf("verify").exit_code == 3
+
+
+def test_verify_and_doctor_name_the_models_the_gateway_serves(gwconf, home) -> None:
+    from tests.gateway_server import GatewayServer
+
+    with GatewayServer(keys=(VALID_KEY,), models=("gpt-5.4-mini", "my-model-2")) as server:
+        assert gwconf(
+            "profile", "add", "gw", "--base-url", server.base_url, "--model", "my-modle-2",
+            "--key-stdin", "--use", input=VALID_KEY + "\n",
+        ).exit_code == 0  # fmt: skip
+        verify = gwconf("verify")
+        assert verify.exit_code == 4, verify
+        assert "model not available" in verify.stdout
+        assert "closest it serves: my-model-2" in verify.stdout and "gwconf models" in verify.stdout
+        doctor = gwconf("doctor")
+        assert "'my-modle-2' is not among the 2 models the gateway lists (closest: my-model-2)" in doctor.stderr
+        assert "gwconf profile set gw --model MODEL" in doctor.stderr
+
+
+# -- gwconf current -----------------------------------------------------------------------------------
+
+
+def test_current_prints_the_active_profile_and_nothing_else(gwconf, home) -> None:
+    none = gwconf("current")
+    assert none.exit_code == 1 and none.output == ""
+    assert gwconf("current", "--json").stdout == '{"active": null}\n'
+    assert gwconf(
+        "profile", "add", "work", "--base-url", "https://gw.example.com/v1", "--key-cmd", "/bin/false",
+    ).exit_code == 0  # fmt: skip
+    result = gwconf("current")
+    assert result.exit_code == 0 and result.stdout == "work\n" and result.stderr == ""
+    assert json.loads(gwconf("current", "--json").stdout) == {"active": "work"}
+    assert "for shell prompts" in gwconf("current", "--help").stdout
+
+
+def test_current_finds_the_file_where_gwconf_keeps_it_without_gwconf_home(
+    home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """current places the active file itself (no platformdirs): it must agree with Env.config_dir."""
+    from gwconf.cli import active_profile_file
+    from gwconf.paths import Env
+
+    monkeypatch.delenv("GWCONF_HOME")
+    for xdg in (None, str(home / "xdg")):
+        if xdg:
+            monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+        assert Path(active_profile_file()) == Env.current().config_dir / "active"
+
+
+def test_current_runs_without_click_or_a_key_command(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GWCONF_HOME": str(tmp_path / "g")}
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "active").write_text("work\n")
+    code = "import sys; from gwconf.cli import run; c = run(['current']); print(c, 'click' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout == "work\n0 False\n"

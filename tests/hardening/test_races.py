@@ -22,7 +22,7 @@ import pytest
 from gwconf import formats, registry
 from gwconf.ledger import Ledger
 from gwconf.plan import BackupStore
-from tests.conftest import invoke
+from tests.conftest import CliResult, invoke
 from tests.hardening._world import World, run_forked, sha256
 
 RACE_CLIENTS = ("codex", "claude-code", "continue")
@@ -134,30 +134,36 @@ def _client_writes(path: Path) -> None:
 
 
 def test_a_client_rewriting_its_file_while_gwconf_plans(world: World, tmp_path: Path) -> None:
-    """The profile's key command runs while gwconf plans each client; on its third run (planning
-    Codex, after Claude Code's files were read) it plays the client rewriting settings.json."""
+    """Claude Code rewrites settings.json after gwconf read it and while it plans Codex (when
+    gwconf opens Codex's config.toml). The profile's key command runs once for the whole command."""
     w = world
     counter = tmp_path / "calls"
     script = tmp_path / "key.sh"
-    script.write_text(
-        "#!/bin/sh\n"
-        f'n=$(cat "{counter}" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "{counter}"\n'
-        f'if [ "$n" = 3 ]; then "{sys.executable}" -c \'{WRITER}\' "{w.home / SETTINGS}" \'{THEIRS}\'; fi\n'
-        f"echo {_key(9)}\n"
-    )
+    script.write_text(f'#!/bin/sh\necho run >> "{counter}"\necho {_key(9)}\n')
     script.chmod(0o755)
     done = invoke(
         "profile", "add", "cmd", "--base-url", "https://gw.example.com/v1", "--key-cmd", str(script)
     )
     assert done.exit_code == 0, done
-    result = invoke("apply", "claude-code", "codex", "-p", "cmd")
-    assert counter.read_text().strip() != "", "the key command ran"
+    outcome = tmp_path / "result.json"
+    run_forked(
+        ("apply", "claude-code", "codex", "-p", "cmd"),
+        act_on_open=w.home / ".codex" / "config.toml",
+        action=lambda: _client_writes(w.home / SETTINGS),
+        result=outcome,
+    )
+    result = invoke_result(json.loads(outcome.read_text()))
+    assert counter.read_text().splitlines() == ["run"], "the key command ran once"
     assert result.exit_code == 1, result
     assert f"~/{SETTINGS}: {CONCURRENT} (another program wrote it); nothing was written." in result.stderr
     assert (w.home / SETTINGS).read_text() == THEIRS, "the client's write was kept"
     assert not (w.home / ".claude.json").exists(), "no file of Claude Code's change was written"
     assert 'base_url = "https://gw.example.com/v1"' in (w.home / ".codex" / "config.toml").read_text()
     assert "Traceback" not in result.output
+
+
+def invoke_result(data: dict) -> CliResult:
+    return CliResult(data["exit_code"], data["stdout"], data["stderr"], data["stdout"] + data["stderr"])
 
 
 def test_a_client_writing_after_the_check_but_before_the_replace(world: World, tmp_path: Path) -> None:

@@ -26,8 +26,10 @@ COMMANDS: dict[str, str] = {
     "apply": "apply",
     "clients": "clients",
     "completion": "completion",
+    "current": "current",
     "doctor": "doctor",
     "link": "link",
+    "models": "models",
     "profile": "profile",
     "restore": "restore",
     "run": "launch",  # not run.py: a submodule named run would replace the function run() below
@@ -60,8 +62,10 @@ verdict with its remedy.
 SUMMARIES: dict[str, str] = {
     "apply": "Rewrite clients' configuration files to use a gateway profile.",
     "clients": "List every supported client: id, tier, detected, its files, and whether it points at a profile.",
+    "current": "Print the active profile's name (for shell prompts); exit 1 when there is none.",
     "doctor": "Find out why a client gets a 401, following spec 5.6.",
     "link": "Build APP's import link for a profile; the app shows what it imports and asks you to confirm.",
+    "models": "List the model ids the gateway serves (GET {base}/models with the profile's key).",
     "profile": "Manage saved gateway profiles (TOML files, mode 0600, in gwconf's config folder).",
     "restore": "Put back what each client's files held before gwconf.",
     "run": "Start CLIENT once with a profile injected; its configuration files are not touched.",
@@ -192,8 +196,12 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _fast(args: list[str]) -> int | None:
-    """``gwconf --version`` / ``--help`` without click; None when click must handle ``args``."""
-    if len(args) != 1 or "_GWCONF_COMPLETE" in os.environ:
+    """``gwconf --version`` / ``--help`` / ``current`` without click; None when click must handle ``args``."""
+    if "_GWCONF_COMPLETE" in os.environ:
+        return None
+    if args and args[0] == "current" and set(args[1:]) <= {"--json"} and len(args) <= 2:
+        return print_current(as_json=len(args) == 2)
+    if len(args) != 1:
         return None
     if args[0] in ("-V", "--version"):
         text = f"gwconf {__version__}"
@@ -210,6 +218,54 @@ def _fast(args: list[str]) -> int | None:
     except BrokenPipeError:
         pass
     return 0
+
+
+def active_profile_file() -> str:
+    """``<gwconf config>/active`` as ``Env.config_dir`` places it, without platformdirs (~45 ms).
+
+    ``gwconf current`` runs in shell prompts: it reads this one small file and imports nothing
+    (tests/test_newcomer.py checks that the two agree).
+    """
+    root = os.environ.get("GWCONF_HOME")
+    if root:
+        return os.path.join(root, "active")
+    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or os.path.expanduser("~")
+    if sys.platform.startswith("win"):
+        folder = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
+    elif sys.platform == "darwin":
+        folder = os.path.join(home, "Library", "Application Support")
+    else:
+        folder = (os.environ.get("XDG_CONFIG_HOME") or "").strip() or os.path.join(home, ".config")
+    return os.path.join(folder, "gwconf", "active")
+
+
+def read_active_name() -> str | None:
+    """The active profile's name, or None (no file, or not a valid name)."""
+    try:
+        with open(active_profile_file(), encoding="utf-8") as handle:
+            name = handle.read(200).strip()
+    except (OSError, ValueError):
+        return None
+    allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+    if not name or len(name) > 64 or not name[0].isalnum() or any(ch not in allowed for ch in name):
+        return None
+    return name
+
+
+def print_current(as_json: bool = False) -> int:
+    """``gwconf current``: the active profile's name and nothing else; 1 (silently) when there is none."""
+    name = read_active_name()
+    if as_json:
+        text = '{"active": ' + (f'"{name}"' if name else "null") + "}"
+    else:
+        text = name or ""
+    try:
+        if text:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return 0 if name else 1
 
 
 def __getattr__(name: str) -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from gwconf.cli import _common, _output
+from gwconf.errors import ExitCode
 
 AREA_TITLES = {
     "base": "(a) base address",
@@ -75,11 +76,45 @@ def command(
     for item in report.clients:
         if item.reading is not None:
             _output.remember_key(item.reading.api_key)
+    if report.model and report.exit_code != int(ExitCode.KEY_REJECTED):
+        _check_model_listed(report, profile, env, key, timeout)
     if as_json:
         _output.emit_json(report.to_json())
         return report.exit_code
     _render(report)
     return report.exit_code
+
+
+def _check_model_listed(report: Any, profile: Any, env: Any, key: str, timeout: float) -> None:
+    """Warn when the gateway lists its models and the profile's model is not among them.
+
+    The list remembered for the profile (by models, init, profile add) is used; the gateway is
+    asked again only when a request here found the model not available.
+    """
+    from gwconf import models
+    from gwconf.clients._base import Finding
+
+    ids = models.cached(profile, env)
+    if ids is None and "model_unavailable" in _verdicts(report):
+        listed = models.fetch(profile, env, timeout=min(timeout, 10.0), key=key)
+        ids = listed.ids if listed.ok else None
+    if not ids or report.model in ids:
+        return
+    near = models.closest(report.model, ids)
+    report.findings.append(
+        Finding(
+            "warning",
+            "other",
+            f"the profile's model {report.model!r} is not among the {len(ids)} models the gateway "
+            "lists" + (f" (closest: {', '.join(near)})" if near else "") + ".",
+            f"gwconf profile set {profile.name} --model MODEL   (every id: gwconf models)",
+        )
+    )
+
+
+def _verdicts(report: Any) -> set[str]:
+    probes = [report.direct] + [p for c in report.clients for p in (c.direct, c.wire_probe)]
+    return {p.verdict for p in probes if p is not None}
 
 
 def _render(report: Any) -> None:
@@ -88,7 +123,7 @@ def _render(report: Any) -> None:
     out = _output.out
     out(f"Profile {report.profile}: {report.base_url}, key {report.key_mask}, model {report.model or '-'}")
     for finding in report.findings:
-        _output.warn(finding.message)
+        _output.warn(finding.message + (f" Fix: {finding.fix}" if finding.fix else ""))
     if not report.clients:
         out("\nDirect request with the profile's own values (spec 4.1):")
         if report.direct is not None:

@@ -125,6 +125,8 @@ def command(
         checks.append(check)
     for check in checks:
         _output.remember_key(check.key)
+    if profile is not None:
+        suggest_models(checks, profile, env, timeout)
     code = gateway.overall_exit([c.exit_code for c in checks])
     if as_json:
         _output.emit_json(
@@ -141,6 +143,32 @@ def command(
         good = sum(1 for c in checks if c.exit_code == 0)
         _output.out(f"\n{good} of {len(checks)} answered with content.")
     return code
+
+
+def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) -> None:
+    """A model the gateway does not serve: name the closest ids it does (its list, cached per profile)."""
+    from gwconf import models
+    from gwconf.errors import GwconfError
+
+    unavailable = [c for c in checks if c.probe is not None and c.probe.verdict == "model_unavailable"]
+    if not unavailable:
+        return
+    ids = models.cached(profile, env)
+    if ids is None:
+        try:
+            listed = models.fetch(profile, env, timeout=min(timeout, 10.0))
+        except GwconfError:
+            return
+        ids = listed.ids if listed.ok else None
+    if not ids:
+        return
+    for check in unavailable:
+        near = models.closest(check.probe.model or "", ids)
+        served = f"closest it serves: {', '.join(near)}" if near else f"it serves {len(ids)} others"
+        check.probe.remedy = (
+            f"The gateway does not serve {check.probe.model!r}; {served} (every id: gwconf models). "
+            f"Change it with: gwconf profile set {profile.name} --model MODEL"
+        )
 
 
 def render_check(check: Any) -> None:

@@ -1,0 +1,236 @@
+"""The gateway's model list: ``GET {base}/models`` with the profile's key, cached per profile.
+
+The gateway spec does not define ``/models``: a gateway that answers 404 (or 405) simply does
+not list its models, and everything that uses the list (``profile add``'s choice, verify's "did
+you mean", doctor's warning, ``init``) works without it. A rejected key gets verify's verdict
+and exit code (3). The list is kept in ``<state>/models/<profile>.json`` with the base address it
+came from, so other commands can use it without asking the gateway again.
+
+The request follows the rules of ``gateway``: the key goes only to the profile's host (never to
+a vendor's official address, never through a redirect), httpx is imported only here, and
+nothing in the environment (proxies, netrc) reroutes it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from gwconf import __version__, secrets, urls
+from gwconf.errors import ExitCode
+from gwconf.paths import Env
+from gwconf.profiles import Profile
+
+
+@dataclass
+class ModelList:
+    """What ``GET {base}/models`` gave: the ids, or why there are none."""
+
+    profile: str
+    url: str
+    key_mask: str
+    verdict: str  # "ok", "not_listed", or one of gateway.VERDICTS
+    ids: list[str] = field(default_factory=list)
+    status: int | None = None
+    detail: str = ""
+    remedy: str | None = None
+    body: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "ok"
+
+    @property
+    def exit_code(self) -> int:
+        if self.verdict in ("ok", "not_listed"):
+            return int(ExitCode.OK)
+        from gwconf.gateway import VERDICTS
+
+        return int(VERDICTS[self.verdict][1])
+
+    @property
+    def label(self) -> str:
+        if self.verdict in ("ok", "not_listed"):
+            return {"ok": "ok", "not_listed": "not listed"}[self.verdict]
+        from gwconf.gateway import VERDICTS
+
+        return VERDICTS[self.verdict][0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "method": "GET",
+            "url": self.url,
+            "key": self.key_mask,
+            "status": self.status,
+            "verdict": self.verdict,
+            "listed": self.verdict == "ok",
+            "models": self.ids,
+            "detail": self.detail,
+            "remedy": self.remedy,
+            "exit_code": self.exit_code,
+        }
+
+
+def models_url(base_url: str) -> str:
+    return base_url.rstrip("/") + "/models"
+
+
+def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None = None) -> ModelList:
+    """Ask the gateway for its models with the profile's key; cache the ids when it lists them."""
+    from gwconf import gateway
+
+    key = key if key is not None else profile.resolve_key(env)
+    url = models_url(profile.base_url)
+    result = ModelList(profile.name, url, secrets.mask(key), "ok")
+    problem = gateway.unusable_key(key)
+    if problem:
+        result.verdict = "key_rejected"
+        result.detail = f"the key {problem}: it cannot be sent as it is."
+        result.remedy = f"Give the key again: gwconf profile set {profile.name} --key-stdin"
+        return result
+    host = urlsplit(url).hostname or ""
+    if urls.is_vendor_host(host):
+        result.verdict = "base_wrong"
+        result.detail = f"{host} is a vendor's official address, not the gateway; the key was not sent there."
+        result.remedy = f"Give the gateway's address: gwconf profile set {profile.name} --base-url URL"
+        return result
+    status, raw, content_type, failure = _get(url, key, timeout)
+    result.status = status
+    if failure is not None:
+        result.verdict, result.detail = failure
+        return result
+    text = raw.decode("utf-8", errors="replace")
+    if status in (404, 405):
+        result.verdict = "not_listed"
+        result.detail = f"this gateway does not list its models (GET /models answered HTTP {status})."
+        return result
+    if status == 200:
+        ids = _ids(text)
+        if ids is not None:
+            result.ids = ids
+            save_cache(profile, env, ids)
+            result.detail = f"the gateway lists {len(ids)} model{'s' if len(ids) != 1 else ''}."
+            return result
+    # anything else: the same verdicts as verify (a 401 is key_rejected, exit 3)
+    probe = gateway.Probe(
+        wire="chat", url=url, key_mask=result.key_mask, model=None, verdict="ok", status=status
+    )
+    if status == 200:  # JSON without a model list, or a web page
+        gateway._fail(
+            probe,
+            "base_wrong" if gateway._is_html(text, content_type) else "malformed",
+            text,
+            key,
+            "HTTP 200, but no model list (data[].id) in the answer: is this the gateway's API address?",
+        )
+    else:
+        gateway.classify(probe, raw, content_type, None, key)
+    result.verdict, result.detail, result.remedy, result.body = (
+        probe.verdict,
+        probe.detail,
+        probe.remedy,
+        probe.body,
+    )
+    return result
+
+
+def _get(url: str, key: str, timeout: float) -> tuple[int | None, bytes, str, tuple[str, str] | None]:
+    """(status, body, content type, (verdict, detail) when no answer came)."""
+    import httpx
+
+    headers = {
+        "Authorization": f"Bearer {key}",
+        "Accept": "application/json",
+        "User-Agent": f"gwconf/{__version__} (models)",
+    }
+    try:
+        with (
+            httpx.Client(
+                trust_env=False,
+                follow_redirects=False,
+                timeout=httpx.Timeout(timeout),
+                verify=url.startswith("https:"),
+            ) as client,
+            client.stream("GET", url, headers=headers) as response,
+        ):
+            raw = bytearray()
+            for chunk in response.iter_bytes():
+                raw += chunk
+                if len(raw) >= 1 << 20:
+                    break
+            if 300 <= response.status_code < 400:
+                return response.status_code, bytes(raw), "", (
+                    "base_wrong",
+                    f"HTTP {response.status_code}: redirected (a login page?); gwconf does not follow it.",
+                )
+            return response.status_code, bytes(raw), response.headers.get("content-type", ""), None
+    except httpx.TimeoutException:
+        return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        return None, b"", "", ("base_wrong", f"the address cannot be used: {exc}")
+    except httpx.HTTPError as exc:
+        from gwconf.gateway import _network_detail
+
+        return None, b"", "", ("unreachable", _network_detail(exc, urlsplit(url).hostname or ""))
+
+
+def _ids(text: str) -> list[str] | None:
+    """The ids of an OpenAI-style list (``{"data": [{"id": ...}]}``), sorted; None if not one."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    items = data.get("data") if isinstance(data, dict) else data if isinstance(data, list) else None
+    if not isinstance(items, list):
+        return None
+    found = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}
+    return sorted(found)
+
+
+# -- the cache ---------------------------------------------------------------------------------------
+
+
+def cache_file(env: Env, profile_name: str) -> Path:
+    return env.state_dir / "models" / f"{profile_name}.json"
+
+
+def save_cache(profile: Profile, env: Env, ids: list[str]) -> None:
+    from gwconf.fileio import write_private
+
+    data = {"base_url": profile.base_url, "fetched_at": int(time.time()), "models": ids}
+    try:
+        write_private(cache_file(env, profile.name), (json.dumps(data, indent=2) + "\n").encode())
+    except OSError:
+        pass  # a cache: the list was still shown
+
+
+def cached(profile: Profile, env: Env) -> list[str] | None:
+    """The last list fetched for this profile at its current address, or None."""
+    try:
+        data = json.loads(cache_file(env, profile.name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("base_url") != profile.base_url:
+        return None
+    ids = data.get("models")
+    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else None
+
+
+def closest(model: str, ids: list[str], n: int = 3) -> list[str]:
+    """The ids nearest to ``model`` (a typo, another version, another vendor prefix)."""
+    import difflib
+
+    bare = {i.rsplit("/", 1)[-1].lower(): i for i in ids}
+    wanted = model.rsplit("/", 1)[-1].lower()
+    found = [bare[m] for m in difflib.get_close_matches(wanted, list(bare), n=n, cutoff=0.5)]
+    for i in ids:
+        if len(found) >= n:
+            break
+        if i not in found and (wanted in i.lower() or i.lower().rsplit("/", 1)[-1] in wanted):
+            found.append(i)
+    return found
