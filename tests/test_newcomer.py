@@ -181,7 +181,9 @@ def test_verify_and_doctor_name_the_models_the_gateway_serves(gwconf, home) -> N
         assert "model not available" in verify.stdout
         assert "closest it serves: my-model-2" in verify.stdout and "gwconf models" in verify.stdout
         doctor = gwconf("doctor")
-        assert "'my-modle-2' is not among the 2 models the gateway lists (closest: my-model-2)" in doctor.stderr
+        assert (
+            "'my-modle-2' is not among the 2 models the gateway lists (closest: my-model-2)" in doctor.stderr
+        )
         assert "gwconf profile set gw --model MODEL" in doctor.stderr
 
 
@@ -226,3 +228,115 @@ def test_current_runs_without_click_or_a_key_command(tmp_path: Path) -> None:
     code = "import sys; from gwconf.cli import run; c = run(['current']); print(c, 'click' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert done.stdout == "work\n0 False\n"
+
+
+# -- gwconf init, and gwconf alone --------------------------------------------------------------------
+
+
+def test_gwconf_alone_points_a_newcomer_to_init_and_exits_0(gwconf, home) -> None:
+    result = gwconf()
+    assert result.exit_code == 0, result
+    assert "Commands:" in result.stdout and "New here? Start with: gwconf init" in result.stdout
+    for name in ("work", "home"):
+        assert gwconf(
+            "profile", "add", name, "--base-url", "https://gw.example.com/v1", "--key-env", "GW_KEY"
+        ).exit_code == 0  # fmt: skip
+    (home.parent / "gwconf" / "active").unlink()
+    assert "No active profile; choose one: gwconf use home" in gwconf().stdout
+
+
+def test_init_without_a_terminal_takes_flags_and_ends_with_verified_clients(
+    gwconf, home, gateway, bare_path
+) -> None:
+    (home / ".codex").mkdir()
+    (home / ".aider.conf.yml").write_text("# mine\nauto-commits: false\n")
+    missing = gwconf("init", "--yes", "--key-stdin", input=VALID_KEY + "\n")
+    assert missing.exit_code == 2 and "init needs --base-url URL" in missing.stderr
+    assert not (home.parent / "gwconf" / "profiles").exists()
+    result = gwconf(
+        "init", "--yes", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    out = result.stdout
+    assert "The gateway accepted the key and lists 1 model." in out
+    assert "Saved profile 'local' (active)" in out
+    assert "aider          ~/.aider.conf.yml (modify)" in out
+    assert "codex          ~/.codex/config.toml (create)" in out
+    assert "codex          ok" in out and "aider          ok" in out
+    assert "Restart:" in out and VALID_KEY not in result.output
+    assert gwconf("current").stdout == "local\n"
+    assert gwconf("apply", "--all", "--check").exit_code == 0
+    assert gwconf("verify").exit_code == 0
+
+
+def test_init_with_a_rejected_key_exits_3_and_saves_nothing(gwconf, home, gateway) -> None:
+    result = gwconf(
+        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin",
+        input="sk-wrong-0123456789abcdef\n",
+    )  # fmt: skip
+    assert result.exit_code == 3, result
+    assert "key rejected" in result.stderr and "Nothing was saved." in result.stderr
+    assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
+
+
+def test_init_on_a_gateway_without_a_model_list_verifies_the_profile(
+    gwconf, home, gateway, bare_path
+) -> None:
+    gateway.set_fault("404", path="/v1/models")
+    result = gwconf(
+        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    assert "does not list its models" in result.stdout
+    assert "No supported client was found here" in result.stdout
+    assert "verdict  ok" in result.stdout
+
+
+# -- profile set, profile add --from ------------------------------------------------------------------
+
+
+def test_profile_set_changes_only_the_fields_named(gwconf, home, gateway, gateway_profile) -> None:
+    assert gwconf("apply", "codex").exit_code == 0
+    result = gwconf("profile", "set", "gw", "--model", "other-model")
+    assert result.exit_code == 0, result
+    assert "model other-model" in result.stdout
+    assert "re-apply with: gwconf use gw" in result.stdout
+    shown = json.loads(gwconf("profile", "show", "gw", "--json", "--show-key").stdout)
+    assert shown["model"] == "other-model" and shown["key"] == VALID_KEY
+    assert shown["base_url"] == gateway.base_url
+    rekey = gwconf("profile", "set", "gw", "--key-stdin", input="sk-new-0123456789abcdefGHIJ\n")
+    assert rekey.exit_code == 0 and "sk-new-0123456789abcdefGHIJ" not in rekey.output
+    assert json.loads(gwconf("profile", "show", "gw", "--json", "--show-key").stdout)["key"] == (
+        "sk-new-0123456789abcdefGHIJ"
+    )
+    assert gwconf("profile", "set", "gw").exit_code == 2
+    assert gwconf("profile", "set", "nope", "--model", "x").exit_code == 1
+
+
+def test_profile_add_from_a_hand_configured_client(gwconf, home, gateway, monkeypatch) -> None:
+    """A user whose Codex already talks to the gateway adopts that setup; Codex is not written."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(
+        'model = "my-model"\nmodel_provider = "mine"\n\n[model_providers.mine]\nname = "mine"\n'
+        f'base_url = "{gateway.base_url}"\nenv_key = "MY_GW_KEY"\nwire_api = "responses"\n'
+    )
+    before = config.read_bytes()
+    monkeypatch.setenv("MY_GW_KEY", VALID_KEY)
+    result = gwconf("profile", "add", "mine", "--from", "codex")
+    assert result.exit_code == 0, result
+    assert f"Adopted Codex CLI: {gateway.base_url}, model my-model." in result.stdout
+    monkeypatch.delenv("MY_GW_KEY")
+    assert config.read_bytes() == before
+    shown = json.loads(gwconf("profile", "show", "mine", "--json", "--show-key").stdout)
+    assert (shown["base_url"], shown["model"], shown["key"]) == (gateway.base_url, "my-model", VALID_KEY)
+    assert gwconf("verify", "--profile", "mine").exit_code == 0
+    empty = gwconf("profile", "add", "x", "--from", "aider")
+    assert empty.exit_code == 1 and "Aider's files hold no key to adopt" in empty.stderr
+
+
+def test_profile_add_without_use_names_the_next_step(gwconf, profile) -> None:
+    result = gwconf("profile", "add", "two", "--base-url", "https://gw.example.com/v1", "--key-env", "K")
+    assert "Switch to it with: gwconf use two" in result.stdout

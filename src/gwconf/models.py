@@ -164,9 +164,14 @@ def _get(url: str, key: str, timeout: float) -> tuple[int | None, bytes, str, tu
                 if len(raw) >= 1 << 20:
                     break
             if 300 <= response.status_code < 400:
-                return response.status_code, bytes(raw), "", (
-                    "base_wrong",
-                    f"HTTP {response.status_code}: redirected (a login page?); gwconf does not follow it.",
+                return (
+                    response.status_code,
+                    bytes(raw),
+                    "",
+                    (
+                        "base_wrong",
+                        f"HTTP {response.status_code}: redirected (a login page?); gwconf does not follow it.",
+                    ),
                 )
             return response.status_code, bytes(raw), response.headers.get("content-type", ""), None
     except httpx.TimeoutException:

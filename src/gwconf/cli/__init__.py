@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "completion": "completion",
     "current": "current",
     "doctor": "doctor",
+    "init": "init",
     "link": "link",
     "models": "models",
     "profile": "profile",
@@ -40,9 +41,10 @@ COMMANDS: dict[str, str] = {
 
 EPILOG = """\b
 Examples:
+  gwconf init                           # guided first run: gateway, key, model, clients
   gwconf profile add work --base-url https://gw.example.com/v1 --model my-model --use
   gwconf apply codex claude-code        # edit those clients' files (backup first)
-  gwconf apply --all --dry-run          # show the diff for every client, write nothing
+  gwconf apply --all --dry-run          # the diff for every detected client, write nothing
   gwconf verify codex                   # a real test completion with what Codex will send
   gwconf doctor                         # the 401 procedure, client by client
   gwconf restore --all                  # put back what was there before gwconf
@@ -64,6 +66,7 @@ SUMMARIES: dict[str, str] = {
     "clients": "List every supported client: id, tier, detected, its files, and whether it points at a profile.",
     "current": "Print the active profile's name (for shell prompts); exit 1 when there is none.",
     "doctor": "Find out why a client gets a 401, following spec 5.6.",
+    "init": "Set up gwconf the first time: gateway, key, model, then the clients found here.",
     "link": "Build APP's import link for a profile; the app shows what it imports and asks you to confirm.",
     "models": "List the model ids the gateway serves (GET {base}/models with the profile's key).",
     "profile": "Manage saved gateway profiles (TOML files, mode 0600, in gwconf's config folder).",
@@ -201,6 +204,8 @@ def _fast(args: list[str]) -> int | None:
         return None
     if args and args[0] == "current" and set(args[1:]) <= {"--json"} and len(args) <= 2:
         return print_current(as_json=len(args) == 2)
+    if not args:
+        return _no_arguments()
     if len(args) != 1:
         return None
     if args[0] in ("-V", "--version"):
@@ -250,6 +255,32 @@ def read_active_name() -> str | None:
     if not name or len(name) > 64 or not name[0].isalnum() or any(ch not in allowed for ch in name):
         return None
     return name
+
+
+def _no_arguments() -> int:
+    """``gwconf`` alone: the help, then where this user stands and the next step (exit 0)."""
+    try:
+        text = root_help(terminal_width())
+    except LookupError:
+        return None  # type: ignore[return-value]  # click renders it
+    folder = os.path.join(os.path.dirname(active_profile_file()), "profiles")
+    try:
+        saved = sorted(n[:-5] for n in os.listdir(folder) if n.endswith(".toml"))
+    except OSError:
+        saved = []
+    active = read_active_name()
+    if active:
+        where = f"Active profile: {active}. Where each client points: gwconf status"
+    elif saved:
+        where = f"No active profile; choose one: gwconf use {saved[0]}   (saved: {', '.join(saved[:10])})"
+    else:
+        where = "New here? Start with: gwconf init   (a guided first run)"
+    try:
+        sys.stdout.write(text + "\n\n" + where + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return 0
 
 
 def print_current(as_json: bool = False) -> int:

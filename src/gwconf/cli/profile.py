@@ -31,11 +31,21 @@ def command() -> None:
 Examples:
   gwconf profile add work --base-url https://gw.example.com/v1 --model my-model --use
   gwconf profile add work --base-url https://gw.example.com --key-cmd 'pass show gw/key'
+  gwconf profile add mine --from codex      # what ~/.codex holds now, hand-configured
 """,
 )
 @click.argument("name")
-@click.option("--base-url", required=True, help="The gateway's base address (…/v1 is added if missing).")
-@click.option("--model", "-m", help="Default model for every client.")
+@click.option("--base-url", help="The gateway's base address (…/v1 is added if missing).")
+@click.option(
+    "--from",
+    "from_client",
+    metavar="CLIENT",
+    shell_complete=_common.complete_clients,
+    help="Take the address, key and model a client's files hold now (nothing is written to it).",
+)
+@click.option(
+    "--model", "-m", help="Default model for every client (on a terminal: chosen from the gateway's list)."
+)
 @click.option("--key-stdin", is_flag=True, help="Read the key from standard input.")
 @click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
 @click.option("--key-cmd", metavar="CMD", help="Run this command to get the key when used.")
@@ -48,7 +58,8 @@ Examples:
 @click.option("--force", is_flag=True, help="Replace a profile of the same name.")
 def add(
     name: str,
-    base_url: str,
+    base_url: str | None,
+    from_client: str | None,
     model: str | None,
     key_stdin: bool,
     key_env: str | None,
@@ -83,13 +94,32 @@ def add(
             f"choose one key source, not {' and '.join(chosen)}.",
             "Keep one of --key-stdin, --key-env VAR, --key-cmd CMD, --key KEY.",
         )
+    adopted = None
+    if from_client:
+        if chosen:
+            raise UsageError(
+                "--from takes the key from the client's files; drop " + " and ".join(chosen) + ".",
+                f"e.g. gwconf profile add {name} --from {from_client}",
+            )
+        adopted = _adopt(from_client, env)
+        base_url = base_url or adopted.base_url
+        model = model or adopted.model
+        anthropic_base_url = anthropic_base_url or adopted.anthropic_base_url
+        gemini_base_url = gemini_base_url or adopted.gemini_base_url
+    if not base_url:
+        raise UsageError(
+            "give the gateway's address with --base-url URL (or adopt a client's: --from CLIENT).",
+            f"e.g. gwconf profile add {name} --base-url https://gw.example.com/v1   (or: gwconf init)",
+        )
     normalized = urls.normalize_base_url(base_url)
     for change in normalized.changes:
         _output.err(f"base address: {change} -> {normalized.url}")
     for warning in normalized.warnings:
         _output.warn(warning)
     key: str | None = None
-    if key_stdin:
+    if adopted is not None:
+        key = adopted.key
+    elif key_stdin:
         key = sys.stdin.readline().rstrip("\r\n")
     elif key_value is not None:
         _output.warn(
@@ -129,11 +159,152 @@ def add(
         anthropic_base_url=urls.normalize_family_url(anthropic_base_url) if anthropic_base_url else None,
         gemini_base_url=urls.normalize_family_url(gemini_base_url) if gemini_base_url else None,
     )
+    if model is None and sys.stdin.isatty() and not key_stdin:
+        from gwconf.cli import _setup
+
+        profile.model = _setup.choose_model(profile, env)
     path = store.save(profile)
+    if adopted is not None:
+        _output.out(f"Adopted {adopted.origin}: {profile.base_url}, model {profile.model or '-'}.")
     _output.out(f"Saved profile {name!r} ({path}).")
     if make_active or store.active() is None:
         store.set_active(name)
         _output.out(f"Active profile: {name}. Next: gwconf apply CLIENT  (see: gwconf clients)")
+    else:
+        _output.out(f"Switch to it with: gwconf use {name}")
+    return 0
+
+
+class _Adopted:
+    """What ``profile add --from CLIENT`` takes from a client's files."""
+
+    def __init__(self, origin: str, base_url: str, key: str, model: str | None) -> None:
+        self.origin = origin
+        self.base_url = base_url
+        self.key = key
+        self.model = model
+        self.anthropic_base_url: str | None = None
+        self.gemini_base_url: str | None = None
+
+
+def _adopt(client_id: str, env: object) -> _Adopted:
+    """The base address, key and model ``client_id`` uses now (as status reads them)."""
+    from gwconf import operations, urls
+
+    (client,) = _common.resolve_clients((client_id,))
+    if client.tier == 3:
+        raise ProfileError(
+            f"{client.name} keeps its settings inside the app: gwconf cannot read them.",
+            "Give the address and key yourself: gwconf profile add NAME --base-url URL",
+        )
+    reading = operations.read_client(client, env)  # type: ignore[arg-type]
+    if not reading.base_url or not reading.api_key:
+        missing = " and ".join(
+            w for w, v in (("no base address", reading.base_url), ("no key", reading.api_key)) if not v
+        )
+        raise ProfileError(
+            f"{client.name}'s files hold {missing} to adopt.",
+            f"See what they hold: gwconf status {client.id}",
+        )
+    adopted = _Adopted(client.name, reading.base_url, reading.api_key, reading.model)
+    if client.family in ("anthropic", "gemini"):  # these take the root; the profile keeps /v1 beside it
+        root = urls.normalize_family_url(reading.base_url)
+        adopted.base_url = root
+        if client.family == "anthropic":
+            adopted.anthropic_base_url = root
+        else:
+            adopted.gemini_base_url = root
+    elif client.base_form == "chat_endpoint" and reading.base_url.rstrip("/").endswith("/chat/completions"):
+        adopted.base_url = reading.base_url.rstrip("/")[: -len("/chat/completions")]
+    return adopted
+
+
+@command.command(
+    "set",
+    epilog="""\b
+Examples:
+  gwconf profile set work --model my-model-2
+  printf %s "$NEW_KEY" | gwconf profile set work --key-stdin
+  gwconf profile set work --base-url https://gw2.example.com/v1 --key-env GW_KEY
+""",
+)
+@click.argument("name", shell_complete=_common.complete_profiles)
+@click.option("--base-url", help="The gateway's base address (…/v1 is added if missing).")
+@click.option("--model", "-m", help="Default model for every client.")
+@click.option("--key-stdin", is_flag=True, help="Read the key from standard input.")
+@click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
+@click.option("--key-cmd", metavar="CMD", help="Run this command to get the key when used.")
+@click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
+@click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
+def set_profile(
+    name: str,
+    base_url: str | None,
+    model: str | None,
+    key_stdin: bool,
+    key_env: str | None,
+    key_cmd: str | None,
+    anthropic_base_url: str | None,
+    gemini_base_url: str | None,
+) -> int:
+    """Change a saved profile in place; every field not named is kept (the key too)."""
+    from gwconf import secrets, urls
+    from gwconf.ledger import Ledger
+    from gwconf.profiles import KEY_ENV_PATTERN, ProfileStore
+
+    env = _common.env()
+    store = ProfileStore(env)
+    profile = store.load(name)
+    if profile.source is None or profile.source != store.path_for(profile.name):
+        raise UsageError(f"{name!r} is not a saved profile.", "Name a saved profile: gwconf profile list")
+    sources = [
+        o for o, v in (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)) if v
+    ]
+    if len(sources) > 1:
+        raise UsageError(f"choose one key source, not {' and '.join(sources)}.", "Keep one of them.")
+    changes = []
+    if base_url:
+        normalized = urls.normalize_base_url(base_url)
+        for warning in normalized.warnings:
+            _output.warn(warning)
+        profile.base_url = normalized.url
+        changes.append(f"base address {profile.base_url}")
+    if model:
+        profile.model = model
+        changes.append(f"model {model}")
+    if anthropic_base_url:
+        profile.anthropic_base_url = urls.normalize_family_url(anthropic_base_url)
+        changes.append(f"Anthropic-style address {profile.anthropic_base_url}")
+    if gemini_base_url:
+        profile.gemini_base_url = urls.normalize_family_url(gemini_base_url)
+        changes.append(f"Gemini-style address {profile.gemini_base_url}")
+    if sources:
+        profile.key = profile.key_env = profile.key_cmd = None
+        if key_stdin:
+            key = sys.stdin.readline().rstrip("\r\n")
+            if not key:
+                raise ProfileError("the key is empty.", "Pipe the key to --key-stdin.")
+            _output.remember_key(key)
+            for problem in secrets.key_problems(key):
+                _output.warn(f"the key {problem}.")
+            profile.key = key
+            changes.append(f"key {secrets.mask(key)}")
+        elif key_env:
+            if not KEY_ENV_PATTERN.match(key_env):
+                raise UsageError(
+                    f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _."
+                )
+            profile.key_env = key_env
+            changes.append(f"key from ${key_env}")
+        else:
+            profile.key_cmd = key_cmd
+            changes.append(f"key from the command {key_cmd}")
+    if not changes:
+        raise UsageError("nothing to change.", f"e.g. gwconf profile set {name} --model MODEL")
+    store.save(profile)
+    _output.out(f"Profile {profile.name!r}: " + ", ".join(changes) + ".")
+    applied = [c for c in Ledger(env).clients() if Ledger(env).profile_of(c) == profile.name]
+    if applied and store.active() == profile.name:
+        _output.out(f"Applied to {', '.join(applied)}: re-apply with: gwconf use {profile.name}")
     return 0
 
 

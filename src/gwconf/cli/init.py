@@ -1,0 +1,261 @@
+"""gwconf init: the guided first run, from the gateway's address to verified clients."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from gwconf.cli import _common, _output
+from gwconf.errors import ExitCode, ProfileError, UsageError
+
+
+@click.command(
+    "init",
+    epilog="""\b
+Examples:
+  gwconf init                 # asks for the address and key, offers the models, applies on yes
+  printf %s "$KEY" | gwconf init --yes --name work --base-url https://gw.example.com/v1 \\
+      --key-stdin --model my-model
+  gwconf init --yes --name ci --base-url https://gw.example.com --key-env GW_KEY --no-apply
+\b
+The exit code is verify's: 0 every client answered, 3 the key was rejected, 4 the gateway
+failed, 1 something else (see gwconf verify --help).
+""",
+)
+@click.option("--name", "profile_name", help="The profile's name (default: from the gateway's host).")
+@click.option("--base-url", help="The gateway's base address (…/v1 is added if missing).")
+@click.option("--key-stdin", is_flag=True, help="Read the key from standard input.")
+@click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
+@click.option("--key-cmd", metavar="CMD", help="Run this command to get the key when used.")
+@click.option("--model", "-m", help="Default model for every client.")
+@click.option(
+    "--yes", "-y", is_flag=True, help="Ask nothing: take the options, apply to every detected client."
+)
+@click.option("--no-apply", is_flag=True, help="Save and check the profile; change no client.")
+@click.option("--force", is_flag=True, help="Replace a profile of the same name.")
+@_common.timeout_option("Give up on the gateway after this long.")
+def command(
+    profile_name: str | None,
+    base_url: str | None,
+    key_stdin: bool,
+    key_env: str | None,
+    key_cmd: str | None,
+    model: str | None,
+    yes: bool,
+    no_apply: bool,
+    force: bool,
+    timeout: float,
+) -> int:
+    """Set up gwconf the first time: gateway, key, model, then the clients found here.
+
+    On a terminal it asks for the gateway's address and key (hidden), checks both by asking the
+    gateway for its models, offers that list, names the profile, shows each detected client with
+    what would change, applies on confirmation, verifies each client and says what to restart.
+    Without a terminal, or with --yes, it takes everything from the options and fails clearly
+    when one is missing.
+    """
+    from gwconf import models, operations, registry, secrets, urls
+    from gwconf.profiles import KEY_ENV_PATTERN, Profile, ProfileStore, validate_name
+
+    env = _common.env()
+    store = ProfileStore(env)
+    ask = not yes and sys.stdin.isatty() and not key_stdin
+    sources = [
+        o for o, v in (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)) if v
+    ]
+    if len(sources) > 1:
+        raise UsageError(f"choose one key source, not {' and '.join(sources)}.", "Keep one of them.")
+    if not ask:
+        missing = [
+            o
+            for o, v in (("--base-url URL", base_url), ("--key-stdin|--key-env VAR|--key-cmd CMD", sources))
+            if not v
+        ]
+        if missing:
+            raise UsageError(
+                f"without a terminal to ask on, init needs {' and '.join(missing)}.",
+                'e.g. printf %s "$KEY" | gwconf init --yes --base-url https://gw.example.com/v1 --key-stdin --model my-model',
+            )
+    if key_env and not KEY_ENV_PATTERN.match(key_env):
+        raise UsageError(f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _.")
+
+    # 1. the gateway and the key
+    if not base_url:
+        _output.out("gwconf points your AI clients at one model gateway. First, the gateway.")
+        base_url = click.prompt("Gateway base address (e.g. https://gw.example.com/v1)").strip()
+    normalized = urls.normalize_base_url(base_url)
+    for change in normalized.changes:
+        _output.err(f"base address: {change} -> {normalized.url}")
+    for warning in normalized.warnings:
+        _output.warn(warning)
+    key: str | None = None
+    if key_stdin:
+        key = sys.stdin.readline().rstrip("\r\n")
+    elif not sources:
+        key = click.prompt("Gateway key (input hidden)", hide_input=True).strip()
+    if key is not None:
+        if not key:
+            raise ProfileError("the key is empty.", "Give the key again.")
+        _output.remember_key(key)
+        for problem in secrets.key_problems(key):
+            _output.warn(f"the key {problem}.")
+    name = profile_name or _default_name(normalized.url)
+    profile = Profile(
+        name=name, base_url=normalized.url, model=model, key=key, key_env=key_env, key_cmd=key_cmd
+    )
+    resolved = profile.resolve_key(env)
+    _output.remember_key(resolved)
+
+    # 2. check both with the model list
+    listed = models.fetch(profile, env, timeout=timeout, key=resolved)
+    if listed.verdict not in ("ok", "not_listed"):
+        from gwconf.cli.models import render
+
+        render(listed, None)
+        _output.err("Nothing was saved.")
+        return listed.exit_code
+    if listed.ok:
+        _output.out(f"The gateway accepted the key and lists {_output.plural(len(listed.ids), 'model')}.")
+    else:
+        _output.out("The gateway does not list its models: the key is checked by a real request below.")
+    if profile.model is None:
+        if ask:
+            from gwconf.cli import _setup
+
+            profile.model = _setup.choose_model(profile, env, listed)
+        elif listed.ok and len(listed.ids) == 1:
+            profile.model = listed.ids[0]
+    elif listed.ok and profile.model not in listed.ids:
+        near = models.closest(profile.model, listed.ids)
+        _output.warn(
+            f"the gateway does not list {profile.model!r}" + (f"; closest: {', '.join(near)}" if near else "")
+        )
+
+    # 3. the profile
+    if ask and not profile_name:
+        name = click.prompt("Name for this profile", default=name).strip()
+    profile.name = validate_name(name)
+    replace = force or (
+        ask
+        and store.exists(profile.name)
+        and click.confirm(f"A profile named {profile.name!r} exists. Replace it?", default=False)
+    )
+    if store.exists(profile.name) and not replace:
+        raise ProfileError(
+            f"a profile named {profile.name!r} already exists.",
+            "Pass --name NEW, or --force to replace it.",
+        )
+    store.save(profile)
+    store.set_active(profile.name)
+    if listed.ok:
+        models.save_cache(profile, env, listed.ids)
+    _output.out(f"Saved profile {profile.name!r} (active): {profile.base_url}, model {profile.model or '-'}.")
+
+    # 4. the clients found here
+    clients = [] if no_apply else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
+    if not clients:
+        if not no_apply:
+            _output.out("No supported client was found here (gwconf clients lists them all).")
+        return _verify_profile(profile, env, timeout)
+    preview = operations.apply_profile(clients, profile, env, dry_run=True, skip_not_set_up=True)
+    pending = [r for r in preview if r.changed and not r.error]
+    _output.out(f"\nFound {_output.plural(len(clients), 'client')}:")
+    for result in preview:
+        _output.out("  " + _one_line(result))
+    if not pending:
+        _output.out("Nothing to change.")
+    elif ask and not click.confirm(
+        f"Apply profile {profile.name!r} to {', '.join(r.id for r in pending)}?", default=True
+    ):
+        _output.out("Nothing was changed. Apply later with: gwconf apply --all")
+        return _verify_profile(profile, env, timeout)
+    applied = []
+    if pending:
+        chosen = [registry.get(r.id) for r in pending]
+        results = operations.apply_profile(chosen, profile, env, skip_not_set_up=True)
+        for result in results:
+            if result.error:
+                _output.print_error(result.error)
+            elif result.changed:
+                applied.append(result)
+        if applied:
+            ids = " ".join(r.id for r in applied)
+            _output.out(
+                f"Applied to {ids.replace(' ', ', ')} (a backup first; undo with: gwconf restore {ids})."
+            )
+
+    # 5. verify each client, then what to restart
+    return _verify_clients(
+        [registry.get(r.id) for r in preview if not r.error and not r.skipped], profile, env, timeout, applied
+    )
+
+
+def _default_name(base_url: str) -> str:
+    """A name from the gateway's host: ``gw.example.com`` -> ``example``; loopback -> ``local``."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(base_url).hostname or "").lower()
+    if host in ("localhost", "::1") or host.replace(".", "").isdigit():
+        return "local"
+    labels = [p for p in host.split(".") if p not in ("www", "api", "gw", "gateway", "llm", "ai")]
+    word = labels[-2] if len(labels) >= 2 else (labels[0] if labels else "gateway")
+    return "".join(ch for ch in word if ch.isalnum() or ch in "-_")[:40] or "gateway"
+
+
+def _one_line(result: Any) -> str:
+    """``codex       ~/.codex/config.toml (modify)``: what applying would do to one client."""
+    if result.error:
+        return f"{result.id:<14} cannot be applied: {result.error.message}"
+    if result.skipped:
+        return f"{result.id:<14} skipped: {result.skipped.message}"
+    if not result.files:
+        return f"{result.id:<14} already points at this profile"
+    files = ", ".join(f"{f.path} ({f.action})" for f in result.files)
+    return f"{result.id:<14} {files}"
+
+
+def _verify_profile(profile: Any, env: Any, timeout: float) -> int:
+    from gwconf import gateway
+    from gwconf.cli.verify import render_check
+
+    if not profile.model:
+        _output.out(
+            "No model chosen: add one with gwconf profile set NAME --model MODEL, then gwconf verify."
+        )
+        return int(ExitCode.OK)
+    check = gateway.verify_profile(profile, env, timeout=timeout)
+    render_check(check)
+    return check.exit_code
+
+
+def _verify_clients(clients: list[Any], profile: Any, env: Any, timeout: float, applied: list[Any]) -> int:
+    from gwconf import gateway
+
+    if not clients:
+        return _verify_profile(profile, env, timeout)
+    _output.out("\nVerifying each client with a real request:")
+    codes = []
+    for client in clients:
+        check = gateway.verify_client(
+            client, env, fallback_model=profile.model_for(client.id), timeout=timeout
+        )
+        _output.remember_key(check.key)
+        codes.append(check.exit_code)
+        if check.error is not None:
+            _output.out(f"  {client.id:<14} {check.error.message}")
+        elif check.probe is not None and check.probe.ok:
+            _output.out(f"  {client.id:<14} ok ({check.probe.latency_ms} ms): {check.probe.reply}")
+        elif check.probe is not None:
+            _output.out(f"  {client.id:<14} {check.probe.label}: {check.probe.detail}")
+    code = gateway.overall_exit(codes)
+    if applied:
+        _output.out("\nRestart:")
+        for result in applied:
+            _output.out(f"  {result.id:<14} {result.restart}")
+    if code:
+        _output.out(f"\nSee the details with: gwconf verify   (exit {code})")
+    else:
+        _output.out("\nDone. Switch gateways later with: gwconf use NAME")
+    return code
