@@ -340,3 +340,153 @@ def test_profile_add_from_a_hand_configured_client(gwconf, home, gateway, monkey
 def test_profile_add_without_use_names_the_next_step(gwconf, profile) -> None:
     result = gwconf("profile", "add", "two", "--base-url", "https://gw.example.com/v1", "--key-env", "K")
     assert "Switch to it with: gwconf use two" in result.stdout
+
+
+# -- errors that help ---------------------------------------------------------------------------------
+
+
+def test_did_you_mean_for_commands_profiles_and_clients(gwconf, profile) -> None:
+    command = gwconf("aply", "codex")
+    assert command.exit_code == 2
+    assert command.stderr.startswith("gwconf: error: unknown command 'aply'. Did you mean 'apply'?")
+    used = gwconf("use", "wrok")
+    assert (
+        used.exit_code == 1
+        and "Did you mean 'work'?" in used.stderr
+        and "hint: gwconf use work" in used.stderr
+    )
+    client = gwconf("apply", "codx")
+    assert client.exit_code == 2 and "Did you mean 'codex'?" in client.stderr
+
+
+def test_one_error_style_and_json_errors_on_stdout(gwconf, profile) -> None:
+    option = gwconf("apply", "codex", "--bogus")
+    assert option.exit_code == 2 and "Error:" not in option.output
+    assert (
+        option.stderr.startswith("gwconf: error: ")
+        and "hint: See the options and examples: gwconf apply --help" in option.stderr
+    )
+    failed = gwconf("status", "--json", "nope")
+    assert failed.exit_code == 2
+    assert json.loads(failed.stdout) == {
+        "error": "unknown client 'nope'.",
+        "hint": "See every supported client with: gwconf clients",
+        "exit_code": 2,
+    }
+    assert "gwconf: error: unknown client 'nope'." in failed.stderr
+    missing = gwconf("verify", "--json", "--profile", "missing")
+    assert json.loads(missing.stdout)["exit_code"] == 1 == missing.exit_code
+
+
+def test_removing_the_active_profile_says_what_is_active_now(gwconf, profile) -> None:
+    assert (
+        gwconf(
+            "profile", "add", "home", "--base-url", "https://gw2.example.com/v1", "--key-env", "K"
+        ).exit_code
+        == 0
+    )
+    assert gwconf("apply", "codex").exit_code == 0
+    result = gwconf("profile", "remove", "work")
+    assert "It was the active profile; none is active now. Choose one: gwconf use home" in result.stdout
+    assert "codex still point at its gateway; put back what they had: gwconf restore codex" in result.stdout
+    no_active = gwconf("apply", "codex")
+    assert no_active.exit_code == 1 and "hint: Choose one: gwconf use home" in no_active.stderr
+
+
+def test_status_exits_1_when_a_file_it_shows_cannot_be_read(gwconf, home, profile) -> None:
+    assert gwconf("apply", "codex").exit_code == 0
+    assert gwconf("status").exit_code == 0
+    (home / ".codex" / "config.toml").write_text("model = [unclosed\n")
+    result = gwconf("status")
+    assert result.exit_code == 1 and "gwconf: error:" in result.stderr
+    assert gwconf("status", "--json").exit_code == 1
+
+
+def test_a_401_with_another_key_in_the_client_points_to_apply(gwconf, home, gateway, gateway_profile) -> None:
+    assert gwconf("apply", "aider").exit_code == 0
+    config = home / ".aider.conf.yml"
+    config.write_text(config.read_text().replace(VALID_KEY, "sk-stale-0123456789abcdefQRST"))
+    result = gwconf("verify", "aider")
+    assert result.exit_code == 3, result
+    assert "holds another key than profile 'gw'" in result.stdout
+    assert "gwconf apply aider" in result.stdout and "create a new key" not in result.stdout
+
+
+def test_run_dry_run_works_when_the_program_is_not_installed(gwconf, profile, bare_path) -> None:
+    result = gwconf("run", "codex", "--dry-run")
+    assert result.exit_code == 0, result
+    assert "codex is not on PATH: install Codex CLI" in result.stdout and "set" in result.stdout
+    assert gwconf("run", "codex").exit_code == 127
+
+
+def test_quiet_after_the_subcommand_silences_notes_not_errors(gwconf, profile, bare_path) -> None:
+    quiet = gwconf("apply", "codex", "-q")
+    assert quiet.exit_code == 0 and quiet.stdout == ""
+    failed = gwconf("apply", "nope", "--quiet")
+    assert failed.exit_code == 2 and "gwconf: error: unknown client 'nope'." in failed.stderr
+
+
+def test_applying_to_a_client_not_installed_says_so_in_one_line(gwconf, profile, bare_path) -> None:
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 0
+    notes = [line for line in result.stdout.splitlines() if "not look installed" in line]
+    assert notes == ["  note: Codex CLI does not look installed here: the file is ready for when it is."]
+
+
+def test_no_spec_section_numbers_in_help_or_messages(gwconf) -> None:
+    import re
+
+    from gwconf.cli import COMMANDS
+
+    for name in COMMANDS:
+        text = gwconf(name, "--help").stdout
+        assert not re.search(r"\bspec \d", text), name
+    assert not re.search(r"\bspec \d", gwconf("--help").stdout)
+
+
+# -- polish -------------------------------------------------------------------------------------------
+
+
+def test_a_latin1_terminal_gets_three_dots(home, profile, tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import invoke
+
+    assert invoke("apply", "aider").exit_code == 0
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    done = subprocess.run([sys.executable, "-m", "gwconf", "status"], env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert b"sk-...WXYZ" in done.stdout
+
+
+def test_clients_table_columns_line_up(gwconf, profile) -> None:
+    lines = gwconf("clients").stdout.splitlines()
+    column = lines[0].index("FILES")
+    assert all(line[column - 2 : column] == "  " and line[column] != " " for line in lines)
+
+
+def test_profile_show_is_readable(gwconf, monkeypatch) -> None:
+    assert (
+        gwconf(
+            "profile", "add", "team", "--base-url", "https://gw.example.com/v1", "--key-env", "TEAM_KEY"
+        ).exit_code
+        == 0
+    )
+    text = gwconf("profile", "show", "team").stdout
+    assert "True" not in text and "key_source" not in text
+    assert "(not set: $TEAM_KEY)" in text and "(from the base address)" in text
+    monkeypatch.setenv("TEAM_KEY", "sk-team-0123456789abcdefABCD")
+    assert "sk-…ABCD  (from $TEAM_KEY)" in gwconf("profile", "show", "team").stdout
+
+
+def test_apply_stat_and_a_deterministic_dry_run(gwconf, home, profile, bare_path) -> None:
+    stat = gwconf("apply", "--all-supported", "--stat")
+    assert stat.exit_code == 0
+    assert "codex          ~/.codex/config.toml (create)" in stat.stdout and "@@" not in stat.stdout
+    assert not (home / ".codex").exists()
+    first = gwconf("apply", "codex", "aider", "--dry-run", "--json").stdout
+    assert first == gwconf("apply", "codex", "aider", "--dry-run", "--json").stdout
+    long = gwconf("apply", "--all-supported", "--dry-run").stdout
+    assert long.index("codex          ~/.codex/config.toml (create)") < long.index("== aichat")

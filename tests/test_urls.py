@@ -31,7 +31,7 @@ def test_normalize_says_what_it_changed() -> None:
     result = urls.normalize_base_url("https://gw.example.com/v1/chat/completions")
     assert any("chat/completions" in c for c in result.changes)
     assert urls.normalize_base_url("https://gw.example.com").changes == [
-        "added /v1 (the gateway's base address ends in /v1, spec 9)"
+        "added /v1 (the gateway's base address ends in /v1)"
     ]
     assert urls.normalize_base_url("https://gw.example.com/v1").changes == []
 

@@ -57,7 +57,7 @@ BODY_LINES = 5
 BODY_LINE_CHARS = 200
 
 KEY_REJECTED_REMEDY = (
-    "The gateway itself rejects this key (spec 7): use the gateway's base address with a correct key; "
+    "The gateway itself rejects this key: use the gateway's base address with a correct key; "
     "create a new key in the gateway's console, or check that it was copied whole (no characters "
     "missing, no `sk-` stripped)."
 )
@@ -249,7 +249,7 @@ def probe(
         result.verdict = "base_wrong"
         result.detail = (
             f"{parts.hostname} is a vendor's official address, not the gateway: it does not know a "
-            "gateway key and answers 401 invalid_api_key (spec 5.3). gwconf did not send the key there."
+            "gateway key and answers 401 invalid_api_key. gwconf did not send the key there."
         )
         result.remedy = "Point the client at the gateway's address (gwconf apply CLIENT)."
         return result

@@ -69,7 +69,13 @@ class Launch:
 
 
 def plan_launch(
-    client: ClientAdapter, profile: Any, env: Env, args: list[str], *, model: str | None = None
+    client: ClientAdapter,
+    profile: Any,
+    env: Env,
+    args: list[str],
+    *,
+    model: str | None = None,
+    dry_run: bool = False,
 ) -> Launch:
     """The launch for ``client`` on ``profile``; raises when the client cannot be launched or is missing."""
     target = client.target(profile, env)
@@ -91,6 +97,9 @@ def plan_launch(
     first = spec.argv[0]
     name = first.resolve(Path(".")) if isinstance(first, TempPath) else first
     found = shutil.which(name, path=env.environ.get("PATH", ""))
+    if found is None and dry_run:  # show what would run anyway, and say why it cannot yet
+        spec.notes.append(f"{name} is not on PATH: install {client.name} (or fix PATH) before running it.")
+        return Launch(client, target, spec, name, profile.name)
     if found is None:
         hint = (
             f"Install {client.name}, or check your PATH."

@@ -363,7 +363,7 @@ def _endpoint(params: dict[str, str], app: str) -> CCSwitchImport:
     if urls.is_vendor_host(host):
         raise _refuse(
             f"the endpoint {host} is a vendor's official address, not a gateway: a gateway key is rejected "
-            "there (spec 5.3)."
+            "there."
         )
     warnings += [w for w in normalized.warnings if "non-ASCII" not in w]
     family = CCSWITCH_APPS[app]

@@ -300,9 +300,13 @@ class ProfileStore:
         if name_or_path is None:
             active = self.active()
             if active is None:
+                saved = self.names()
                 raise ProfileError(
                     "no active profile.",
-                    "Create one: gwconf profile add NAME --base-url URL --use  (or pass --profile NAME|PATH)",
+                    f"Choose one: gwconf use {saved[0]}  (saved: {', '.join(saved[:10])}"
+                    + (", …)" if len(saved) > 10 else ")")
+                    if saved
+                    else "Start with: gwconf init  (or gwconf profile add NAME --base-url URL --use)",
                 )
             name_or_path = active
         if _looks_like_path(name_or_path):
@@ -317,10 +321,17 @@ class ProfileStore:
             path = self.path_for(name_or_path)
             name = name_or_path
             if not path.is_file():
-                known = ", ".join(self.names()) or "none yet"
+                import difflib
+
+                saved = self.names()
+                close = difflib.get_close_matches(name_or_path, saved, n=1, cutoff=0.5)
+                known = ", ".join(saved) or "none yet"
                 raise ProfileError(
-                    f"no profile named {name_or_path!r} (saved: {known}).",
-                    f"gwconf profile add {name_or_path} --base-url URL",
+                    f"no profile named {name_or_path!r}"
+                    + (f". Did you mean {close[0]!r}?" if close else f" (saved: {known})."),
+                    f"gwconf use {close[0]}"
+                    if close
+                    else f"Create it: gwconf profile add {name_or_path} --base-url URL",
                 )
         snap = read_snapshot(path)
         from gwconf.formats import decode
@@ -346,6 +357,7 @@ class ProfileStore:
     def remove(self, name: str) -> None:
         path = self.path_for(name)
         if not path.exists():
+            self.load(name)  # the error, with the closest saved name
             raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
         remove_file(path)
         if self.active() == name:

@@ -36,5 +36,5 @@ def key_problems(key: str) -> list[str]:
     if any(ch in key for ch in "\"'`"):
         problems.append("contains quotes (copied with characters extra?)")
     if not key.strip().startswith("sk-"):
-        problems.append("does not start with `sk-` (gateway keys do, spec 5.2)")
+        problems.append("does not start with `sk-` (gateway keys do)")
     return problems

@@ -89,7 +89,7 @@ def normalize_base_url(raw: str) -> Normalized:
         result.changes.append("removed a doubled /v1")
     if not path.endswith("/v1"):
         path = path + "/v1"
-        result.changes.append("added /v1 (the gateway's base address ends in /v1, spec 9)")
+        result.changes.append("added /v1 (the gateway's base address ends in /v1)")
     elif parts.path.endswith("/"):
         result.changes.append("removed the trailing slash")
     netloc = parts.netloc.lower()
@@ -98,7 +98,7 @@ def normalize_base_url(raw: str) -> Normalized:
         result.warnings.append("plain http to a non-loopback host sends the key unencrypted; use https")
     if is_vendor_host(host):
         result.warnings.append(
-            f"{host} is a vendor's official address, not a gateway: a gateway key is rejected there (spec 5.3)"
+            f"{host} is a vendor's official address, not a gateway: a gateway key is rejected there"
         )
     return result
 
@@ -175,7 +175,7 @@ def base_problems(url: str | None, expected_form: str) -> list[str]:
     parts = urlsplit(url)
     path = parts.path.rstrip("/")
     if is_vendor_host(parts.hostname):
-        problems.append(f"points at {parts.hostname}, a vendor's official address (spec 5.3)")
+        problems.append(f"points at {parts.hostname}, a vendor's official address, which rejects a gateway key")
     if "/v1/v1" in path:
         problems.append("/v1 is doubled (requests go to /v1/v1/...: 404)")
     for suffix in _ENDPOINT_SUFFIXES:

@@ -65,7 +65,7 @@ SUMMARIES: dict[str, str] = {
     "apply": "Rewrite clients' configuration files to use a gateway profile.",
     "clients": "List every supported client: id, tier, detected, its files, and whether it points at a profile.",
     "current": "Print the active profile's name (for shell prompts); exit 1 when there is none.",
-    "doctor": "Find out why a client gets a 401, following spec 5.6.",
+    "doctor": "Find out why a client gets a 401: address, key, provider, then a direct request.",
     "init": "Set up gwconf the first time: gateway, key, model, then the clients found here.",
     "link": "Build APP's import link for a profile; the app shows what it imports and asks you to confirm.",
     "models": "List the model ids the gateway serves (GET {base}/models with the profile's key).",
@@ -326,7 +326,9 @@ def run(args: list[str]) -> int:
     from gwconf.cli._root import cli
     from gwconf.errors import ExitCode, GwconfError
 
+    args = _root_flags_first(args)
     debug = "--debug" in args
+    wants_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
         result = cli.main(
             args=args, prog_name="gwconf", complete_var="_GWCONF_COMPLETE", standalone_mode=False
@@ -334,7 +336,7 @@ def run(args: list[str]) -> int:
     except GwconfError as exc:
         from gwconf.cli._output import print_error
 
-        print_error(exc)
+        print_error(exc, as_json=wants_json)
         return int(exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("gwconf: interrupted", err=True)
@@ -342,7 +344,13 @@ def run(args: list[str]) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        from gwconf.cli._output import print_error
+        from gwconf.errors import UsageError
+
+        command = getattr(getattr(exc, "ctx", None), "command_path", None) or "gwconf"
+        error = UsageError(_click_message(exc), f"See the options and examples: {command} --help")
+        error.exit_code = exc.exit_code  # type: ignore[misc]
+        print_error(error, as_json=wants_json)
         return exc.exit_code
     except BrokenPipeError:
         return 0
@@ -355,3 +363,23 @@ def run(args: list[str]) -> int:
         click.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
         return int(ExitCode.ERROR)
     return int(result) if isinstance(result, int) else 0
+
+
+def _root_flags_first(args: list[str]) -> list[str]:
+    """``gwconf status -q`` as ``gwconf -q status``: -q/--quiet and --debug are accepted after the
+    command too (never after ``--``, nor among the arguments ``run`` passes to its client)."""
+    end = args.index("--") if "--" in args else len(args)
+    if "run" in args[:end]:
+        end = args.index("run")
+    moved = [a for a in args[:end] if a in ("-q", "--quiet", "--debug")]
+    if not moved:
+        return args
+    rest = [a for a in args[:end] if a not in moved]
+    return moved + rest + args[end:]
+
+
+def _click_message(exc: Any) -> str:
+    """click's message in gwconf's style: lower-case start, one sentence."""
+    text = exc.format_message().strip()
+    text = text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+    return text if text.endswith((".", "?")) else text + "."

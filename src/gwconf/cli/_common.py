@@ -28,11 +28,14 @@ def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: st
 
     from gwconf.profiles import ProfileStore
 
+    if incomplete.startswith((".", "~", "/")) or "/" in incomplete or "\\" in incomplete:
+        return [CompletionItem(incomplete, type="file")]  # a profile file: the shell completes paths
     try:
         names = ProfileStore(Env.current()).names()
     except Exception:
         return []
-    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+    matches = [CompletionItem(n) for n in names if n.startswith(incomplete)]
+    return matches or [CompletionItem(incomplete, type="file")]
 
 
 def profile_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -25,6 +25,20 @@ def clean(text: str) -> str:
     return redact(text, _known_keys)
 
 
+def fit(text: str, err: bool = False) -> str:
+    """``text`` as the terminal can encode it: ``…`` becomes ``...`` on a latin-1 or ASCII stream."""
+    stream = sys.stderr if err else sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.replace("…", "...").replace("·", "-").replace("→", "->")
+        text = text.encode(encoding, errors="replace").decode(encoding)
+    except LookupError:
+        pass
+    return text
+
+
 def use_colour(err: bool = False) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
@@ -46,11 +60,11 @@ def out(text: str = "", *, quiet_ok: bool = False) -> None:
     ctx = click.get_current_context(silent=True)
     if ctx is not None and ctx.find_root().obj and ctx.find_root().obj.get("quiet") and not quiet_ok:
         return
-    click.echo(clean(text))
+    click.echo(fit(clean(text)))
 
 
 def err(text: str) -> None:
-    click.echo(clean(text), err=True)
+    click.echo(fit(clean(text), err=True), err=True)
 
 
 def warn(text: str) -> None:
@@ -58,7 +72,7 @@ def warn(text: str) -> None:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(clean(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
+    click.echo(fit(clean(json.dumps(data, indent=2, ensure_ascii=False, default=str))))
 
 
 # The next step for an error raised without its own hint (every error says what to do next).
@@ -71,10 +85,14 @@ FALLBACK_HINTS = {
 }
 
 
-def print_error(exc: Any) -> None:
-    click.echo(clean(style("gwconf: error: ", err=True, fg="red", bold=True) + str(exc)), err=True)
+def print_error(exc: Any, as_json: bool = False) -> None:
+    """``gwconf: error: …`` and ``hint: …`` on stderr; with ``as_json`` also one JSON object on stdout."""
     hint = getattr(exc, "hint", None) or _fallback_hint(exc)
-    click.echo(clean(style("hint: ", err=True, fg="cyan") + hint), err=True)
+    click.echo(fit(clean(style("gwconf: error: ", err=True, fg="red", bold=True) + str(exc)), True), err=True)
+    click.echo(fit(clean(style("hint: ", err=True, fg="cyan") + hint), True), err=True)
+    if as_json:
+        code = getattr(exc, "exit_code", 1)
+        emit_json({"error": str(exc), "hint": hint, "exit_code": int(code)})
 
 
 def _fallback_hint(exc: Any) -> str:

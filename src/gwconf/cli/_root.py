@@ -26,6 +26,23 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"gwconf.cli.{COMMANDS[cmd_name]}")
         return module.command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is gwconf's usage error, with the closest command named."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            from gwconf.errors import UsageError
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.5)
+            raise UsageError(
+                f"unknown command {name!r}." + (f" Did you mean {close[0]!r}?" if close else ""),
+                "See every command: gwconf --help",
+            )
+        return super().resolve_command(ctx, args)
+
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The same text as the click-free ``gwconf --help`` (one renderer for both)."""
 

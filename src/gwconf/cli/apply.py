@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gwconf.cli import _common, _output
@@ -28,6 +30,7 @@ Examples:
 @click.option("--model", "-m", help="Use this model instead of the profile's.")
 @click.option("--dry-run", "-n", is_flag=True, help="Show the diff of every file; write nothing.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 6 when any file would change.")
+@click.option("--stat", is_flag=True, help="Write nothing; one line per client: which files would change.")
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
 @click.option("--show-key", is_flag=True, help="Show the full key in printed steps (tier-3 clients).")
 @_common.json_option
@@ -39,6 +42,7 @@ def command(
     model: str | None,
     dry_run: bool,
     check: bool,
+    stat: bool,
     force: bool,
     show_key: bool,
     as_json: bool,
@@ -60,6 +64,7 @@ def command(
     if not all_clients and not all_supported and not client_ids:
         raise UsageError("name the clients to apply, or pass --all.", "See the clients with: gwconf clients")
     env = _common.env()
+    dry_run = dry_run or stat
     if not dry_run and not check:
         for note in operations.repair_interrupted(env):
             _output.warn(note)
@@ -77,11 +82,23 @@ def command(
             )
     else:
         clients = _common.resolve_clients(client_ids)
+    missing = {c.id for c in clients if c.tier < 3 and not c.detect(env)} if not all_clients else set()
     key = profile.resolve_key(env)
     _output.remember_key(key)
     results = operations.apply_profile(
-        clients, profile, env, dry_run=dry_run or check, model=model, force=force, skip_not_set_up=all_clients or all_supported
+        clients,
+        profile,
+        env,
+        dry_run=dry_run or check,
+        model=model,
+        force=force,
+        skip_not_set_up=all_clients or all_supported,
     )
+    for result in results:
+        if result.id in missing and result.changed:
+            result.notes.append(
+                f"{result.name} does not look installed here: the file is ready for when it is."
+            )
     for result in results:
         client = registry.get(result.id)
         if client.tier == 3 and show_key:
@@ -99,6 +116,10 @@ def command(
                 "clients": [r.to_json() for r in results],
             }
         )
+    elif stat:
+        for result in results:
+            _output.out(summary_line(result))
+        _output.out(_dry_run_total(results, profile.name))
     else:
         _render(results, profile.name, dry_run or check, show_key)
     if failed:
@@ -108,8 +129,31 @@ def command(
     return 0
 
 
+def summary_line(result: object) -> str:
+    """``codex          ~/.codex/config.toml (modify)``: what applying does to one client."""
+    r: Any = result
+    if r.error:
+        return f"{r.id:<14} cannot be applied: {r.error.message}"
+    if r.skipped:
+        return f"{r.id:<14} skipped: {r.skipped.message}"
+    if r.steps is not None and not r.files:
+        return f"{r.id:<14} steps to do in the app (see: gwconf apply {r.id} --dry-run)"
+    if not r.files:
+        return f"{r.id:<14} already points at this profile"
+    return f"{r.id:<14} " + ", ".join(f"{f.path} ({f.action})" for f in r.files)
+
+
+def _dry_run_total(results: list, profile: str) -> str:
+    changed = [r.id for r in results if r.changed]
+    return f"\nDry run: nothing was written. {_output.plural(len(changed), 'client')} would change (profile {profile!r})."
+
+
 def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
     out = _output.out
+    if dry_run and len(results) > 3:  # a long preview: the one-line summary first, then the diffs
+        for result in results:
+            out(summary_line(result))
+        out("")
     for result in results:
         out(_output.style(f"== {result.id} ({result.name})", bold=True))
         if result.error:
@@ -148,7 +192,7 @@ def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
     if skipped:
         out(f"\nSkipped (nothing here to configure yet): {', '.join(skipped)}.")
     if dry_run:
-        out(f"\nDry run: nothing was written. {_output.plural(len(changed), 'client')} would change (profile {profile!r}).")
+        out(_dry_run_total(results, profile))
     elif changed:
         out(
             f"\nApplied profile {profile!r} to {', '.join(changed)}. Undo with: gwconf restore {' '.join(changed)}"

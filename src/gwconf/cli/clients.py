@@ -32,11 +32,11 @@ def command(as_json: bool) -> int:
     if as_json:
         _output.emit_json({"clients": [r.to_json() for r in rows]})
         return 0
-    width = max(len(r.id) for r in rows)
-    _output.out(f"{'CLIENT':<{width}}  TIER  DETECTED  POINTS AT      FILES")
+    table = [("CLIENT", "TIER", "DETECTED", "POINTS AT", "FILES")]
     for r in rows:
         points = r.profile or ("(unreadable)" if r.error else "-")
-        _output.out(
-            f"{r.id:<{width}}  {r.tier:<4}  {'yes' if r.detected else 'no':<8}  {points:<14}  {', '.join(r.files) or '-'}"
-        )
+        table.append((r.id, str(r.tier), "yes" if r.detected else "no", points, ", ".join(r.files) or "-"))
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    for row in table:
+        _output.out("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)) + "  " + row[4])
     return 0

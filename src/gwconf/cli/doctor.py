@@ -42,7 +42,7 @@ with the profile's own values (address, model, 429, 5xx, unreachable, timeout);
 def command(
     client_ids: tuple[str, ...], profile_ref: str | None, model: str | None, timeout: float, as_json: bool
 ) -> int:
-    """Find out why a client gets a 401, following spec 5.6.
+    """Find out why a client gets a 401: address, key, provider, then a direct request.
 
     Per client: (a) is its base address the profile's, in the form this client wants (not a
     vendor's official address, /v1 neither missing nor doubled)? (b) is the key where the client
@@ -125,7 +125,7 @@ def _render(report: Any) -> None:
     for finding in report.findings:
         _output.warn(finding.message + (f" Fix: {finding.fix}" if finding.fix else ""))
     if not report.clients:
-        out("\nDirect request with the profile's own values (spec 4.1):")
+        out("\nDirect request with the profile's own values:")
         if report.direct is not None:
             render_probe(report.direct, remedy=False)
         _verdict(report.verdict, report.summary, [])
@@ -150,7 +150,7 @@ def _render(report: Any) -> None:
                 if finding.fix and finding.fix not in item.fixes:  # those are printed once, below
                     out(f"  {'':<18}   fix: {finding.fix}")
         if item.direct is not None:
-            out("  direct request with the profile's base address and key (spec 5.6):")
+            out("  direct request with the profile's base address and key:")
             render_probe(item.direct, indent="    ", remedy=False)
         if item.wire_probe is not None:
             out(f"  {item.name}'s own protocol with the profile's values:")

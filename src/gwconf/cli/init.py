@@ -57,6 +57,7 @@ def command(
     when one is missing.
     """
     from gwconf import models, operations, registry, secrets, urls
+    from gwconf.cli.apply import summary_line
     from gwconf.profiles import KEY_ENV_PATTERN, Profile, ProfileStore, validate_name
 
     env = _common.env()
@@ -163,7 +164,7 @@ def command(
     pending = [r for r in preview if r.changed and not r.error]
     _output.out(f"\nFound {_output.plural(len(clients), 'client')}:")
     for result in preview:
-        _output.out("  " + _one_line(result))
+        _output.out("  " + summary_line(result))
     if not pending:
         _output.out("Nothing to change.")
     elif ask and not click.confirm(
@@ -202,18 +203,6 @@ def _default_name(base_url: str) -> str:
     labels = [p for p in host.split(".") if p not in ("www", "api", "gw", "gateway", "llm", "ai")]
     word = labels[-2] if len(labels) >= 2 else (labels[0] if labels else "gateway")
     return "".join(ch for ch in word if ch.isalnum() or ch in "-_")[:40] or "gateway"
-
-
-def _one_line(result: Any) -> str:
-    """``codex       ~/.codex/config.toml (modify)``: what applying would do to one client."""
-    if result.error:
-        return f"{result.id:<14} cannot be applied: {result.error.message}"
-    if result.skipped:
-        return f"{result.id:<14} skipped: {result.skipped.message}"
-    if not result.files:
-        return f"{result.id:<14} already points at this profile"
-    files = ", ".join(f"{f.path} ({f.action})" for f in result.files)
-    return f"{result.id:<14} {files}"
 
 
 def _verify_profile(profile: Any, env: Any, timeout: float) -> int:

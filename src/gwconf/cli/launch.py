@@ -104,7 +104,9 @@ def command(
     env = _common.env()
     profile = ProfileStore(env).load(profile_ref)
     _output.remember_key(profile.resolve_key(env))
-    planned = launching.plan_launch(client, profile, env, list(client_args), model=model)
+    planned = launching.plan_launch(
+        client, profile, env, list(client_args), model=model, dry_run=dry_run or as_json
+    )
     if dry_run or as_json:
         data = launching.describe(planned, env)
         if as_json:

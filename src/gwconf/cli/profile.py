@@ -372,12 +372,36 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
         else:
             _output.emit_json(data)
         return 0
-    lines = [f"{k:<26} {'' if v is None else v}" for k, v in data.items() if k != "models"]
-    for client_id, model in data["models"].items():
-        lines.append(f"model for {client_id:<16} {model}")
-    text = "\n".join(lines)
+    text = "\n".join(_readable(profile, data, env))
     click.echo(text) if show_key else _output.out(text)
     return 0
+
+
+def _readable(profile: object, data: dict, env: object) -> list[str]:
+    """``profile show`` for people: words, not field names and raw ``True``."""
+    source = data["key_source"]
+    if source.startswith("env:"):
+        variable = source[4:]
+        where = f"from ${variable}" + ("" if data["key"] else f" (not set: ${variable})")
+    elif source.startswith("cmd:"):
+        where = f"from the command {source[4:]}"
+    else:
+        where = {"inline": "saved in the profile", "none": "none"}.get(source, source)
+    key = data["key"] or "-"
+    rows = [
+        ("name", data["name"]),
+        ("base address", data["base_url"]),
+        ("model", data["model"] or "(none: give one with gwconf profile set NAME --model MODEL)"),
+        ("key", f"{key}  ({where})" if data["key"] else where),
+    ]
+    for family, label in (("anthropic", "Anthropic-style"), ("gemini", "Gemini-style")):
+        derived = " (from the base address)" if data[f"{family}_base_url_derived"] else ""
+        rows.append((f"{label} address", data[f"{family}_base_url"] + derived))
+    for client_id, model in data["models"].items():
+        rows.append((f"model for {client_id}", model))
+    rows.append(("file", data["path"] or "-"))
+    width = max(len(label) for label, _ in rows)
+    return [f"{label:<{width}}  {value}" for label, value in rows]
 
 
 @command.command(
@@ -391,10 +415,27 @@ Examples:
 @click.argument("name", shell_complete=_common.complete_profiles)
 def remove(name: str) -> int:
     """Delete a saved profile (client files are not touched: see gwconf restore)."""
+    from gwconf.ledger import Ledger
     from gwconf.profiles import ProfileStore
 
-    ProfileStore(_common.env()).remove(name)
+    env = _common.env()
+    store = ProfileStore(env)
+    was_active = store.active() == name
+    store.remove(name)
     _output.out(f"Removed profile {name!r}.")
+    if was_active:
+        left = store.names()
+        _output.out(
+            "It was the active profile; none is active now. "
+            + (f"Choose one: gwconf use {left[0]}" if left else "Start again with: gwconf init")
+        )
+    ledger = Ledger(env)
+    applied = [c for c in ledger.clients() if ledger.profile_of(c) == name]
+    if applied:
+        _output.out(
+            f"{', '.join(applied)} still point at its gateway; put back what they had: "
+            f"gwconf restore {' '.join(applied)}"
+        )
     return 0
 
 

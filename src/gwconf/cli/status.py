@@ -55,7 +55,7 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
                 "clients": [r.to_json() for r in rows],
             }
         )
-        return 1 if ledger.damaged else 0
+        return unreadable(rows, ledger.damaged)
     if interrupted:  # what status shows may be half of a change: say so before it
         _output.warn(
             "an interrupted gwconf run left a change half-done; the next gwconf apply, use or restore "
@@ -82,4 +82,12 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
             _output.out(f"  gwconf last applied {r.applied_profile!r} here")
         for line in r.drift:
             _output.warn(f"changed by hand since gwconf wrote it: {line}")
-    return 1 if ledger.damaged else 0
+    return unreadable(rows, ledger.damaged)
+
+
+def unreadable(rows: list, ledger_damaged: object = None) -> int:
+    """1 when a file status shows cannot be read (the exit-code table's 'bad file'), else 0."""
+    from gwconf.errors import ExitCode
+
+    broken = any(r.error is not None or any(": cannot be read (" in d for d in r.drift) for r in rows)
+    return int(ExitCode.ERROR) if broken or ledger_damaged else 0

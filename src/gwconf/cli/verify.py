@@ -58,7 +58,7 @@ Examples:
   gwconf verify codex                 # what Codex will send, sent once (POST …/v1/responses)
   gwconf verify codex claude-code --json
   gwconf verify                       # every client gwconf applied (or the active profile alone)
-  gwconf verify --profile work        # the profile's own chat request (spec 4.1)
+  gwconf verify --profile work        # the profile's own chat request
   gwconf verify continue --model other-model --timeout 10
 \b
 Exit codes: 0 every request answered with content; 3 a key was rejected (401);
@@ -127,6 +127,7 @@ def command(
         _output.remember_key(check.key)
     if profile is not None:
         suggest_models(checks, profile, env, timeout)
+        point_to_apply(checks, profile, env)
     code = gateway.overall_exit([c.exit_code for c in checks])
     if as_json:
         _output.emit_json(
@@ -143,6 +144,28 @@ def command(
         good = sum(1 for c in checks if c.exit_code == 0)
         _output.out(f"\n{good} of {len(checks)} answered with content.")
     return code
+
+
+def point_to_apply(checks: list[Any], profile: Any, env: Any) -> None:
+    """A 401 for a client that holds another key than the profile's: the fix is to apply the
+    profile, not to create a new key."""
+    from gwconf.errors import GwconfError
+
+    rejected = [
+        c for c in checks if c.client_id and c.probe is not None and c.probe.verdict == "key_rejected"
+    ]
+    if not rejected:
+        return
+    try:
+        key = profile.resolve_key(env)
+    except GwconfError:
+        return
+    for check in rejected:
+        if check.key and check.key != key:
+            check.probe.remedy = (
+                f"{check.name} holds another key than profile {profile.name!r} ({check.probe.key_mask}, "
+                f"from {check.key_origin}); put the profile's key in: gwconf apply {check.client_id}"
+            )
 
 
 def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) -> None:
