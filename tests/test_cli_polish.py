@@ -245,11 +245,11 @@ def _generator():
 
 def test_readme_command_reference_matches_the_help():
     generator = _generator()
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
     assert generator.START in readme and generator.END in readme, "run scripts/gen-command-reference"
     current = readme[readme.index(generator.START) : readme.index(generator.END) + len(generator.END)] + "\n"
     assert current == generator.render(), (
-        "README.md's command reference differs from --help: run .venv/bin/python scripts/gen-command-reference"
+        "docs/commands.md differs from --help: run .venv/bin/python scripts/gen-command-reference"
     )
     assert generator.updated(readme) == readme
 

@@ -490,3 +490,21 @@ def test_apply_stat_and_a_deterministic_dry_run(gwconf, home, profile, bare_path
     assert first == gwconf("apply", "codex", "aider", "--dry-run", "--json").stdout
     long = gwconf("apply", "--all-supported", "--dry-run").stdout
     assert long.index("codex          ~/.codex/config.toml (create)") < long.index("== aichat")
+
+
+# -- install -------------------------------------------------------------------------------------------
+
+
+def test_the_example_profile_ships_inside_the_package(gwconf, home, bare_path) -> None:
+    """--profile example works without a checkout (after pipx install), and matches profiles/."""
+    import tomllib
+
+    repo = Path(__file__).resolve().parents[1]
+    packaged = repo / "src" / "gwconf" / "examples" / "example.toml"
+    assert tomllib.loads(packaged.read_text()) == tomllib.loads(
+        (repo / "profiles" / "example.toml").read_text()
+    )
+    assert not Path("profiles").exists()  # the test runs outside the checkout
+    result = gwconf("apply", "--all-supported", "--dry-run", "--profile", "example", "--json")
+    assert result.exit_code == 0, result
+    assert json.loads(result.stdout)["profile"] == "example"

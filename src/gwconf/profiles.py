@@ -320,6 +320,8 @@ class ProfileStore:
         else:
             path = self.path_for(name_or_path)
             name = name_or_path
+            if not path.is_file() and _packaged(name_or_path) is not None:
+                path = _packaged(name_or_path)  # type: ignore[assignment]
             if not path.is_file():
                 import difflib
 
@@ -385,6 +387,13 @@ class ProfileStore:
             raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
         with self._locked():
             write_private(self.active_file, (name + "\n").encode())
+
+
+def _packaged(name: str) -> Path | None:
+    """A profile shipped inside the package (``example``): ``--profile example`` works after
+    ``pipx install``, without a checkout. A saved profile of the same name wins."""
+    path = Path(__file__).parent / "examples" / f"{name}.toml"
+    return path if path.is_file() else None
 
 
 def _looks_like_path(value: str) -> bool:
