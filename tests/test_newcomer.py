@@ -508,3 +508,48 @@ def test_the_example_profile_ships_inside_the_package(gwconf, home, bare_path) -
     result = gwconf("apply", "--all-supported", "--dry-run", "--profile", "example", "--json")
     assert result.exit_code == 0, result
     assert json.loads(result.stdout)["profile"] == "example"
+
+
+# -- the OS keychain (optional extra) ---------------------------------------------------------------
+
+
+FAKE_KEYRING = '''
+"""A stand-in for the keyring package: entries in a JSON file named by $FAKE_KEYRING_FILE."""
+import json, os
+
+def get_password(service, user):
+    with open(os.environ["FAKE_KEYRING_FILE"]) as handle:
+        return json.load(handle).get(f"{service}/{user}")
+'''
+
+
+def test_key_keyring_reads_the_keychain_only_when_used(gwconf, home, tmp_path, gateway) -> None:
+    import os
+    import subprocess
+    import sys
+
+    def gw(*args: str, with_keyring: bool = True) -> subprocess.CompletedProcess:
+        env = {**os.environ, "FAKE_KEYRING_FILE": str(tmp_path / "keychain.json")}
+        if with_keyring:
+            env["PYTHONPATH"] = str(tmp_path / "site")
+        code = "import sys; from gwconf.cli import main; main(sys.argv[1:])"
+        return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True)
+
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "keyring.py").write_text(FAKE_KEYRING)
+    (tmp_path / "keychain.json").write_text(json.dumps({"gateway/work": VALID_KEY}))
+    added = gwconf(
+        "profile", "add", "work", "--base-url", gateway.base_url, "--model", "my-model",
+        "--key-keyring", "gateway/work", "--use",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert 'key_keyring = "gateway/work"' in (home.parent / "gwconf" / "profiles" / "work.toml").read_text()
+    assert gw("current", with_keyring=False).returncode == 0  # no keychain for what needs no key
+    assert gw("clients", with_keyring=False).returncode == 0
+    verified = gw("verify")
+    assert verified.returncode == 0, verified.stderr
+    assert VALID_KEY not in verified.stdout + verified.stderr
+    missing = gw("verify", with_keyring=False)
+    assert missing.returncode == 1 and "pipx inject gwconf keyring" in missing.stderr
+    bad = gwconf("profile", "set", "work", "--key-keyring", "no-user")
+    assert bad.exit_code == 1 and "is not service/user" in bad.stderr

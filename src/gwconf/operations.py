@@ -293,7 +293,7 @@ def matching_profile(
         if key is not None:
             if reading.api_key == key:
                 proven.append(profile.name)
-        elif profile.key_cmd and (profile.name == applied or (reading.model or None) == target.model):
+        elif (profile.key_cmd or profile.key_keyring) and (profile.name == applied or (reading.model or None) == target.model):
             likely.append(profile.name)
     for found in (proven, likely):
         if found:
@@ -308,7 +308,7 @@ def _keyless(profile: Profile) -> Profile:
     """``profile`` with a stand-in key: a target's address and model, without resolving the key."""
     from dataclasses import replace
 
-    return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None)
+    return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
 
 
 def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:

@@ -40,6 +40,7 @@ class Profile:
     key: str | None = None  # inline key
     key_env: str | None = None  # or: the environment variable that holds it
     key_cmd: str | None = None  # or: a command that prints it
+    key_keyring: str | None = None  # or: "service/user" in the OS keychain (the keyring extra)
     anthropic_base_url: str | None = None
     gemini_base_url: str | None = None
     client_models: dict[str, str] = field(default_factory=dict)
@@ -54,6 +55,8 @@ class Profile:
             return f"env:{self.key_env}"
         if self.key_cmd:
             return f"cmd:{self.key_cmd}"
+        if self.key_keyring:
+            return f"keyring:{self.key_keyring}"
         return "none"
 
     def resolve_key(self, env: Env) -> str:
@@ -95,6 +98,8 @@ class Profile:
                 )
             _command_keys[self.key_cmd] = value
             return value
+        if self.key_keyring:
+            return _from_keyring(self.name, self.key_keyring)
         raise ProfileError(
             f"profile {self.name!r} has no key.",
             f"gwconf profile add {self.name} --base-url {self.base_url} --key-stdin",
@@ -138,6 +143,8 @@ class Profile:
             doc.add("key_env", self.key_env)
         if self.key_cmd:
             doc.add("key_cmd", self.key_cmd)
+        if self.key_keyring:
+            doc.add("key_keyring", self.key_keyring)
         if self.anthropic_base_url:
             doc.add("anthropic_base_url", self.anthropic_base_url)
         if self.gemini_base_url:
@@ -173,6 +180,44 @@ class Profile:
         }
 
 
+def _keyring_ref(value: str | None, source: str) -> str | None:
+    """``service/user``: both parts non-empty (the user may hold further slashes)."""
+    if value is None:
+        return None
+    service, _, user = value.partition("/")
+    if not service.strip() or not user.strip():
+        raise ProfileError(
+            f"{source}: key_keyring {value!r} is not service/user.",
+            'Write the keychain entry as service/user: key_keyring = "gateway/work"',
+        )
+    return value
+
+
+def _from_keyring(profile: str, reference: str) -> str:
+    """The key from the OS keychain through ``keyring`` (an optional extra, imported only here)."""
+    service, _, user = reference.partition("/")
+    try:
+        import keyring  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise ProfileError(
+            f"profile {profile!r} takes its key from the keychain, which needs the keyring package.",
+            "Install it beside gwconf: pipx inject gwconf keyring  (or: pip install 'gwconf[keyring]')",
+        ) from None
+    try:
+        value = keyring.get_password(service, user)
+    except Exception as exc:  # keyring's backends raise their own errors (locked, no backend...)
+        raise ProfileError(
+            f"profile {profile!r}: the keychain did not give the key ({type(exc).__name__}).",
+            f"Check the entry by hand: keyring get {service} {user}",
+        ) from None
+    if not value:
+        raise ProfileError(
+            f"profile {profile!r}: the keychain has no entry {service}/{user}.",
+            f"Store it: keyring set {service} {user}",
+        )
+    return value.strip()
+
+
 def _needs_shell(command: str) -> bool:
     return any(ch in command for ch in "|&;<>$`")
 
@@ -184,6 +229,7 @@ _KNOWN_KEYS = {
     "key",
     "key_env",
     "key_cmd",
+    "key_keyring",
     "anthropic_base_url",
     "gemini_base_url",
     "models",
@@ -211,6 +257,7 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
         "key",
         "key_env",
         "key_cmd",
+        "key_keyring",
         "anthropic_base_url",
         "gemini_base_url",
         "name",
@@ -220,10 +267,10 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
     if "base_url" not in data:
         raise ProfileError(f"{source}: base_url is missing.", 'Add: base_url = "https://gw.example.com/v1"')
     normalized = urls.normalize_base_url(data["base_url"])
-    sources = [k for k in ("key", "key_env", "key_cmd") if k in data]
+    sources = [k for k in ("key", "key_env", "key_cmd", "key_keyring") if k in data]
     if len(sources) > 1:
         raise ProfileError(
-            f"{source}: set only one of key, key_env, key_cmd (found {', '.join(sources)}).",
+            f"{source}: set only one of key, key_env, key_cmd, key_keyring (found {', '.join(sources)}).",
             "Keep the one this profile should use and delete the other lines.",
         )
     if "key_env" in data and not KEY_ENV_PATTERN.match(data["key_env"]):
@@ -252,6 +299,7 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
         key=data.get("key"),
         key_env=data.get("key_env"),
         key_cmd=data.get("key_cmd"),
+        key_keyring=_keyring_ref(data.get("key_keyring"), source),
         anthropic_base_url=urls.normalize_family_url(data["anthropic_base_url"])
         if data.get("anthropic_base_url")
         else None,

@@ -50,6 +50,9 @@ Examples:
 @click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
 @click.option("--key-cmd", metavar="CMD", help="Run this command to get the key when used.")
 @click.option(
+    "--key-keyring", metavar="SERVICE/USER", help="Take the key from the OS keychain (gwconf[keyring])."
+)
+@click.option(
     "--key", "key_value", metavar="KEY", help="The key itself (lands in shell history: prefer the others)."
 )
 @click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
@@ -64,6 +67,7 @@ def add(
     key_stdin: bool,
     key_env: str | None,
     key_cmd: str | None,
+    key_keyring: str | None,
     key_value: str | None,
     anthropic_base_url: str | None,
     gemini_base_url: str | None,
@@ -85,6 +89,7 @@ def add(
             ("--key-stdin", key_stdin),
             ("--key-env", key_env),
             ("--key-cmd", key_cmd),
+            ("--key-keyring", key_keyring),
             ("--key", key_value),
         )
         if v
@@ -134,7 +139,7 @@ def add(
             )
         if not env.get(key_env):
             _output.warn(f"${key_env} is not set now; export it before using this profile.")
-    elif not key_cmd:
+    elif not key_cmd and not key_keyring:
         if not sys.stdin.isatty():
             raise UsageError(
                 "no key given and no terminal to ask on.",
@@ -156,6 +161,7 @@ def add(
         key=key,
         key_env=key_env,
         key_cmd=key_cmd,
+        key_keyring=key_keyring,
         anthropic_base_url=urls.normalize_family_url(anthropic_base_url) if anthropic_base_url else None,
         gemini_base_url=urls.normalize_family_url(gemini_base_url) if gemini_base_url else None,
     )
@@ -234,6 +240,9 @@ Examples:
 @click.option("--key-stdin", is_flag=True, help="Read the key from standard input.")
 @click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
 @click.option("--key-cmd", metavar="CMD", help="Run this command to get the key when used.")
+@click.option(
+    "--key-keyring", metavar="SERVICE/USER", help="Take the key from the OS keychain (gwconf[keyring])."
+)
 @click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
 @click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
 def set_profile(
@@ -243,6 +252,7 @@ def set_profile(
     key_stdin: bool,
     key_env: str | None,
     key_cmd: str | None,
+    key_keyring: str | None,
     anthropic_base_url: str | None,
     gemini_base_url: str | None,
 ) -> int:
@@ -257,7 +267,14 @@ def set_profile(
     if profile.source is None or profile.source != store.path_for(profile.name):
         raise UsageError(f"{name!r} is not a saved profile.", "Name a saved profile: gwconf profile list")
     sources = [
-        o for o, v in (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)) if v
+        o
+        for o, v in (
+            ("--key-stdin", key_stdin),
+            ("--key-env", key_env),
+            ("--key-cmd", key_cmd),
+            ("--key-keyring", key_keyring),
+        )
+        if v
     ]
     if len(sources) > 1:
         raise UsageError(f"choose one key source, not {' and '.join(sources)}.", "Keep one of them.")
@@ -278,7 +295,7 @@ def set_profile(
         profile.gemini_base_url = urls.normalize_family_url(gemini_base_url)
         changes.append(f"Gemini-style address {profile.gemini_base_url}")
     if sources:
-        profile.key = profile.key_env = profile.key_cmd = None
+        profile.key = profile.key_env = profile.key_cmd = profile.key_keyring = None
         if key_stdin:
             key = sys.stdin.readline().rstrip("\r\n")
             if not key:
@@ -295,6 +312,9 @@ def set_profile(
                 )
             profile.key_env = key_env
             changes.append(f"key from ${key_env}")
+        elif key_keyring:
+            profile.key_keyring = key_keyring
+            changes.append(f"key from the keychain entry {key_keyring}")
         else:
             profile.key_cmd = key_cmd
             changes.append(f"key from the command {key_cmd}")
@@ -385,6 +405,8 @@ def _readable(profile: object, data: dict, env: object) -> list[str]:
         where = f"from ${variable}" + ("" if data["key"] else f" (not set: ${variable})")
     elif source.startswith("cmd:"):
         where = f"from the command {source[4:]}"
+    elif source.startswith("keyring:"):
+        where = f"from the keychain entry {source[8:]}"
     else:
         where = {"inline": "saved in the profile", "none": "none"}.get(source, source)
     key = data["key"] or "-"
@@ -684,7 +706,7 @@ def import_profile(
             "Pass --name NEW to save it under another name, or --force to replace it.",
         )
     if key_stdin or key_env:
-        profile.key = profile.key_cmd = profile.key_env = None
+        profile.key = profile.key_cmd = profile.key_env = profile.key_keyring = None
         if key_env:
             profile.key_env = key_env
         else:
