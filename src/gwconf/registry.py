@@ -28,6 +28,7 @@ MODULES: dict[str, str] = {
     "jan": "jan",
     "jetbrains-ai": "jetbrains_ai",
     "kilo": "kilo",
+    "kimi-code": "kimi_code",
     "librechat": "librechat",
     "llm": "llm",
     "lobechat": "lobechat",
