@@ -25,6 +25,7 @@ MODULES: dict[str, str] = {
     "gemini-cli": "gemini_cli",
     "goose": "goose",
     "gptme": "gptme",
+    "grok-cli": "grok_cli",
     "jan": "jan",
     "jetbrains-ai": "jetbrains_ai",
     "kilo": "kilo",
