@@ -21,6 +21,7 @@ MODULES: dict[str, str] = {
     "copilot": "copilot",
     "crush": "crush",
     "cursor": "cursor",
+    "elia": "elia",
     "fabric": "fabric",
     "gemini-cli": "gemini_cli",
     "goose": "goose",
