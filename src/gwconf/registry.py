@@ -42,6 +42,7 @@ MODULES: dict[str, str] = {
     "open-webui": "open_webui",
     "opencode": "opencode",
     "openhands": "openhands",
+    "oterm": "oterm",
     "qwen-code": "qwen_code",
     "roo-code": "roo_code",
     "shell": "shell",
