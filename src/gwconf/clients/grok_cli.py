@@ -7,7 +7,9 @@ Docs: https://github.com/superagent-ai/grok-cli#readme ; checked against @vibe-k
 Managed keys: ``apiKey``, ``baseURL``, ``defaultModel``, and the model in ``models`` (the list
 ``/models`` offers). grok's precedence, which ``read`` follows: ``--api-key`` / ``--base-url`` /
 ``--model`` flags, then ``GROK_API_KEY`` / ``GROK_BASE_URL`` / ``GROK_MODEL``, then for the model
-the project's ``.grok/settings.json`` ``model``, then the user file.
+the project's ``.grok/settings.json`` ``model``, then the user file. A user file whose
+``settingsVersion`` is missing or below 2 is "migrated" and rewritten whole at grok's next start,
+so a file gwconf creates gets ``settingsVersion = 2`` too.
 
 The trap: on every start grok writes ``.grok/settings.json`` with ``{"model": "grok-code-fast-1"}``
 into the folder it runs in when that file is missing, and that project model beats
@@ -54,6 +56,7 @@ RESTAMPED: tuple[str, ...] = ()
 
 XAI_BASE = "https://api.x.ai/v1"
 GROK_DEFAULT_MODEL = "grok-code-fast-1"
+SETTINGS_VERSION = 2  # settings-manager.js 0.0.34: a file without it (or older) is rewritten whole
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -80,6 +83,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     doc.set(("apiKey",), target.api_key)
     doc.set(("baseURL",), target.base_url)
     doc.set(("defaultModel",), model)
+    if doc.get(("settingsVersion",), None) is None:
+        # without it grok "migrates" the file at its next start and rewrites it whole
+        doc.set(("settingsVersion",), SETTINGS_VERSION)
     models = doc.get(("models",), None)
     if not isinstance(models, list):
         doc.set(("models",), [model])
