@@ -38,6 +38,7 @@ MODULES: dict[str, str] = {
     "mistral-vibe": "mistral_vibe",
     "mods": "mods",
     "msty": "msty",
+    "nanocoder": "nanocoder",
     "open-interpreter": "open_interpreter",
     "open-webui": "open_webui",
     "opencode": "opencode",
