@@ -27,6 +27,7 @@ MODULES: dict[str, str] = {
     "goose": "goose",
     "gptme": "gptme",
     "grok-cli": "grok_cli",
+    "hermes": "hermes",
     "jan": "jan",
     "jetbrains-ai": "jetbrains_ai",
     "kilo": "kilo",
