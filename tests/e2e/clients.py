@@ -53,6 +53,10 @@ class E2EClient:
     # no longer know where the gateway is, so a run that is ended early proves as much)
     restored_timeout: float = 120
     timeout: float = 180
+    # where the client leaves its reply when it prints none (home, cwd) -> text
+    reply: Callable[[Path, Path], str] | None = None
+    # paths the client asks the gateway for besides its wire (discovery probes): not the wire's checks
+    probes: tuple[str, ...] = ()
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -440,6 +444,140 @@ SHELL_GPT = E2EClient(
 )
 
 
+# -- clients of 2026, second half (issue 14) --------------------------------------------------------
+
+
+# -- gptme ----------------------------------------------------------------------------------------
+
+GPTME = E2EClient(
+    id="gptme",
+    program="gptme",
+    # one prompt is 4 requests: the turn, two "no tool call" auto-replies, then a title
+    args=("--non-interactive", "--no-confirm", PROMPT),
+    wire_path=CHAT,
+    # (it looks up openaipublic.blob.core.windows.net for tiktoken and falls back when that fails)
+    to_vendor=lambda home: replace_line(
+        home / ".config" / "gptme" / "config.toml", 'MODEL = "gwconf/my-model"', 'MODEL = "openai/gpt-4o"'
+    ),
+    # restored: no config.toml, so its built-in openai provider, whose OpenAI SDK reads OPENAI_BASE_URL
+    restored_env=lambda dead: {**openai_env(dead), "MODEL": "openai/gpt-4o"},
+    restored_timeout=60,
+    timeout=300,
+)
+
+
+# -- mini-swe-agent -------------------------------------------------------------------------------
+
+
+def mini_reply(home: Path, cwd: Path) -> str:
+    """mini always asks for a bash tool call and takes a plain answer for a format error it does not
+    print; the answer is in the trajectory file it writes (-o traj.json)."""
+    path = cwd / "traj.json"
+    return path.read_text() if path.exists() else ""
+
+
+MINI_SWE_AGENT = E2EClient(
+    id="mini-swe-agent",
+    program="mini",
+    args=(
+        "-y",
+        "-t",
+        PROMPT,
+        "-c",
+        "mini.yaml",
+        "-c",
+        "agent.step_limit=1",
+        "--exit-immediately",
+        "-o",
+        "traj.json",
+    ),
+    wire_path=CHAT,
+    env={"LITELLM_LOCAL_MODEL_COST_MAP": "True", "MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT": "1"},
+    reply=mini_reply,
+    to_vendor=lambda home: replace_line(
+        home / ".config" / "mini-swe-agent" / ".env",
+        "MSWEA_MODEL_NAME=openai/my-model",
+        "MSWEA_MODEL_NAME=anthropic/claude-sonnet-4-5",
+    ),
+    # restored: no .env; the shell's variables as a user of the OpenAI route would have them
+    restored_env=lambda dead: {
+        **openai_env(dead),
+        "MSWEA_MODEL_NAME": "openai/my-model",
+        "MSWEA_CONFIGURED": "true",
+        "MSWEA_COST_TRACKING": "ignore_errors",
+    },
+    restored_timeout=300,
+    timeout=600,  # importing litellm alone takes tens of seconds on a loaded 2-core machine
+)
+
+
+# -- hermes ---------------------------------------------------------------------------------------
+
+
+def seed_hermes(home: Path, cwd: Path) -> None:
+    """Its run-time download of the tirith scanner off, and a context size so it does not ask
+    openrouter.ai for one (gwconf writes neither)."""
+    write(
+        home / ".hermes" / "config.yaml",
+        "# offline switches for the e2e run\nsecurity:\n  tirith_enabled: false\nmodel:\n  context_length: 128000\n",
+    )
+
+
+HERMES = E2EClient(
+    id="hermes",
+    program="hermes",
+    args=("chat", "-Q", "-q", PROMPT, "--max-turns", "1"),
+    wire_path=CHAT,
+    seed=seed_hermes,
+    # on a custom endpoint it probes for Ollama, LM Studio and llama.cpp, then lists the models
+    probes=("/api/v1/models", "/api/tags", "/v1/props", "/props", "/version", "/v1/models", "/api/show"),
+    to_vendor=lambda home: replace_line(
+        home / ".hermes" / "config.yaml", "provider: custom", "provider: openrouter"
+    ),
+    # restored: no provider set, so hermes's default, OpenRouter, whose address a variable moves
+    restored_env=lambda dead: {
+        "OPENROUTER_BASE_URL": dead + "/api/v1",
+        "OPENROUTER_API_KEY": "sk-e2e-nowhere",
+    },
+    restored_timeout=120,
+    timeout=600,
+)
+
+
+# -- nanocoder ------------------------------------------------------------------------------------
+
+NANOCODER = E2EClient(
+    id="nanocoder",
+    program="nanocoder",
+    # no --provider/--model: it starts from the lastProvider and providerModels gwconf wrote
+    args=("--trust-directory", "run", PROMPT),
+    wire_path=CHAT,
+    rewrites=("nanocoder-preferences.json",),  # it writes lastProvider/lastModel back at every start
+    to_vendor=lambda home: (
+        edit_json(
+            home / ".config" / "nanocoder" / "nanocoder-preferences.json",
+            lambda d: d.update(lastProvider="openrouter"),
+        )
+        or edit_json(
+            home / ".config" / "nanocoder" / "agents.config.json",
+            lambda d: d["nanocoder"]["providers"].insert(
+                0,
+                {
+                    "name": "openrouter",
+                    "baseUrl": "https://openrouter.ai/api/v1",
+                    "models": ["x"],
+                    "apiKey": "sk-or-x",
+                },
+            ),
+        )
+    ),
+    # restored: no provider at all; it must stop without a request ("No providers configured")
+    restored_env=lambda dead: {},
+    restored_timeout=120,
+    timeout=300,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -454,5 +592,9 @@ CLIENTS: dict[str, E2EClient] = {
         AIDER,
         LLM,
         SHELL_GPT,
+        GPTME,
+        MINI_SWE_AGENT,
+        HERMES,
+        NANOCODER,
     )
 }

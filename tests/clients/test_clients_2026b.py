@@ -1,0 +1,270 @@
+"""The second half of issue 14's clients: mini-swe-agent, OpenHands, gptme, Mistral Vibe, Kimi Code,
+Hermes, grok-cli, nanocoder, elia and oterm. Real-looking user files through the real CLI, the
+paths per OS, and each client's own traps as doctor reads them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gwconf import registry
+from gwconf.paths import Env
+from tests.clients._harness import check_case
+from tests.clients._terminal import (
+    assert_needs_model,
+    assert_status_reads_profile,
+    has_finding,
+    reading,
+    status_of,
+)
+from tests.conftest import TEST_KEY
+
+CLIENTS = (
+    "mini-swe-agent",
+    "openhands",
+    "gptme",
+    "mistral-vibe",
+    "kimi-code",
+    "hermes",
+    "grok-cli",
+    "nanocoder",
+    "elia",
+    "oterm",
+)
+
+
+@pytest.mark.parametrize("client_id", CLIENTS)
+def test_user_config(client_id: str, gwconf, home, profile) -> None:
+    """A file as the client itself writes it: apply edits only gwconf's keys, restore gives it back."""
+    check_case(client_id, "user-config", gwconf, home)
+
+
+@pytest.mark.parametrize("client_id", [c for c in CLIENTS if c != "oterm"])
+def test_status_reads_the_profile(client_id: str, gwconf, home, profile) -> None:
+    assert gwconf("apply", client_id).exit_code == 0
+    assert_status_reads_profile(gwconf, client_id)
+    assert reading(client_id).findings == [] or not any(
+        f.level == "error" for f in reading(client_id).findings
+    )
+
+
+@pytest.mark.parametrize("client_id", [c for c in CLIENTS if c != "oterm"])
+def test_needs_a_model(client_id: str, gwconf, home, profile) -> None:
+    assert_needs_model(gwconf, home, client_id)
+
+
+PATHS = {
+    # client: {platform: (environ, expected path of the first file)}
+    "mini-swe-agent": {
+        "linux": ({}, "~/.config/mini-swe-agent/.env"),
+        "darwin": ({}, "~/Library/Application Support/mini-swe-agent/.env"),
+        "win32": ({"LOCALAPPDATA": "/w/Local"}, "/w/Local/mini-swe-agent/mini-swe-agent/.env"),
+        "moved": ({"MSWEA_GLOBAL_CONFIG_DIR": "/srv/mini"}, "/srv/mini/.env"),
+    },
+    "openhands": {
+        "linux": ({}, "~/.openhands/agent_settings.json"),
+        "win32": ({}, "~/.openhands/agent_settings.json"),
+        "moved": ({"OPENHANDS_PERSISTENCE_DIR": "/srv/oh"}, "/srv/oh/agent_settings.json"),
+    },
+    "gptme": {
+        "linux": ({"XDG_CONFIG_HOME": "/xdg"}, "~/.config/gptme/config.toml"),  # a literal path
+        "darwin": ({}, "~/.config/gptme/config.toml"),
+        "win32": ({}, "~/.config/gptme/config.toml"),
+    },
+    "mistral-vibe": {
+        "linux": ({}, "~/.vibe/config.toml"),
+        "moved": ({"VIBE_HOME": "/srv/vibe"}, "/srv/vibe/config.toml"),
+    },
+    "kimi-code": {
+        "linux": ({}, "~/.kimi-code/config.toml"),
+        "win32": ({}, "~/.kimi-code/config.toml"),
+        "moved": ({"KIMI_CODE_HOME": "/srv/kimi"}, "/srv/kimi/config.toml"),
+    },
+    "hermes": {
+        "linux": ({}, "~/.hermes/config.yaml"),
+        "win32": ({"LOCALAPPDATA": "/w/Local"}, "/w/Local/hermes/config.yaml"),
+        "moved": ({"HERMES_HOME": "/srv/hermes"}, "/srv/hermes/config.yaml"),
+    },
+    "grok-cli": {"linux": ({}, "~/.grok/user-settings.json"), "win32": ({}, "~/.grok/user-settings.json")},
+    "nanocoder": {
+        "linux": ({}, "~/.config/nanocoder/agents.config.json"),
+        "darwin": ({}, "~/Library/Preferences/nanocoder/agents.config.json"),
+        "win32": ({"APPDATA": "/w/Roaming"}, "/w/Roaming/nanocoder/agents.config.json"),
+        "moved": ({"NANOCODER_CONFIG_DIR": "/srv/nano"}, "/srv/nano/agents.config.json"),
+    },
+    "elia": {
+        "linux": ({"XDG_CONFIG_HOME": "/xdg"}, "/xdg/elia/config.toml"),
+        "darwin": ({}, "~/.config/elia/config.toml"),
+    },
+    "oterm": {
+        "linux": ({}, "~/.local/share/oterm/config.json"),
+        "darwin": ({}, "~/Library/Application Support/oterm/config.json"),
+        "win32": ({"APPDATA": "/elsewhere"}, "~/AppData/Roaming/oterm/config.json"),  # not %APPDATA%
+        "moved": ({"OTERM_DATA_DIR": "/srv/oterm"}, "/srv/oterm/config.json"),
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("client_id", "case"), [(c, p) for c, cases in PATHS.items() for p in cases], ids=lambda v: str(v)
+)
+def test_paths(client_id: str, case: str, home) -> None:
+    environ, expected = PATHS[client_id][case]
+    platform = "linux" if case == "moved" else case
+    env = Env(home=home, platform=platform, environ=environ, cwd=home)
+    assert str(registry.get(client_id).files(env)[0].path) == expected.replace("~", str(home))
+
+
+# -- each client's traps ----------------------------------------------------------------------------
+
+
+def test_mini_writes_the_cost_switch_a_gateway_model_needs(gwconf, home, profile) -> None:
+    """Issue 23 part 4: without MSWEA_COST_TRACKING=ignore_errors the real mini stops at its first reply."""
+    result = gwconf("apply", "mini-swe-agent")
+    assert result.exit_code == 0 and "MSWEA_COST_TRACKING=ignore_errors" in result.stdout
+    text = (home / ".config/mini-swe-agent/.env").read_text()
+    assert "MSWEA_COST_TRACKING=ignore_errors\n" in text and "MSWEA_CONFIGURED=true\n" in text
+    assert not has_finding(reading("mini-swe-agent").findings, "warning", "Error calculating cost")
+    shell = reading("mini-swe-agent", MSWEA_COST_TRACKING="default").findings
+    assert has_finding(shell, "warning", "$MSWEA_COST_TRACKING", "wins over")
+    assert has_finding(shell, "warning", "Error calculating cost")
+    assert gwconf("restore", "mini-swe-agent").exit_code == 0
+    assert not (home / ".config/mini-swe-agent/.env").exists()
+
+
+def test_mini_keeps_the_users_configured_flag_and_names_openai_base_url(gwconf, home, profile) -> None:
+    path = home / ".config/mini-swe-agent/.env"
+    path.parent.mkdir(parents=True)
+    path.write_text("MSWEA_CONFIGURED=yes\nOPENAI_BASE_URL=https://api.openai.com/v1\n")
+    assert gwconf("apply", "mini-swe-agent").exit_code == 0
+    text = path.read_text()
+    assert "MSWEA_CONFIGURED=yes\n" in text, "the user's own value stays"
+    assert "OPENAI_BASE_URL=https://gw.example.com/v1\n" in text, "litellm reads it before OPENAI_API_BASE"
+    assert status_of(gwconf, "mini-swe-agent")["base_url"] == "https://gw.example.com/v1"
+    assert has_finding(
+        reading("mini-swe-agent", OPENAI_BASE_URL="https://elsewhere.example/v1").findings,
+        "error",
+        "OPENAI_BASE_URL",
+    )
+
+
+def test_openhands_condenser_on_another_model_is_named(gwconf, home, profile) -> None:
+    assert gwconf("apply", "openhands").exit_code == 0
+    path = home / ".openhands/agent_settings.json"
+    data = json.loads(path.read_text())
+    assert data["condenser"]["llm"]["base_url"] == "https://gw.example.com/v1"
+    data["condenser"]["llm"]["model"] = "anthropic/claude-haiku-4-5"
+    path.write_text(json.dumps(data))
+    assert has_finding(reading("openhands").findings, "warning", "condenser.llm differs")
+    assert has_finding(reading("openhands", LLM_API_KEY="sk-x").findings, "info", "--override-with-envs")
+
+
+def test_gptme_model_from_the_shell_or_local_file_wins(gwconf, home, profile) -> None:
+    assert gwconf("apply", "gptme").exit_code == 0
+    assert has_finding(
+        reading("gptme", MODEL="anthropic/claude-sonnet-4-5").findings, "error", "not on a [[providers]]"
+    )
+    (home / ".config/gptme/config.local.toml").write_text('[env]\nMODEL = "openai/gpt-4o"\n')
+    found = reading("gptme").findings
+    assert has_finding(found, "warning", "config.local.toml")
+    assert has_finding(found, "error", "'openai/gpt-4o'")
+
+
+def test_vibe_shell_key_and_active_model_win(gwconf, home, profile) -> None:
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    assert has_finding(
+        reading("mistral-vibe", VIBE_ACTIVE_MODEL="devstral-2").findings, "error", "Mistral's own API"
+    )
+    shell = reading("mistral-vibe", GWCONF_VIBE_API_KEY="sk-other-000000000000000000")
+    assert shell.key_origin == "$GWCONF_VIBE_API_KEY"
+    assert has_finding(shell.findings, "warning", "wins over")
+
+
+def test_vibe_alias_taken_by_another_provider(gwconf, home, profile) -> None:
+    path = home / ".vibe/config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('[[models]]\nname = "x"\nprovider = "mistral"\nalias = "my-model"\n')
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    assert 'active_model = "gwconf-my-model"' in path.read_text()
+    assert status_of(gwconf, "mistral-vibe")["model"] == "my-model"
+
+
+def test_kimi_env_model_channel_wins(gwconf, home, profile) -> None:
+    assert gwconf("apply", "kimi-code").exit_code == 0
+    found = reading("kimi-code", KIMI_MODEL_NAME="kimi-k2", KIMI_MODEL_API_KEY="sk-x")
+    assert found.model == "kimi-k2" and has_finding(found.findings, "warning", "KIMI_MODEL_NAME")
+
+
+def test_hermes_sticky_profile_and_custom_base_url(gwconf, home, profile) -> None:
+    assert gwconf("apply", "hermes").exit_code == 0
+    (home / ".hermes/.env").write_text("CUSTOM_BASE_URL=http://127.0.0.1:9/v1\n")
+    assert has_finding(reading("hermes").findings, "error", "CUSTOM_BASE_URL")
+    (home / ".hermes/.env").unlink()
+    (home / ".hermes/active_profile").write_text("work\n")
+    assert has_finding(reading("hermes").findings, "error", "sticky")
+
+
+def test_hermes_legacy_string_model_becomes_a_mapping(gwconf, home, profile) -> None:
+    path = home / ".hermes/config.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text("model: anthropic/claude-opus-4.6\ntoolsets: [all]\n")
+    assert gwconf("apply", "hermes").exit_code == 0
+    assert_status_reads_profile(gwconf, "hermes")
+    assert "toolsets: [all]" in path.read_text()
+    assert gwconf("restore", "hermes").exit_code == 0
+    assert path.read_text() == "model: anthropic/claude-opus-4.6\ntoolsets: [all]\n"
+
+
+def test_grok_project_settings_file_is_the_trap(gwconf, home, profile) -> None:
+    assert gwconf("apply", "grok-cli").exit_code == 0
+    assert json.loads((home / ".grok/user-settings.json").read_text())["settingsVersion"] == 2
+    project = home / "proj"
+    (project / ".grok").mkdir(parents=True)
+    (project / ".grok/settings.json").write_text('{\n  "model": "grok-code-fast-1"\n}')
+    env = Env.current()
+    env = Env(home=env.home, platform=env.platform, environ=dict(env.environ), cwd=project)
+    from gwconf import operations
+
+    found = operations.read_client(registry.get("grok-cli"), env)
+    assert found.model == "grok-code-fast-1"
+    assert has_finding(found.findings, "error", ".grok/settings.json", "wins over defaultModel")
+    assert "--model my-model" in found.findings[0].fix
+
+
+def test_nanocoder_last_provider_decides(gwconf, home, profile) -> None:
+    assert gwconf("apply", "nanocoder").exit_code == 0
+    prefs = home / ".config/nanocoder/nanocoder-preferences.json"
+    data = json.loads(prefs.read_text())
+    assert data["lastProvider"] == "gwconf" and data["providerModels"]["gwconf"] == "my-model"
+    data["lastProvider"] = "Ollama"
+    prefs.write_text(json.dumps(data))
+    agents = home / ".config/nanocoder/agents.config.json"
+    config = json.loads(agents.read_text())
+    config["nanocoder"]["providers"].insert(
+        0, {"name": "Ollama", "baseUrl": "http://localhost:11434/v1", "models": []}
+    )
+    agents.write_text(json.dumps(config))
+    found = reading("nanocoder")
+    assert found.provider == "Ollama" and has_finding(found.findings, "error", "not 'gwconf'")
+
+
+def test_elia_default_model_not_an_entry(gwconf, home, profile) -> None:
+    path = home / ".config/elia/config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('default_model = "elia-gpt-4o"\n')
+    assert has_finding(reading("elia").findings, "error", "built-in vendor model")
+    assert gwconf("apply", "elia").exit_code == 0
+    assert_status_reads_profile(gwconf, "elia")
+
+
+def test_oterm_has_no_model_to_preset(gwconf, home, profile) -> None:
+    result = gwconf("apply", "oterm")
+    assert result.exit_code == 0 and "Ctrl+N" in result.stdout and TEST_KEY not in result.output
+    status = status_of(gwconf, "oterm")
+    assert status["base_url"] == "https://gw.example.com/v1" and status["model"] is None
+    path = home / ".local/share/oterm/config.json"
+    data = json.loads(path.read_text())
+    data["openaiCompatible"]["gwconf"]["api_key"] = "${GW_KEY}"
+    path.write_text(json.dumps(data))
+    assert reading("oterm", GW_KEY=TEST_KEY).api_key == TEST_KEY
