@@ -578,6 +578,57 @@ NANOCODER = E2EClient(
 )
 
 
+# -- kimi-code ------------------------------------------------------------------------------------
+
+
+def seed_kimi(home: Path, cwd: Path) -> None:
+    write(home / ".kimi-code" / "tui.toml", "[upgrade]\nauto_install = false\n")
+
+
+KIMI_CODE = E2EClient(
+    id="kimi-code",
+    program="kimi",  # under Node 24 (scripts/e2e-install): 2.1.0 needs node:zlib's zstd
+    args=("-p", PROMPT),
+    wire_path=CHAT,
+    # every start looks up code.kimi.com (its update CDN) unless this is set
+    env={"KIMI_CODE_NO_AUTO_UPDATE": "1", "KIMI_DISABLE_TELEMETRY": "1"},
+    seed=seed_kimi,
+    to_vendor=lambda home: replace_line(
+        home / ".kimi-code" / "config.toml",
+        'default_model = "gwconf/my-model"',
+        'default_model = "kimi-code/k2"',
+    ),
+    # restored: no config.toml; its one documented way to a model without a login, pointed at nothing
+    restored_env=lambda dead: {
+        "KIMI_MODEL_NAME": "e2e-nowhere",
+        "KIMI_MODEL_API_KEY": "sk-e2e-nowhere",
+        "KIMI_MODEL_BASE_URL": dead + "/v1",
+        "KIMI_MODEL_PROVIDER_TYPE": "openai",
+    },
+    restored_timeout=60,
+    timeout=300,
+)
+
+
+# -- grok-cli -------------------------------------------------------------------------------------
+
+GROK_CLI = E2EClient(
+    id="grok-cli",
+    program="grok",
+    # --model: grok writes .grok/settings.json {"model": "grok-code-fast-1"} into the folder it runs in,
+    # and that beats the user file's defaultModel (checked: without the flag it sent grok-code-fast-1;
+    # gwconf's doctor names that file)
+    args=("--prompt", PROMPT, "--model", "my-model", "--max-tool-rounds", "1"),
+    wire_path=CHAT,
+    to_vendor=lambda home: edit_json(
+        home / ".grok" / "user-settings.json", lambda d: d.update(baseURL="https://api.x.ai/v1")
+    ),
+    restored_env=lambda dead: {"GROK_BASE_URL": dead + "/v1", "GROK_API_KEY": "sk-e2e-nowhere"},
+    restored_timeout=60,
+    timeout=300,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -596,5 +647,7 @@ CLIENTS: dict[str, E2EClient] = {
         MINI_SWE_AGENT,
         HERMES,
         NANOCODER,
+        KIMI_CODE,
+        GROK_CLI,
     )
 }
