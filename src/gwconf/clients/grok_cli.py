@@ -120,7 +120,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.api_key, reading.key_origin = get_str(doc, ("apiKey",)), f"{where} apiKey"
     base = env.get("GROK_BASE_URL") or get_str(doc, ("baseURL",))
     reading.base_url = base or XAI_BASE
-    reading.provider_is_gwconf = bool(get_str(doc, ("baseURL",)))
+    reading.provider_is_gwconf = bool(base) and (base or "").rstrip("/") != XAI_BASE
     for name, what in (("GROK_API_KEY", "apiKey"), ("GROK_BASE_URL", "baseURL")):
         if env.get(name) and env.get(name) != get_str(doc, (what,)):
             f.append(
@@ -153,12 +153,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         model = local_model
     reading.model = model or GROK_DEFAULT_MODEL
-    if not base:
+    if not reading.provider_is_gwconf:
         f.append(
             Finding(
                 "error",
                 "provider",
-                f"{where} has no baseURL: grok talks to xAI ({XAI_BASE}).",
+                f"{where} has no baseURL of a gateway: grok talks to xAI ({XAI_BASE}).",
                 f"gwconf apply {ID}",
             )
         )
