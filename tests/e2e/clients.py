@@ -57,6 +57,9 @@ class E2EClient:
     reply: Callable[[Path, Path], str] | None = None
     # paths the client asks the gateway for besides its wire (discovery probes): not the wire's checks
     probes: tuple[str, ...] = ()
+    # a full-screen client: run in tmux, the screen read as its output; steps of (text to wait for,
+    # tmux keys to send then) before the reply is awaited
+    tui: tuple[tuple[str, tuple[str, ...]], ...] | None = None
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -629,6 +632,26 @@ GROK_CLI = E2EClient(
 )
 
 
+# -- elia -----------------------------------------------------------------------------------------
+
+ELIA = E2EClient(
+    id="elia",
+    program="elia",
+    args=(PROMPT,),  # opens a chat with the prompt sent; the reply is read off the screen
+    wire_path=CHAT,
+    tui=(),
+    # (litellm fails to fetch its cost map offline and uses its bundled copy; elia does not price replies)
+    env={"LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    wrong_key_text="AuthenticationError",
+    to_vendor=lambda home: replace_line(
+        home / ".config" / "elia" / "config.toml", 'default_model = "gwconf"', 'default_model = "elia-gpt-4o"'
+    ),
+    restored_env=lambda dead: {**openai_env(dead), "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    restored_timeout=90,
+    timeout=300,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -649,5 +672,6 @@ CLIENTS: dict[str, E2EClient] = {
         NANOCODER,
         KIMI_CODE,
         GROK_CLI,
+        ELIA,
     )
 }

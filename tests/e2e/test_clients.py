@@ -24,13 +24,18 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shlex
+import shutil
 import socket
+import subprocess
+import time
+import uuid
 from collections.abc import Iterator
 
 import pytest
 
 from tests.e2e.clients import CLIENTS, COMMON_ENV, E2EClient
-from tests.e2e.conftest import Install, Processes, Run
+from tests.e2e.conftest import MARKER, Install, Processes, Run
 from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
 
 MODEL = "my-model"
@@ -83,9 +88,66 @@ class Harness:
         self, *extra_args: str, env: dict[str, str] | None = None, timeout: float | None = None
     ) -> Run:
         argv = [str(self.install.bin / self.client.program), *extra_args, *self.client.args]
+        if self.client.tui is not None:
+            return self.run_tui(argv, self.env(env), timeout or self.client.timeout)
         return self.processes.run(
             argv, env=self.env(env), cwd=self.cwd, timeout=timeout or self.client.timeout
         )
+
+    def run_tui(self, argv: list[str], env: dict[str, str], timeout: float) -> Run:
+        """A full-screen client in its own tmux server: its screen is the run's output. Done when the
+        reply (or the wrong-key text) shows; the server is ended by its own socket, never by name."""
+        if not shutil.which("tmux"):
+            pytest.skip(
+                "tmux is not installed: the full-screen clients are driven through it (apt-get install tmux)"
+            )
+        server = f"gwconf-e2e-{uuid.uuid4().hex[:12]}"
+        env = {**env, "TERM": "xterm-256color", MARKER: self.processes.marker}
+        env.pop("NO_COLOR", None)
+        tmux = ["tmux", "-L", server, "-f", "/dev/null"]
+        done = tuple(t for t in (DEFAULT_REPLY, self.client.wrong_key_text) if t)
+        started = time.monotonic()
+        subprocess.run(
+            [
+                *tmux,
+                "new-session",
+                "-d",
+                "-s",
+                "e2e",
+                "-x",
+                "160",
+                "-y",
+                "48",
+                "-c",
+                str(self.cwd),
+                shlex.join(argv),
+            ],
+            env=env,
+            check=True,
+        )
+        screen = ""
+
+        def wait_for(texts: tuple[str, ...], until: float) -> bool:
+            nonlocal screen
+            while time.monotonic() < until:
+                shown = subprocess.run(
+                    [*tmux, "capture-pane", "-p", "-J", "-t", "e2e"], capture_output=True, text=True
+                )
+                screen = shown.stdout or screen
+                if any(t in screen for t in texts):
+                    return True
+                time.sleep(1)
+            return False
+
+        try:
+            deadline = started + timeout
+            for text, keys in self.client.tui:
+                if wait_for((text,), deadline):
+                    subprocess.run([*tmux, "send-keys", "-t", "e2e", *keys], check=False)
+            finished = wait_for(done, deadline)
+        finally:
+            subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+        return Run(argv, 0 if finished else 1, screen, "", time.monotonic() - started, timed_out=not finished)
 
     def snapshot(self) -> dict[pathlib.Path, bytes | None]:
         """The bytes of every file the client's module declares (None: the file does not exist)."""
