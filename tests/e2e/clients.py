@@ -652,6 +652,33 @@ ELIA = E2EClient(
 )
 
 
+# -- mistral-vibe ---------------------------------------------------------------------------------
+
+
+def seed_vibe(home: Path, cwd: Path) -> None:
+    write(
+        home / ".vibe" / "config.toml",
+        "# offline switches for the e2e run\nenable_telemetry = false\nenable_update_checks = false\n"
+        "enable_auto_update = false\n",
+    )
+
+
+MISTRAL_VIBE = E2EClient(
+    id="mistral-vibe",
+    program="vibe",
+    # (3.0.2 is a Rust front end that gives its Python app-server 120 s to start: on a loaded machine
+    # the first, uncached start can miss that; a later one passed)
+    args=("-p", PROMPT, "--output", "text", "--trust", "--max-turns", "1"),
+    wire_path=CHAT,
+    seed=seed_vibe,
+    to_vendor=lambda home: replace_line(
+        home / ".vibe" / "config.toml", 'active_model = "my-model"', 'active_model = "devstral-2"'
+    ),
+    restored_skip="restored vibe uses its built-in Mistral provider (api.mistral.ai); no variable moves that address",
+    timeout=400,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -673,5 +700,6 @@ CLIENTS: dict[str, E2EClient] = {
         KIMI_CODE,
         GROK_CLI,
         ELIA,
+        MISTRAL_VIBE,
     )
 }
