@@ -357,10 +357,17 @@ def run(args: list[str]) -> int:
     except Exception as exc:
         if debug:
             raise
+        from gwconf import crashlog
+        from gwconf.cli import _output
         from gwconf.secrets import redact
 
         click.echo(f"gwconf: unexpected error: {redact(type(exc).__name__ + ': ' + str(exc))}", err=True)
-        click.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
+        log = crashlog.write(exc, args, crashlog.current_env(), _output.known_keys())
+        if log is not None:
+            click.echo(f"hint: this is a bug in gwconf; please report it with {log}", err=True)
+            click.echo("      (keys are redacted; --debug shows the traceback here).", err=True)
+        else:
+            click.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
         return int(ExitCode.ERROR)
     return int(result) if isinstance(result, int) else 0
 
