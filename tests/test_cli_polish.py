@@ -8,8 +8,8 @@ import importlib.machinery
 import importlib.util
 import os
 import select
-import subprocess
 import stat
+import subprocess
 import sys
 import time
 from pathlib import Path
