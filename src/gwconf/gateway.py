@@ -492,8 +492,9 @@ def _chat(data: dict[str, Any]) -> str | None:
 
 
 def _responses(data: dict[str, Any]) -> str | None:
-    if isinstance(data.get("output_text"), str):
-        return data["output_text"]
+    text = data.get("output_text")
+    if isinstance(text, str):
+        return text
     texts = [
         part["text"]
         for item in _list(data.get("output"))

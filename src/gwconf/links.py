@@ -45,7 +45,8 @@ class Link:
     payload: dict[str, Any]
 
     def masked_payload(self) -> dict[str, Any]:
-        return _mask_keys(self.payload)
+        masked: dict[str, Any] = _mask_keys(self.payload)
+        return masked
 
     @property
     def scheme(self) -> str:
@@ -309,14 +310,14 @@ def parse_ccswitch(link: str) -> CCSwitchImport:
             f"resource is {resource!r}, not 'provider'." if resource else "it has no resource=provider.",
             "gwconf imports provider links only (not prompts, MCP servers or skills).",
         )
-    app = params.get("app")
+    app = params.get("app", "")
     if app not in CCSWITCH_APPS:
         raise _refuse(f"app {app!r} is not one CC Switch knows ({', '.join(CCSWITCH_APPS)}).")
-    name = _text_field(params, "name", 100)
-    if not name:
+    provider_name = _text_field(params, "name", 100)
+    if not provider_name:
         raise _refuse("it has no provider name.")
     result = _endpoint(params, app)
-    result.name = name
+    result.name = provider_name
     result.api_key = _api_key(params)
     result.model = _text_field(params, "model", 200)
     result.homepage = _homepage(params, result)

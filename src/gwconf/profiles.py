@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,7 +216,7 @@ def _from_keyring(profile: str, reference: str) -> str:
             f"profile {profile!r}: the keychain has no entry {service}/{user}.",
             f"Store it: keyring set {service} {user}",
         )
-    return value.strip()
+    return str(value).strip()
 
 
 def _needs_shell(command: str) -> bool:
@@ -400,7 +401,7 @@ class ProfileStore:
             write_private(path, text.encode())
         return path
 
-    def _locked(self):  # type: ignore[no-untyped-def]
+    def _locked(self) -> AbstractContextManager[None]:
         """gwconf's lock: a killed run's temp files can then be swept safely (plan.repair)."""
         return exclusive_lock(self.env.state_dir / "gwconf.lock")
 

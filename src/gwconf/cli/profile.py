@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -397,7 +398,7 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
     return 0
 
 
-def _readable(profile: object, data: dict, env: object) -> list[str]:
+def _readable(profile: object, data: dict[str, Any], env: object) -> list[str]:
     """``profile show`` for people: words, not field names and raw ``True``."""
     source = data["key_source"]
     if source.startswith("env:"):

@@ -250,7 +250,7 @@ class ClientAdapter:
     """A client module seen through the protocol, with its summary line worked out once."""
 
     def __init__(self, module: ClientModule | ModuleType) -> None:
-        client: ClientModule = module  # type: ignore[assignment]  # checked by test_client_protocol
+        client: ClientModule = module  # type: ignore[assignment,unused-ignore]  # test_client_protocol checks it
         self.module = client
         self.id: str = client.ID
         self.name: str = client.NAME
@@ -307,6 +307,16 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     """A folder a client lets users move with an environment variable (``CODEX_HOME``...)."""
     value = env.get(variable)
     return Path(os.path.expanduser(value)) if value else default
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a mapping, else an empty one: a client file's shape is never trusted."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """``value`` when it is a list, else an empty one."""
+    return value if isinstance(value, list) else []
 
 
 def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:

@@ -12,6 +12,7 @@ win over every settings file; the file is temporary) carries the same env block.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -221,9 +222,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     return reading
 
 
-def _layers(env: Env, settings: Document) -> list[tuple[str, dict]]:
+def _layers(env: Env, settings: Document) -> list[tuple[str, dict[str, Any]]]:
     """settings env blocks in precedence order: user, then the project's shared and local files."""
-    layers: list[tuple[str, dict]] = []
+    layers: list[tuple[str, dict[str, Any]]] = []
     block = settings.get(("env",), None)
     layers.append(("~/.claude/settings.json", block if isinstance(block, dict) else {}))
     for name in ("settings.json", "settings.local.json"):

@@ -33,6 +33,8 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
+    as_list,
     default_detect_for,
     default_target_for,
     folders_to_project_root,
@@ -212,12 +214,12 @@ def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
 
 def layers(
     docs: dict[str, Document], env: Env, layout: Layout, findings: list[Finding]
-) -> list[tuple[str, dict]]:
+) -> list[tuple[str, dict[str, Any]]]:
     """Every configuration layer in opencode's merge order, as (label, data)."""
     folder = config_dir(env, layout)
     by_name = {n: docs.get(f"global:{n}") for n in layout.global_names}
     edited = Path(getattr(docs["config"], "source", "")).name
-    result: list[tuple[str, dict]] = []
+    result: list[tuple[str, dict[str, Any]]] = []
     for name in layout.global_names:
         doc = docs["config"] if name == edited else by_name.get(name)
         data = doc.data() if doc is not None else None
@@ -303,9 +305,9 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         return reading
     provider_id, model = choice.split("/", 1)
     reading.provider, reading.model = provider_id, model
-    providers = merged.get("provider") if isinstance(merged.get("provider"), dict) else {}
-    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
-    options = entry.get("options") if isinstance(entry.get("options"), dict) else {}
+    providers = as_dict(merged.get("provider"))
+    entry = as_dict(providers.get(provider_id))
+    options = as_dict(entry.get("options"))
     npm = entry.get("npm") or NPM
     reading.provider_is_gwconf = provider_id == PROVIDER_ID
     if npm == "@ai-sdk/openai" or (provider_id == "openai" and not entry.get("npm")):
@@ -320,7 +322,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         unset += unset_key
     else:
         auth = docs["auth"].get((provider_id,), None) if "auth" in docs else None
-        variables = entry.get("env") if isinstance(entry.get("env"), list) else []
+        variables = as_list(entry.get("env"))
         if isinstance(auth, dict) and auth.get("type") == "api" and auth.get("key"):
             reading.api_key = auth["key"]
             reading.key_origin = f"{display(env.xdg_data_home / layout.app / 'auth.json', env)} {provider_id}"
@@ -383,7 +385,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
     for index, (label, data) in enumerate(stack):
         if index <= edited_at:
             continue
-        touched = [k for k in ("model", "small_model") if k in data]
+        touched: list[str] = [k for k in ("model", "small_model") if k in data]
         if isinstance(data.get("provider"), dict) and PROVIDER_ID in data["provider"]:
             touched.append("provider.gwconf")
         if touched:
