@@ -65,10 +65,8 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
     col = getattr(exc, "col", None)
     message = re.sub(r" at line \d+ col \d+$", "", str(exc)) or type(exc).__name__
     column = col + 1 if isinstance(col, int) else None
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        return ParseError(source, message, line, column)
+    import tomllib
+
     try:
         tomllib.loads(text)
     except RecursionError:  # nested too deeply for tomllib too: tomlkit's message it is
@@ -186,7 +184,7 @@ def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
         )
         return parts, match.group("open") == "[["
     node: Any = _strict_read(line.strip())
-    if node is None:  # Python 3.10, or TOML 1.1 in the header (tomllib reads the 1.0 forms)
+    if node is None:  # TOML 1.1 in the header (tomllib reads the 1.0 forms)
         import tomlkit
 
         node = tomlkit.parse(line.strip()).unwrap()
@@ -1230,10 +1228,8 @@ class _Transaction:
 
 
 def _strict_read(text: str) -> dict[str, Any] | None:
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10: tomlkit is the only reader
-        return None
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):  # tomlkit's parse then says what is wrong
