@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import gc
 import json
 import marshal
 import re
@@ -27,7 +26,7 @@ from json.decoder import JSONDecodeError, scanstring
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col, paused_gc
 
 __all__ = ["JsonDocument", "load"]
 
@@ -119,7 +118,7 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     """Parse ``text`` (no BOM) as strict ``json`` or ``jsonc``; raises ``ParseError`` naming ``source``."""
     if fmt not in ("json", "jsonc"):
         raise ValueError(f"not a JSON format: {fmt}")
-    with _paused_gc():
+    with paused_gc():
         masked, trailing, data = _prepare(text, source, strict=fmt == "json")
     return JsonDocument(text, source, fmt, masked, trailing, data)
 
@@ -553,27 +552,10 @@ def _detect_unit(text: str) -> str:
 
 
 @contextlib.contextmanager
-def _paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while json's C scanner or a walk runs.
-
-    Both make a great many short-lived containers and no reference cycles, and each collection
-    they trigger also walks every object of the data already loaded: on a 16 MB settings.json
-    that was a fifth of gwconf's write path (measured; bench/scale.py)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@contextlib.contextmanager
 def _guard(source: str) -> Iterator[None]:
     """json's C scanner can still run out of stack on a value nested close to the limit."""
     try:
-        with _paused_gc():
+        with paused_gc():
             yield
     except RecursionError:
         raise ParseError(source, "nested too deeply to edit safely") from None
@@ -616,7 +598,7 @@ class JsonDocument:
         The text is masked again from scratch, but each piece is compared with the mask the
         edits kept instead of being kept itself: a big file is not held in three copies. Where
         they differ, the fresh mask is the one read. Validated and decoded in one pass."""
-        with _paused_gc():
+        with paused_gc():
             _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
         return data
 
@@ -630,7 +612,7 @@ class JsonDocument:
         file (``reread``) and compares as usual, and reports any parse error."""
         if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
             return False
-        with _paused_gc():
+        with paused_gc():
             if self.fmt == "json":
                 masked: str | None = self._text
             else:
