@@ -757,7 +757,7 @@ class TomlDocument:
         try:
             tk_doc, after = self._read_candidate(self._text)
             matches = _same(after, self.data())
-        except Exception:  # the optimistic text does not even parse
+        except _candidate_failures():  # the optimistic text does not even parse
             matches = False
         if matches:
             self._adopt(self._text, tk_doc, after)
@@ -1054,7 +1054,7 @@ class TomlDocument:
                     self._unchecked = True
                     return ops
                 tk_doc, after = self._read_candidate(text)
-            except Exception:  # a candidate that fails in any way just is not taken
+            except _candidate_failures():  # a candidate that does not apply or parse is not taken
                 continue
             for attempt in self._op_variants(ops, before, after) if prune else [ops]:
                 if _same(after, replay(before, attempt)):
@@ -1225,6 +1225,17 @@ class _Transaction:
             return False
         self.doc.ops.extend(self.ops)
         return False
+
+
+def _candidate_failures() -> tuple[type[BaseException], ...]:
+    """What making or reading back a candidate text is expected to raise: tomllib's and tomlkit's
+    parse errors (ValueError), tomlkit's other refusals (a key already present or missing, a
+    value it cannot convert), a file nested past the parsers' recursion, and gwconf's own
+    refusal to render a value. Anything else is a bug in a candidate and propagates: caught
+    broadly, it quietly became the slower tomlkit output (issue 16)."""
+    from tomlkit.exceptions import TOMLKitError
+
+    return (ValueError, TOMLKitError, RecursionError, WriteRefused)
 
 
 def _strict_read(text: str) -> dict[str, Any] | None:
