@@ -23,6 +23,7 @@ from gwconf.paths import Env, display
 
 if TYPE_CHECKING:
     from gwconf.clients._launch_types import LaunchSpec
+    from gwconf.links import Link
 
 FAMILIES = ("openai", "anthropic", "gemini")
 WIRES = ("chat", "responses", "messages", "gemini")
@@ -207,6 +208,9 @@ class ClientModule(Protocol):
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding] | None:
         """The client's own traps, beyond what ``read`` already found."""
 
+    def import_link(self, target: Target) -> Link | None:
+        """``gwconf link``: the app's own import link for ``target`` (None: it has none)."""
+
 
 def default_detect_for(module_name: str) -> Callable[[Env], bool]:
     """The shared ``detect`` for the module named ``module_name`` (see ``default_detect``)."""
@@ -244,6 +248,11 @@ def no_launch(target: Target, env: Env, args: list[str]) -> LaunchSpec | None:
 def no_doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
     """No traps beyond what ``read`` reports."""
     return []
+
+
+def no_import_link(target: Target) -> Link | None:
+    """No import link of the app's own: ``gwconf link`` does not offer it."""
+    return None
 
 
 class ClientAdapter:
@@ -294,6 +303,13 @@ class ClientAdapter:
 
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
         return list(self.module.doctor(docs, env, reading) or [])
+
+    @property
+    def has_import_link(self) -> bool:
+        return self.module.import_link is not no_import_link
+
+    def import_link(self, target: Target) -> Link | None:
+        return self.module.import_link(target)
 
 
 # -- helpers for client modules -----------------------------------------------------------------

@@ -45,6 +45,7 @@ from gwconf.clients._base import (
     default_target_for,
     folders_to_project_root,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -80,6 +81,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def global_dir(env: Env) -> Path:

@@ -40,6 +40,7 @@ from gwconf.clients._base import (
     folders_to_project_root,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -74,6 +75,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 @dataclass(frozen=True)

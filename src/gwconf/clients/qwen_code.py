@@ -37,6 +37,7 @@ from gwconf.clients._base import (
     env_dir,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -75,6 +76,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def qwen_dir(env: Env) -> Path:
