@@ -1111,3 +1111,23 @@ def test_a_big_strict_json_file_is_checked_member_by_member_too() -> None:
     intended = replay(original.data(), doc.ops)
     assert doc.reads_as(intended)
     assert checked_edit("json", original, doc)[0] == doc.dump()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{\n  // note\r  "a": 1\n}\n', {"a": 1}),  # the member after the comment's lone CR counts
+        ('{"a": 1 // one\r, "b": 2}', {"a": 1, "b": 2}),
+        ('{"a": [1, // one\r2,]}', {"a": [1, 2]}),
+    ],
+)
+def test_a_lone_cr_ends_a_line_comment_as_in_vs_code(text: str, expected: Any) -> None:
+    """VS Code's jsonc-parser ends `//` at "\\r" as at "\\n": gwconf reads (and gates) the same."""
+    assert jsonfmt.load(text, "f.json", fmt="jsonc").data() == expected
+    assert jsonfmt._mask_spans(text, jsonfmt._find_masks(text))[0] == jsonfmt._mask(text)[0]
+
+
+def test_a_lone_cr_in_a_comment_cannot_hide_a_broken_member() -> None:
+    with pytest.raises(ParseError) as info:
+        jsonfmt.load('{\n  "a": 1, // note\r  "b"\n}\n', "f.json", fmt="jsonc")
+    assert info.value.reason == "Expecting ':' delimiter"

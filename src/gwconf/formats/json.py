@@ -39,7 +39,7 @@ _BLOCK_RE = re.compile(_BLOCK)
 # Every position either is skipped or matches, so no match is retried from a later start: linear.
 _BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
-_LINE_COMMENT_P = r"//[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+"  # to "\n": a lone "\r" stays inside, as in _classify
+_LINE_COMMENT_P = r"//[^\r\n]*+"  # a lone "\r" ends it too, as in VS Code's jsonc-parser (and _classify)
 _MASK_RE = re.compile(
     r'(?:[^"/,{\[:]++'
     r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
@@ -64,6 +64,7 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at 
 _GAP = re.compile(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
 _LINE_REST = re.compile(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
 _WS = re.compile(r"[ \t\r\n]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
 _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")
@@ -138,13 +139,10 @@ def _classify(text: str, c: int, prev: str) -> tuple[int, int]:
         after = _GAP.match(text, c + 1).end()
         trailing = after < len(text) and text[after] in "}]" and prev != "" and prev not in "{[,:"
         return (c + 1 if trailing else -2), c + 1
-    if text[c + 1] == "/":
-        end = text.find("\n", c)
-        if end < 0:
-            end = len(text)
-        elif text[end - 1] == "\r":
-            end -= 1
-        return end, end
+    if text[c + 1] == "/":  # to the first "\r" or "\n": jsonc-parser ends it at either
+        end = _LINE_BREAK.search(text, c)
+        stop = len(text) if end is None else end.start()
+        return stop, stop
     match = _BLOCK_RE.match(text, c)
     return (-1, len(text)) if match is None else (match.end(), match.end())
 
