@@ -253,10 +253,61 @@ def probe(
     return _send(request, result, timeout)
 
 
+class Deadline:
+    """``--timeout`` as a deadline for the whole exchange: connect, headers and body.
+
+    httpx's timeouts are per socket operation, so a gateway dripping one byte every half second
+    never trips them (``verify --timeout 1`` waited for the whole drip, up to days). A timer shuts
+    the request's socket when the deadline passes, which ends any blocked read at once; the
+    caller then reports ``timeout`` (``expired``). The socket comes from httpcore's documented
+    ``trace`` extension (``connection.connect_tcp.complete`` / ``start_tls.complete``)."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+
+        self.seconds = seconds
+        self.expired = False
+        self._lock = threading.Lock()
+        self._streams: list[Any] = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            with self._lock:
+                self._streams.append(info.get("return_value"))
+                if self.expired:
+                    self._shut()
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        import socket
+
+        for stream in self._streams:
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            try:
+                if sock is not None:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+
 def _send(request: Request, result: Probe, timeout: float) -> Probe:
     import httpx  # lazily: only the commands that send requests pay for it
 
     started = time.monotonic()
+    deadline = Deadline(timeout)
     try:
         # Plain http has no TLS to verify: skip building an SSL context (~40 ms with certifi).
         tls = request.url.startswith("https:")
@@ -264,44 +315,57 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             trust_env=False, follow_redirects=False, timeout=httpx.Timeout(timeout), verify=tls
         )
         with (
+            deadline,
             client,
-            client.stream("POST", request.url, headers=request.headers, json=request.body) as response,
+            client.stream(
+                "POST",
+                request.url,
+                headers=request.headers,
+                json=request.body,
+                extensions={"trace": deadline.trace},
+            ) as response,
         ):
             raw = bytearray()
+            phase = "reading the answer"
             for chunk in response.iter_bytes():
                 raw += chunk
-                if len(raw) >= MAX_BODY:
+                if len(raw) >= MAX_BODY or deadline.expired:
                     break
             status = response.status_code
             content_type = response.headers.get("content-type", "")
             location = response.headers.get("location")
+        if deadline.expired:
+            return _timed_out(result, started, timeout, phase)
     except httpx.TimeoutException as exc:
-        result.latency_ms = _ms(started)
-        result.verdict = "timeout"
         phase = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting for the answer"
-        result.detail = f"no answer within {timeout:g} s ({phase})."
-        result.remedy = (
-            "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
-        )
-        return result
+        return _timed_out(result, started, timeout, phase)
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         result.verdict = "base_wrong"
         result.sent = False
         result.detail = f"the address cannot be used: {exc}"
         return result
-    except httpx.RemoteProtocolError as exc:
-        result.latency_ms = _ms(started)
-        result.verdict = "gateway_error"
-        result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
-        return result
     except httpx.HTTPError as exc:
+        if deadline.expired:  # the deadline shut the socket: not the server's doing
+            return _timed_out(result, started, timeout, "waiting for the answer")
         result.latency_ms = _ms(started)
-        result.verdict = "unreachable"
-        result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
+        if isinstance(exc, httpx.RemoteProtocolError):
+            result.verdict = "gateway_error"
+            result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
+        else:
+            result.verdict = "unreachable"
+            result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
         return result
     result.latency_ms = _ms(started)
     result.status = status
     return classify(result, bytes(raw), content_type, location, request.key)
+
+
+def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Probe:
+    result.latency_ms = _ms(started)
+    result.verdict = "timeout"
+    result.detail = f"no answer within {timeout:g} s ({phase})."
+    result.remedy = "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
+    return result
 
 
 def _ms(started: float) -> int:

@@ -34,23 +34,11 @@ class Link:
     payload: dict[str, Any]
 
     def masked_payload(self) -> dict[str, Any]:
-        masked: dict[str, Any] = _mask_keys(self.payload)
-        return masked
+        return secrets.redact_data(self.payload)
 
     @property
     def scheme(self) -> str:
         return self.url.split(":", 1)[0]
-
-
-def _mask_keys(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            k: secrets.mask(v) if k.lower() == "apikey" and isinstance(v, str) else _mask_keys(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_mask_keys(v) for v in value]
-    return value
 
 
 # Characters escaped inside JSON strings. ">", "?", "~" and DEL are the only ASCII bytes that can turn
