@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     get_str,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
@@ -65,6 +66,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def files(env: Env) -> list[ConfigFile]:
