@@ -15,7 +15,8 @@ A key outside ``keys`` gets 401 in each family's shape (OpenAI ``invalid_api_key
 ``authentication_error``, Gemini ``UNAUTHENTICATED``); a model outside ``models`` (when given) gets
 the family's 404 "model not found"; any other path gets 404, so a doubled or missing ``/v1`` shows.
 Every request is recorded (method, path, query, headers, body, the status it got) for assertions, and
-``set_fault(kind)`` switches the answers to one of ``FAULTS`` for the next requests.
+``set_fault(kind)`` switches the answers to one of ``FAULTS`` for the next requests (the faults of a
+gateway's upstream, ``COMPLETION_FAULTS``, hit completions only: its ``/v1/models`` still answers).
 
 Add a wire by adding a route to ``ROUTES`` and a ``_wire_*`` method; nothing else needs to change.
 """
@@ -50,7 +51,16 @@ FAULTS = {
     "redirect": "302 to ``redirect_to`` (default: this server's /login, an HTML login page)",
     "leaky-401": "401 whose message repeats the key it was sent (some gateways do)",
     "drop": "close the connection without answering",
+    # a gateway passing on its upstream's failure for a completion, while GET /models works: the key
+    # and the address are fine, the gateway's route for the model is not (LiteLLM's shapes)
+    "upstream-401": "401 authentication_error for a completion (its upstream refused the gateway's credential)",
+    "upstream-404": "404 with an API error object for a completion (its upstream is gone)",
+    "cooldown": "429: every deployment of the model is cooling down (LiteLLM's router)",
+    "no-db": "400 no_db_connection for every request but the master key (LiteLLM without a database)",
 }
+# faults that hit completions only: GET /models still answers as usual
+COMPLETION_FAULTS = ("upstream-401", "upstream-404", "cooldown")
+MASTER_KEY = "sk-gw-master-000000000000000000MSTR"
 
 
 @dataclass
@@ -148,6 +158,8 @@ class GatewayServer:
     ) -> None:
         self.keys = set(keys)
         self.models = set(models) if models is not None else None  # None: every model is served
+        self.public_models = False  # True: GET /v1/models answers without a key too
+        self.unversioned = False  # True: every /v1 route also answers without /v1 (as LiteLLM does)
         self.reply = reply
         self.requests: list[Recorded] = []
         self.fault: str | None = None
@@ -229,13 +241,20 @@ class GatewayServer:
     def answer(self, request: Recorded) -> Answer | None:
         """The answer for ``request``; None means: drop the connection."""
         fault = self.fault if self.fault and request.path.startswith(self.fault_path or "") else None
+        if fault in COMPLETION_FAULTS and request.method != "POST":
+            fault = None
+        if fault == "no-db" and request.key == MASTER_KEY:
+            fault = None
         if fault == "slow":
             if self._stopping.wait(self.delay):
                 return None  # stopping: hang up instead of answering late
         elif fault is not None:
             return self._fault_answer(fault, request)
+        path = request.path
+        if self.unversioned and not path.startswith(("/v1/", "/v1beta/", "/api/")):
+            path = "/v1" + path
         for method, pattern, handler in self.ROUTES:
-            match = re.fullmatch(pattern, request.path)
+            match = re.fullmatch(pattern, path)
             if match and method == request.method:
                 answer: Answer = getattr(self, handler)(request, **match.groupdict())
                 return answer
@@ -280,6 +299,58 @@ class GatewayServer:
             return _json(401, _openai_401(f"Incorrect API key provided: {request.key}"))
         if fault == "drop":
             return None
+        model = request.model
+        if fault == "upstream-401":
+            return _json(
+                401,
+                {
+                    "error": {
+                        "message": "litellm.AuthenticationError: AuthenticationError: OpenAIException - "
+                        f"Incorrect API key provided. Received Model Group={model}",
+                        "type": "authentication_error",
+                        "param": None,
+                        "code": "401",
+                    }
+                },
+            )
+        if fault == "upstream-404":
+            return _json(
+                404,
+                {
+                    "error": {
+                        "message": "litellm.NotFoundError: NotFoundError: OpenAIException - 404 page not "
+                        f"found. Received Model Group={model}",
+                        "type": None,
+                        "param": None,
+                        "code": "404",
+                    }
+                },
+            )
+        if fault == "cooldown":
+            return _json(
+                429,
+                {
+                    "error": {
+                        "message": f"No deployments available for selected model, Try again in 5 seconds. "
+                        f"Passed model={model}. pre-call-checks=False, cooldown_list=[('0a1b', {{}})]",
+                        "type": "None",
+                        "param": "None",
+                        "code": "429",
+                    }
+                },
+            )
+        if fault == "no-db":
+            return _json(
+                400,
+                {
+                    "error": {
+                        "message": "No connected db.",
+                        "type": "no_db_connection",
+                        "param": "None",
+                        "code": "400",
+                    }
+                },
+            )
         raise AssertionError(fault)
 
     # -- routes --------------------------------------------------------------------------------------
@@ -544,7 +615,7 @@ class GatewayServer:
         return _json(200, [answer])  # without alt=sse the stream is one JSON array
 
     def _list_models(self, request: Recorded) -> Answer:
-        if not self._authorised(request):
+        if not self._authorised(request) and not (self.public_models and request.key is None):
             return _json(401, _openai_401())
         names = sorted(self.models) if self.models is not None else ["my-model"]
         return _json(

@@ -139,15 +139,34 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
     return result
 
 
-def _get(url: str, key: str, timeout: float) -> tuple[int | None, bytes, str, tuple[str, str] | None]:
+def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
+    """The ids ``GET url`` lists (with ``key`` as Bearer, or no key at all), or None: any other answer.
+
+    verify's second look (gateway.second_look): the caller has already checked the host.
+    """
+    status, raw, _, failure = _get(url, key, timeout)
+    if failure is not None or status != 200:
+        return None
+    return _ids(raw.decode("utf-8", errors="replace"))
+
+
+def listing(model: str, ids: list[str], shown: int = 8) -> str:
+    """``the gateway lists a, b, c … (12 in all; every id: gwconf models)``: the ids other than
+    ``model``, closest first."""
+    others = [i for i in dict.fromkeys(closest(model, ids) + ids) if i != model]
+    if not others:
+        return f"the gateway lists no other model for this key{' (only this one)' if ids else ''}"
+    more = f" … ({len(others)} in all; every id: gwconf models)" if len(others) > shown else ""
+    return "the gateway lists " + ", ".join(others[:shown]) + more
+
+
+def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, str, tuple[str, str] | None]:
     """(status, body, content type, (verdict, detail) when no answer came)."""
     import httpx
 
-    headers = {
-        "Authorization": f"Bearer {key}",
-        "Accept": "application/json",
-        "User-Agent": f"gwconf/{__version__} (models)",
-    }
+    headers = {"Accept": "application/json", "User-Agent": f"gwconf/{__version__} (models)"}
+    if key is not None:
+        headers["Authorization"] = f"Bearer {key}"
     try:
         with (
             httpx.Client(
