@@ -8,7 +8,8 @@ It speaks the four wires gwconf verifies and the real clients use (formats.md 9.
 | ``POST /v1/responses`` | Bearer | JSON, or SSE events through ``response.completed`` |
 | ``POST /v1/messages`` | ``x-api-key`` or Bearer | Anthropic JSON, or its SSE events through ``message_stop`` |
 | ``POST /v1beta/models/{m}:generateContent`` / ``:streamGenerateContent?alt=sse`` | ``x-goog-api-key`` or ``?key=`` | Gemini JSON / SSE |
-| ``GET /v1/models`` | Bearer | the model list |
+| ``GET /v1/models`` | Bearer | the model list (with ``model_limits`` in ``limits_shape``'s form) |
+| ``GET /v1/model/info`` | Bearer | LiteLLM's model info (``model_limits``), when ``limits_shape`` is "litellm" |
 | ``HEAD``/``GET /api/hello`` | none | 200 (Claude Code's start-up probe) |
 
 A key outside ``keys`` gets 401 in each family's shape (OpenAI ``invalid_api_key``, Anthropic
@@ -144,6 +145,7 @@ class GatewayServer:
             "_wire_gemini",
         ),
         ("GET", r"/v1/models", "_list_models"),
+        ("GET", r"/v1/model/info", "_model_info"),
         ("HEAD", r"/api/hello", "_hello"),
         ("GET", r"/api/hello", "_hello"),
         ("GET", r"/login", "_login"),
@@ -160,6 +162,11 @@ class GatewayServer:
         self.models = set(models) if models is not None else None  # None: every model is served
         self.public_models = False  # True: GET /v1/models answers without a key too
         self.unversioned = False  # True: every /v1 route also answers without /v1 (as LiteLLM does)
+        # per model: (context window, max output tokens), told in the shape ``limits_shape`` names:
+        # "openrouter" (context_length, top_provider.max_completion_tokens in /v1/models),
+        # "context_window" (in /v1/models), "litellm" (only GET /v1/model/info's model_info)
+        self.model_limits: dict[str, tuple[int, int]] = {}
+        self.limits_shape = "litellm"
         self.reply = reply
         self.requests: list[Recorded] = []
         self.fault: str | None = None
@@ -618,15 +625,32 @@ class GatewayServer:
         if not self._authorised(request) and not (self.public_models and request.key is None):
             return _json(401, _openai_401())
         names = sorted(self.models) if self.models is not None else ["my-model"]
-        return _json(
-            200,
+        entries = []
+        for name in names:
+            entry: dict[str, Any] = {"id": name, "object": "model", "created": 0, "owned_by": "gwconf-test"}
+            if name in self.model_limits and self.limits_shape == "openrouter":
+                window, output = self.model_limits[name]
+                entry.update(context_length=window, top_provider={"max_completion_tokens": output})
+            elif name in self.model_limits and self.limits_shape == "context_window":
+                entry["context_window"] = self.model_limits[name][0]
+            entries.append(entry)
+        return _json(200, {"object": "list", "data": entries})
+
+    def _model_info(self, request: Recorded) -> Answer:
+        """LiteLLM's ``GET /v1/model/info`` (shape of litellm 1.108: data[].model_name, .model_info)."""
+        if not self._authorised(request):
+            return _json(401, _openai_401())
+        if self.limits_shape != "litellm":
+            return _json(404, {"detail": "Not Found"})
+        data = [
             {
-                "object": "list",
-                "data": [
-                    {"id": m, "object": "model", "created": 0, "owned_by": "gwconf-test"} for m in names
-                ],
-            },
-        )
+                "model_name": name,
+                "litellm_params": {"model": f"openai/{name}"},
+                "model_info": {"max_input_tokens": window, "max_output_tokens": output, "mode": "chat"},
+            }
+            for name, (window, output) in sorted(self.model_limits.items())
+        ]
+        return _json(200, {"data": data})
 
     def _hello(self, request: Recorded) -> Answer:
         return Answer(200, b"", "text/plain")

@@ -88,6 +88,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*TABLE, "base_url"), target.base_url)
     config.set((*TABLE, "wire_api"), "responses")
     config.delete((*TABLE, "env_key"))  # gwconf places the key itself; env_key would shadow it
+    if target.limits.context_window:
+        # without it Codex falls back to generic metadata for a model its catalog does not know
+        config.set(("model_context_window",), target.limits.context_window)
     if config.get(("forced_login_method",), None) == "chatgpt":
         config.delete(("forced_login_method",))  # with it Codex deletes an auth.json that holds a key
         notes.append('removed forced_login_method = "chatgpt" (Codex would delete the key\'s auth.json)')

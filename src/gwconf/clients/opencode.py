@@ -44,6 +44,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 
 ID = "opencode"
@@ -153,9 +154,17 @@ def render_layout(docs: dict[str, Document], target: Target, layout: Layout, nam
     config.set((*entry, "options", "apiKey"), target.api_key)
     if not isinstance(config.get((*entry, "models", target.model), None), dict):
         config.set((*entry, "models", target.model), {"name": target.model})
+    notes: list[str] = []
+    if target.limits.known:
+        # models.<m>.limit needs both numbers (opencode's models.dev schema: context and output)
+        limit = {
+            "context": window_or_default(target, name, notes),
+            "output": output_or_default(target, name, notes),
+        }
+        config.set((*entry, "models", target.model, "limit"), limit)
     config.set(("model",), f"{PROVIDER_ID}/{target.model}")
     config.set(("small_model",), f"{PROVIDER_ID}/{target.model}")
-    return []
+    return notes
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
