@@ -307,13 +307,15 @@ class GatewayServer:
         if fault == "drop":
             return None
         model = request.model
+        # the bodies LiteLLM 1.108.7 answered with (tests/e2e/test_litellm.py sees them for real)
+        failed = f"\n\nLiteLLM: model group '{model}' failed with the error above. No fallback was attempted."
         if fault == "upstream-401":
             return _json(
                 401,
                 {
                     "error": {
                         "message": "litellm.AuthenticationError: AuthenticationError: OpenAIException - "
-                        f"Incorrect API key provided. Received Model Group={model}",
+                        "Incorrect API key provided" + failed,
                         "type": "authentication_error",
                         "param": None,
                         "code": "401",
@@ -325,9 +327,8 @@ class GatewayServer:
                 404,
                 {
                     "error": {
-                        "message": "litellm.NotFoundError: NotFoundError: OpenAIException - 404 page not "
-                        f"found. Received Model Group={model}",
-                        "type": None,
+                        "message": "litellm.NotFoundError: NotFoundError: OpenAIException - Error code: 404" + failed,
+                        "type": "invalid_request_error",
                         "param": None,
                         "code": "404",
                     }
@@ -338,25 +339,18 @@ class GatewayServer:
                 429,
                 {
                     "error": {
-                        "message": f"No deployments available for selected model, Try again in 5 seconds. "
-                        f"Passed model={model}. pre-call-checks=False, cooldown_list=[('0a1b', {{}})]",
-                        "type": "None",
-                        "param": "None",
+                        "message": "No deployments available for selected model, Try again in 600 seconds. All "
+                        f"deployments for selected model are in cooldown. Passed model={model}. "
+                        "pre-call-checks=False, cooldown_list=['23334e315ac0a4ba']",
+                        "type": "all_deployments_in_cooldown",
+                        "param": None,
                         "code": "429",
                     }
                 },
             )
         if fault == "no-db":
             return _json(
-                400,
-                {
-                    "error": {
-                        "message": "No connected db.",
-                        "type": "no_db_connection",
-                        "param": "None",
-                        "code": "400",
-                    }
-                },
+                400, {"error": {"message": "No connected db.", "type": "no_db_connection", "param": None, "code": "400"}}
             )
         raise AssertionError(fault)
 
