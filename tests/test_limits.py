@@ -35,7 +35,7 @@ def test_the_profiles_limits_reach_every_client_with_a_place_for_them(
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
     shown = gwconf("profile", "show", "gw")
     assert "context 200,000 tokens, output 32,000 (from profile gw)" in shown.stdout
-    applied = gwconf("apply", "codex", "opencode", "aider", "crush", "goose", "zed")
+    applied = gwconf("apply", "codex", "opencode", "aider", "crush", "goose", "zed", "continue")
     assert applied.exit_code == 0, applied
     assert "default" not in applied.stdout  # nothing was guessed
     assert codex_config(home)["model_context_window"] == 200000
@@ -46,6 +46,10 @@ def test_the_profiles_limits_reach_every_client_with_a_place_for_them(
     crush = json.loads((home / ".config" / "crush" / "crush.json").read_text())
     [model] = crush["providers"]["gwconf"]["models"]
     assert (model["context_window"], model["default_max_tokens"]) == (200000, 32000)
+    import yaml
+
+    [entry] = yaml.safe_load((home / ".continue" / "config.yaml").read_text())["models"]
+    assert entry["defaultCompletionOptions"] == {"contextLength": 200000, "maxTokens": 32000}
     goose = json.loads((home / ".config" / "goose" / "custom_providers" / "custom_gwconf.json").read_text())
     assert goose["models"] == [{"name": "my-model", "context_limit": 200000}]
 
