@@ -4,10 +4,10 @@ each client reads them, rewritten by ``use``, taken back by ``restore``; never a
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
-import tomllib
 
 from tests.gateway_server import VALID_KEY, GatewayServer
 

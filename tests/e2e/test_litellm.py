@@ -21,10 +21,10 @@ import json
 import pathlib
 import sys
 import time
+import tomllib
 from collections.abc import Iterator
 
 import pytest
-import tomllib
 
 from tests.e2e.clients import CLIENTS
 from tests.e2e.conftest import Install, Processes
