@@ -130,3 +130,20 @@ def test_limits_must_be_whole_numbers(gwconf, gateway: GatewayServer, home: Path
     path.write_text(path.read_text() + 'context_window = "200k"\n')
     shown = gwconf("profile", "show", "gw")
     assert shown.exit_code == 1 and "context_window must be a whole number" in shown.stderr
+
+
+def test_a_profile_without_limits_takes_the_last_ones_out(gwconf, gateway: GatewayServer, home: Path) -> None:
+    """Switching to a profile whose limits are unknown leaves no number from the previous one."""
+    add(gwconf, "known", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "codex", "opencode", "continue").exit_code == 0
+    assert codex_config(home)["model_context_window"] == 200000
+    assert gwconf("use", "unknown").exit_code == 0
+    assert "model_context_window" not in codex_config(home)
+    assert "limit" not in opencode_model(home)
+    import yaml
+
+    [entry] = yaml.safe_load((home / ".continue" / "config.yaml").read_text())["models"]
+    assert "defaultCompletionOptions" not in entry
+    assert gwconf("restore", "codex", "opencode", "continue").exit_code == 0
+    assert not (home / ".codex" / "config.toml").exists()

@@ -91,8 +91,10 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*TABLE, "wire_api"), "responses")
     config.delete((*TABLE, "env_key"))  # gwconf places the key itself; env_key would shadow it
     if target.limits.context_window:
-        # without it Codex falls back to generic metadata for a model its catalog does not know
+        # for a model its catalog does not know, Codex otherwise assumes a generic window
         config.set(("model_context_window",), target.limits.context_window)
+    else:  # unknown for this model: a number left from another profile or model would be a guess
+        config.delete(("model_context_window",))
     if config.get(("forced_login_method",), None) == "chatgpt":
         config.delete(("forced_login_method",))  # with it Codex deletes an auth.json that holds a key
         notes.append('removed forced_login_method = "chatgpt" (Codex would delete the key\'s auth.json)')

@@ -118,10 +118,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     # the model's limits where Continue reads them (config.yaml reference: defaultCompletionOptions
     # contextLength, maxTokens); unknown, Continue keeps its own defaults and nothing is written
     options = ("models", index, "defaultCompletionOptions")
-    if target.limits.context_window:
-        config.set((*options, "contextLength"), target.limits.context_window)
-    if target.limits.max_output_tokens:
-        config.set((*options, "maxTokens"), target.limits.max_output_tokens)
+    for key, value in (
+        ("contextLength", target.limits.context_window),
+        ("maxTokens", target.limits.max_output_tokens),
+    ):
+        if value:
+            config.set((*options, key), value)
+        elif isinstance(config.get(options, None), dict):  # unknown: no number left from another profile
+            config.delete((*options, key))
+    if config.get(options, None) == {}:
+        config.delete(options)
     dotenv.set((SECRET_NAME,), target.api_key)
     return []
 

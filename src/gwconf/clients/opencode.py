@@ -166,6 +166,8 @@ def render_layout(docs: dict[str, Document], target: Target, layout: Layout, nam
             "output": output_or_default(target, name, notes),
         }
         config.set((*entry, "models", target.model, "limit"), limit)
+    else:  # unknown: opencode's own handling, not numbers left from another profile
+        config.delete((*entry, "models", target.model, "limit"))
     config.set(("model",), f"{PROVIDER_ID}/{target.model}")
     config.set(("small_model",), f"{PROVIDER_ID}/{target.model}")
     return notes
