@@ -7,6 +7,12 @@ only value current Codex accepts). The key goes to ``auth.json`` with ``requires
 unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
 ``gwconf run codex`` writes nothing: ``-c key=value`` overrides (TOML values, above every config
 layer) describe the same table with ``env_key``, and the key is set only in Codex's environment.
+The model's context window, when known (profile or gateway, limits.py), goes to
+``model_context_window`` (0.169 reads it; its ``model_max_output_tokens`` is ignored with a warning,
+so it is not written); unknown, the key is taken out. Checked with the real 0.169: the window does
+not silence "Model metadata for `<model>` not found. Defaulting to fallback metadata": that comes
+from Codex's model catalog (``model_catalog_json``), which gwconf does not write (a catalog replaces
+the built-in one whole).
 """
 
 from __future__ import annotations

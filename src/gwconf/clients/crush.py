@@ -24,7 +24,9 @@ included, and reports a ``crushrc`` line that overrides it (``model large ...``)
 rewriting the script. The data-folder ``crush.json`` (the model picked in Crush's UI) is merged
 after the global files and is reported the same way, never edited. ``gwconf run crush`` points
 ``CRUSH_GLOBAL_CONFIG`` at a temporary stand-in for the global folder (its entries linked,
-crush.json as ``render()`` edits it).
+crush.json as ``render()`` edits it). The model entry gwconf adds demands ``context_window`` and
+``default_max_tokens`` (catwalk's Model): the model's limits (limits.py), else gwconf's stated
+defaults (128000 and 8192), named in apply's output.
 """
 
 from __future__ import annotations

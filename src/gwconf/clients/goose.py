@@ -18,6 +18,8 @@ from config.yaml: a secret comes from the environment, else the OS keyring, else
 first for secrets, so the built-in ``openai`` provider gets ``OPENAI_HOST`` (scheme and host) and an
 ``OPENAI_BASE_PATH`` starting with ``/`` (goose then treats it as custom and stays on Chat
 Completions for every model name; ``build_url`` joins it onto the host as an absolute path).
+The model entry gwconf adds demands ``context_limit``: the known window (limits.py), else gwconf's
+stated default 128000, named in apply's output.
 """
 
 from __future__ import annotations
