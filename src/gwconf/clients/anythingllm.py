@@ -10,6 +10,8 @@ current folder when it is a checkout (``server/.env.example``) or a Docker stora
 (``anythingllm.db``); the desktop app's ``<userData anythingllm-desktop>/storage/.env`` when that
 file exists (its location is UNVERIFIED, so gwconf never creates it). When its UI saves settings,
 AnythingLLM rewrites the whole ``.env`` from memory: the desktop app is refused while it runs.
+``GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT`` (unset, AnythingLLM assumes 4096): the known window
+(limits.py), else, when the file has none, gwconf's stated default 128000, named in apply's output.
 """
 
 from __future__ import annotations

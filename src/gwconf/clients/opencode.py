@@ -16,7 +16,10 @@ entry, and the top-level ``model`` and ``small_model`` (opencode sends a title r
 when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
 functions with its own ``Layout``. ``gwconf run opencode`` passes the provider entry ``render()``
 builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
-included), so nothing is written at all.
+included), so nothing is written at all. The model's limits, when known (limits.py), go to
+``provider.gwconf.models.<model>.limit.context`` and ``.output`` (both required in opencode's
+models.dev schema; a custom model without ``limit`` has context 0 and no auto-compaction); unknown,
+``limit`` is taken out.
 """
 
 from __future__ import annotations

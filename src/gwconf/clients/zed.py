@@ -7,7 +7,9 @@ UNVERIFIED). gwconf adds ``language_models.openai_compatible.gwconf`` (``api_url
 ``gwconf`` from ``$GWCONF_API_KEY`` (upper-snake provider id + ``_API_KEY``) or its keychain,
 never from settings.json, so gwconf writes no key and says how to set it. Folder: Linux
 ``$FLATPAK_XDG_CONFIG_HOME/zed`` or ``$XDG_CONFIG_HOME/zed`` (``~/.config/zed``), macOS
-``~/.config/zed``, Windows ``%APPDATA%\\Zed``.
+``~/.config/zed``, Windows ``%APPDATA%\\Zed``. The ``available_models`` entry gwconf adds demands
+``max_tokens`` (the context window): the known one (limits.py), else gwconf's stated default 128000,
+named in apply's output; ``max_output_tokens`` (optional) only when known.
 """
 
 from __future__ import annotations
