@@ -18,7 +18,7 @@ functions with its own ``Layout``. ``gwconf run opencode`` passes the provider e
 builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
 included), so nothing is written at all. The model's limits, when known (limits.py), go to
 ``provider.gwconf.models.<model>.limit.context`` and ``.output`` (both required in opencode's
-models.dev schema; a custom model without ``limit`` has context 0 and no auto-compaction); unknown,
+models.dev schema once ``limit`` is given; not checked against a running 1.18.33); unknown,
 ``limit`` is taken out.
 """
 
