@@ -38,6 +38,7 @@ FORMATS: dict[str, str] = {
     "toml": "toml",
     "json": "json",  # strict JSON: stays strict
     "jsonc": "json",  # JSON with comments and trailing commas
+    "json5": "json",  # JSON5 (OpenClaw): unquoted keys, single quotes; comments and commas kept
     "yaml": "yaml",
     "dotenv": "dotenv",
     "shellrc": "shellrc",  # one marked block in a POSIX shell rc file
