@@ -19,6 +19,7 @@ MODULES: dict[str, str] = {
     "codex": "codex",
     "continue": "continue_dev",
     "copilot": "copilot",
+    "copilot-cli": "copilot_cli",
     "crush": "crush",
     "cursor": "cursor",
     "fabric": "fabric",
