@@ -440,6 +440,74 @@ SHELL_GPT = E2EClient(
 )
 
 
+# -- pi -------------------------------------------------------------------------------------------
+
+
+def seed_pi(home: Path, cwd: Path) -> None:
+    write_json(
+        home / ".pi" / "agent" / "settings.json",
+        {"enableInstallTelemetry": False, "quietStartup": True, "lastChangelogVersion": "0.73.1"},
+    )
+
+
+PI = E2EClient(
+    id="pi",
+    program="pi",
+    args=("-p", "--no-session", PROMPT),
+    wire_path=CHAT,
+    env={"PI_SKIP_VERSION_CHECK": "1", "PI_OFFLINE": "1"},
+    seed=seed_pi,
+    to_vendor=lambda home: edit_json(
+        home / ".pi" / "agent" / "settings.json",
+        lambda d: d.update(defaultProvider="anthropic", defaultModel="claude-sonnet-4-5"),
+    ),
+    # restored pi has no default provider and, with no vendor key in its environment, no model at all
+    restored_env=lambda dead: {},
+)
+
+
+# -- openclaw -------------------------------------------------------------------------------------
+
+
+def seed_openclaw(home: Path, cwd: Path) -> None:
+    """JSON5 on purpose, with the user's own local provider (not running: port 9) as the default."""
+    write(
+        home / ".openclaw" / "openclaw.json",
+        "// OpenClaw configuration of the e2e HOME\n"
+        "{\n"
+        "  update: { checkOnStart: false, },\n"
+        "  models: {\n"
+        "    providers: {\n"
+        "      // the user's own server, not running during the test\n"
+        "      local: {\n"
+        "        baseUrl: 'http://127.0.0.1:9/v1',\n"
+        "        apiKey: 'local',\n"
+        "        api: 'openai-completions',\n"
+        "        models: [{ id: 'local-model', name: 'local-model', contextWindow: 32768, maxTokens: 4096 }],\n"
+        "      },\n"
+        "    },\n"
+        "  },\n"
+        "  agents: { defaults: { model: { primary: 'local/local-model' } } },\n"
+        "}\n",
+    )
+
+
+OPENCLAW = E2EClient(
+    id="openclaw",
+    program="openclaw",
+    args=("agent", "exec", PROMPT),
+    wire_path=CHAT,
+    env={"OPENCLAW_NO_AUTO_UPDATE": "1"},
+    seed=seed_openclaw,
+    to_vendor=lambda home: replace_line(
+        home / ".openclaw" / "openclaw.json", "primary: 'gwconf/my-model'", "primary: 'anthropic/claude-opus-4-6'"
+    ),
+    # restored, its default is the user's own provider again (port 9, closed)
+    restored_env=lambda dead: {},
+    restored_timeout=90,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -454,5 +522,7 @@ CLIENTS: dict[str, E2EClient] = {
         AIDER,
         LLM,
         SHELL_GPT,
+        PI,
+        OPENCLAW,
     )
 }
