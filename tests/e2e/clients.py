@@ -53,6 +53,8 @@ class E2EClient:
     # no longer know where the gateway is, so a run that is ended early proves as much)
     restored_timeout: float = 120
     timeout: float = 180
+    # started from bash after sourcing ~/.bashrc: a client whose settings are shell variables
+    via_bashrc: bool = False
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -500,11 +502,29 @@ OPENCLAW = E2EClient(
     env={"OPENCLAW_NO_AUTO_UPDATE": "1"},
     seed=seed_openclaw,
     to_vendor=lambda home: replace_line(
-        home / ".openclaw" / "openclaw.json", "primary: 'gwconf/my-model'", "primary: 'anthropic/claude-opus-4-6'"
+        home / ".openclaw" / "openclaw.json",
+        "primary: 'gwconf/my-model'",
+        "primary: 'anthropic/claude-opus-4-6'",
     ),
     # restored, its default is the user's own provider again (port 9, closed)
     restored_env=lambda dead: {},
     restored_timeout=90,
+)
+
+
+# -- copilot-cli ----------------------------------------------------------------------------------
+
+COPILOT_CLI = E2EClient(
+    id="copilot-cli",
+    program="copilot",
+    args=("-p", PROMPT, "-s"),
+    wire_path=CHAT,
+    # no GitHub API, telemetry or auto-update (it looks up api.github.com even in BYOK mode otherwise)
+    env={"COPILOT_OFFLINE": "true"},
+    via_bashrc=True,
+    to_vendor=lambda home: drop_lines(home / ".bashrc", "export COPILOT_PROVIDER_BASE_URL="),
+    # restored: no BYOK variables, and COPILOT_OFFLINE without a provider stops before any request
+    restored_env=lambda dead: {},
 )
 
 
@@ -524,5 +544,6 @@ CLIENTS: dict[str, E2EClient] = {
         SHELL_GPT,
         PI,
         OPENCLAW,
+        COPILOT_CLI,
     )
 }
