@@ -15,6 +15,7 @@ MODULES: dict[str, str] = {
     "chatbox": "chatbox",
     "cherry-studio": "cherry_studio",
     "claude-code": "claude_code",
+    "claude-code-router": "claude_code_router",
     "cline": "cline",
     "codex": "codex",
     "continue": "continue_dev",

@@ -528,6 +528,50 @@ COPILOT_CLI = E2EClient(
 )
 
 
+# -- claude-code-router -----------------------------------------------------------------------------
+
+
+def seed_ccr(home: Path, cwd: Path) -> None:
+    """Claude Code past its onboarding and quiet; the router's own switches on a free port."""
+    import socket
+
+    with socket.socket() as probe:  # the router's default 3456 may be taken on a shared machine
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    write_json(home / ".claude.json", {"hasCompletedOnboarding": True, "theme": "dark"})
+    write_json(home / ".claude" / "settings.json", {"env": CLAUDE_OFFLINE})
+    write_json(
+        home / ".claude-code-router" / "config.json",
+        {
+            "LOG": False,
+            "NON_INTERACTIVE_MODE": True,
+            "HOST": "127.0.0.1",
+            "PORT": port,
+            "Providers": [],
+            "Router": {},
+        },
+    )
+
+
+CLAUDE_CODE_ROUTER = E2EClient(
+    id="claude-code-router",
+    program="ccr",
+    args=("code", "-p", PROMPT, "--output-format", "text"),
+    wire_path=CHAT,
+    env=CLAUDE_OFFLINE,
+    seed=seed_ccr,
+    # Claude Code retries a 401 ten times (11 requests reached the gateway in the reference run)
+    wrong_key_env={"CLAUDE_CODE_MAX_RETRIES": "0"},
+    to_vendor=lambda home: edit_json(
+        home / ".claude-code-router" / "config.json",
+        lambda d: d["Router"].update(default="deepseek,deepseek-chat"),
+    ),
+    # restored: no route at all, and Claude Code is pointed at the local router only
+    restored_env=lambda dead: {"CLAUDE_CODE_MAX_RETRIES": "0"},
+    restored_timeout=60,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -545,5 +589,6 @@ CLIENTS: dict[str, E2EClient] = {
         PI,
         OPENCLAW,
         COPILOT_CLI,
+        CLAUDE_CODE_ROUTER,
     )
 }
