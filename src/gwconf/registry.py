@@ -24,6 +24,7 @@ MODULES: dict[str, str] = {
     "crush": "crush",
     "cursor": "cursor",
     "fabric": "fabric",
+    "factory-droid": "factory_droid",
     "gemini-cli": "gemini_cli",
     "goose": "goose",
     "jan": "jan",

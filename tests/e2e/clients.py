@@ -572,6 +572,25 @@ CLAUDE_CODE_ROUTER = E2EClient(
 )
 
 
+# -- factory-droid ----------------------------------------------------------------------------------
+
+FACTORY_DROID = E2EClient(
+    id="factory-droid",
+    program="droid",
+    args=("exec", PROMPT),  # no -m: sessionDefaultSettings.model picks gwconf's custom model
+    wire_path=CHAT,
+    # no api.factory.ai, telemetry or OTel collector (the binary's airgap switch)
+    env={"FACTORY_AIRGAP_ENABLED": "1", "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"},
+    to_vendor=lambda home: edit_json(
+        home / ".factory" / "settings.json",
+        lambda d: d["sessionDefaultSettings"].update(model="claude-sonnet-4-5"),
+    ),
+    # restored: no custom model; Factory's own models need a login, which airgap mode refuses
+    restored_env=lambda dead: {},
+    restored_timeout=60,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -590,5 +609,6 @@ CLIENTS: dict[str, E2EClient] = {
         OPENCLAW,
         COPILOT_CLI,
         CLAUDE_CODE_ROUTER,
+        FACTORY_DROID,
     )
 }
