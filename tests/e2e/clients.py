@@ -591,6 +591,43 @@ FACTORY_DROID = E2EClient(
 )
 
 
+# -- kilo -----------------------------------------------------------------------------------------
+
+
+def seed_kilo(home: Path, cwd: Path) -> None:
+    # Kilo's own gateway catalogue (api.kilo.ai) stops only with its provider disabled (reference 3.5)
+    write_json(
+        home / ".config" / "kilo" / "kilo.jsonc",
+        {"$schema": "https://app.kilo.ai/config.json", "autoupdate": False, "disabled_providers": ["kilo"]},
+    )
+    write(home / ".npmrc", "offline=true\n")  # as opencode, whose fork it is: no plugin install at start
+
+
+KILO = E2EClient(
+    id="kilo",
+    program="kilo",
+    args=("run", PROMPT),
+    wire_path=CHAT,
+    env={
+        "KILO_TELEMETRY_LEVEL": "off",
+        "KILO_DISABLE_AUTOUPDATE": "1",
+        "KILO_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    },
+    seed=seed_kilo,
+    rewrites=("kilo.jsonc",),  # it adds its own settings to the file it runs with
+    to_vendor=lambda home: edit_json(
+        home / ".config" / "kilo" / "kilo.jsonc",
+        lambda d: d.update(model="anthropic/claude-sonnet-4-5", small_model="anthropic/claude-haiku-4-5"),
+    ),
+    restored_skip=(
+        "restored Kilo has no provider of ours and picks its own Kilo gateway (api.kilo.ai) or a vendor's; "
+        "running it would try their hosts"
+    ),
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -610,5 +647,6 @@ CLIENTS: dict[str, E2EClient] = {
         COPILOT_CLI,
         CLAUDE_CODE_ROUTER,
         FACTORY_DROID,
+        KILO,
     )
 }
