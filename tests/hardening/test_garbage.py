@@ -30,7 +30,11 @@ WHERE = {
         ".gemini/settings.json",
         '// mine\n{\n  "theme": "dark", /* c */\n  "a": [1, 2,],\n}\n',
     ),
-    "json5": ("openclaw", ".openclaw/openclaw.json", "// mine\n{\n  theme: 'dark', /* c */\n  a: [1, 2,],\n}\n"),
+    "json5": (
+        "openclaw",
+        ".openclaw/openclaw.json",
+        "// mine\n{\n  theme: 'dark', /* c */\n  a: [1, 2,],\n}\n",
+    ),
     "toml": ("codex", ".codex/config.toml", '# mine\nmodel = "x"\n\n[tui]\nnotifications = true\n'),
     "yaml": ("continue", ".continue/config.yaml", "# mine\nname: mine\nversion: 0.0.1\nmodels: []\n"),
     "dotenv": ("fabric", ".config/fabric/.env", "# mine\nDEFAULT_VENDOR=OpenAI\nexport A='b c'\n"),
