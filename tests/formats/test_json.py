@@ -681,7 +681,7 @@ def test_bad_path_parts_are_refused() -> None:
 
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError):
-        load("{}", "f", fmt="json5")
+        load("{}", "f", fmt="hjson")
 
 
 # -- scanning stays linear ----------------------------------------------------------------------

@@ -40,6 +40,7 @@ FORMATS: dict[str, str] = {
     "toml": "toml",
     "json": "json",  # strict JSON: stays strict
     "jsonc": "json",  # JSON with comments and trailing commas
+    "json5": "json",  # JSON5 (OpenClaw): unquoted keys, single quotes; comments and commas kept
     "yaml": "yaml",
     "dotenv": "dotenv",
     "shellrc": "shellrc",  # one marked block in a POSIX shell rc file
@@ -184,7 +185,7 @@ def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple
     if edited.fmt != fmt:
         raise ValueError(f"{edited.source}: edited as {edited.fmt}, checked as {fmt}")
     text = edited.dump()
-    check_bytes(edited.source, edited.original, text, edited.edits)
+    check_bytes(edited.source, edited.original, edited.gate_text(), edited.edits)
     before = original.data() if original is not None else None
     intended = replay(before, edited.ops)
     try:

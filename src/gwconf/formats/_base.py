@@ -153,6 +153,10 @@ class Document(Protocol):
     def dump(self) -> str:
         """The full text (no BOM)."""
 
+    def gate_text(self) -> str:
+        """The text in the coordinates of ``original`` and ``edits``, for the byte check: ``dump()``
+        for every editor but JSON5's, whose text pads unquoted keys to line up with its mask."""
+
     def reads_as(self, intended: Any) -> bool:
         """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown
         this way, the write gate re-reads the whole text)."""

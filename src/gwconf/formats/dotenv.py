@@ -228,6 +228,8 @@ class DotenvDocument(NamedValues):
     def dump(self) -> str:
         return "".join(line.text() for line in self._lines)
 
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
     def _name(self, path: KeyPath) -> str:
         if len(path) != 1 or not isinstance(path[0], str) or not path[0]:
             raise WriteRefused(f"{self.source}: a .env file has flat names; got {path!r}.")

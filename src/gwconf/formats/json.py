@@ -1,4 +1,4 @@
-"""Strict JSON and JSONC: our own token-level editor (formats.md section 4).
+"""Strict JSON, JSONC and JSON5: our own token-level editor (formats.md section 4).
 
 No package on PyPI edits JSONC without losing comments, accepting broken files or needing Node.js
 at runtime (formats.md 4.1), so this module does it itself, in three steps:
@@ -12,6 +12,14 @@ at runtime (formats.md 4.1), so this module does it itself, in three steps:
    ending and trailing-comma style. Everything else in the file comes back byte for byte.
 
 The text and its mask are spliced together, so later edits walk the mask without masking again.
+
+JSON5 (OpenClaw's ``openclaw.json``) adds unquoted keys, single-quoted strings and more escapes,
+which a same-length blank cannot turn into JSON. Its mask is the strict JSON spelling of each
+token, and the editor's text gets ``_PAD`` characters (never in a file; ``dump`` drops them)
+wherever that spelling is longer, so text and mask keep sharing offsets: ``name`` is held as
+``\x01name\x01`` against ``"name"``. Only the mask step differs (``_prepare5``, a Python loop
+over the tokens JSON does not have; the rest goes by in long runs); walking and splicing are
+the JSONC code. New keys are written quoted, which JSON5 also reads.
 """
 
 from __future__ import annotations
@@ -68,7 +76,7 @@ _LINE_BREAK = re.compile(r"[\r\n]")
 _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")
-_MEMBER_INDENT = re.compile(r'^([ \t]+)"', re.M)
+_MEMBER_INDENT = re.compile(r'^([ \t]+)["\x01]', re.M)  # \x01: an unquoted JSON5 key
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
 
 _TRAIL = "\x00"  # marks a generated trailing comma: "," in the text, " " in the mask
@@ -116,11 +124,15 @@ def _dumps(value: Any) -> str:
 
 
 def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
-    """Parse ``text`` (no BOM) as strict ``json`` or ``jsonc``; raises ``ParseError`` naming ``source``."""
-    if fmt not in ("json", "jsonc"):
+    """Parse ``text`` (no BOM) as strict ``json``, ``jsonc`` or ``json5``; raises ``ParseError`` naming ``source``."""
+    if fmt not in ("json", "jsonc", "json5"):
         raise ValueError(f"not a JSON format: {fmt}")
     with paused_gc():
-        masked, trailing, data = _prepare(text, source, strict=fmt == "json")
+        if fmt == "json5":
+            _DUPLICATES[0] = False
+            text, masked, trailing, data = _prepare5(text, source)
+        else:
+            masked, trailing, data = _prepare(text, source, strict=fmt == "json")
     doc = JsonDocument(text, source, fmt, masked, trailing, data)
     doc._dups = _DUPLICATES[0]
     return doc
@@ -301,6 +313,144 @@ def _prepare(text: str, source: str, *, strict: bool, like: str | None = None) -
         return masked, trailing, _validate(masked, text, source)
     except JSONDecodeError as exc:
         raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON5: the mask is each token's JSON spelling; the text is padded to its length
+
+
+_PAD = "\x01"
+# Runs JSON5 shares with JSON (blanks, brackets, colons, plain strings, JSON numbers, keywords,
+# commas no closing bracket or comment follows), else one token that needs a look.
+_J5 = re.compile(
+    r"(?P<run>(?:[ \t\r\n{}\[\]:]+"
+    r'|"[^"\\\r\n\x01]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\r\n\x01]*)*"'
+    r"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.$])"
+    r"|(?:true|false|null)(?![\w$])(?![ \t\r\n]*:)"
+    r"|,(?![ \t\r\n]*[}\]/]))+)"
+    rf"|(?P<comment>//[^\r\n]*|{_BLOCK}|/\*)"
+    r"|(?P<string>[\"'])"
+    r"|(?P<number>[-+]?\.?\d(?:[\w.]|(?<=[eE])[-+])*)"
+    r"|(?P<word>(?:[^\W\d]|\$)[\w$]*)"
+    r"|(?P<comma>,)"
+    r"|(?P<space>[\v\f\xa0\ufeff\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])"
+    r"|(?P<other>[\s\S])"
+)
+_J5_CHUNK = re.compile(r"[^\"'\\\r\n]+|\\(?:\r\n|[\s\S])|[\s\S]")
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_HEX2 = re.compile(r"[0-9a-fA-F]{2}")
+_J5_ESCAPES = {"v": "\\u000b", "0": "\\u0000", "'": "\\u0027"}
+
+
+def _utf16_escape(char: str) -> str:
+    """``\\uXXXX`` (two of them beyond the BMP): never shorter than the 2-character escape."""
+    units = char.encode("utf-16-be")
+    return "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+
+
+def _j5_string(text: str, start: int, source: str) -> tuple[int, str, str]:
+    """The string opening at ``start``: (end, padded text, JSON mask), the last two of equal length."""
+    quote = text[start]
+    out, mask = [quote], ['"']
+    for chunk in _J5_CHUNK.finditer(text, start + 1):
+        piece, pos = chunk.group(), chunk.end()
+        if piece == quote:
+            out.append(piece)
+            mask.append('"')
+            return pos, "".join(out), "".join(mask)
+        if piece in ("\r", "\n"):
+            break
+        if piece[0] != "\\":
+            spelled = '\\"' if piece == '"' else piece
+        elif piece[1] in '\\"/bfnrt' or (piece[1] == "u" and _HEX4.match(text, pos)):
+            spelled = piece  # JSON's own escape (a \\u's four digits follow as a plain chunk)
+        elif piece[1] == "x" and _HEX2.match(text, pos):
+            spelled = "\\u00"  # \\xAB: its two digits follow
+        elif piece[1] in "v'" or (piece[1] == "0" and not text[pos : pos + 1].isdigit()):
+            spelled = _J5_ESCAPES[piece[1]]
+        elif piece[1] in "\r\n\u2028\u2029xu" or piece[1].isdigit():
+            raise ParseError(
+                source,
+                f"the escape {piece!r} in a string: gwconf cannot edit this JSON5 file safely",
+                *line_col(text, chunk.start()),
+            )
+        else:
+            spelled = _utf16_escape(piece[1])  # "\\a" is "a"
+        out.append(piece + _PAD * (len(spelled) - len(piece)))
+        mask.append(spelled)
+    raise ParseError(source, "unterminated string", *line_col(text, start))
+
+
+def _prepare5(text: str, source: str) -> tuple[str, str, bool, Any]:
+    """(padded text, mask, uses trailing commas, data) of a JSON5 file; raises ParseError."""
+    bad = text.find(_PAD)
+    if bad >= 0:
+        raise ParseError(source, "a control character (U+0001) is not valid JSON5", *line_col(text, bad))
+    out: list[str] = []
+    mask: list[str] = []
+    pos = 0  # text[pos:] is not in ``out`` / ``mask`` yet
+    trailing = False
+    prev = ""  # the last significant character before the token
+    scan, at = _J5.match, 0
+    while at < len(text):
+        match = scan(text, at)
+        kind, start, end = match.lastgroup, at, match.end()
+        at = end
+        if kind == "run":
+            prev = _significant(text, end, start, prev)
+            continue
+        if kind == "comment":
+            if end - start == 2 and text[start + 1] == "*":  # a whole /* */ is at least 4 long
+                raise ParseError(source, "unterminated /* comment", *line_col(text, start))
+            piece = _BLANKS[end - start]
+        elif kind == "comma":
+            after = _GAP.match(text, end).end()
+            if after < len(text) and text[after] in "}]" and prev not in ("", "{", "[", ",", ":"):
+                piece, trailing = " ", True
+            else:
+                piece = ","
+            prev = ","
+        elif kind == "string":
+            at, padded, piece = _j5_string(text, start, source)
+            out += (text[pos:start], padded)
+            mask += (text[pos:start], piece)
+            pos, prev = at, '"'
+            continue
+        elif kind == "word":
+            after = _GAP.match(text, end).end()
+            if text.startswith(":", after):  # an unquoted key
+                word = text[start:end]
+                out += (text[pos:start], _PAD, word, _PAD)
+                mask += (text[pos:start], '"', word, '"')
+                pos, prev = end, '"'
+                continue
+            piece, prev = text[start:end], text[end - 1]  # a value: true, or invalid
+        elif kind == "number":
+            raise ParseError(
+                source,
+                f"the number {text[start:end]} is JSON5 only (hex, a leading + or a bare dot): "
+                "gwconf edits JSON5 files whose numbers are plain JSON",
+                *line_col(text, start),
+            )
+        elif kind == "space":
+            piece = " "
+        else:
+            piece, prev = text[start:end], text[start]
+        out += (text[pos:start], text[start:end])
+        mask += (text[pos:start], piece)
+        pos = end
+    if pos == 0:
+        padded = masked = text
+    else:
+        out.append(text[pos:])
+        mask.append(text[pos:])
+        padded, masked = "".join(out), "".join(mask)
+    if _is_blank(masked):
+        return padded, masked, False, {}
+    try:
+        return padded, masked, trailing, _validate(masked, padded, source)
+    except JSONDecodeError as exc:
+        raise ParseError(source, exc.msg, *line_col(padded, exc.pos)) from None
 
 
 _MEMBER_BLOCK = 4096  # members of a big top-level object compared at a time
@@ -613,6 +763,12 @@ class JsonDocument:
     # -- reading --------------------------------------------------------------------------------
 
     def dump(self) -> str:
+        if self.fmt == "json5" and _PAD in self._text:
+            return self._text.replace(_PAD, "")
+        return self._text
+
+    def gate_text(self) -> str:
+        """The text as edited: JSON5's unquoted keys still padded, as in ``original`` and ``edits``."""
         return self._text
 
     def data(self) -> Any:
@@ -629,6 +785,8 @@ class JsonDocument:
         edits kept instead of being kept itself: a big file is not held in three copies. Where
         they differ, the fresh mask is the one read. Validated and decoded in one pass."""
         with paused_gc():
+            if self.fmt == "json5":
+                return _prepare5(self.dump(), self.source)[3]
             _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
         return data
 
@@ -640,7 +798,7 @@ class JsonDocument:
         Exactly: the same keys in the same order, values equal in marshal's sense (types
         included). False means only "not shown this way": the caller then re-reads the whole
         file (``reread``) and compares as usual, and reports any parse error."""
-        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
+        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK or self.fmt == "json5":
             return False
         with paused_gc():
             if self.fmt == "json":
@@ -966,6 +1124,11 @@ class JsonDocument:
             piece = _render(value, text[line:child_start], self._unit(), self.eol, self._trailing)
         else:
             piece = _compact(value, ", ", ": ")
+        if self.fmt == "json5" and isinstance(value, str) and text.startswith("'", start):
+            inner = _dumps(value)[1:-1].replace('\\"', '"').replace("'", "\\'")  # its quotes stay
+            _, padded, masked = _j5_string(f"'{inner}'", 0, self.source)
+            self._splice(start, end, padded, masked, claim=claim)
+            return
         self._splice(start, end, piece, claim=claim)
 
     def _insert(self, owner: int, container: int, key: str | None, value: Any) -> int:

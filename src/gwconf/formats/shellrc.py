@@ -232,6 +232,8 @@ class ShellBlockDocument(NamedValues):
         body = "".join(line.text for line in self._lines)
         return self._head + self._begin + body + self._end + self._tail
 
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
     def _duplicates(self, name: str) -> bool:
         return sum(line.name == name for line in self._lines) > 1
 

@@ -88,6 +88,8 @@ class TextDocument:
     def dump(self) -> str:
         return self._text
 
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
     def _check_path(self, path: KeyPath) -> None:
         if tuple(path) != ():
             raise WriteRefused(

@@ -786,6 +786,8 @@ class TomlDocument:
         self._settle()
         return self._text
 
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
     def _settle(self) -> None:
         """Read the optimistic text back once; when it is not what the edits intend, start again
         from the original and make the same edits the careful way."""

@@ -677,6 +677,8 @@ class YamlDocument:
     def dump(self) -> str:
         return self._text
 
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
     # -- state ------------------------------------------------------------------------------
 
     def _tree_now(self) -> _Tree:
