@@ -133,17 +133,27 @@ def command(
         _output.emit_json(
             {
                 "profile": profile.name if profile else None,
+                "chosen_by": _chosen_by(profile),
                 "results": [c.to_json() for c in checks],
                 "exit_code": code,
             }
         )
         return code
+    chosen = _chosen_by(profile)
+    if profile is not None and chosen is not None and chosen["source"] not in ("active", "--profile"):
+        _output.out(f"Using profile {profile.name!r} (chosen by {chosen['file'] or chosen['source']}).")
     for check in checks:
         render_check(check)
     if len(checks) > 1:
         good = sum(1 for c in checks if c.exit_code == 0)
         _output.out(f"\n{good} of {len(checks)} answered with content.")
     return code
+
+
+def _chosen_by(profile: Any) -> dict[str, Any] | None:
+    """What chose the profile: --profile, GWCONF_PROFILE, a folder's .gwconf.toml or the active one."""
+    choice = getattr(profile, "chosen", None)
+    return None if choice is None else {"source": choice.source, "file": choice.file}
 
 
 def point_to_apply(checks: list[Any], profile: Any, env: Any) -> None:

@@ -33,6 +33,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_preflight,
     no_steps,
+    project_folder,
     project_root,
     shown,
 )
@@ -68,6 +69,12 @@ doctor = no_doctor
 
 def files(env: Env) -> list[ConfigFile]:
     return [ConfigFile("config", env.home / CONF, "yaml", secret=True)]
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.aider.conf.yml`` at the git root (else the current folder): aider's ``main()`` reads it
+    from the current folder, the git root and the home folder, the nearest winning."""
+    return [ConfigFile("config", project_folder(env) / CONF, "yaml", secret=True)]
 
 
 def detect(env: Env) -> bool:

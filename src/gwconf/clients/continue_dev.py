@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     env_dir,
     no_doctor,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
@@ -58,6 +59,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def folder(env: Env) -> Path:

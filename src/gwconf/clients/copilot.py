@@ -27,6 +27,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_launch,
     no_preflight,
+    no_project_scope_files,
 )
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -57,6 +58,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def variant(env: Env) -> str | None:

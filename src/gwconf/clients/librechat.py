@@ -23,6 +23,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -56,6 +57,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def location(env: Env) -> _server.Location:

@@ -24,6 +24,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.formats import Document
@@ -52,6 +53,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def _marks(folder: Path) -> bool:

@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     default_target_for,
     no_doctor,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -64,6 +65,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def config_path(env: Env) -> Path:

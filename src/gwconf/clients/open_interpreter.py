@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     get_str,
     no_doctor,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -60,6 +61,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def config_dir(env: Env) -> Path:

@@ -32,6 +32,7 @@ from gwconf.clients._base import (
     default_target,
     no_doctor,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -70,6 +71,7 @@ PS5 = ("Documents", "WindowsPowerShell", "Microsoft.PowerShell_profile.ps1")
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 @dataclass

@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     get_str,
     no_doctor,
     no_launch,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -56,6 +57,7 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def folder(env: Env) -> Path:

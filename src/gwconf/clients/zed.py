@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -60,6 +61,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def config_dir(env: Env) -> Path:
