@@ -89,6 +89,8 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
             _output.out(f"  gwconf last applied {r.applied_profile!r} here")
         for line in r.drift:
             _output.warn(f"changed by hand since gwconf wrote it: {line}")
+        for other in r.others:
+            _output.out(f"  also managed  by {other.manager.name}: {other.evidence}")
     return unreadable(rows, ledger.damaged)
 
 
