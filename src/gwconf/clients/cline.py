@@ -42,6 +42,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    no_import_link,
     no_project_scope_files,
     no_steps,
 )
@@ -78,6 +79,7 @@ detect = default_detect_for(__name__)
 target = default_target_for(__name__)
 steps = no_steps
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def cline_dir(env: Env) -> Path:

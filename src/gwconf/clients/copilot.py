@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
     no_project_scope_files,
@@ -59,6 +60,7 @@ preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def variant(env: Env) -> str | None:

@@ -23,6 +23,7 @@ from gwconf.clients._base import (
     Target,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
     no_project_scope_files,
@@ -56,6 +57,7 @@ steps = no_steps
 launch = no_launch
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def _marks(folder: Path) -> bool:

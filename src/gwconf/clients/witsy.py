@@ -24,6 +24,7 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_launch,
     no_project_scope_files,
     no_steps,
@@ -58,6 +59,7 @@ steps = no_steps
 launch = no_launch
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def folder(env: Env) -> Path:
