@@ -30,6 +30,7 @@ from gwconf.clients._base import (
     default_target_for,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_project_scope_files,
     no_steps,
@@ -65,6 +66,7 @@ preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def config_path(env: Env) -> Path:

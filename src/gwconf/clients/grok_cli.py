@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     get_str,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_project_scope_files,
     no_steps,
@@ -67,6 +68,7 @@ preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def files(env: Env) -> list[ConfigFile]:

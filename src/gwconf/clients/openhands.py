@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_project_scope_files,
     no_steps,
@@ -66,6 +67,7 @@ preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def folder(env: Env) -> Path:

@@ -27,6 +27,7 @@ from gwconf.clients._base import (
     default_target_for,
     env_reference,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
     no_project_scope_files,
@@ -62,6 +63,7 @@ steps = no_steps
 launch = no_launch
 doctor = no_doctor
 project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def data_dir(env: Env) -> Path:
