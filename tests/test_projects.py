@@ -228,9 +228,7 @@ def test_the_hook_defers_to_a_gwconf_profile_the_user_set(two_profiles: Path) ->
 
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
-def test_the_zsh_and_fish_hooks_print_their_own_syntax(two_profiles: Path, shell: str) -> None:
-    hook = cli("hook", shell, cwd=two_profiles).stdout
-    assert "current --hook " + shell in hook
+def test_the_zsh_and_fish_hooks_export_and_restore(two_profiles: Path, home: Path, shell: str) -> None:
     code = cli("current", "--hook", shell, cwd=two_profiles).stdout
     if shell == "fish":
         assert (
@@ -238,6 +236,34 @@ def test_the_zsh_and_fish_hooks_print_their_own_syntax(two_profiles: Path, shell
         )
     else:
         assert f"export OPENAI_API_KEY='{OTHER_KEY}';" in code and "export GWCONF_PROFILE='client-a';" in code
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    hook = subprocess.run([str(GWCONF), "hook", shell], capture_output=True, text=True, check=True).stdout
+    show = 'echo "R: $GWCONF_PROFILE $OPENAI_API_KEY"'
+    script = f"{hook}\ncd {two_profiles / 'src'}\n{show}\ncd {home}\n{show}\n"
+    argv = ["zsh", "-f", "-c", script] if shell == "zsh" else ["fish", "-N", "-c", script]
+    done = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=home,
+        env={**os.environ, "OPENAI_API_KEY": "sk-mine-0"},
+    )
+    assert [line for line in done.stdout.splitlines() if line.startswith("R:")] == [
+        f"R: client-a {OTHER_KEY}",
+        "R:  sk-mine-0",
+    ], done.stderr
+
+
+def test_a_binding_to_a_profile_missing_here_is_said_once_and_exports_nothing(two_profiles: Path) -> None:
+    (two_profiles / ".gwconf.toml").write_text('profile = "not-saved-here"\n')
+    first = cli("current", "--hook", "bash", cwd=two_profiles)
+    assert "no profile named 'not-saved-here'" in first.stderr
+    assert "OPENAI_API_KEY" not in first.stdout
+    state = first.stdout.strip().rsplit("export _GWCONF_HOOK=", 1)[1].strip("';")
+    again = cli("current", "--hook", "bash", cwd=two_profiles, env={"_GWCONF_HOOK": state})
+    assert again.stdout == "" and again.stderr == ""
 
 
 # -- the clients' project files ----------------------------------------------------------------------

@@ -12,9 +12,10 @@ The address and the key come from the saved profile the file names, never from t
 may only hold ``profile = "NAME"``: ``gwconf.binding``). A ``GWCONF_PROFILE`` the user set
 beats the folder (the order every command follows), so the hook then does nothing.
 
-State lives in two variables of the shell: ``_GWCONF_HOOK`` (``NAME|FILE``, or ``!|FILE`` after
-a refusal, so the error is printed once, not at every prompt) and ``_GWCONF_HOOK_PREV`` (each
-variable's earlier value, hex-encoded, or its name alone when it was unset).
+State lives in two variables of the shell: ``_GWCONF_HOOK`` (``NAME|FILE``, or ``!|FILE`` /
+``!NAME|FILE`` after a refusal, so the error is printed once, not at every prompt) and
+``_GWCONF_HOOK_PREV`` (each variable's earlier value, hex-encoded, or its name alone when it was
+unset).
 """
 
 from __future__ import annotations
@@ -134,12 +135,12 @@ def export(shell: str) -> int:
         except binding.BindingError as exc:
             error = exc
     wanted = f"{name}|{file}" if name else (f"!|{file}" if file else "")
-    if wanted == state:
-        return 0
+    if wanted == state or (name and state == f"!{name}|{file}"):
+        return 0  # nothing changed (or the same refusal, already said once)
     lines: list[str] = []
     view = dict(environ)
     old_name = state.partition("|")[0]
-    if state and old_name != "!":  # leaving (or switching): put back what was there before
+    if state and not old_name.startswith("!"):  # leaving (or switching): put back what was there before
         for var, value in _decode(environ.get(PREVIOUS, "")).items():
             if var == binding.ENV_VAR and environ.get(var) != old_name:
                 continue  # changed by the user since: theirs
@@ -155,7 +156,7 @@ def export(shell: str) -> int:
             values = _variables(name)
         except Exception as exc:  # a missing profile, a key command that failed: said once
             error = exc
-            wanted = f"!|{file}"
+            wanted = f"!{name}|{file}"
         else:
             saved = {var: view.get(var) for var in values}
             lines += [_export(var, value, shell) for var, value in values.items()]
