@@ -365,3 +365,16 @@ def test_a_client_without_a_project_file_is_refused_by_name(gwconf, profile: str
     done = gwconf("apply", "codex", "--project")
     assert done.exit_code == 2
     assert "Codex CLI has no project-scope settings file gwconf knows of" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_repository_git_cannot_inspect_gets_no_key(
+    gwconf, profile: str, home: Path, tmp_path: Path
+) -> None:
+    repo = _repo(home / "repo")
+    empty = tmp_path / "no-git-here"
+    empty.mkdir()
+    done = cli("apply", "aider", "--project", cwd=repo, env={"PATH": str(empty)})
+    assert done.returncode == 1
+    assert "git could not be run to keep .aider.conf.yml out of it" in done.stderr
+    assert not (repo / ".aider.conf.yml").exists()

@@ -158,6 +158,13 @@ def guard_from_git(paths: list[Path], env: Env, *, dry_run: bool = False) -> lis
     for path in paths:
         top = _git(["rev-parse", "--show-toplevel"], path.parent if path.parent.is_dir() else env.cwd)
         if top is None:
+            repo = next((f for f in (path.parent, *path.parent.parents) if (f / ".git").exists()), None)
+            if repo is not None:  # a repository, but git cannot tell what it would commit
+                raise WriteRefused(
+                    f"{repo} is a git repository, but git could not be run to keep {path.name} out of it; "
+                    "gwconf will not write a key git could commit.",
+                    "Install git (or fix the repository: git status), then apply again.",
+                )
             continue  # not in a git work tree: nothing can commit it by accident
         root = Path(top)
         relative = os.path.relpath(path, root).replace(os.sep, "/")
