@@ -207,7 +207,7 @@ def resolve(
     active: str | None,
 ) -> Choice:
     """The same order in every command. ``active`` is the active profile's name (or None)."""
-    if flag:
+    if flag is not None:  # even "" (refused later as a name, never read as "no flag")
         return Choice(flag, FLAG)
     named = from_environment(environ)
     if named:
