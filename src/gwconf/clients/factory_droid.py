@@ -34,6 +34,7 @@ from gwconf.clients._base import (
     env_dir,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -70,6 +71,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 import_link = no_import_link
+project_scope_files = no_project_scope_files
 
 
 def factory_dir(env: Env) -> Path:

@@ -94,6 +94,18 @@ def files(env: Env) -> list[ConfigFile]:
     ]
 
 
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.gemini/settings.json`` and ``.gemini/.env`` in the current folder: Gemini CLI 0.61's
+    ``loadSettings(process.cwd())`` reads ``<cwd>/.gemini/settings.json`` (``Storage.
+    getWorkspaceSettingsPath``), and ``findEnvFile`` takes the nearest ``.gemini/.env`` walking up
+    from the current folder before ``~/.gemini/.env`` (in a trusted folder)."""
+    folder = env.cwd / ".gemini"
+    return [
+        ConfigFile("settings", folder / "settings.json", "jsonc"),
+        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+    ]
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     settings, dotenv = docs["settings"], docs["env"]
     settings.set(("security", "auth", "selectedType"), AUTH_TYPE)

@@ -42,6 +42,7 @@ from gwconf.clients._base import (
     load_other,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -79,6 +80,7 @@ detect = default_detect_for(__name__)
 preflight = no_preflight
 steps = no_steps
 import_link = no_import_link
+project_scope_files = no_project_scope_files
 
 
 @dataclass

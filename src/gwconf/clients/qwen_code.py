@@ -90,6 +90,17 @@ def files(env: Env) -> list[ConfigFile]:
     ]
 
 
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.qwen/settings.json`` and ``.qwen/.env`` in the current folder (Qwen Code 0.24:
+    ``loadSettings(process.cwd())`` and ``Storage.getWorkspaceSettingsPath``; the project ``.env``
+    is read in trusted workspaces only)."""
+    folder = env.cwd / ".qwen"
+    return [
+        ConfigFile("settings", folder / "settings.json", "jsonc"),
+        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+    ]
+
+
 def find_entry(settings: Document) -> int | None:
     """Index of gwconf's entry in ``modelProviders.openai``: the one reading ``GWCONF_API_KEY``."""
     entries = settings.get(PROVIDERS, None)
