@@ -13,7 +13,7 @@ from gwconf import plan as planning
 from gwconf import secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
-from gwconf.fileio import exclusive_lock
+from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
@@ -94,6 +94,7 @@ def apply_profile(
             if not dry_run and client.tier < 3:
                 result.notes += client.preflight(env, force)
             plan = planning.plan_apply(client, profile, env, model=model)
+            result.notes += other_managers(plan, env)
         except NotSetUp as exc:
             if skip_not_set_up:
                 result.skipped = exc
@@ -126,6 +127,18 @@ def apply_profile(
                 result.error = exc
                 result.files = []
     return results
+
+
+def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
+    """Another tool's block in a file the plan changes: refused (``WriteRefused``); another tool
+    that also manages such a file: one note each, with what its next switch will do."""
+    from gwconf import managers
+
+    notes = []
+    for change in plan.pending:
+        for sighting in managers.check_edit(change.file.path, change.snapshot.data, change.after, env):
+            notes.append(managers.note(sighting))
+    return notes
 
 
 def restore_clients(
@@ -179,7 +192,7 @@ def _forget(env: Env, client_id: str, planned: Any) -> bool:
 
 def repair_interrupted(env: Env) -> list[str]:
     """What an interrupted earlier run left half-done, put back (run at the start of writing commands)."""
-    pattern = "*" + planning.TEMP_SUFFIX
+    pattern = "*" + TEMP_SUFFIX
     left = (env.state_dir / "journal.json").exists() or any(
         next(found, None) is not None
         for found in (
@@ -209,6 +222,7 @@ class ClientStatus:
     applied_profile: str | None = None  # what the ledger says gwconf applied
     drift: list[str] = field(default_factory=list)
     error: GwconfError | None = None
+    others: list[Any] = field(default_factory=list)  # managers.Sighting: other tools on its files
 
     @property
     def points_at_gwconf(self) -> bool:
@@ -231,6 +245,7 @@ class ClientStatus:
             "applied_profile": self.applied_profile,
             "points_at_gwconf": self.points_at_gwconf,
             "changed_by_hand": self.drift,
+            "also_managed_by": [o.to_json() for o in self.others],
             "error": None if self.error is None else self.error.message,
         }
 
@@ -260,7 +275,24 @@ def client_status(
         return status
     status.profile = matching_profile(client, status.reading, profiles, env, status.applied_profile)
     status.drift = drift(client, env, ledger)
+    status.others = other_tools(client, env)
     return status
+
+
+def other_tools(client: ClientAdapter, env: Env) -> list[Any]:
+    """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files."""
+    from gwconf import managers
+    from gwconf.fileio import read_snapshot
+
+    found = []
+    for file in client.files(env):
+        try:
+            data = read_snapshot(file.path).data
+        except (OSError, GwconfError):
+            continue
+        if data is not None or file.path.parent.is_dir():
+            found += managers.scan(file.path, data, env)
+    return found
 
 
 def matching_profile(

@@ -90,6 +90,8 @@ class Harness:
         argv = [str(self.install.bin / self.client.program), *extra_args, *self.client.args]
         if self.client.tui is not None:
             return self.run_tui(argv, self.env(env), timeout or self.client.timeout)
+        if self.client.via_bashrc:  # the environment a new terminal gives it
+            argv = ["bash", "-c", '. "$HOME/.bashrc" && exec "$0" "$@"', *argv]
         return self.processes.run(
             argv, env=self.env(env), cwd=self.cwd, timeout=timeout or self.client.timeout
         )

@@ -12,6 +12,7 @@ win over every settings file; the file is temporary) carries the same env block.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -24,8 +25,10 @@ from gwconf.clients._base import (
     env_override_findings,
     get_str,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
+    project_folder,
     project_root,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document
@@ -69,6 +72,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def config_dir(env: Env) -> Path | None:
@@ -83,6 +87,23 @@ def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("settings", settings, "json", secret=True, strict=True),
         ConfigFile("state", state, "json", strict=True),
+    ]
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.claude/settings.local.json`` in the project (the git root, else the current folder): the
+    personal, uncommitted layer above ``settings.json`` (checked in the 2.1.330 binary: the
+    ``localSettings`` source is ``<git root or cwd>/.claude/settings.local.json``). The onboarding
+    flag in ``~/.claude.json`` is global and not written here. Claude Code reads project settings
+    only in a folder the user trusts."""
+    return [
+        ConfigFile(
+            "settings",
+            project_folder(env) / ".claude" / "settings.local.json",
+            "json",
+            secret=True,
+            strict=True,
+        )
     ]
 
 
@@ -221,9 +242,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     return reading
 
 
-def _layers(env: Env, settings: Document) -> list[tuple[str, dict]]:
+def _layers(env: Env, settings: Document) -> list[tuple[str, dict[str, Any]]]:
     """settings env blocks in precedence order: user, then the project's shared and local files."""
-    layers: list[tuple[str, dict]] = []
+    layers: list[tuple[str, dict[str, Any]]] = []
     block = settings.get(("env",), None)
     layers.append(("~/.claude/settings.json", block if isinstance(block, dict) else {}))
     for name in ("settings.json", "settings.local.json"):

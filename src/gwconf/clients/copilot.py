@@ -25,8 +25,10 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
 )
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -57,6 +59,8 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def variant(env: Env) -> str | None:

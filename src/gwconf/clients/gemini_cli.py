@@ -37,6 +37,7 @@ from gwconf.clients._base import (
     default_target_for,
     env_override_findings,
     load_other,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -74,6 +75,7 @@ detect = default_detect_for(__name__)
 target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
+import_link = no_import_link
 
 
 def cli_home(env: Env) -> Path:
@@ -89,6 +91,18 @@ def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("settings", gemini_dir(env) / "settings.json", "jsonc"),
         ConfigFile("env", gemini_dir(env) / ".env", "dotenv", secret=True),
+    ]
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.gemini/settings.json`` and ``.gemini/.env`` in the current folder: Gemini CLI 0.61's
+    ``loadSettings(process.cwd())`` reads ``<cwd>/.gemini/settings.json`` (``Storage.
+    getWorkspaceSettingsPath``), and ``findEnvFile`` takes the nearest ``.gemini/.env`` walking up
+    from the current folder before ``~/.gemini/.env`` (in a trusted folder)."""
+    folder = env.cwd / ".gemini"
+    return [
+        ConfigFile("settings", folder / "settings.json", "jsonc"),
+        ConfigFile("env", folder / ".env", "dotenv", secret=True),
     ]
 
 

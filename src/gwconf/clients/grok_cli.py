@@ -31,7 +31,9 @@ from gwconf.clients._base import (
     get_str,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -65,6 +67,8 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def files(env: Env) -> list[ConfigFile]:

@@ -8,7 +8,16 @@ entry per model. The form of the URL field is UNVERIFIED (the …/v1 base is exp
 from __future__ import annotations
 
 from gwconf.clients import _steps
-from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
+from gwconf.clients._base import (
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_import_link,
+    no_launch,
+    no_preflight,
+    no_project_scope_files,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -32,6 +41,8 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def detect(env: Env) -> bool:

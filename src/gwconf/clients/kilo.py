@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -75,6 +76,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def vscode_files(env: Env) -> list[ConfigFile]:
@@ -88,6 +90,10 @@ def vscode_files(env: Env) -> list[ConfigFile]:
 
 def files(env: Env) -> list[ConfigFile]:
     return opencode.layout_files(env, LAYOUT) + vscode_files(env)
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    return opencode.files_in_project(env, LAYOUT)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

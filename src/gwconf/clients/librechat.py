@@ -21,8 +21,10 @@ from gwconf.clients._base import (
     Target,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -56,6 +58,8 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def location(env: Env) -> _server.Location:

@@ -27,8 +27,10 @@ from gwconf.clients._base import (
     default_target_for,
     env_reference,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -60,6 +62,8 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def data_dir(env: Env) -> Path:

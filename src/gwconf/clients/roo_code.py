@@ -24,8 +24,10 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -58,6 +60,8 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def import_file(env: Env) -> Path:

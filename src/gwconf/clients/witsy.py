@@ -24,7 +24,9 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_launch,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -56,6 +58,8 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
+import_link = no_import_link
 
 
 def folder(env: Env) -> Path:
