@@ -681,6 +681,29 @@ MISTRAL_VIBE = E2EClient(
 )
 
 
+# -- openhands ------------------------------------------------------------------------------------
+
+OPENHANDS = E2EClient(
+    id="openhands",
+    program="openhands",
+    args=("--headless", "-t", PROMPT, "--exit-without-confirmation"),
+    wire_path=CHAT,
+    # (every start also tries `git clone github.com/OpenHands/extensions` and pypi.org: no switch found;
+    # both fail offline and it goes on)
+    env={"LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENHANDS_SUPPRESS_BANNER": "1"},
+    # a 401 is not reported: the conversation ends with "Goodbye!", exit 0, and no reply
+    wrong_key_text="Goodbye!",
+    to_vendor=lambda home: edit_json(
+        home / ".openhands" / "agent_settings.json",
+        lambda d: d["llm"].update(model="anthropic/claude-sonnet-4-5"),
+    ),
+    # restored: no saved agent; headless mode stops without one (LLM_* count only with --override-with-envs)
+    restored_env=lambda dead: {},
+    restored_timeout=300,
+    timeout=600,
+)
+
+
 # -- pi -------------------------------------------------------------------------------------------
 
 
@@ -889,6 +912,7 @@ CLIENTS: dict[str, E2EClient] = {
         GROK_CLI,
         ELIA,
         MISTRAL_VIBE,
+        OPENHANDS,
         PI,
         OPENCLAW,
         COPILOT_CLI,
