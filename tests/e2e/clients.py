@@ -625,6 +625,8 @@ GROK_CLI = E2EClient(
     # gwconf's doctor names that file)
     args=("--prompt", PROMPT, "--model", "my-model", "--max-tool-rounds", "1"),
     wire_path=CHAT,
+    # 0.0.34 exits 0 after a 401 (the reference said rc 1): the error is its answer's text
+    wrong_key_text="Grok API error: 401",
     to_vendor=lambda home: edit_json(
         home / ".grok" / "user-settings.json", lambda d: d.update(baseURL="https://api.x.ai/v1")
     ),
