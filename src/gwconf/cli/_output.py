@@ -21,6 +21,11 @@ def remember_key(key: str | None) -> None:
         _known_keys.append(key)
 
 
+def known_keys() -> list[str]:
+    """The keys this command has seen, for the crash log's redaction."""
+    return list(_known_keys)
+
+
 def clean(text: str) -> str:
     return redact(text, _known_keys)
 
