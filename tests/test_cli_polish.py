@@ -68,9 +68,9 @@ def test_client_ids_and_profile_names_complete(gwconf, profile):
         == 0
     )
     assert complete("bash", "gwconf apply cod", 2) == ["plain,codex"]
-    assert complete("bash", "gwconf status claude", 2) == ["plain,claude-code"]
+    assert complete("bash", "gwconf status claude", 2) == ["plain,claude-code", "plain,claude-code-router"]
     launchable = complete("bash", "gwconf run co", 2)
-    assert launchable == ["plain,codex", "plain,continue"], "copilot has no launch route"
+    assert launchable == ["plain,codex", "plain,continue", "plain,copilot-cli"], "copilot has no launch route"
     assert complete("bash", "gwconf use ", 2) == ["plain,home", "plain,work"]
     assert complete("bash", "gwconf apply codex --profile w", 4) == ["plain,work"]
     assert complete("bash", "gwconf profile export h", 3) == ["plain,home"]

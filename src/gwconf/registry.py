@@ -15,14 +15,17 @@ MODULES: dict[str, str] = {
     "chatbox": "chatbox",
     "cherry-studio": "cherry_studio",
     "claude-code": "claude_code",
+    "claude-code-router": "claude_code_router",
     "cline": "cline",
     "codex": "codex",
     "continue": "continue_dev",
     "copilot": "copilot",
+    "copilot-cli": "copilot_cli",
     "crush": "crush",
     "cursor": "cursor",
     "elia": "elia",
     "fabric": "fabric",
+    "factory-droid": "factory_droid",
     "gemini-cli": "gemini_cli",
     "goose": "goose",
     "gptme": "gptme",
@@ -42,9 +45,11 @@ MODULES: dict[str, str] = {
     "nanocoder": "nanocoder",
     "open-interpreter": "open_interpreter",
     "open-webui": "open_webui",
+    "openclaw": "openclaw",
     "opencode": "opencode",
     "openhands": "openhands",
     "oterm": "oterm",
+    "pi": "pi",
     "qwen-code": "qwen_code",
     "roo-code": "roo_code",
     "shell": "shell",
@@ -55,6 +60,34 @@ MODULES: dict[str, str] = {
 }
 
 IDS: tuple[str, ...] = tuple(sorted(MODULES))
+
+# Clients that cannot be pointed at a gateway, and why (shared/reference/clients-2026.md 1b). The
+# README's client section carries the same lines; typing one of these ids prints its line.
+UNSUPPORTED: dict[str, str] = {
+    "amp": (
+        "Amp (ampcode.com) cannot be supported: it signs in to ampcode.com and picks its models itself; "
+        "there is no setting for another model service."
+    ),
+    "auggie": (
+        "Augment's auggie cannot be supported: it needs an Augment login, and its own-key settings are "
+        "forwarded to Augment's servers, with no setting for another address."
+    ),
+    "qoder": (
+        "Qoder CLI cannot be supported: its custom-model (BYOK) setting is unlocked only by a Qoder account "
+        "switch after a Qoder login."
+    ),
+}
+UNSUPPORTED_ALIASES: dict[str, str] = {
+    "ampcode": "amp",
+    "augment": "auggie",
+    "qoder-cli": "qoder",
+    "qodercli": "qoder",
+}
+
+
+def unsupported(client_id: str) -> str | None:
+    """Why ``client_id`` (or a common other name of it) is not supported, or None for any other id."""
+    return UNSUPPORTED.get(UNSUPPORTED_ALIASES.get(client_id, client_id))
 
 
 @cache

@@ -53,6 +53,8 @@ class E2EClient:
     # no longer know where the gateway is, so a run that is ended early proves as much)
     restored_timeout: float = 120
     timeout: float = 180
+    # started from bash after sourcing ~/.bashrc: a client whose settings are shell variables
+    via_bashrc: bool = False
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -440,6 +442,192 @@ SHELL_GPT = E2EClient(
 )
 
 
+# -- pi -------------------------------------------------------------------------------------------
+
+
+def seed_pi(home: Path, cwd: Path) -> None:
+    write_json(
+        home / ".pi" / "agent" / "settings.json",
+        {"enableInstallTelemetry": False, "quietStartup": True, "lastChangelogVersion": "0.73.1"},
+    )
+
+
+PI = E2EClient(
+    id="pi",
+    program="pi",
+    args=("-p", "--no-session", PROMPT),
+    wire_path=CHAT,
+    env={"PI_SKIP_VERSION_CHECK": "1", "PI_OFFLINE": "1"},
+    seed=seed_pi,
+    to_vendor=lambda home: edit_json(
+        home / ".pi" / "agent" / "settings.json",
+        lambda d: d.update(defaultProvider="anthropic", defaultModel="claude-sonnet-4-5"),
+    ),
+    # restored pi has no default provider and, with no vendor key in its environment, no model at all
+    restored_env=lambda dead: {},
+)
+
+
+# -- openclaw -------------------------------------------------------------------------------------
+
+
+def seed_openclaw(home: Path, cwd: Path) -> None:
+    """JSON5 on purpose, with the user's own local provider (not running: port 9) as the default."""
+    write(
+        home / ".openclaw" / "openclaw.json",
+        "// OpenClaw configuration of the e2e HOME\n"
+        "{\n"
+        "  update: { checkOnStart: false, },\n"
+        "  models: {\n"
+        "    providers: {\n"
+        "      // the user's own server, not running during the test\n"
+        "      local: {\n"
+        "        baseUrl: 'http://127.0.0.1:9/v1',\n"
+        "        apiKey: 'local',\n"
+        "        api: 'openai-completions',\n"
+        "        models: [{ id: 'local-model', name: 'local-model', contextWindow: 32768, maxTokens: 4096 }],\n"
+        "      },\n"
+        "    },\n"
+        "  },\n"
+        "  agents: { defaults: { model: { primary: 'local/local-model' } } },\n"
+        "}\n",
+    )
+
+
+OPENCLAW = E2EClient(
+    id="openclaw",
+    program="openclaw",
+    args=("agent", "exec", PROMPT),
+    wire_path=CHAT,
+    env={"OPENCLAW_NO_AUTO_UPDATE": "1"},
+    seed=seed_openclaw,
+    to_vendor=lambda home: replace_line(
+        home / ".openclaw" / "openclaw.json",
+        "primary: 'gwconf/my-model'",
+        "primary: 'anthropic/claude-opus-4-6'",
+    ),
+    # restored, its default is the user's own provider again (port 9, closed)
+    restored_env=lambda dead: {},
+    restored_timeout=90,
+)
+
+
+# -- copilot-cli ----------------------------------------------------------------------------------
+
+COPILOT_CLI = E2EClient(
+    id="copilot-cli",
+    program="copilot",
+    args=("-p", PROMPT, "-s"),
+    wire_path=CHAT,
+    # no GitHub API, telemetry or auto-update (it looks up api.github.com even in BYOK mode otherwise)
+    env={"COPILOT_OFFLINE": "true"},
+    via_bashrc=True,
+    to_vendor=lambda home: drop_lines(home / ".bashrc", "export COPILOT_PROVIDER_BASE_URL="),
+    # restored: no BYOK variables, and COPILOT_OFFLINE without a provider stops before any request
+    restored_env=lambda dead: {},
+)
+
+
+# -- claude-code-router -----------------------------------------------------------------------------
+
+
+def seed_ccr(home: Path, cwd: Path) -> None:
+    """Claude Code past its onboarding and quiet; the router's own switches on a free port."""
+    import socket
+
+    with socket.socket() as probe:  # the router's default 3456 may be taken on a shared machine
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    write_json(home / ".claude.json", {"hasCompletedOnboarding": True, "theme": "dark"})
+    write_json(home / ".claude" / "settings.json", {"env": CLAUDE_OFFLINE})
+    write_json(
+        home / ".claude-code-router" / "config.json",
+        {
+            "LOG": False,
+            "NON_INTERACTIVE_MODE": True,
+            "HOST": "127.0.0.1",
+            "PORT": port,
+            "Providers": [],
+            "Router": {},
+        },
+    )
+
+
+CLAUDE_CODE_ROUTER = E2EClient(
+    id="claude-code-router",
+    program="ccr",
+    args=("code", "-p", PROMPT, "--output-format", "text"),
+    wire_path=CHAT,
+    env=CLAUDE_OFFLINE,
+    seed=seed_ccr,
+    # Claude Code retries a 401 ten times (11 requests reached the gateway in the reference run)
+    wrong_key_env={"CLAUDE_CODE_MAX_RETRIES": "0"},
+    to_vendor=lambda home: edit_json(
+        home / ".claude-code-router" / "config.json",
+        lambda d: d["Router"].update(default="deepseek,deepseek-chat"),
+    ),
+    # restored: no route at all, and Claude Code is pointed at the local router only
+    restored_env=lambda dead: {"CLAUDE_CODE_MAX_RETRIES": "0"},
+    restored_timeout=60,
+)
+
+
+# -- factory-droid ----------------------------------------------------------------------------------
+
+FACTORY_DROID = E2EClient(
+    id="factory-droid",
+    program="droid",
+    args=("exec", PROMPT),  # no -m: sessionDefaultSettings.model picks gwconf's custom model
+    wire_path=CHAT,
+    # no api.factory.ai, telemetry or OTel collector (the binary's airgap switch)
+    env={"FACTORY_AIRGAP_ENABLED": "1", "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"},
+    to_vendor=lambda home: edit_json(
+        home / ".factory" / "settings.json",
+        lambda d: d["sessionDefaultSettings"].update(model="claude-sonnet-4-5"),
+    ),
+    # restored: no custom model; Factory's own models need a login, which airgap mode refuses
+    restored_env=lambda dead: {},
+    restored_timeout=60,
+)
+
+
+# -- kilo -----------------------------------------------------------------------------------------
+
+
+def seed_kilo(home: Path, cwd: Path) -> None:
+    # Kilo's own gateway catalogue (api.kilo.ai) stops only with its provider disabled (reference 3.5)
+    write_json(
+        home / ".config" / "kilo" / "kilo.jsonc",
+        {"$schema": "https://app.kilo.ai/config.json", "autoupdate": False, "disabled_providers": ["kilo"]},
+    )
+    write(home / ".npmrc", "offline=true\n")  # as opencode, whose fork it is: no plugin install at start
+
+
+KILO = E2EClient(
+    id="kilo",
+    program="kilo",
+    args=("run", PROMPT),
+    wire_path=CHAT,
+    env={
+        "KILO_TELEMETRY_LEVEL": "off",
+        "KILO_DISABLE_AUTOUPDATE": "1",
+        "KILO_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    },
+    seed=seed_kilo,
+    rewrites=("kilo.jsonc",),  # it adds its own settings to the file it runs with
+    to_vendor=lambda home: edit_json(
+        home / ".config" / "kilo" / "kilo.jsonc",
+        lambda d: d.update(model="anthropic/claude-sonnet-4-5", small_model="anthropic/claude-haiku-4-5"),
+    ),
+    restored_skip=(
+        "restored Kilo has no provider of ours and picks its own Kilo gateway (api.kilo.ai) or a vendor's; "
+        "running it would try their hosts"
+    ),
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -454,5 +642,11 @@ CLIENTS: dict[str, E2EClient] = {
         AIDER,
         LLM,
         SHELL_GPT,
+        PI,
+        OPENCLAW,
+        COPILOT_CLI,
+        CLAUDE_CODE_ROUTER,
+        FACTORY_DROID,
+        KILO,
     )
 }

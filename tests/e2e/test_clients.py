@@ -83,6 +83,8 @@ class Harness:
         self, *extra_args: str, env: dict[str, str] | None = None, timeout: float | None = None
     ) -> Run:
         argv = [str(self.install.bin / self.client.program), *extra_args, *self.client.args]
+        if self.client.via_bashrc:  # the environment a new terminal gives it
+            argv = ["bash", "-c", '. "$HOME/.bashrc" && exec "$0" "$@"', *argv]
         return self.processes.run(
             argv, env=self.env(env), cwd=self.cwd, timeout=timeout or self.client.timeout
         )

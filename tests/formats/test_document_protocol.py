@@ -19,6 +19,7 @@ SAMPLES = {
     "toml": 'model = "m"  # kept\n',
     "json": '{"model": "m"}\n',
     "jsonc": '{\n  // kept\n  "model": "m",\n}\n',
+    "json5": "{\n  // kept\n  model: 'm',\n}\n",
     "yaml": "model: m  # kept\n",
     "dotenv": "MODEL=m # kept\n",
     "shellrc": "alias ll='ls -l'\n# >>> gwconf >>>\nexport MODEL='m'\n# <<< gwconf <<<\n",
@@ -71,4 +72,4 @@ def test_only_the_json_editor_has_its_own_write_gate_hooks() -> None:
         if type(formats.load(fmt, SAMPLES[fmt], "s")).reads_as is not never_reads_as
         or type(formats.load(fmt, SAMPLES[fmt], "s")).reread is not reread_from_scratch
     }
-    assert own == {"json", "jsonc"}
+    assert own == {"json", "jsonc", "json5"}

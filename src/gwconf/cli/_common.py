@@ -62,6 +62,10 @@ def resolve_clients(client_ids: tuple[str, ...]) -> list[Any]:
     from gwconf import registry
 
     unknown = [c for c in client_ids if c not in registry.MODULES]
+    for client_id in unknown:
+        why = registry.unsupported(client_id)
+        if why:
+            raise UsageError(why, "See every supported client with: gwconf clients")
     if unknown:
         close = _suggest(unknown[0], registry.IDS)
         raise UsageError(

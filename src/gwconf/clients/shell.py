@@ -38,6 +38,8 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
+from gwconf.errors import GwconfError
+from gwconf.fileio import read_snapshot
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -175,14 +177,17 @@ def _windows_files(env: Env) -> list[ConfigFile]:
 def detect(env: Env) -> bool:
     """Opt-in: exporting OPENAI_* to every program is not something `apply --all` should start.
 
-    Once `gwconf apply shell` wrote a block, the shell route counts as detected (and `use` re-applies it).
+    Once `gwconf apply shell` wrote a block, the shell route counts as detected (and `use` re-applies it);
+    a block holding only another client's variables (copilot-cli's) does not count.
     """
     for file in files(env):
-        try:
-            text = file.path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # read_snapshot refuses a FIFO or device instead of blocking on it
+            data = read_snapshot(file.path).data
+        except (OSError, GwconfError):
             continue
-        if _BEGIN in text:
+        text = data.decode("utf-8", errors="replace") if data else ""
+        begin, end = text.find(_BEGIN), text.find(_END)
+        if begin >= 0 and any(name in text[begin:end] for name in MANAGED):
             return True
     return False
 
@@ -293,8 +298,11 @@ def _assigns(fmt: str, name: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?{name}=", re.M)
 
 
-def _outside_block(doc: Document, file: ConfigFile, env: Env) -> list[Finding]:
-    """Assignments of gwconf's variables elsewhere in the file: later ones win over the block."""
+def _outside_block(
+    doc: Document, file: ConfigFile, env: Env, names: tuple[str, ...] = MANAGED
+) -> list[Finding]:
+    """Assignments of gwconf's variables elsewhere in the file: later ones win over the block.
+    ``names``: another client's variables in the same block (copilot-cli)."""
     text = doc.dump()
     begin, end = text.find(_BEGIN), text.find(_END)
     if begin >= 0 and end > begin:
@@ -302,7 +310,7 @@ def _outside_block(doc: Document, file: ConfigFile, env: Env) -> list[Finding]:
     else:
         before, after = text, ""
     found = []
-    for name in MANAGED:
+    for name in names:
         pattern = _assigns(file.format, name)
         where = shown(file.path, env)
         if pattern.search(after):
@@ -396,3 +404,9 @@ def _startup_traps(chosen: list[ConfigFile], env: Env) -> list[Finding]:
             )
         )
     return found
+
+
+# What copilot-cli, whose variables share the block, reuses.
+outside_block = _outside_block
+stale_terminal = _stale_terminal
+startup_traps = _startup_traps

@@ -1,0 +1,271 @@
+"""Claude Code Router (``ccr``): ``~/.claude-code-router/config.json``, a ``Providers`` entry and ``Router.default``.
+
+Docs: https://github.com/musistudio/claude-code-router#2-configuration ; checked against
+@musistudio/claude-code-router 2.0.0 (shared/reference/clients-2026.md section 3.4) and its
+``dist/cli.js``: the folder is ``join(os.homedir(), ".claude-code-router")`` on every OS, with no
+variable to move it; the file is parsed as JSON5 and string values get ``${VAR}`` / ``$VAR``
+filled from the environment (left as written when unset). ``ccr code`` starts the router in the
+background (port ``PORT``, 3456) and runs Claude Code against it; the router speaks Anthropic
+Messages to Claude Code and sends chat completions to the provider. So it is how Claude Code
+uses a gateway that has no Anthropic-style endpoint (doctor says so when the profile has none).
+
+gwconf owns the ``Providers`` element named ``gwconf`` (``api_base_url``: the full
+``…/v1/chat/completions`` address, ``api_key``, ``models``) and ``Router.default``
+(``gwconf,<model>``). Other routes (``background``, ``think``, ``longContext``, ``webSearch``) stay
+the user's; doctor names those that send Claude Code's requests elsewhere. No ``gwconf run``: the
+config path is fixed under the home folder and the router is a shared background service.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, fields
+from typing import Any
+
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target,
+    no_import_link,
+    no_launch,
+    no_preflight,
+    no_project_scope_files,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import require_model
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "claude-code-router"
+NAME = "Claude Code Router"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "chat_endpoint"
+PROGRAMS = ("ccr",)
+DOCS = "https://github.com/musistudio/claude-code-router#2-configuration"
+RESTART = (
+    "The router reads config.json when it starts: run `ccr restart` (a running `ccr code` session keeps the "
+    "old route until then); `ccr code` starts it when it is not running."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+PROVIDER = "gwconf"
+CLI = "gwconf apply claude-code-router"
+ROUTES = ("background", "think", "longContext", "webSearch", "image")
+_ENV_REF = re.compile(r"\$\{([^}]+)\}|\$([A-Z_][A-Z0-9_]*)")
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+import_link = no_import_link
+project_scope_files = no_project_scope_files
+
+
+@dataclass
+class RouterTarget(Target):
+    """The chat target, and whether the profile has an Anthropic-style address of its own."""
+
+    has_anthropic: bool = False
+
+
+def target(profile: Any, env: Env) -> RouterTarget:
+    base = default_target(sys.modules[__name__], profile, env)
+    values = {f.name: getattr(base, f.name) for f in fields(Target)}
+    return RouterTarget(**values, has_anthropic=bool(profile.anthropic_base_url))
+
+
+def folder(env: Env):  # type: ignore[no-untyped-def]
+    return env.home / ".claude-code-router"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("config", folder(env) / "config.json", "json5", secret=True)]
+
+
+def find_provider(doc: Document, name: str) -> tuple[int | None, dict | None]:
+    providers = doc.get(("Providers",), None)
+    if isinstance(providers, list):
+        for index, entry in enumerate(providers):
+            if isinstance(entry, dict) and entry.get("name") == name:
+                return index, entry
+    return None, None
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    model = require_model(target, NAME, "Router.default")
+    config = docs["config"]
+    index, _ = find_provider(config, PROVIDER)
+    if index is None:
+        entry = {
+            "name": PROVIDER,
+            "api_base_url": target.base_url,
+            "api_key": target.api_key,
+            "models": [model],
+        }
+        if isinstance(config.get(("Providers",), None), list):
+            config.append(("Providers",), entry)
+        else:
+            config.set(("Providers",), [entry])
+    else:
+        config.set(("Providers", index, "api_base_url"), target.base_url)
+        config.set(("Providers", index, "api_key"), target.api_key)
+        config.set(("Providers", index, "models"), [model])
+    config.set(("Router", "default"), f"{PROVIDER},{model}")
+    if not getattr(target, "has_anthropic", True):
+        return [no_anthropic_note()]
+    return []
+
+
+def no_anthropic_note() -> str:
+    return (
+        "the profile has no Anthropic-style address: through the router, Claude Code still works with this "
+        "gateway (start it with `ccr code`)"
+    )
+
+
+# -- read ----------------------------------------------------------------------------------------
+
+
+def fill(value: Any, env: Env, unset: list[str]) -> Any:
+    """ccr's interpolation: ``${VAR}`` or ``$VAR`` from the environment, kept as written when unset."""
+    if not isinstance(value, str):
+        return value
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        got = env.get(name)
+        if got is None:
+            unset.append(name)
+            return match.group(0)
+        return got
+
+    return _ENV_REF.sub(one, value)
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    reading = Reading(wire=WIRE)
+    findings = reading.findings
+    route = config.get(("Router", "default"), None)
+    if not isinstance(route, str) or "," not in route:
+        reading.provider = "no default route"
+        findings.append(
+            Finding(
+                "error", "provider", "Router.default is not set: the router has no model to send to.", CLI
+            )
+        )
+        return reading
+    name, reading.model = (part.strip() for part in route.split(",", 1))
+    reading.provider = name
+    reading.provider_is_gwconf = name == PROVIDER
+    _, entry = find_provider(config, name)
+    if entry is None:
+        findings.append(
+            Finding(
+                "error", "provider", f'Router.default is "{route}", but no provider is named "{name}".', CLI
+            )
+        )
+        return reading
+    unset: list[str] = []
+    reading.base_url = fill(entry.get("api_base_url"), env, unset)
+    reading.api_key = fill(entry.get("api_key"), env, unset)
+    reading.key_origin = f"{shown(folder(env) / 'config.json', env)} Providers[{name}].api_key"
+    for variable in unset:
+        findings.append(
+            Finding(
+                "error",
+                "key",
+                f"Providers[{name}] refers to ${variable}, which is not set here: the router sends the text as written.",
+                CLI,
+            )
+        )
+    if name != PROVIDER:
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f"Router.default is \"{route}\": Claude Code's requests go to provider {name}, not gwconf's entry.",
+                CLI,
+            )
+        )
+    models = entry.get("models")
+    if isinstance(models, list) and reading.model not in models:
+        findings.append(
+            Finding("warning", "provider", f'"{reading.model}" is not in Providers[{name}].models.', CLI)
+        )
+    if entry.get("transformer"):
+        findings.append(
+            Finding(
+                "info",
+                "other",
+                f"Providers[{name}] has a transformer: the router reshapes requests before the gateway sees them.",
+            )
+        )
+    routes = config.get(("Router",), None)
+    for key in ROUTES:
+        other = routes.get(key) if isinstance(routes, dict) else None
+        if isinstance(other, str) and other.split(",", 1)[0].strip() != name:
+            findings.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f'Router.{key} is "{other}": those requests of Claude Code go to another provider.',
+                    f"set Router.{key} to {route} in {shown(folder(env) / 'config.json', env)}, or remove it",
+                )
+            )
+    if reading.base_url and urls.is_vendor_host(urls.host_of(reading.base_url)):
+        findings.append(Finding("error", "base", f"Providers[{name}].api_base_url points at a vendor."))
+    return reading
+
+
+def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
+    """A router started before the last change still routes the old way; and why use ccr at all."""
+    found: list[Finding] = []
+    pid_file = folder(env) / ".claude-code-router.pid"
+    config = folder(env) / "config.json"
+    try:
+        pid = int(pid_file.read_text().strip())
+        started = pid_file.stat().st_mtime
+        changed = config.stat().st_mtime
+    except (OSError, ValueError):
+        pid = 0
+    if pid and _alive(pid) and changed > started:
+        found.append(
+            Finding(
+                "warning",
+                "process",
+                f"the router (pid {pid}) started before {shown(config, env)} last changed: it still routes the "
+                "old way.",
+                "ccr restart",
+            )
+        )
+    from gwconf.errors import GwconfError
+    from gwconf.profiles import ProfileStore
+
+    try:
+        profile = ProfileStore(env).load(None)  # the active profile
+    except GwconfError:  # none: nothing to say about its addresses
+        return found
+    if not profile.anthropic_base_url:
+        found.append(Finding("info", "other", f"profile {profile.name!r}: {no_anthropic_note()}."))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

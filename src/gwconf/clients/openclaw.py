@@ -1,0 +1,300 @@
+"""OpenClaw: ``~/.openclaw/openclaw.json`` (JSON5), ``models.providers.gwconf`` + ``agents.defaults.model.primary``.
+
+Docs: https://docs.openclaw.ai/concepts/models and docs/providers/litellm.md (a proxy, the same
+shape), docs/help/environment.md and docs/gateway/configuration.md in the npm package; checked
+against openclaw 2026.9.2 (shared/reference/clients-2026.md section 3.2) and its
+``dist/paths-*.js``: the config is ``$OPENCLAW_CONFIG_PATH``, else ``openclaw.json`` in the state
+folder, ``$OPENCLAW_STATE_DIR``, else ``~/.openclaw`` (``$OPENCLAW_HOME`` replaces the home
+folder), the same on every OS. The file is JSON5: gwconf edits it with the JSON editor's JSON5
+mode, so comments, trailing commas, unquoted keys and single quotes survive. Keys may be
+``${VAR}`` references, filled from the environment and then from ``<state>/.env``.
+
+gwconf owns ``models.providers.gwconf`` (``baseUrl``, ``apiKey``, ``api: "openai-completions"``,
+one ``models`` entry, and ``request.allowPrivateNetwork: true`` when the gateway is on a private
+LAN address, which OpenClaw otherwise refuses) and ``agents.defaults.model.primary``
+(``gwconf/<model>``), which moves the default agent off a vendor's provider.
+
+OpenClaw copies custom providers into each agent's ``<state>/agents/<id>/agent/models.json`` and,
+in the default ``models.mode: "merge"``, a non-empty ``baseUrl`` or ``apiKey`` already in that
+copy wins over openclaw.json (docs/concepts/models.md, "Merge mode precedence"). gwconf does not
+edit the copy, which OpenClaw regenerates; ``read`` follows it and doctor names a stale one.
+``gwconf run openclaw`` points ``OPENCLAW_CONFIG_PATH`` at a rendered temporary copy.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from pathlib import Path
+from typing import Any
+
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_dir,
+    load_other,
+    no_doctor,
+    no_import_link,
+    no_preflight,
+    no_project_scope_files,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "openclaw"
+NAME = "OpenClaw"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("openclaw",)
+DOCS = "https://docs.openclaw.ai/concepts/models"
+RESTART = (
+    "A running OpenClaw Gateway reloads `models` and `agents` from openclaw.json by itself (reload mode "
+    "hybrid); with `gateway.reload.mode: off` run `openclaw gateway restart`. `openclaw agent exec` and "
+    "other one-off commands read it at their next start."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+PROVIDER_ID = "gwconf"
+CLI = "gwconf apply openclaw"
+APIS = {
+    "openai-completions": ("chat", "bearer"),
+    "openai-responses": ("responses", "bearer"),
+    "anthropic-messages": ("messages", "x-api-key"),
+}
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
+import_link = no_import_link
+project_scope_files = no_project_scope_files
+
+
+def state_dir(env: Env) -> Path:
+    home = env_dir(env, "OPENCLAW_HOME", env.home)
+    return env_dir(env, "OPENCLAW_STATE_DIR", home / ".openclaw")
+
+
+def config_path(env: Env) -> Path:
+    return env_dir(env, "OPENCLAW_CONFIG_PATH", state_dir(env) / "openclaw.json")
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("config", config_path(env), "json5", secret=True)]
+
+
+# -- render --------------------------------------------------------------------------------------
+
+
+def _private_lan(base: str) -> bool:
+    """A private address that is not loopback: OpenClaw asks for ``request.allowPrivateNetwork``."""
+    try:
+        address = ipaddress.ip_address(urls.host_of(base) or "")
+    except ValueError:
+        return False
+    return address.is_private and not address.is_loopback
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    model = require_model(target, NAME, "agents.defaults.model.primary")
+    config = docs["config"]
+    entry = ("models", "providers", PROVIDER_ID)
+    config.set((*entry, "baseUrl"), target.base_url)
+    config.set((*entry, "apiKey"), target.api_key)
+    config.set((*entry, "api"), "openai-completions")
+    config.set(
+        (*entry, "models"),
+        [
+            {
+                "id": model,
+                "name": model,
+                "reasoning": False,
+                "input": ["text"],
+                "contextWindow": 128000,
+                "maxTokens": 8192,
+            }
+        ],
+    )
+    if _private_lan(target.base_url):
+        config.set((*entry, "request", "allowPrivateNetwork"), True)
+    else:
+        config.delete((*entry, "request", "allowPrivateNetwork"))
+    current = config.get(("agents", "defaults", "model"), None)
+    if isinstance(current, str):  # the short form: a bare "provider/model"
+        config.set(("agents", "defaults", "model"), f"{PROVIDER_ID}/{model}")
+    else:
+        config.set(("agents", "defaults", "model", "primary"), f"{PROVIDER_ID}/{model}")
+    return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    require_model(target, NAME, "agents.defaults.model.primary")
+    return LaunchSpec(
+        argv=["openclaw", *args],
+        env={"OPENCLAW_CONFIG_PATH": TempPath("openclaw.json")},
+        render={"config": "openclaw.json"},
+    )
+
+
+# -- read ----------------------------------------------------------------------------------------
+
+
+def _dotenv(env: Env) -> dict[str, str]:
+    doc = load_other(state_dir(env) / ".env", "dotenv", env)
+    data = doc.data() if doc is not None else None
+    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def substitute(value: Any, env: Env, findings: list[Finding], field: str) -> str | None:
+    """``${VAR}``: the environment first, then ``<state>/.env`` (which never overrides it)."""
+    if not isinstance(value, str):
+        return None
+    names = _ENV_REF.findall(value)
+    if not names:
+        return value
+    extra = _dotenv(env)
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        got = env.get(name) or extra.get(name)
+        if got is None:
+            findings.append(
+                Finding(
+                    "error",
+                    "key" if "apiKey" in field else "base",
+                    f"{field} refers to ${{{name}}}, which is set neither in the environment nor in "
+                    f"{shown(state_dir(env) / '.env', env)}.",
+                    CLI,
+                )
+            )
+        return got or ""
+
+    return _ENV_REF.sub(fill, value)
+
+
+def primary(config: Document) -> str | None:
+    model = config.get(("agents", "defaults", "model"), None)
+    if isinstance(model, dict):
+        model = model.get("primary")
+    return model if isinstance(model, str) else None
+
+
+def agent_copies(env: Env) -> list[Path]:
+    """``<state>/agents/<id>/agent/models.json``: OpenClaw's own copies of the custom providers."""
+    root = state_dir(env) / "agents"
+    return sorted(root.glob("*/agent/models.json")) if root.is_dir() else []
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    reading = Reading(wire=WIRE)
+    findings = reading.findings
+    choice = primary(config)
+    if not choice or "/" not in choice:
+        reading.provider = "no model chosen"
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                "agents.defaults.model.primary is not set: OpenClaw's default agent uses a vendor model.",
+                CLI,
+            )
+        )
+        return reading
+    provider, reading.model = choice.split("/", 1)
+    reading.provider = provider
+    reading.provider_is_gwconf = provider == PROVIDER_ID
+    entry = config.get(("models", "providers", provider), None)
+    if not isinstance(entry, dict):
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'agents.defaults.model.primary is "{choice}": OpenClaw uses its built-in {provider} provider, '
+                "not gwconf's entry.",
+                CLI,
+            )
+        )
+        return reading
+    where = f"models.providers.{provider}"
+    api = entry.get("api") if isinstance(entry.get("api"), str) else "openai-completions"
+    reading.wire, reading.auth_header = APIS.get(api, ("chat", "bearer"))
+    reading.base_url = substitute(entry.get("baseUrl"), env, findings, f"{where}.baseUrl")
+    reading.api_key = substitute(entry.get("apiKey"), env, findings, f"{where}.apiKey")
+    reading.key_origin = f"{shown(config_path(env), env)} {where}.apiKey"
+    if isinstance(entry.get("apiKey"), dict):
+        reading.key_origin += " (a SecretRef gwconf does not resolve)"
+    listed = [m.get("id") for m in entry.get("models", []) if isinstance(m, dict)]
+    if reading.model not in listed:
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'"{reading.model}" is not among {where}.models: OpenClaw does not know that model.',
+                CLI,
+            )
+        )
+    if provider == PROVIDER_ID and api != "openai-completions":
+        findings.append(
+            Finding("error", "provider", f'{where}.api is "{api}": the gateway serves chat completions.', CLI)
+        )
+    if (
+        reading.base_url
+        and _private_lan(reading.base_url)
+        and not (entry.get("request") or {}).get("allowPrivateNetwork")
+    ):
+        findings.append(
+            Finding(
+                "error",
+                "base",
+                f"{where}.baseUrl is on a private network: OpenClaw refuses it without "
+                f"{where}.request.allowPrivateNetwork: true.",
+                CLI,
+            )
+        )
+    if config.get(("models", "mode"), "merge") != "replace":
+        _follow_copies(reading, env, provider, where)
+    return reading
+
+
+def _follow_copies(reading: Reading, env: Env, provider: str, where: str) -> None:
+    """In merge mode a non-empty baseUrl or apiKey in an agent's models.json wins over openclaw.json."""
+    for path in agent_copies(env):
+        doc = load_other(path, "json", env, reading.findings)
+        entry = doc.get(("providers", provider), None) if doc is not None else None
+        if not isinstance(entry, dict):
+            continue
+        stale = []
+        base, key = entry.get("baseUrl"), entry.get("apiKey")
+        if isinstance(base, str) and base and base != reading.base_url:
+            stale.append("baseUrl")
+            if path.parent.parent.name == "main":
+                reading.base_url = base
+        if isinstance(key, str) and key and key != reading.api_key and not _ENV_REF.fullmatch(key):
+            stale.append("apiKey")
+            if path.parent.parent.name == "main":
+                reading.api_key, reading.key_origin = key, f"{shown(path, env)} providers.{provider}.apiKey"
+        if stale:
+            reading.findings.append(
+                Finding(
+                    "error",
+                    "key" if "apiKey" in stale else "base",
+                    f"{shown(path, env)} (OpenClaw's copy of {where}) has another {' and '.join(stale)}, "
+                    "which wins over openclaw.json in merge mode.",
+                    f"remove providers.{provider} from {shown(path, env)} (OpenClaw writes it again from "
+                    "openclaw.json), then run: " + CLI,
+                )
+            )

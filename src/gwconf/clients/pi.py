@@ -1,0 +1,302 @@
+"""pi (pi-coding-agent): ``~/.pi/agent/models.json`` (custom providers) + ``~/.pi/agent/settings.json``.
+
+Docs: docs/models.md and docs/settings.md in the npm package
+(https://github.com/badlogic/pi-mono/tree/main/packages/coding-agent/docs); checked against
+@mariozechner/pi-coding-agent 0.73.1 (shared/reference/clients-2026.md section 3.1) and its
+``dist/``: ``config.js`` builds the folder as ``$PI_CODING_AGENT_DIR`` (``~`` expanded), else
+``join(homedir(), ".pi", "agent")``, the same on every OS (``%USERPROFILE%\\.pi\\agent``);
+``model-registry.js`` reads models.json after stripping ``//`` comments and trailing commas (no
+``/* */``) and takes a provider's key from ``auth.json`` before models.json's ``apiKey``;
+``resolve-config-value.js`` runs an ``apiKey`` starting with ``!`` as a shell command and reads any
+other as the name of an environment variable first, as a literal only when no such variable is
+set; ``settings-manager.js`` merges ``<cwd>/.pi/settings.json`` over the global file (strict
+JSON); ``model-resolver.js``: ``--provider/--model`` > ``defaultProvider``+``defaultModel`` (when
+that model exists) > the first vendor with a key.
+
+gwconf owns ``providers.gwconf`` in models.json (``baseUrl``, ``api: "openai-completions"``,
+``apiKey``, ``compat.supportsDeveloperRole: false`` so the system prompt goes as ``system``, and
+one ``models`` entry), ``providers.gwconf-anthropic`` (``anthropic-messages``) only when the
+profile sets an Anthropic-style address, and ``defaultProvider``/``defaultModel`` in settings.json.
+The Responses wire pi also speaks is not offered: the gateway's spec serves chat completions.
+``gwconf run pi`` starts pi with ``--provider gwconf --model <m>`` on a temporary copy of the
+agent folder (``PI_CODING_AGENT_DIR``) whose two files ``render()`` edited.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from gwconf import secrets, urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target,
+    env_dir,
+    load_other,
+    no_import_link,
+    no_preflight,
+    no_project_scope_files,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "pi"
+NAME = "pi"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("pi",)
+DOCS = "https://github.com/badlogic/pi-mono/blob/main/packages/coding-agent/docs/models.md"
+RESTART = (
+    "pi reads settings.json when it starts: quit running pi sessions and start pi again (in a running "
+    "session, /model re-reads models.json: pick gwconf there)."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+PROVIDER_ID = "gwconf"
+ANTHROPIC_ID = "gwconf-anthropic"
+APIS = {
+    "openai-completions": ("chat", "bearer"),
+    "openai-responses": ("responses", "bearer"),
+    "anthropic-messages": ("messages", "x-api-key"),
+    "google-generative-ai": ("gemini", "x-goog-api-key"),
+}
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+CLI = "gwconf apply pi"
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+preflight = no_preflight
+steps = no_steps
+import_link = no_import_link
+project_scope_files = no_project_scope_files
+
+
+@dataclass
+class PiTarget(Target):
+    """The chat target plus the Anthropic-style address when the profile sets one."""
+
+    anthropic_base: str | None = None
+
+
+def target(profile: Any, env: Env) -> PiTarget:
+    base = default_target(sys.modules[__name__], profile, env)
+    values = {f.name: getattr(base, f.name) for f in fields(Target)}
+    return PiTarget(**values, anthropic_base=profile.anthropic_base_url or None)
+
+
+def agent_dir(env: Env) -> Path:
+    return env_dir(env, "PI_CODING_AGENT_DIR", env.home / ".pi" / "agent")
+
+
+def files(env: Env) -> list[ConfigFile]:
+    folder = agent_dir(env)
+    found = [
+        ConfigFile("models", folder / "models.json", "jsonc", secret=True),
+        ConfigFile("settings", folder / "settings.json", "json"),
+    ]
+    if (folder / "auth.json").is_file():
+        found.append(ConfigFile("auth", folder / "auth.json", "json", secret=True))
+    return found
+
+
+# -- render --------------------------------------------------------------------------------------
+
+
+def _provider(doc: Document, provider: str, base: str, api: str, key: str, model: str) -> None:
+    entry = ("providers", provider)
+    doc.set((*entry, "baseUrl"), base)
+    doc.set((*entry, "api"), api)
+    doc.set((*entry, "apiKey"), key)
+    if api == "openai-completions":
+        doc.set((*entry, "compat", "supportsDeveloperRole"), False)
+    doc.set((*entry, "models"), [{"id": model, "name": model}])
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    model = require_model(target, NAME, "settings.json defaultModel")
+    models, settings = docs["models"], docs["settings"]
+    _provider(models, PROVIDER_ID, target.base_url, "openai-completions", target.api_key, model)
+    anthropic = getattr(target, "anthropic_base", None)
+    if anthropic:
+        _provider(models, ANTHROPIC_ID, anthropic, "anthropic-messages", target.api_key, model)
+    else:
+        models.delete(("providers", ANTHROPIC_ID))
+    settings.set(("defaultProvider",), PROVIDER_ID)
+    settings.set(("defaultModel",), model)
+    if anthropic:
+        return [f"also added provider {ANTHROPIC_ID} (Anthropic Messages); pick it in pi with /model"]
+    return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    model = require_model(target, NAME, "--model")
+    return LaunchSpec(
+        argv=["pi", "--provider", PROVIDER_ID, "--model", model, *args],
+        env={"PI_CODING_AGENT_DIR": TempPath("agent")},
+        copies={"agent": agent_dir(env)},
+        render={"models": "agent/models.json", "settings": "agent/settings.json"},
+    )
+
+
+# -- read ----------------------------------------------------------------------------------------
+
+
+def resolve(value: Any, env: Env) -> tuple[str | None, str | None]:
+    """pi's resolveConfigValue: (the value pi sends, the variable it came from). A ``!command`` is
+    not run here: (None, None)."""
+    if not isinstance(value, str) or not value:
+        return None, None
+    if value.startswith("!"):
+        return None, None
+    from_env = env.get(value)
+    return (from_env, value) if from_env else (value, None)
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    reading = Reading(wire=WIRE)
+    findings = reading.findings
+    folder = agent_dir(env)
+    settings_data = docs["settings"].data()
+    merged = dict(settings_data) if isinstance(settings_data, dict) else {}
+    project = env.cwd / ".pi" / "settings.json"
+    project_doc = load_other(project, "json", env, findings) if project != folder / "settings.json" else None
+    project_data = project_doc.data() if project_doc is not None else None
+    if isinstance(project_data, dict):
+        overrides = [k for k in ("defaultProvider", "defaultModel") if k in project_data]
+        if overrides:
+            findings.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{shown(project, env)} sets {', '.join(overrides)}, which wins over the global settings.json "
+                    "when pi starts in this folder.",
+                    f"remove {', '.join(overrides)} from {shown(project, env)}",
+                )
+            )
+        merged.update(project_data)
+    provider, model = merged.get("defaultProvider"), merged.get("defaultModel")
+    reading.provider = provider if isinstance(provider, str) else None
+    reading.model = model if isinstance(model, str) else None
+    if not reading.provider or not reading.model:
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                "settings.json has no defaultProvider and defaultModel: pi picks the first vendor it has a key for.",
+                CLI,
+            )
+        )
+        return reading
+    providers = docs["models"].get(("providers",), None)
+    entry = providers.get(reading.provider) if isinstance(providers, dict) else None
+    if not isinstance(entry, dict):
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'defaultProvider is "{reading.provider}", a built-in vendor provider, not gwconf\'s entry.',
+                CLI,
+            )
+        )
+        return reading
+    reading.provider_is_gwconf = reading.provider in (PROVIDER_ID, ANTHROPIC_ID)
+    api = entry.get("api") if isinstance(entry.get("api"), str) else "openai-completions"
+    reading.wire, reading.auth_header = APIS.get(api, ("chat", "bearer"))
+    reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
+    listed = [m.get("id") for m in entry.get("models", []) if isinstance(m, dict)]
+    if reading.model not in listed:
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'defaultModel "{reading.model}" is not a model of provider {reading.provider} in models.json: '
+                "pi falls back to the first vendor it has a key for.",
+                CLI,
+            )
+        )
+    _read_key(reading, docs, entry, env, folder)
+    if reading.provider == PROVIDER_ID and api != "openai-completions":
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'providers.gwconf.api is "{api}": the gateway serves chat completions.',
+                CLI,
+            )
+        )
+    if reading.base_url and urls.is_vendor_host(urls.host_of(reading.base_url)):
+        findings.append(Finding("error", "base", f"providers.{reading.provider}.baseUrl points at a vendor."))
+    return reading
+
+
+def _read_key(reading: Reading, docs: dict[str, Document], entry: dict, env: Env, folder: Path) -> None:
+    """auth.json's ``api_key`` credential for the provider wins over models.json's ``apiKey``."""
+    auth = docs["auth"].get((reading.provider,), None) if "auth" in docs else None
+    if isinstance(auth, dict) and auth.get("type") in ("api_key", "oauth"):
+        where = f"{shown(folder / 'auth.json', env)} {reading.provider}"
+        reading.findings.append(
+            Finding(
+                "warning",
+                "key",
+                f"{where} holds a {auth['type']} credential: pi sends it, not models.json's apiKey.",
+                f"remove the {reading.provider} entry from {shown(folder / 'auth.json', env)}",
+            )
+        )
+        if auth.get("type") == "api_key":
+            reading.api_key, variable = resolve(auth.get("key"), env)
+            reading.key_origin = f"${variable} (named by {where})" if variable else where
+        return
+    raw = entry.get("apiKey")
+    reading.api_key, variable = resolve(raw, env)
+    field = f"models.json providers.{reading.provider}.apiKey"
+    reading.key_origin = f"${variable} (named by {field})" if variable else field
+    if isinstance(raw, str) and raw.startswith("!"):
+        reading.findings.append(
+            Finding(
+                "warning",
+                "key",
+                f"{field} starts with '!': pi runs the rest as a shell command and sends what it prints "
+                "(gwconf does not run it).",
+            )
+        )
+
+
+def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
+    """pi reads an apiKey that looks like a variable name as that variable when it is set."""
+    providers = docs["models"].get(("providers",), None)
+    entry = providers.get(reading.provider) if isinstance(providers, dict) and reading.provider else None
+    raw = entry.get("apiKey") if isinstance(entry, dict) else None
+    if not isinstance(raw, str) or not _ENV_NAME.fullmatch(raw):
+        return []
+    field = f"providers.{reading.provider}.apiKey"
+    if env.get(raw):
+        return [
+            Finding(
+                "warning",
+                "key",
+                f"{field} ({secrets.mask(raw)}) is also the name of an environment variable set here: "
+                "pi reads it as that name and sends the variable's value instead.",
+                f"unset that variable, or use a key that is not a variable name (then run: {CLI})",
+            )
+        ]
+    return [
+        Finding(
+            "warning",
+            "key",
+            f"{field} looks like an environment variable name: pi sends it as the key only while no "
+            "variable of that name is set.",
+            CLI,
+        )
+    ]

@@ -1,0 +1,74 @@
+"""Claude Code Router: the Providers element and Router.default, routes elsewhere, interpolation, the router process."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from gwconf import registry
+from gwconf.operations import read_client
+from gwconf.paths import Env
+from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+
+def test_fixture(gwconf, home: Path, profile: str) -> None:
+    check_case("claude-code-router", "user-config", gwconf, home)
+
+
+def config(home: Path) -> Path:
+    return home / ".claude-code-router" / "config.json"
+
+
+def reading():
+    return read_client(registry.get("claude-code-router"), Env.current())
+
+
+def messages(result) -> str:
+    return "\n".join(f.message for f in result.findings)
+
+
+def test_apply_writes_the_full_chat_address_and_the_default_route(gwconf, home: Path, profile: str) -> None:
+    applied = gwconf("apply", "claude-code-router")
+    assert applied.exit_code == 0 and "Claude Code still works with this gateway" in applied.output
+    data = json.loads(config(home).read_text())
+    assert data["Providers"] == [
+        {
+            "name": "gwconf",
+            "api_base_url": "https://gw.example.com/v1/chat/completions",
+            "api_key": TEST_KEY,
+            "models": ["my-model"],
+        }
+    ]
+    assert data["Router"] == {"default": "gwconf,my-model"}
+    status = json.loads(gwconf("status", "claude-code-router", "--json").stdout)["clients"][0]
+    assert (status["base_url"], status["key"], status["model"]) == (
+        "https://gw.example.com/v1/chat/completions",
+        "sk-…WXYZ",
+        "my-model",
+    )
+    assert reading().findings == []
+
+
+def test_other_routes_and_unset_variables_are_named(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "claude-code-router").exit_code == 0
+    data = json.loads(config(home).read_text())
+    data["Router"]["think"] = "deepseek,deepseek-reasoner"
+    data["Providers"][0]["api_key"] = "${GW_KEY}"
+    config(home).write_text(json.dumps(data))
+    text = messages(reading())
+    assert 'Router.think is "deepseek,deepseek-reasoner"' in text and "$GW_KEY, which is not set" in text
+
+
+def test_doctor_names_a_router_started_before_the_change(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "claude-code-router").exit_code == 0
+    pid_file = home / ".claude-code-router" / ".claude-code-router.pid"
+    pid_file.write_text(str(os.getpid()))
+    os.utime(pid_file, (1, 1))  # started long before config.json changed
+    doctor = gwconf("doctor", "claude-code-router", "--json")
+    entry = json.loads(doctor.stdout)["clients"][0]
+    text = json.dumps(entry)
+    assert "still routes the old way" in text and "ccr restart" in text
+    assert "no Anthropic-style address" in text

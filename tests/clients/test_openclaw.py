@@ -1,0 +1,94 @@
+"""OpenClaw: its JSON5 file through the CLI, the agent copy that wins in merge mode, ${VAR} keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gwconf import formats, registry
+from gwconf.operations import read_client
+from gwconf.paths import Env
+from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+
+@pytest.mark.parametrize("case", ["json5-user-config", "fresh-home"])
+def test_fixture(case: str, gwconf, home: Path, profile: str) -> None:
+    check_case("openclaw", case, gwconf, home)
+
+
+def config(home: Path) -> Path:
+    return home / ".openclaw" / "openclaw.json"
+
+
+def reading():
+    return read_client(registry.get("openclaw"), Env.current())
+
+
+def messages(result) -> str:
+    return "\n".join(f.message for f in result.findings)
+
+
+def test_apply_keeps_json5_and_status_reads_it(gwconf, home: Path, profile: str) -> None:
+    config(home).parent.mkdir(parents=True)
+    config(home).write_text(
+        "{\n  // mine\n  agents: { defaults: { model: 'anthropic/claude-opus-4-6' } },\n}\n"
+    )
+    assert gwconf("apply", "openclaw").exit_code == 0
+    text = config(home).read_text()
+    assert "// mine" in text and "model: 'gwconf/my-model'" in text  # the short form stays short
+    data = formats.load("json5", text, "c").data()
+    assert data["models"]["providers"]["gwconf"]["baseUrl"] == "https://gw.example.com/v1"
+    assert config(home).stat().st_mode & 0o777 == 0o600
+    status = json.loads(gwconf("status", "openclaw", "--json").stdout)["clients"][0]
+    assert (status["base_url"], status["key"], status["model"], status["provider"]) == (
+        "https://gw.example.com/v1",
+        "sk-…WXYZ",
+        "my-model",
+        "gwconf",
+    )
+    assert reading().findings == []
+
+
+def test_config_path_and_state_dir_move_the_file(gwconf, home: Path, profile: str, monkeypatch) -> None:
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(home / "state"))
+    assert gwconf("apply", "openclaw").exit_code == 0
+    assert (home / "state" / "openclaw.json").is_file()
+    monkeypatch.setenv("OPENCLAW_CONFIG_PATH", str(home / "pinned.json5"))
+    assert gwconf("apply", "openclaw").exit_code == 0
+    assert (home / "pinned.json5").is_file()
+
+
+def test_a_stale_agent_copy_wins_and_is_named(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "openclaw").exit_code == 0
+    copy = home / ".openclaw" / "agents" / "main" / "agent" / "models.json"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(
+        json.dumps({"providers": {"gwconf": {"baseUrl": "https://gw.example.com/v1", "apiKey": "sk-old-1"}}})
+    )
+    result = reading()
+    assert result.api_key == "sk-old-1"
+    assert "has another apiKey, which wins over openclaw.json in merge mode" in messages(result)
+
+
+def test_a_key_reference_is_filled_from_the_state_dotenv(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "openclaw").exit_code == 0
+    config(home).write_text(config(home).read_text().replace(TEST_KEY, "${GW_KEY}"))
+    assert "${GW_KEY}, which is set neither" in messages(reading())
+    (home / ".openclaw" / ".env").write_text(f"GW_KEY={TEST_KEY}\n")
+    result = reading()
+    assert result.api_key == TEST_KEY and result.findings == []
+
+
+def test_a_lan_gateway_gets_allow_private_network(gwconf, home: Path) -> None:
+    added = gwconf(
+        "profile", "add", "lan", "--base-url", "http://192.168.1.20:4000/v1", "--model", "m", "--key-stdin", "--use",
+        input=TEST_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert gwconf("apply", "openclaw").exit_code == 0
+    data = formats.load("json5", config(home).read_text(), "c").data()
+    assert data["models"]["providers"]["gwconf"]["request"] == {"allowPrivateNetwork": True}

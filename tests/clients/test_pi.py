@@ -1,0 +1,113 @@
+"""pi: fixtures through the CLI, the key's precedence (auth.json, variable names, commands), project settings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gwconf import registry
+from gwconf.operations import read_client
+from gwconf.paths import Env
+from tests.clients._env import clean_client_env  # noqa: F401
+from tests.clients._harness import check_case
+from tests.conftest import TEST_KEY
+
+
+@pytest.mark.parametrize("case", ["user-config", "fresh-home"])
+def test_fixture(case: str, gwconf, home: Path, profile: str) -> None:
+    check_case("pi", case, gwconf, home)
+
+
+def agent(home: Path) -> Path:
+    return home / ".pi" / "agent"
+
+
+def reading():
+    return read_client(registry.get("pi"), Env.current())
+
+
+def messages(result) -> str:
+    return "\n".join(f.message for f in result.findings)
+
+
+def test_apply_writes_provider_and_defaults_and_status_reads_them(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "pi").exit_code == 0
+    models = json.loads((agent(home) / "models.json").read_text())
+    assert models["providers"]["gwconf"]["api"] == "openai-completions"
+    assert models["providers"]["gwconf"]["models"] == [{"id": "my-model", "name": "my-model"}]
+    assert "gwconf-anthropic" not in models["providers"]
+    assert (agent(home) / "models.json").stat().st_mode & 0o777 == 0o600
+    status = json.loads(gwconf("status", "pi", "--json").stdout)["clients"][0]
+    assert (status["base_url"], status["key"], status["model"], status["provider"]) == (
+        "https://gw.example.com/v1",
+        "sk-…WXYZ",
+        "my-model",
+        "gwconf",
+    )
+    assert reading().findings == []
+
+
+def test_pi_coding_agent_dir_moves_the_folder(gwconf, home: Path, profile: str, monkeypatch) -> None:
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(home / "elsewhere"))
+    assert gwconf("apply", "pi").exit_code == 0
+    assert (home / "elsewhere" / "models.json").is_file() and not agent(home).exists()
+
+
+def test_an_anthropic_address_adds_a_messages_provider(gwconf, home: Path) -> None:
+    added = gwconf(
+        "profile", "add", "both", "--base-url", "https://gw.example.com/v1", "--model", "my-model",
+        "--anthropic-base-url", "https://gw.example.com/anthropic", "--key-stdin", "--use", input=TEST_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert gwconf("apply", "pi").exit_code == 0
+    entry = json.loads((agent(home) / "models.json").read_text())["providers"]["gwconf-anthropic"]
+    assert entry["api"] == "anthropic-messages" and entry["baseUrl"] == "https://gw.example.com/anthropic"
+
+
+def test_auth_json_key_wins_over_models_json(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "pi").exit_code == 0
+    (agent(home) / "auth.json").write_text(json.dumps({"gwconf": {"type": "api_key", "key": "sk-old-0000"}}))
+    result = reading()
+    assert result.api_key == "sk-old-0000"
+    assert "auth.json gwconf holds a api_key credential" in messages(result)
+
+
+def test_a_key_that_names_a_variable_is_read_from_it(gwconf, home: Path, profile: str, monkeypatch) -> None:
+    assert gwconf("apply", "pi").exit_code == 0
+    path = agent(home) / "models.json"
+    path.write_text(path.read_text().replace(TEST_KEY, "GW_KEY"))
+    assert reading().api_key == "GW_KEY"  # unset: sent literally
+    monkeypatch.setenv("GW_KEY", TEST_KEY)
+    result = reading()
+    assert result.api_key == TEST_KEY and result.key_origin.startswith("$GW_KEY")
+    from gwconf import formats
+    from gwconf.clients import pi
+
+    found = pi.doctor({"models": formats.load("jsonc", path.read_text(), "m")}, Env.current(), result)
+    assert "also the name of an environment variable" in found[0].message and "GW_KEY" not in found[0].message
+
+
+def test_project_settings_override_is_reported(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "pi").exit_code == 0
+    project = Path.cwd() / ".pi" / "settings.json"
+    project.parent.mkdir(parents=True)
+    project.write_text('{"defaultProvider": "openai", "defaultModel": "gpt-5.4"}\n')
+    result = reading()
+    assert result.provider == "openai" and not result.provider_is_gwconf
+    assert "wins over the global settings.json" in messages(result)
+
+
+def test_run_injects_provider_and_model_without_writing(gwconf, home: Path, profile: str) -> None:
+    from gwconf.clients import pi
+
+    spec = pi.launch(registry.get("pi").target(_profile(), Env.current()), Env.current(), ["-p", "hi"])
+    assert spec.argv[:5] == ["pi", "--provider", "gwconf", "--model", "my-model"]
+    assert set(spec.render) == {"models", "settings"} and not agent(home).exists()
+
+
+def _profile():
+    from gwconf.profiles import ProfileStore
+
+    return ProfileStore(Env.current()).load("work")
