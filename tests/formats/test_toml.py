@@ -204,7 +204,7 @@ def test_nested_dicts_become_sub_tables_but_inline_under_inline_tables() -> None
     _, text = edited(CODEX, ("set", ("mcp_servers", "gw"), value))
     assert '[mcp_servers.gw]\ncommand = "uvx"\n\n[mcp_servers.gw.env]\nTOKEN = "x"\n' in text
     _, text = edited(CODEX, ("set", ("model_providers", "openai", "http_headers", "X-Extra"), {"a": 1}))
-    assert "X-Team = 'ml', X-Extra = {a = 1}}" in text
+    assert "X-Team = 'ml', X-Extra = {a = 1} }" in text  # the blank before "}" kept
     _, text = edited("a = { b = 1 }\n", ("set", ("a", "c", "d"), "e"))  # missing parents inside inline
     assert load("toml", text, "x").data() == {"a": {"b": 1, "c": {"d": "e"}}}
 
@@ -839,3 +839,21 @@ def test_a_text_changed_after_its_read_back_is_parsed_again() -> None:
     doc._text = broken
     with pytest.raises(WriteRefused, match="reads back differently"):
         verify_edit("toml", load("toml", DOTTED, "config.toml"), doc)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('gw = { name = "gw", base_url = "http://x" }\n', 'gw = { name = "gw", base_url = "http://x", k = "v" }\n'),
+        ('gw = {name = "gw"}\n', 'gw = {name = "gw", k = "v"}\n'),
+        ("gw = {}\n", 'gw = {k = "v"}\n'),
+        ("gw = {  }\n", 'gw = { k = "v" }\n'),
+        ('gw = { a = { b = 1 } }  # mine\n', 'gw = { a = { b = 1 }, k = "v" }  # mine\n'),
+    ],
+)
+def test_a_key_added_to_an_inline_table_keeps_its_spacing(before: str, after: str) -> None:
+    """`{ a = 1 }` gains `, k = "v" }`, not `, k = "v"}` (issue 23)."""
+    original = load("toml", before, "c.toml")
+    doc = load("toml", before, "c.toml")
+    doc.set(("gw", "k"), "v")
+    assert verify_edit("toml", original, doc) == after

@@ -39,7 +39,7 @@ _BLOCK_RE = re.compile(_BLOCK)
 # Every position either is skipped or matches, so no match is retried from a later start: linear.
 _BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
-_LINE_COMMENT_P = r"//[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+"  # to "\n": a lone "\r" stays inside, as in _classify
+_LINE_COMMENT_P = r"//[^\r\n]*+"  # a lone "\r" ends it too, as in VS Code's jsonc-parser (and _classify)
 _MASK_RE = re.compile(
     r'(?:[^"/,{\[:]++'
     r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
@@ -64,6 +64,7 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at 
 _GAP = re.compile(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
 _LINE_REST = re.compile(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
 _WS = re.compile(r"[ \t\r\n]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
 _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")
@@ -85,19 +86,19 @@ class _Blanks(dict[int, str]):
 _BLANKS = _Blanks()
 
 
-class _DuplicateKey(Exception):
-    pass
-
-
 class _BadConstant(Exception):
     pass
 
 
+_DUPLICATES = [False]  # set by _pairs_to_dict: the last decode met a key twice in one object
+
+
 def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """json.loads silently keeps the last of two equal keys; we refuse the file instead."""
+    """The last of two equal keys wins, as in every reader the clients use (JSON.parse,
+    jsonc-parser, Python's json, Go's encoding/json); the editor is told the file has some."""
     result = dict(pairs)
     if len(result) != len(pairs):
-        raise _DuplicateKey
+        _DUPLICATES[0] = True
     return result
 
 
@@ -120,7 +121,9 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
         raise ValueError(f"not a JSON format: {fmt}")
     with paused_gc():
         masked, trailing, data = _prepare(text, source, strict=fmt == "json")
-    return JsonDocument(text, source, fmt, masked, trailing, data)
+    doc = JsonDocument(text, source, fmt, masked, trailing, data)
+    doc._dups = _DUPLICATES[0]
+    return doc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,13 +139,10 @@ def _classify(text: str, c: int, prev: str) -> tuple[int, int]:
         after = _GAP.match(text, c + 1).end()
         trailing = after < len(text) and text[after] in "}]" and prev != "" and prev not in "{[,:"
         return (c + 1 if trailing else -2), c + 1
-    if text[c + 1] == "/":
-        end = text.find("\n", c)
-        if end < 0:
-            end = len(text)
-        elif text[end - 1] == "\r":
-            end -= 1
-        return end, end
+    if text[c + 1] == "/":  # to the first "\r" or "\n": jsonc-parser ends it at either
+        end = _LINE_BREAK.search(text, c)
+        stop = len(text) if end is None else end.start()
+        return stop, stop
     match = _BLOCK_RE.match(text, c)
     return (-1, len(text)) if match is None else (match.end(), match.end())
 
@@ -357,9 +357,10 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
 
 def _validate(masked: str, text: str, source: str) -> Any:
     """Check the whole masked text at C speed and return its data."""
+    _DUPLICATES[0] = False
     try:
         return _DATA.decode(masked)
-    except (_DuplicateKey, _BadConstant, RecursionError):
+    except (_BadConstant, RecursionError):
         found = _structure_problem(masked)
         if found is None:  # pragma: no cover - the C scanner and our scan disagree
             raise ParseError(source, "nested too deeply to edit safely") from None
@@ -368,35 +369,19 @@ def _validate(masked: str, text: str, source: str) -> Any:
 
 
 def _structure_problem(masked: str) -> tuple[int, str] | None:
-    """Locate what json's hooks refused (only on the error path): a duplicate key, NaN or
-    Infinity, or nesting deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
-    stack: list[set[str] | None] = []
-    expect_key = False
+    """Locate what json's hooks refused (only on the error path): NaN or Infinity, or nesting
+    deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
+    depth = 0
     for token in _TOKEN.finditer(masked):
         pos = token.start()
         char = masked[pos]
         if char in "{[":
-            stack.append(set() if char == "{" else None)
-            expect_key = char == "{"
-            if len(stack) > _MAX_DEPTH:
+            depth += 1
+            if depth > _MAX_DEPTH:
                 return pos, f"nested more than {_MAX_DEPTH} levels deep; gwconf cannot edit it safely"
         elif char in "}]":
-            if stack:
-                stack.pop()
-            expect_key = False
-        elif char == ",":
-            expect_key = bool(stack) and stack[-1] is not None
-        elif char == ":":
-            expect_key = False
-        elif char == '"':
-            keys = stack[-1] if stack else None
-            if expect_key and keys is not None:
-                key = scanstring(masked, pos + 1)[0]
-                if key in keys:
-                    return pos, f"duplicate key {token.group()} (JSON readers keep only one of them)"
-                keys.add(key)
-            expect_key = False
-        else:
+            depth = max(depth - 1, 0)
+        elif char not in '",:':
             return pos, f"{token.group()} is not valid JSON"
     return None
 
@@ -622,6 +607,8 @@ class JsonDocument:
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
+        self._dups = False  # a key appears twice in one object somewhere: find the last one
+        self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -666,7 +653,7 @@ class JsonDocument:
                 return False
             try:
                 return _object_is(masked, intended)
-            except (JSONDecodeError, StopIteration, _DuplicateKey, _BadConstant, RecursionError, ValueError):
+            except (JSONDecodeError, StopIteration, _BadConstant, RecursionError, ValueError):
                 return False  # not valid JSON, or beyond marshal: the whole re-read decides
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
@@ -685,10 +672,12 @@ class JsonDocument:
         path = _check_path(path)
         _check_value(value)
         with _guard(self.source):
-            depth, child_start, start, _, done = self._descend(path)
+            noted = len(self.notes)
+            depth, child_start, start, _, done = self._descend(path, "set")
             if start >= 0 and depth == len(path):
                 current, stop = _PLAIN.scan_once(self._masked, start)
                 if _equal(current, value):
+                    del self.notes[noted:]  # nothing edited: nothing to say
                     return
                 self._replace(child_start, start, stop, value, claim=(start, stop))
             elif not path:
@@ -701,7 +690,7 @@ class JsonDocument:
         path = _check_path(path)
         _check_value(value)
         with _guard(self.source):
-            depth, child_start, start, _, done = self._descend(path)
+            depth, child_start, start, _, done = self._descend(path, "append to")
             if depth == len(path) and start >= 0:
                 if self._masked[start] != "[":
                     self._refuse(path, depth, start, "an array", "append to")
@@ -719,14 +708,18 @@ class JsonDocument:
         if not path:
             raise ValueError("cannot delete the whole document")
         with _guard(self.source):
-            depth, _, start, _, done = self._descend(path[:-1])
+            depth, _, start, _, done = self._descend(path[:-1], "edit")
             if depth < len(path) - 1 or start < 0:
                 return False
             found = self._siblings(start, path[-1])
             if found is None:
                 return False
-            prev, child, following = found
-            self._remove(start, prev, child, following)
+            if self._dups and isinstance(path[-1], str):
+                self._note_duplicate(start, (*done, path[-1]), "delete")
+            while found is not None:  # every occurrence: removing only the last revives another
+                prev, child, following = found
+                self._remove(start, prev, child, following)
+                found = self._siblings(start, path[-1]) if self._dups else None
             self.ops.append(Op("delete", (*done, child[0])))
             return True
 
@@ -766,12 +759,16 @@ class JsonDocument:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
         count = 0
-        prev = last = None
+        prev = last = found = None
         for child in self._children(container):
             if child[0] == part:
-                return child
+                if not self._dups:
+                    return child
+                found = child  # the last of equal keys is the one every reader keeps
             prev, last = last, child
             count += 1
+        if found is not None:
+            return found
         # Missing: remember the end, so inserting the key does not walk the container again.
         self._tail = (self._masked, container, count, prev, last)
         return None
@@ -803,13 +800,34 @@ class JsonDocument:
             part = len(listed) + part
             children = iter(listed)
         prev = None
+        found: tuple[_Child | None, _Child, _Child | None] | None = None
         for child in children:
+            if found is not None and found[2] is None:
+                found = (found[0], found[1], child)
             if child[0] == part:
-                return prev, child, next(children, None)
+                if not self._dups:
+                    return prev, child, next(children, None)
+                found = (prev, child, None)  # the last of equal keys
             prev = child
-        return None
+        return found
 
-    def _descend(self, path: KeyPath) -> tuple[int, int, int, int, KeyPath]:
+    def _note_duplicate(self, container: int, path: KeyPath, verb: str) -> None:
+        """Tell the user when the key gwconf edits is in the object twice (a pasted setting):
+        readers keep the last, so gwconf edited that one and left the other as it was."""
+        part = path[-1]
+        lines = [line_col(self._text, c[1])[0] for c in self._children(container) if c[0] == part]
+        if len(lines) < 2:
+            return
+        where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
+        if verb == "delete":
+            note = "gwconf removed every one of them, so that no reader still sees the key"
+        else:
+            note = f"the last one counts; gwconf edited that one (line {lines[-1]})"
+        note = f"{self.source}: duplicate key {_show_path(path)} at lines {where}: {note}"
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _descend(self, path: KeyPath, verb: str = "") -> tuple[int, int, int, int, KeyPath]:
         """Follow ``path`` as far as it exists: (depth reached, key or element start, value start,
         value end, path done with indices made non-negative). At the top the starts are those of
         the top value (-1 for an empty file) and the end is -1."""
@@ -826,6 +844,8 @@ class JsonDocument:
             child = self._child(start, part)
             if child is None:
                 return depth, child_start, start, end, tuple(done)
+            if self._dups and verb and isinstance(part, str):
+                self._note_duplicate(start, path[: depth + 1], verb)
             done.append(child[0])
             _, child_start, start, end = child
         return len(path), child_start, start, end, tuple(done)

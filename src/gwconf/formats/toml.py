@@ -573,6 +573,24 @@ def _key_text(key: str) -> str:
     return key if _BARE_KEY.fullmatch(key) else str(_render_scalar(key))
 
 
+def _append_inline(table: Any, key: str, item: Any) -> None:
+    """Add ``key`` to an inline table in its own spacing: tomlkit puts a new key after the blank
+    before ``}`` (``{ a = 1, k = 2}``), so that blank is taken off and put back after it."""
+    from tomlkit.items import Whitespace
+
+    body = table._value.body
+    tail = None
+    if body and body[-1][0] is None and isinstance(body[-1][1], Whitespace) and "," not in body[-1][1].s:
+        tail = body.pop()[1]
+    if tail is not None and all(k is None for k, _ in body):  # `{  }`: `{ k = 1 }`
+        body.clear()
+        item.trivia.indent = " "
+        tail = Whitespace(" ")
+    table.append(key, item)
+    if tail is not None:
+        body.append((None, tail))
+
+
 def _inline_text(value: Any) -> str | None:
     """A value on its key's line as tomlkit writes it (dicts become inline tables); None for
     kinds gwconf never writes (dates and times), which tomlkit then renders."""
@@ -1032,6 +1050,8 @@ class TomlDocument:
             item = _aot_item(value)
         if isinstance(node, (Array, AoT)) and isinstance(key, int) and key == len(node):
             node.append(item)
+        elif isinstance(node, InlineTable) and old is None:
+            _append_inline(node, key, item)
         else:
             node[key] = item
         return str(doc.as_string())

@@ -793,6 +793,34 @@ class YamlDocument:
                 slot = len(node.value) - 1
                 node = node.value[-1]
 
+    def _after_block(self, parent: Node | None, slot: Any, node: Node) -> int:
+        """Where a new entry after ``node`` goes: the line after its text, and past any blank
+        lines holding spaces that still belong to a block scalar ending it (in ``|`` or ``>``
+        such a line may be content: the new entry must not cut it off)."""
+        text = self._text
+        pos = self._after_line(self._end(parent, slot, node))
+        while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+            if self._alias_span(parent, slot) is not None:
+                return pos
+            parent = node
+            if isinstance(node, MappingNode):
+                slot, node = (len(node.value) - 1, 1), node.value[-1][1]
+            else:
+                slot, node = len(node.value) - 1, node.value[-1]
+        if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+            return pos
+        best, i = pos, pos
+        while i < node.end_mark:
+            j = text.find("\n", i)
+            j = len(text) if j < 0 else j + 1
+            line = text[i:j]
+            if line.strip():
+                break
+            if line.strip("\r\n"):
+                best = j
+            i = j
+        return best
+
     def _keeps(self, node: ScalarNode) -> bool:
         header = self._text[node.start_mark : self._after_line(node.start_mark + 1)]
         match = re.match(r"[^|>]*[|>]([-+0-9]*)", header)
@@ -1086,7 +1114,7 @@ class YamlDocument:
         pad = self._text[self._line_start(key_start) : key_start]
         if pad.strip(" \t"):  # the only key sits after "- " or "? ": indent to its column
             pad = " " * len(pad)
-        pos = self._after_line(self._end(step.parent, step.slot, node))
+        pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._entry_lines(key, value, pad))
 
     def _append_item(self, step: _Step, value: Any) -> None:
@@ -1105,7 +1133,7 @@ class YamlDocument:
         dash_text = self._text[dash:item_start]
         if not re.fullmatch(r"- +", dash_text):
             dash_text = "- "
-        pos = self._after_line(self._end(step.parent, step.slot, node))
+        pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._item_lines(value, pad, dash_text))
 
     def _flow_insert(self, node: Node, entry: str) -> None:
@@ -1156,7 +1184,10 @@ class YamlDocument:
         if _is_inline(value):
             new = _inline_text(value)
             if isinstance(parent, MappingNode) and block_coll:
-                self._splice(self._colon_end(parent, slot[0]), trim_end, " " + new)
+                colon_end = self._colon_end(parent, slot[0])
+                # a comment on the key's line stays there: ``k: new  # note``
+                tail = re.match(r"[ \t]*#[^\r\n]*", text[colon_end : self._after_line(colon_end)])
+                self._splice(colon_end, trim_end, " " + new + (tail.group() if tail else ""))
             else:
                 self._splice(start, trim_end if (block_coll or block_scalar) else end, space + new)
             return
