@@ -10,7 +10,6 @@ journal. A run killed half-way is repaired by the next one (``repair``).
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
 import os
 import time
@@ -77,6 +76,9 @@ class FileChange:
         return self.snapshot.exists and self.after is None
 
     def diff(self) -> str:
+        """The unified diff, made when shown (difflib is imported here: most commands show none)."""
+        import difflib
+
         old = _text(self.snapshot.data)
         new = _text(self.after)
         lines = difflib.unified_diff(
