@@ -930,6 +930,7 @@ def repair(env: Env) -> list[str]:
     cannot go back, and a client must never be left half written (Codex's config.toml pointing at
     the gateway beside an auth.json holding the user's old key, issue 18 item 11): the run is
     finished instead, every file written and the ledger committed, so one restore undoes it all.
+    A killed restore is always undone (the ledger still has every file: the next restore redoes it).
     Temp files of the killed run are removed either way.
     """
     journal = env.state_dir / "journal.json"
@@ -960,12 +961,24 @@ def repair(env: Env) -> list[str]:
         _remove_temp_files(target.parent, f".{target.name}.*{TEMP_SUFFIX}")
     staged = loaded.get("ledger")
     ledger = Ledger(env)
-    if _committed(ledger, entries, staged):
+    restoring = all(e.get("restoring") for e in entries)
+    if _committed(ledger, entries, staged) or (
+        restoring and isinstance(staged, dict) and _without_version(ledger.data) == _without_version(staged)
+    ):  # (a restore whose ledger was committed stays done, whatever a client wrote since)
         for entry in entries:
             if entry.get("restoring") and entry.get("backups"):
                 BackupStore.at(Path(entry["backups"])).retire_pristine()
         notes: list[str] = []
-    elif isinstance(staged, dict) and _changed_since(entries) and _can_finish(entries):
+    elif (
+        isinstance(staged, dict)
+        and not restoring
+        and _changed_since(entries)
+        and _can_finish(entries)
+    ):
+        # a killed restore is never finished around a file another program wrote: that file may
+        # still be gwconf's (not yet restored), and finishing would put the others back and forget
+        # the client, leaving Codex on the gateway with the user's own key. Undone instead, the
+        # ledger still knows every file, and the restore that follows undoes them key by key.
         notes = _finish(entries, ledger, staged, str(loaded.get("client")))
     else:
         notes = _undo(entries)

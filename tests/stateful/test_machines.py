@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from tests.stateful.drivers import DRIVERS
-from tests.stateful.machine import Gateways, build_template, fast_base, machine_for
+from tests.stateful.machine import STATS, Gateways, build_template, fast_base, machine_for
 
 EXAMPLES = int(os.environ.get("GWCONF_STATEFUL_EXAMPLES", "200"))
 STEPS = 12
@@ -56,3 +56,7 @@ def test_ownership_model(fmt: str, gateways: Gateways, request: pytest.FixtureRe
         )
     finally:
         shutil.rmtree(root)
+    sequences, steps = STATS.get(driver.fmt, [0, 0])
+    request.node.user_properties.append(("sequences", sequences))
+    request.node.user_properties.append(("steps", steps))
+    print(f"{fmt} ({driver.client}): {sequences} sequences, {steps} steps")
