@@ -23,10 +23,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from gwconf import __version__, secrets, urls
-from gwconf.clients._base import ClientAdapter, Finding
-from gwconf.errors import ClientError, ExitCode, GwconfError
-from gwconf.paths import Env
-from gwconf.profiles import Profile
+from gwconf.errors import ClientError, ExitCode
 
 # verdict -> (label for people, exit code). A fixed set: scripts may rely on these names.
 VERDICTS: dict[str, tuple[str, ExitCode]] = {
@@ -35,6 +32,7 @@ VERDICTS: dict[str, tuple[str, ExitCode]] = {
     "forbidden": ("forbidden", ExitCode.GATEWAY_FAILED),
     "base_wrong": ("base address wrong", ExitCode.GATEWAY_FAILED),
     "model_unavailable": ("model not available", ExitCode.GATEWAY_FAILED),
+    "route_failed": ("the gateway's route for the model failed", ExitCode.GATEWAY_FAILED),
     "rate_limited": ("rate limited", ExitCode.GATEWAY_FAILED),
     "gateway_error": ("gateway error", ExitCode.GATEWAY_FAILED),
     "unreachable": ("unreachable", ExitCode.GATEWAY_FAILED),
@@ -61,6 +59,13 @@ KEY_REJECTED_REMEDY = (
     "create a new key in the gateway's console, or check that it was copied whole (no characters "
     "missing, no `sk-` stripped)."
 )
+NO_DB_REMEDY = (
+    "This LiteLLM proxy has no key database, so it accepts only its master key: ask its operator for "
+    "a key that works here (or to connect its database); a new key of your own cannot help."
+)
+ROUTE_REMEDY = "Tell the gateway's operator, or pick another model"
+# a LiteLLM-style router answering 429 because every deployment of the model failed and rests
+_COOLDOWN_WORDS = re.compile(r"no deployments available|cooldown|cooling down", re.IGNORECASE)
 _MODEL_CODES = ("model_not_found", "model_not_available", "model_not_supported", "invalid_model")
 _MODEL_WORDS = re.compile(
     r"model.*(not[ _]found|does not exist|not exist|not available|unavailable|not supported|unknown|"
@@ -101,6 +106,8 @@ class Probe:
     reply: str | None = None
     body: list[str] = field(default_factory=list)  # first lines of the body on failure, key masked
     error_code: str | None = None  # the gateway's error code (invalid_api_key...)
+    listed: list[str] | None = None  # the models GET /models listed with the same key, when asked
+    envelope: bool = field(default=False, repr=False)  # the body was an API's error object
     detail: str = ""  # what the verdict means here
     remedy: str | None = None
     auth_header: str = "bearer"
@@ -135,6 +142,7 @@ class Probe:
             "body": self.body,
             "detail": self.detail,
             "remedy": self.remedy,
+            "listed_models": self.listed,
         }
 
 
@@ -253,13 +261,67 @@ def probe(
         )
         result.remedy = "Point the client at the gateway's address (gwconf apply CLIENT)."
         return result
-    return _send(request, result, timeout)
+    result = _send(request, result, timeout)
+    if _worth_a_second_look(result):
+        second_look(request, result, timeout)
+    return result
+
+
+class Deadline:
+    """``--timeout`` as a deadline for the whole exchange: connect, headers and body.
+
+    httpx's timeouts are per socket operation, so a gateway dripping one byte every half second
+    never trips them (``verify --timeout 1`` waited for the whole drip, up to days). A timer shuts
+    the request's socket when the deadline passes, which ends any blocked read at once; the
+    caller then reports ``timeout`` (``expired``). The socket comes from httpcore's documented
+    ``trace`` extension (``connection.connect_tcp.complete`` / ``start_tls.complete``)."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+
+        self.seconds = seconds
+        self.expired = False
+        self._lock = threading.Lock()
+        self._streams: list[Any] = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            with self._lock:
+                self._streams.append(info.get("return_value"))
+                if self.expired:
+                    self._shut()
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        import socket
+
+        for stream in self._streams:
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            try:
+                if sock is not None:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
 
 
 def _send(request: Request, result: Probe, timeout: float) -> Probe:
     import httpx  # lazily: only the commands that send requests pay for it
 
     started = time.monotonic()
+    deadline = Deadline(timeout)
     try:
         # Plain http has no TLS to verify: skip building an SSL context (~40 ms with certifi).
         tls = request.url.startswith("https:")
@@ -267,44 +329,57 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             trust_env=False, follow_redirects=False, timeout=httpx.Timeout(timeout), verify=tls
         )
         with (
+            deadline,
             client,
-            client.stream("POST", request.url, headers=request.headers, json=request.body) as response,
+            client.stream(
+                "POST",
+                request.url,
+                headers=request.headers,
+                json=request.body,
+                extensions={"trace": deadline.trace},
+            ) as response,
         ):
             raw = bytearray()
+            phase = "reading the answer"
             for chunk in response.iter_bytes():
                 raw += chunk
-                if len(raw) >= MAX_BODY:
+                if len(raw) >= MAX_BODY or deadline.expired:
                     break
             status = response.status_code
             content_type = response.headers.get("content-type", "")
             location = response.headers.get("location")
+        if deadline.expired:
+            return _timed_out(result, started, timeout, phase)
     except httpx.TimeoutException as exc:
-        result.latency_ms = _ms(started)
-        result.verdict = "timeout"
         phase = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting for the answer"
-        result.detail = f"no answer within {timeout:g} s ({phase})."
-        result.remedy = (
-            "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
-        )
-        return result
+        return _timed_out(result, started, timeout, phase)
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         result.verdict = "base_wrong"
         result.sent = False
         result.detail = f"the address cannot be used: {exc}"
         return result
-    except httpx.RemoteProtocolError as exc:
-        result.latency_ms = _ms(started)
-        result.verdict = "gateway_error"
-        result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
-        return result
     except httpx.HTTPError as exc:
+        if deadline.expired:  # the deadline shut the socket: not the server's doing
+            return _timed_out(result, started, timeout, "waiting for the answer")
         result.latency_ms = _ms(started)
-        result.verdict = "unreachable"
-        result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
+        if isinstance(exc, httpx.RemoteProtocolError):
+            result.verdict = "gateway_error"
+            result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
+        else:
+            result.verdict = "unreachable"
+            result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
         return result
     result.latency_ms = _ms(started)
     result.status = status
     return classify(result, bytes(raw), content_type, location, request.key)
+
+
+def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Probe:
+    result.latency_ms = _ms(started)
+    result.verdict = "timeout"
+    result.detail = f"no answer within {timeout:g} s ({phase})."
+    result.remedy = "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
+    return result
 
 
 def _ms(started: float) -> int:
@@ -332,6 +407,69 @@ def _network_detail(exc: BaseException, host: str) -> str:
     return f"could not connect to {host}: {reason}"
 
 
+# -- the gateway's fault or the user's: one GET /models with the same key -----------------------
+
+
+def _worth_a_second_look(result: Probe) -> bool:
+    """A 401, a 404 that is an API's error answer, or "model not available": maybe the key and the
+    address are fine and only the gateway's route for this model failed (its upstream refused the
+    gateway's own credential, or is gone). A bare 404 page (nothing answers there) is not asked about."""
+    if not result.sent or result.status is None:
+        return False
+    if result.status == 401 and result.verdict == "key_rejected":
+        return True
+    if result.verdict == "model_unavailable":
+        return True
+    return result.status == 404 and result.verdict == "base_wrong" and result.envelope
+
+
+def models_url_of(request: Request) -> str | None:
+    """``GET …/models`` at the base address the request was built from (OpenAI-style, Bearer)."""
+    url = request.url
+    if request.wire == "gemini":
+        root = url.split("/v1beta/models/", 1)[0]
+        return root + "/v1/models" if root != url else None
+    for suffix in ("/chat/completions", "/responses", "/messages"):
+        if url.endswith(suffix):
+            return url[: -len(suffix)] + "/models"
+    return None
+
+
+def second_look(request: Request, result: Probe, timeout: float) -> None:
+    """Ask ``GET {base}/models`` with the same key; a 200 list there means the gateway accepts the
+    key at this address, so a 401 or 404 from the completion is the gateway's route for the model.
+
+    Nothing here reads a gateway's wording: only the status and the list's shape. A list that the
+    gateway also gives without any key says nothing about the key; then the verdict stands.
+    """
+    from gwconf import models
+
+    url = models_url_of(request)
+    if url is None:
+        return
+    listed = models.list_at(url, request.key, min(timeout, 10.0))
+    if listed is None or models.list_at(url, None, min(timeout, 10.0)) is not None:
+        return
+    result.listed = listed
+    model = request.model
+    shown = models.listing(model, listed)
+    status = result.status
+    if model not in listed:
+        result.verdict = "model_unavailable"
+        result.detail = (
+            f"HTTP {status}: the gateway does not serve {model!r} to this key; GET {url} with the same "
+            f"key answered 200 and lists {len(listed)} other model{'s' if len(listed) != 1 else ''}."
+        )
+        result.remedy = f"Pick a model the gateway serves: {shown}."
+        return
+    result.verdict = "route_failed"
+    result.detail = (
+        f"HTTP {status} from the completion, but GET {url} with the same key answered 200 and lists "
+        f"{model!r}: the gateway accepts your key; its route for model {model!r} failed."
+    )
+    result.remedy = f"{ROUTE_REMEDY}: {shown}."
+
+
 # -- classifying the answer ---------------------------------------------------------------------
 
 
@@ -342,7 +480,11 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
     html = _is_html(text, content_type)
     data = _json(text)
     code, message = _error_of(data)
+    kind = _error_type(data)
+    if code is not None and code == str(status):  # a code that only repeats the status says nothing
+        code = kind if kind != code else None
     result.error_code = code
+    result.envelope = _has_envelope(data)
     if 200 <= status < 300:
         if html:
             return _fail(
@@ -366,6 +508,13 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             result, "base_wrong", text, key,
             f"HTTP {status}: redirected{where} (a login page?). API endpoints do not redirect; gwconf does "
             "not follow redirects, so the key went nowhere else.",
+        )  # fmt: skip
+    if kind == "no_db_connection" or code == "no_db_connection":
+        result.remedy = NO_DB_REMEDY
+        return _fail(
+            result, "key_rejected", text, key,
+            f"HTTP {status} no_db_connection: the gateway (a LiteLLM proxy) has no key database, so it "
+            "accepts no key but its master key.",
         )  # fmt: skip
     if status == 401:
         result.remedy = KEY_REJECTED_REMEDY
@@ -396,6 +545,13 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             result, "base_wrong", text, key,
             f"HTTP {status}: nothing answers at {result.url}. The base address is wrong: /v1 missing or "
             "doubled, a pasted /chat/completions, or this gateway does not speak this protocol there.",
+        )  # fmt: skip
+    if status == 429 and (kind == "all_deployments_in_cooldown" or (message and _COOLDOWN_WORDS.search(message))):
+        result.remedy = f"{ROUTE_REMEDY}; it may answer again once the cooldown ends."
+        return _fail(
+            result, "route_failed", text, key,
+            f"HTTP 429: every deployment of {result.model!r} behind the gateway is resting after "
+            "failures (cooldown): the model's upstream is failing, not the key's quota.",
         )  # fmt: skip
     if status in (402, 429):
         result.remedy = "Wait and retry, or check the key's quota and balance in the gateway's console."
@@ -454,6 +610,17 @@ def _json(text: str) -> Any:
         return None
 
 
+def _has_envelope(data: Any) -> bool:
+    """An API's error answer (``{"error": ...}``, Anthropic's too), not a web server's own page."""
+    return isinstance(data, dict) and "error" in data
+
+
+def _error_type(data: Any) -> str | None:
+    error = data.get("error") if isinstance(data, dict) else None
+    kind = error.get("type") if isinstance(error, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
 def _error_of(data: Any) -> tuple[str | None, str | None]:
     """(code, message) from OpenAI-, Anthropic- or Gemini-shaped error bodies."""
     if not isinstance(data, dict):
@@ -492,8 +659,9 @@ def _chat(data: dict[str, Any]) -> str | None:
 
 
 def _responses(data: dict[str, Any]) -> str | None:
-    if isinstance(data.get("output_text"), str):
-        return data["output_text"]
+    text = data.get("output_text")
+    if isinstance(text, str):
+        return text
     texts = [
         part["text"]
         for item in _list(data.get("output"))
@@ -569,133 +737,6 @@ def _read_stream(wire: str, text: str) -> str | None:
     if final is not None:
         return final
     return "".join(pieces) if pieces else None
-
-
-# -- verify: what a client (or a profile) will really send ----------------------------------------
-
-
-@dataclass
-class Check:
-    """verify's answer for one client, or for a profile on its own (``client_id`` None)."""
-
-    client_id: str | None
-    name: str
-    key_origin: str = ""
-    probe: Probe | None = None
-    error: GwconfError | None = None
-    findings: list[Finding] = field(default_factory=list)  # what the client's files say is wrong
-    notes: list[str] = field(default_factory=list)
-    key: str | None = field(default=None, repr=False)  # for the CLI's redaction only; never serialised
-
-    @property
-    def exit_code(self) -> int:
-        if self.error is not None:
-            return int(self.error.exit_code)
-        return int(self.probe.exit_code) if self.probe else int(ExitCode.ERROR)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "client": self.client_id,
-            "name": self.name,
-            "key_origin": self.key_origin,
-            **(self.probe.to_json() if self.probe else {"verdict": None, "sent": False}),
-            "findings": [f.to_json() for f in self.findings],
-            "notes": self.notes,
-            "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
-            "exit_code": self.exit_code,
-        }
-
-
-def verify_client(
-    client: ClientAdapter,
-    env: Env,
-    *,
-    model: str | None = None,
-    fallback_model: str | None = None,
-    timeout: float = 30.0,
-) -> Check:
-    """Read back what ``client`` will send (its own precedence) and send exactly that, once."""
-    from gwconf.operations import read_client
-
-    check = Check(client.id, client.name)
-    if client.tier == 3:
-        check.error = ClientError(
-            f"{client.name} keeps its settings inside the app: gwconf cannot read what it sends.",
-            "Test the gateway with the profile's own values: gwconf verify --profile NAME",
-        )
-        return check
-    try:
-        reading = read_client(client, env)
-    except GwconfError as exc:
-        check.error = exc
-        return check
-    check.key_origin = reading.key_origin
-    check.key = reading.api_key
-    check.findings = [f for f in reading.findings if f.level == "error"]
-    if not reading.base_url:
-        check.error = ClientError(
-            f"{client.name} has no base address in its files.", f"gwconf apply {client.id}"
-        )
-        return check
-    if not reading.api_key:
-        check.error = ClientError(
-            f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
-            f"gwconf apply {client.id}",
-        )
-        return check
-    chosen = model or reading.model
-    if not chosen and fallback_model:
-        chosen = fallback_model
-        check.notes.append(
-            f"{client.name} names no model in its files; tested with the profile's {chosen!r}."
-        )
-    if not chosen:
-        check.error = ClientError(
-            f"{client.name} names no model, and there is no profile model to test with.",
-            f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
-        )
-        return check
-    try:
-        check.probe = probe(
-            reading.wire or client.wire,
-            reading.base_url,
-            reading.api_key,
-            chosen,
-            auth_header=reading.auth_header,
-            base_form=client.base_form,
-            timeout=timeout,
-            key_origin=reading.key_origin,
-        )
-    except GwconfError as exc:
-        check.error = exc
-    return check
-
-
-def verify_profile(profile: Profile, env: Env, *, model: str | None = None, timeout: float = 30.0) -> Check:
-    """The chat request of spec 4.1 with the profile's own base address, key and model."""
-    check = Check(
-        None, f"profile {profile.name}", key_origin=f"profile {profile.name} ({profile.key_source})"
-    )
-    try:
-        key = profile.resolve_key(env)
-    except GwconfError as exc:
-        check.error = exc
-        return check
-    check.key = key
-    chosen = model or profile.model
-    if not chosen:
-        check.error = ClientError(
-            f"profile {profile.name!r} has no model to test with.",
-            "Pass --model NAME, or save one: gwconf profile add ... --model NAME --force",
-        )
-        return check
-    try:
-        check.probe = probe(
-            "chat", profile.base_url, key, chosen, timeout=timeout, key_origin=check.key_origin
-        )
-    except GwconfError as exc:
-        check.error = exc
-    return check
 
 
 def overall_exit(codes: list[int]) -> int:

@@ -210,7 +210,10 @@ def docs_of(loaded: dict[str, Loaded]) -> dict[str, Document]:
 def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | None = None) -> ClientPlan:
     target = client.target(profile, env)
     if model:
+        from gwconf.limits import resolve
+
         target.model = model
+        target.limits = resolve(profile, model, env)
     plan = ClientPlan(client=client, target=target, notes=list(target.notes))
     if client.tier == 3:
         plan.steps = client.steps(target, show_key=False)
@@ -222,7 +225,13 @@ def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | No
         change = _change_from_edit(client.id, item, target.api_key)
         if change is not None:
             plan.changes.append(change)
+        plan.notes += _editor_notes(item)
     return plan
+
+
+def _editor_notes(item: Loaded) -> list[str]:
+    """What an editor said about its edit (the JSON editor: which of two equal keys it edited)."""
+    return list(getattr(item.doc, "notes", ())) if item.doc.ops else []
 
 
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
@@ -359,6 +368,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
         if item.doc.ops:
             text = formats.verify_edit(file.format, _original(item), item.doc)
             after_bytes = formats.encode(text, item.had_bom)
+            plan.notes += _editor_notes(item)
         if record.get("created"):
             if _only_skeleton(_text(after_bytes)):
                 after_bytes = None

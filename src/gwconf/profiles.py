@@ -2,13 +2,15 @@
 
 A profile names a base address (canonical ``…/v1``), where its key comes from (inline, an
 environment variable, or a command's output), a default model, optional Anthropic-/Gemini-style
-addresses and per-client model overrides. ``profiles/example.toml`` shows the format.
+addresses, per-client model overrides and, optionally, the model's limits (context window and
+output tokens: they beat what the gateway says, see ``limits``). ``profiles/example.toml`` shows the format.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,29 @@ def forget_command_keys() -> None:
     _command_keys.clear()
 
 
+def key_from_command_output(profile: str, command: str, output: str) -> str:
+    """The key a ``key_cmd`` printed: its first line, line ending stripped (the ``pass`` and ``op
+    read`` convention: a ``pass`` entry's later lines hold ``user:``/``url:`` and other secrets).
+
+    Refuses empty output and a first line holding whitespace or control characters; the error names
+    the command and never shows what it printed (that may be any secret)."""
+    first = output.split("\n", 1)[0].removesuffix("\r")
+    if not output.strip():
+        problem = "printed nothing"
+    elif not first:
+        problem = "printed an empty first line (gwconf takes the key from the first line)"
+    elif any(ch.isspace() for ch in first):
+        problem = "printed a first line holding whitespace (gwconf takes the key from the first line)"
+    elif any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in first):
+        problem = "printed a first line holding control characters"
+    else:
+        return first
+    raise ProfileError(
+        f"profile {profile!r}: the key command `{command}` {problem}; its output is not shown.",
+        "Run the command by hand: the key must be alone on its first line.",
+    )
+
+
 @dataclass
 class Profile:
     name: str
@@ -44,6 +69,9 @@ class Profile:
     anthropic_base_url: str | None = None
     gemini_base_url: str | None = None
     client_models: dict[str, str] = field(default_factory=dict)
+    # the model's limits in tokens, when the user states them (above what the gateway says)
+    context_window: int | None = None
+    max_output_tokens: int | None = None
     source: Path | None = None
 
     # -- the key ---------------------------------------------------------------------------
@@ -90,12 +118,12 @@ class Profile:
                     f"profile {self.name!r}: the key command failed to run ({type(exc).__name__}).",
                     "Check the command with: gwconf profile show " + self.name,
                 ) from None
-            value = done.stdout.strip()
-            if done.returncode != 0 or not value:
+            if done.returncode != 0:
                 raise ProfileError(
                     f"profile {self.name!r}: the key command exited {done.returncode} and printed no key.",
                     "Run the command by hand to see why.",
                 )
+            value = key_from_command_output(self.name, self.key_cmd, done.stdout)
             _command_keys[self.key_cmd] = value
             return value
         if self.key_keyring:
@@ -149,6 +177,10 @@ class Profile:
             doc.add("anthropic_base_url", self.anthropic_base_url)
         if self.gemini_base_url:
             doc.add("gemini_base_url", self.gemini_base_url)
+        if self.context_window:
+            doc.add("context_window", self.context_window)
+        if self.max_output_tokens:
+            doc.add("max_output_tokens", self.max_output_tokens)
         if self.client_models:
             table = tomlkit.table()
             for client_id, model in sorted(self.client_models.items()):
@@ -176,6 +208,8 @@ class Profile:
             "gemini_base_url": self.gemini_root()[0],
             "gemini_base_url_derived": self.gemini_root()[1],
             "models": dict(self.client_models),
+            "context_window": self.context_window,
+            "max_output_tokens": self.max_output_tokens,
             "path": str(self.source) if self.source else None,
         }
 
@@ -215,7 +249,7 @@ def _from_keyring(profile: str, reference: str) -> str:
             f"profile {profile!r}: the keychain has no entry {service}/{user}.",
             f"Store it: keyring set {service} {user}",
         )
-    return value.strip()
+    return str(value).strip()
 
 
 def _needs_shell(command: str) -> bool:
@@ -233,6 +267,8 @@ _KNOWN_KEYS = {
     "anthropic_base_url",
     "gemini_base_url",
     "models",
+    "context_window",
+    "max_output_tokens",
 }
 
 
@@ -286,6 +322,13 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
             f"{source}: [models] must map client ids to model names.",
             'Write a [models] table with lines such as: codex = "my-model"  (ids: gwconf clients)',
         )
+    for key in ("context_window", "max_output_tokens"):
+        value = data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ProfileError(
+                f"{source}: {key} must be a whole number of tokens, 1 or more.",
+                f"Write it without quotes: {key} = 200000",
+            )
     model = data.get("model")
     if model is not None and (not model.strip() or any(ch in model for ch in "\r\n")):
         raise ProfileError(
@@ -307,6 +350,8 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
         if data.get("gemini_base_url")
         else None,
         client_models=dict(models),
+        context_window=data.get("context_window"),
+        max_output_tokens=data.get("max_output_tokens"),
     )
 
 
@@ -400,7 +445,7 @@ class ProfileStore:
             write_private(path, text.encode())
         return path
 
-    def _locked(self):  # type: ignore[no-untyped-def]
+    def _locked(self) -> AbstractContextManager[None]:
         """gwconf's lock: a killed run's temp files can then be swept safely (plan.repair)."""
         return exclusive_lock(self.env.state_dir / "gwconf.lock")
 

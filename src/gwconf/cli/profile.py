@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -57,6 +58,18 @@ Examples:
 )
 @click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
 @click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The model's context window, written into every client with a place for it (0: unset).",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The most tokens the model may answer with (0: unset).",
+)
 @click.option("--use", "make_active", is_flag=True, help="Make it the active profile.")
 @click.option("--force", is_flag=True, help="Replace a profile of the same name.")
 def add(
@@ -71,6 +84,8 @@ def add(
     key_value: str | None,
     anthropic_base_url: str | None,
     gemini_base_url: str | None,
+    context_window: int | None,
+    max_output_tokens: int | None,
     make_active: bool,
     force: bool,
 ) -> int:
@@ -164,6 +179,8 @@ def add(
         key_keyring=key_keyring,
         anthropic_base_url=urls.normalize_family_url(anthropic_base_url) if anthropic_base_url else None,
         gemini_base_url=urls.normalize_family_url(gemini_base_url) if gemini_base_url else None,
+        context_window=context_window or None,
+        max_output_tokens=max_output_tokens or None,
     )
     if model is None and sys.stdin.isatty() and not key_stdin:
         from gwconf.cli import _setup
@@ -245,6 +262,18 @@ Examples:
 )
 @click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
 @click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The model's context window, written into every client with a place for it (0: unset).",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The most tokens the model may answer with (0: unset).",
+)
 def set_profile(
     name: str,
     base_url: str | None,
@@ -255,6 +284,8 @@ def set_profile(
     key_keyring: str | None,
     anthropic_base_url: str | None,
     gemini_base_url: str | None,
+    context_window: int | None,
+    max_output_tokens: int | None,
 ) -> int:
     """Change a saved profile in place; every field not named is kept (the key too)."""
     from gwconf import secrets, urls
@@ -294,6 +325,12 @@ def set_profile(
     if gemini_base_url:
         profile.gemini_base_url = urls.normalize_family_url(gemini_base_url)
         changes.append(f"Gemini-style address {profile.gemini_base_url}")
+    if context_window is not None:
+        profile.context_window = context_window or None
+        changes.append(f"context window {context_window or 'unset'}")
+    if max_output_tokens is not None:
+        profile.max_output_tokens = max_output_tokens or None
+        changes.append(f"max output tokens {max_output_tokens or 'unset'}")
     if sources:
         profile.key = profile.key_env = profile.key_cmd = profile.key_keyring = None
         if key_stdin:
@@ -384,6 +421,9 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
     env = _common.env()
     profile = ProfileStore(env).load(name)
     data = profile.public_dict(show_key=show_key, env=env)
+    from gwconf.limits import resolve
+
+    data["limits"] = resolve(profile, profile.model, env).to_json()
     if as_json:
         if show_key:
             import json
@@ -397,7 +437,7 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
     return 0
 
 
-def _readable(profile: object, data: dict, env: object) -> list[str]:
+def _readable(profile: object, data: dict[str, Any], env: object) -> list[str]:
     """``profile show`` for people: words, not field names and raw ``True``."""
     source = data["key_source"]
     if source.startswith("env:"):
@@ -421,6 +461,9 @@ def _readable(profile: object, data: dict, env: object) -> list[str]:
         rows.append((f"{label} address", data[f"{family}_base_url"] + derived))
     for client_id, model in data["models"].items():
         rows.append((f"model for {client_id}", model))
+    from gwconf.limits import resolve
+
+    rows.append(("limits", resolve(profile, data["model"], env).describe()))
     rows.append(("file", data["path"] or "-"))
     width = max(len(label) for label, _ in rows)
     return [f"{label:<{width}}  {value}" for label, value in rows]
@@ -504,15 +547,15 @@ def import_link(
     that is not a gateway is refused; fields gwconf does not use are named and ignored (scripts
     and config URLs in a link are never run or fetched).
     """
-    from gwconf import links
+    from gwconf import ccswitch
     from gwconf.profiles import Profile, ProfileStore, validate_name
     from gwconf.secrets import mask
 
     if link == "-":
-        link = sys.stdin.read(links.MAX_LINK + 1)
+        link = sys.stdin.read(ccswitch.MAX_LINK + 1)
     elif "apiKey=" in link:
         _output.warn("the link holds a key and is now in your shell history; next time pipe it in with: -")
-    parsed = links.parse_ccswitch(link)
+    parsed = ccswitch.parse_ccswitch(link)
     _output.remember_key(parsed.api_key)
     name = validate_name(profile_name or parsed.profile_name())
     store = ProfileStore(_common.env())

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from gwconf import secrets, urls
 from gwconf.formats import MISSING, Document
+from gwconf.limits import Limits
 from gwconf.paths import Env, display
 
 if TYPE_CHECKING:
     from gwconf.clients._launch_types import LaunchSpec
+    from gwconf.links import Link
 
 FAMILIES = ("openai", "anthropic", "gemini")
 WIRES = ("chat", "responses", "messages", "gemini")
@@ -52,6 +54,8 @@ class Target:
     family: str
     base_derived: bool = False  # family address derived from the OpenAI-style base
     notes: list[str] = field(default_factory=list)
+    # the model's context window and output size: the profile's, else the gateway's (limits.py)
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def masked_key(self) -> str:
@@ -103,7 +107,7 @@ class Reading:
 
 
 def default_target(module: Any, profile: Any, env: Env) -> Target:
-    """The profile's address in the form this client wants (``BASE_FORM``), key and model."""
+    """The profile's address in the form this client wants (``BASE_FORM``), key, model and limits."""
     family = module.FAMILY
     form = module.BASE_FORM
     derived = False
@@ -124,16 +128,20 @@ def default_target(module: Any, profile: Any, env: Env) -> Target:
             base = urls.with_slash(base)
         elif form == "chat_endpoint":
             base = urls.chat_endpoint(base)
+    from gwconf.limits import resolve
+
+    model = profile.model_for(module.ID)
     return Target(
         client_id=module.ID,
         profile_name=profile.name,
         base_url=base,
         api_key=profile.resolve_key(env),
-        model=profile.model_for(module.ID),
+        model=model,
         wire=module.WIRE,
         family=family,
         base_derived=derived,
         notes=notes,
+        limits=resolve(profile, model, env),
     )
 
 
@@ -207,6 +215,9 @@ class ClientModule(Protocol):
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding] | None:
         """The client's own traps, beyond what ``read`` already found."""
 
+    def import_link(self, target: Target) -> Link | None:
+        """``gwconf link``: the app's own import link for ``target`` (None: it has none)."""
+
 
 def default_detect_for(module_name: str) -> Callable[[Env], bool]:
     """The shared ``detect`` for the module named ``module_name`` (see ``default_detect``)."""
@@ -246,11 +257,16 @@ def no_doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Fin
     return []
 
 
+def no_import_link(target: Target) -> Link | None:
+    """No import link of the app's own: ``gwconf link`` does not offer it."""
+    return None
+
+
 class ClientAdapter:
     """A client module seen through the protocol, with its summary line worked out once."""
 
     def __init__(self, module: ClientModule | ModuleType) -> None:
-        client: ClientModule = module  # type: ignore[assignment]  # checked by test_client_protocol
+        client: ClientModule = module  # type: ignore[assignment,unused-ignore]  # test_client_protocol checks it
         self.module = client
         self.id: str = client.ID
         self.name: str = client.NAME
@@ -295,6 +311,13 @@ class ClientAdapter:
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
         return list(self.module.doctor(docs, env, reading) or [])
 
+    @property
+    def has_import_link(self) -> bool:
+        return self.module.import_link is not no_import_link
+
+    def import_link(self, target: Target) -> Link | None:
+        return self.module.import_link(target)
+
 
 # -- helpers for client modules -----------------------------------------------------------------
 
@@ -307,6 +330,16 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     """A folder a client lets users move with an environment variable (``CODEX_HOME``...)."""
     value = env.get(variable)
     return Path(os.path.expanduser(value)) if value else default
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a mapping, else an empty one: a client file's shape is never trusted."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """``value`` when it is a list, else an empty one."""
+    return value if isinstance(value, list) else []
 
 
 def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:

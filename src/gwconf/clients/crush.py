@@ -24,7 +24,9 @@ included, and reports a ``crushrc`` line that overrides it (``model large ...``)
 rewriting the script. The data-folder ``crush.json`` (the model picked in Crush's UI) is merged
 after the global files and is reported the same way, never edited. ``gwconf run crush`` points
 ``CRUSH_GLOBAL_CONFIG`` at a temporary stand-in for the global folder (its entries linked,
-crush.json as ``render()`` edits it).
+crush.json as ``render()`` edits it). The model entry gwconf adds demands ``context_window`` and
+``default_max_tokens`` (catwalk's Model): the model's limits (limits.py), else gwconf's stated
+defaults (128000 and 8192), named in apply's output.
 """
 
 from __future__ import annotations
@@ -40,16 +42,19 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
     default_detect_for,
     default_target_for,
     folders_to_project_root,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 
 ID = "crush"
@@ -69,7 +74,6 @@ RESTAMPED: tuple[str, ...] = ()
 PROVIDER_ID = "gwconf"
 SCHEMA = "https://charm.land/crush.json"
 SLOTS = ("large", "small")
-NEW_MODEL = {"context_window": 128000, "default_max_tokens": 8192}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
@@ -79,6 +83,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def global_dir(env: Env) -> Path:
@@ -125,12 +130,17 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*entry, "name"), "gwconf gateway")
     config.set((*entry, "base_url"), target.base_url)
     config.set((*entry, "api_key"), target.api_key)
+    notes: list[str] = []
     if not any(isinstance(m, dict) and m.get("id") == target.model for m in models or []):
-        config.append((*entry, "models"), {"id": target.model, "name": target.model, **NEW_MODEL})
+        # crush's model entry demands both numbers (catwalk.Model); a stated default when unknown
+        limits = {
+            "context_window": window_or_default(target, NAME, notes),
+            "default_max_tokens": output_or_default(target, NAME, notes),
+        }
+        config.append((*entry, "models"), {"id": target.model, "name": target.model, **limits})
     for slot in SLOTS:
         config.set(("models", slot, "provider"), PROVIDER_ID)
         config.set(("models", slot, "model"), target.model)
-    notes = []
     for label, data in _later_layers(docs, env, []):
         slots = [s for s in SLOTS if isinstance(data.get("models"), dict) and s in data["models"]]
         if slots:
@@ -207,10 +217,10 @@ def _project_boundary(env: Env) -> list[Path]:
     return chain if root is not None else [env.cwd]
 
 
-def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict]]:
+def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict[str, Any]]]:
     """Layers merged after the global crush.json: crushrc beside it, the data file, the project."""
     folder = global_dir(env)
-    found: list[tuple[str, dict]] = []
+    found: list[tuple[str, dict[str, Any]]] = []
     rc = _read_path(folder / "crushrc", env, findings)
     if rc:
         found.append((display(folder / "crushrc", env), rc))
@@ -252,12 +262,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     merged: dict[str, Any] = config.data() or {}
     for _, data in later:
         merged = _merge(merged, data)
-    slots = merged.get("models") if isinstance(merged.get("models"), dict) else {}
-    large = slots.get("large") if isinstance(slots.get("large"), dict) else {}
+    slots = as_dict(merged.get("models"))
+    large = as_dict(slots.get("large"))
     provider_id, model = large.get("provider"), large.get("model")
     reading.provider, reading.model = provider_id, model
-    providers = merged.get("providers") if isinstance(merged.get("providers"), dict) else {}
-    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
+    providers = as_dict(merged.get("providers"))
+    entry = as_dict(providers.get(provider_id)) if isinstance(provider_id, str) else {}
     if not provider_id:
         reading.provider = "no large model chosen"
         f.append(
@@ -316,7 +326,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "gwconf apply crush",
             )
         )
-    small = slots.get("small") if isinstance(slots.get("small"), dict) else {}
+    small = as_dict(slots.get("small"))
     if small.get("provider") != PROVIDER_ID:
         f.append(
             Finding(

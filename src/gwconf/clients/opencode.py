@@ -16,7 +16,10 @@ entry, and the top-level ``model`` and ``small_model`` (opencode sends a title r
 when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
 functions with its own ``Layout``. ``gwconf run opencode`` passes the provider entry ``render()``
 builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
-included), so nothing is written at all.
+included), so nothing is written at all. The model's limits, when known (limits.py), go to
+``provider.gwconf.models.<model>.limit.context`` and ``.output`` (both required in opencode's
+models.dev schema once ``limit`` is given; not checked against a running 1.18.33); unknown,
+``limit`` is taken out.
 """
 
 from __future__ import annotations
@@ -33,17 +36,21 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
+    as_list,
     default_detect_for,
     default_target_for,
     folders_to_project_root,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 
 ID = "opencode"
@@ -72,6 +79,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 @dataclass(frozen=True)
@@ -153,9 +161,19 @@ def render_layout(docs: dict[str, Document], target: Target, layout: Layout, nam
     config.set((*entry, "options", "apiKey"), target.api_key)
     if not isinstance(config.get((*entry, "models", target.model), None), dict):
         config.set((*entry, "models", target.model), {"name": target.model})
+    notes: list[str] = []
+    if target.limits.known:
+        # models.<m>.limit needs both numbers (opencode's models.dev schema: context and output)
+        limit = {
+            "context": window_or_default(target, name, notes),
+            "output": output_or_default(target, name, notes),
+        }
+        config.set((*entry, "models", target.model, "limit"), limit)
+    else:  # unknown: opencode's own handling, not numbers left from another profile
+        config.delete((*entry, "models", target.model, "limit"))
     config.set(("model",), f"{PROVIDER_ID}/{target.model}")
     config.set(("small_model",), f"{PROVIDER_ID}/{target.model}")
-    return []
+    return notes
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
@@ -212,12 +230,12 @@ def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
 
 def layers(
     docs: dict[str, Document], env: Env, layout: Layout, findings: list[Finding]
-) -> list[tuple[str, dict]]:
+) -> list[tuple[str, dict[str, Any]]]:
     """Every configuration layer in opencode's merge order, as (label, data)."""
     folder = config_dir(env, layout)
     by_name = {n: docs.get(f"global:{n}") for n in layout.global_names}
     edited = Path(getattr(docs["config"], "source", "")).name
-    result: list[tuple[str, dict]] = []
+    result: list[tuple[str, dict[str, Any]]] = []
     for name in layout.global_names:
         doc = docs["config"] if name == edited else by_name.get(name)
         data = doc.data() if doc is not None else None
@@ -303,9 +321,9 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         return reading
     provider_id, model = choice.split("/", 1)
     reading.provider, reading.model = provider_id, model
-    providers = merged.get("provider") if isinstance(merged.get("provider"), dict) else {}
-    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
-    options = entry.get("options") if isinstance(entry.get("options"), dict) else {}
+    providers = as_dict(merged.get("provider"))
+    entry = as_dict(providers.get(provider_id))
+    options = as_dict(entry.get("options"))
     npm = entry.get("npm") or NPM
     reading.provider_is_gwconf = provider_id == PROVIDER_ID
     if npm == "@ai-sdk/openai" or (provider_id == "openai" and not entry.get("npm")):
@@ -320,7 +338,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         unset += unset_key
     else:
         auth = docs["auth"].get((provider_id,), None) if "auth" in docs else None
-        variables = entry.get("env") if isinstance(entry.get("env"), list) else []
+        variables = as_list(entry.get("env"))
         if isinstance(auth, dict) and auth.get("type") == "api" and auth.get("key"):
             reading.api_key = auth["key"]
             reading.key_origin = f"{display(env.xdg_data_home / layout.app / 'auth.json', env)} {provider_id}"
@@ -383,7 +401,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
     for index, (label, data) in enumerate(stack):
         if index <= edited_at:
             continue
-        touched = [k for k in ("model", "small_model") if k in data]
+        touched: list[str] = [k for k in ("model", "small_model") if k in data]
         if isinstance(data.get("provider"), dict) and PROVIDER_ID in data["provider"]:
             touched.append("provider.gwconf")
         if touched:

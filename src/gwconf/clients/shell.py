@@ -31,11 +31,14 @@ from gwconf.clients._base import (
     Target,
     default_target,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
+from gwconf.errors import GwconfError
+from gwconf.fileio import read_snapshot
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -70,6 +73,7 @@ PS5 = ("Documents", "WindowsPowerShell", "Microsoft.PowerShell_profile.ps1")
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 @dataclass
@@ -174,11 +178,11 @@ def detect(env: Env) -> bool:
     Once `gwconf apply shell` wrote a block, the shell route counts as detected (and `use` re-applies it).
     """
     for file in files(env):
-        try:
-            text = file.path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # read_snapshot refuses a FIFO or device instead of blocking on it
+            data = read_snapshot(file.path).data
+        except (OSError, GwconfError):
             continue
-        if _BEGIN in text:
+        if data and _BEGIN.encode() in data:
             return True
     return False
 

@@ -18,46 +18,42 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import gc
 import json
 import marshal
 import re
-import sys
 from collections.abc import Iterator
 from json.decoder import JSONDecodeError, scanstring
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
+from gwconf.formats._base import MISSING, Edit, KeyPath, Op, detect_eol, line_col, paused_gc, trimmed_edit
 
 __all__ = ["JsonDocument", "load"]
 
 # Unrolled block comment: it cannot run past the first "*/", so it stays linear (formats.md 4.3).
 _BLOCK = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
 _BLOCK_RE = re.compile(_BLOCK)
-# Python 3.11+, for _mask: skip (possessively, in C) everything that is not a comment, a
+# For _mask: skip (possessively, in C) everything that is not a comment, a
 # trailing comma or a sign of a broken file, then capture it: group 1 a span to blank (comment or
 # trailing comma), group 2 a "/*" that never ends or a "{", "[", ":" or "," followed by a comma.
 # Every position either is skipped or matches, so no match is retried from a later start: linear.
 _BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
-_LINE_COMMENT_P = r"//[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+"  # to "\n": a lone "\r" stays inside, as in _classify
-_MASK_RE: re.Pattern[str] | None = None
-_LEAD_COMMA: re.Pattern[str] | None = None  # a comma before any value: never trailing
-if sys.version_info >= (3, 11):
-    _MASK_RE = re.compile(
-        r'(?:[^"/,{\[:]++'
-        r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
-        r"|/(?![/*])"
-        r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
-        rf"|,(?!{_GAP_P}[}}\],])"
-        r"|[{\[:](?![ \t\r\n]*+[,/])"
-        rf"|[{{\[:](?!{_GAP_P},)"
-        r")*+"
-        rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
-    )
-    _LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
-# Python 3.10: what may start a comment or be a trailing comma, decided outside strings only.
+_LINE_COMMENT_P = r"//[^\r\n]*+"  # a lone "\r" ends it too, as in VS Code's jsonc-parser (and _classify)
+_MASK_RE = re.compile(
+    r'(?:[^"/,{\[:]++'
+    r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
+    r"|/(?![/*])"
+    r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
+    rf"|,(?!{_GAP_P}[}}\],])"
+    r"|[{\[:](?![ \t\r\n]*+[,/])"
+    rf"|[{{\[:](?!{_GAP_P},)"
+    r")*+"
+    rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
+)
+_LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
+# The reference scanner (_find_masks): what may start a comment or be a trailing comma, decided
+# outside strings only.
 # The "/" alone is matched: "/*a*//*b*/" holds a "//" that would hide the second comment's "/*".
 _CANDIDATE = re.compile(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
 # Text without an unfinished string, used with endpos = a candidate: it stops at the opening
@@ -68,6 +64,7 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at 
 _GAP = re.compile(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
 _LINE_REST = re.compile(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
 _WS = re.compile(r"[ \t\r\n]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
 _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")
@@ -89,19 +86,19 @@ class _Blanks(dict[int, str]):
 _BLANKS = _Blanks()
 
 
-class _DuplicateKey(Exception):
-    pass
-
-
 class _BadConstant(Exception):
     pass
 
 
+_DUPLICATES = [False]  # set by _pairs_to_dict: the last decode met a key twice in one object
+
+
 def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """json.loads silently keeps the last of two equal keys; we refuse the file instead."""
+    """The last of two equal keys wins, as in every reader the clients use (JSON.parse,
+    jsonc-parser, Python's json, Go's encoding/json); the editor is told the file has some."""
     result = dict(pairs)
     if len(result) != len(pairs):
-        raise _DuplicateKey
+        _DUPLICATES[0] = True
     return result
 
 
@@ -122,9 +119,11 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     """Parse ``text`` (no BOM) as strict ``json`` or ``jsonc``; raises ``ParseError`` naming ``source``."""
     if fmt not in ("json", "jsonc"):
         raise ValueError(f"not a JSON format: {fmt}")
-    with _paused_gc():
+    with paused_gc():
         masked, trailing, data = _prepare(text, source, strict=fmt == "json")
-    return JsonDocument(text, source, fmt, masked, trailing, data)
+    doc = JsonDocument(text, source, fmt, masked, trailing, data)
+    doc._dups = _DUPLICATES[0]
+    return doc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,13 +139,10 @@ def _classify(text: str, c: int, prev: str) -> tuple[int, int]:
         after = _GAP.match(text, c + 1).end()
         trailing = after < len(text) and text[after] in "}]" and prev != "" and prev not in "{[,:"
         return (c + 1 if trailing else -2), c + 1
-    if text[c + 1] == "/":
-        end = text.find("\n", c)
-        if end < 0:
-            end = len(text)
-        elif text[end - 1] == "\r":
-            end -= 1
-        return end, end
+    if text[c + 1] == "/":  # to the first "\r" or "\n": jsonc-parser ends it at either
+        end = _LINE_BREAK.search(text, c)
+        stop = len(text) if end is None else end.start()
+        return stop, stop
     match = _BLOCK_RE.match(text, c)
     return (-1, len(text)) if match is None else (match.end(), match.end())
 
@@ -163,9 +159,8 @@ def _significant(text: str, c: int, floor: int, prev: str) -> str:
 def _find_masks(text: str) -> Iterator[tuple[int, int]]:
     """Yield the spans of comments and trailing commas in order; an unterminated block comment
     ends the scan with (start, -1). A regex finds candidates, and for each one whether a string
-    covers it (no possessive quantifiers: Python 3.10 has none). ``_mask`` uses one regex on
-    3.11+; this scanner is its reference in the tests, the 3.10 way, and finds the first comment
-    in a strict JSON file that does not parse."""
+    covers it, without possessive quantifiers. ``_mask`` uses one regex; this scanner is its
+    reference in the tests, and finds the first comment in a strict JSON file that does not parse."""
     pos = 0  # everything before pos is classified
     done, prev = 0, ""  # end of the last comment or comma, last significant character before it
     outside, string, find = _OUTSIDE.match, _STRING.match, text.find
@@ -204,9 +199,6 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
 
     With ``like``, each piece is compared with ``like`` instead of kept: the result is ``like``
     itself if it is the text's mask, else None (an unterminated comment is reported as usual)."""
-    if _MASK_RE is None:
-        masked = _mask_spans(text, _find_masks(text))
-        return masked if like is None or masked[2] >= 0 or masked[0] != like else (like, *masked[1:])
     out = ""
     done = 0  # with ``like``: how much of it the pieces so far matched
     pieces: list[str] = []
@@ -215,7 +207,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
     trailing = False
     # After a "{", "[", ":" or "," followed by a comma the file is invalid: no comma after that
     # counts as trailing, so json reports the first error where a plain reading would.
-    broken = _LEAD_COMMA is not None and _LEAD_COMMA.match(text) is not None
+    broken = _LEAD_COMMA.match(text) is not None
     for match in _MASK_RE.finditer(text):
         start, end = match.span(1)
         if start < 0:
@@ -257,7 +249,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
 
 
 def _mask_spans(text: str, spans: Iterator[tuple[int, int]]) -> tuple[str, bool, int]:
-    """``_mask`` from ``_find_masks``'s spans: Python 3.10, and the reference in the tests."""
+    """``_mask`` from ``_find_masks``'s spans: the reference in the tests."""
     pieces: list[str] = []
     trailing = False
     pos = 0
@@ -365,9 +357,10 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
 
 def _validate(masked: str, text: str, source: str) -> Any:
     """Check the whole masked text at C speed and return its data."""
+    _DUPLICATES[0] = False
     try:
         return _DATA.decode(masked)
-    except (_DuplicateKey, _BadConstant, RecursionError):
+    except (_BadConstant, RecursionError):
         found = _structure_problem(masked)
         if found is None:  # pragma: no cover - the C scanner and our scan disagree
             raise ParseError(source, "nested too deeply to edit safely") from None
@@ -376,35 +369,19 @@ def _validate(masked: str, text: str, source: str) -> Any:
 
 
 def _structure_problem(masked: str) -> tuple[int, str] | None:
-    """Locate what json's hooks refused (only on the error path): a duplicate key, NaN or
-    Infinity, or nesting deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
-    stack: list[set[str] | None] = []
-    expect_key = False
+    """Locate what json's hooks refused (only on the error path): NaN or Infinity, or nesting
+    deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
+    depth = 0
     for token in _TOKEN.finditer(masked):
         pos = token.start()
         char = masked[pos]
         if char in "{[":
-            stack.append(set() if char == "{" else None)
-            expect_key = char == "{"
-            if len(stack) > _MAX_DEPTH:
+            depth += 1
+            if depth > _MAX_DEPTH:
                 return pos, f"nested more than {_MAX_DEPTH} levels deep; gwconf cannot edit it safely"
         elif char in "}]":
-            if stack:
-                stack.pop()
-            expect_key = False
-        elif char == ",":
-            expect_key = bool(stack) and stack[-1] is not None
-        elif char == ":":
-            expect_key = False
-        elif char == '"':
-            keys = stack[-1] if stack else None
-            if expect_key and keys is not None:
-                key = scanstring(masked, pos + 1)[0]
-                if key in keys:
-                    return pos, f"duplicate key {token.group()} (JSON readers keep only one of them)"
-                keys.add(key)
-            expect_key = False
-        else:
+            depth = max(depth - 1, 0)
+        elif char not in '",:':
             return pos, f"{token.group()} is not valid JSON"
     return None
 
@@ -530,6 +507,47 @@ def _only_comma(text: str, start: int, end: int) -> bool:
     return match is not None and match.end() == end
 
 
+_SAME_LINE_GAP = re.compile(rf"(?:[ \t]+|{_BLOCK})*")  # blanks and /* */ comments on one line
+_BLANKS_COMMA = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
+
+
+def _member_claim(text: str, prev: _Child | None, child: _Child) -> tuple[int, int]:
+    """What deleting ``child`` may remove, from its parsed position alone (the write gate's claim;
+    ``_remove`` decides the cut, this only bounds it): the member itself; the blanks before it on
+    its own line; back to the previous value when only blanks and a comma lie between, or when
+    it shares that value's line (``[1, /* c */ 2]``: the comment goes with the 2); after it,
+    blanks, comments and a comma on its line, and the line break when it had the line to itself.
+    Never a comment on another line: that one is the user's note about something else."""
+    start, end = child[1], child[3]
+    line = _line_start(text, start)
+    own_line = _INDENT.match(text, line).end() == start
+    lo = line if own_line else _last_non_blank(text, line, start)
+    if prev is not None and (
+        _BLANKS_COMMA.match(text, prev[3]).end() >= lo  # only blanks and a comma between
+        or (not own_line and text.find("\n", prev[3], start) < 0)  # on one line with the one before
+    ):
+        lo = prev[3]
+    hi = _SAME_LINE_GAP.match(text, end).end()
+    if text.startswith(",", hi):
+        hi = _SAME_LINE_GAP.match(text, hi + 1).end()
+    if own_line:
+        hi = _LINE_REST.match(text, hi).end()
+        hi += 2 if text.startswith("\r\n", hi) else 1 if text.startswith(("\n", "\r"), hi) else 0
+    return lo, hi
+
+
+def _last_non_blank(text: str, floor: int, pos: int) -> int:
+    """Just past the last character before ``pos`` (not before ``floor``) that is not a space or tab."""
+    while pos > floor and text[pos - 1] in " \t":
+        pos -= 1
+    return pos
+
+
+def _comma_after(text: str, pos: int) -> int:
+    """The comma that follows the value ending at ``pos`` (blanks and comments may come first)."""
+    return _GAP.match(text, pos).end()
+
+
 def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
@@ -560,27 +578,10 @@ def _detect_unit(text: str) -> str:
 
 
 @contextlib.contextmanager
-def _paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while json's C scanner or a walk runs.
-
-    Both make a great many short-lived containers and no reference cycles, and each collection
-    they trigger also walks every object of the data already loaded: on a 16 MB settings.json
-    that was a fifth of gwconf's write path (measured; bench/scale.py)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@contextlib.contextmanager
 def _guard(source: str) -> Iterator[None]:
     """json's C scanner can still run out of stack on a value nested close to the limit."""
     try:
-        with _paused_gc():
+        with paused_gc():
             yield
     except RecursionError:
         raise ParseError(source, "nested too deeply to edit safely") from None
@@ -598,12 +599,16 @@ class JsonDocument:
         self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._text = text
         self._masked = masked
         self._trailing = trailing  # the file writes trailing commas (JSONC only)
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
+        self._dups = False  # a key appears twice in one object somewhere: find the last one
+        self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -623,7 +628,7 @@ class JsonDocument:
         The text is masked again from scratch, but each piece is compared with the mask the
         edits kept instead of being kept itself: a big file is not held in three copies. Where
         they differ, the fresh mask is the one read. Validated and decoded in one pass."""
-        with _paused_gc():
+        with paused_gc():
             _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
         return data
 
@@ -637,7 +642,7 @@ class JsonDocument:
         file (``reread``) and compares as usual, and reports any parse error."""
         if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
             return False
-        with _paused_gc():
+        with paused_gc():
             if self.fmt == "json":
                 masked: str | None = self._text
             else:
@@ -648,7 +653,7 @@ class JsonDocument:
                 return False
             try:
                 return _object_is(masked, intended)
-            except (JSONDecodeError, StopIteration, _DuplicateKey, _BadConstant, RecursionError, ValueError):
+            except (JSONDecodeError, StopIteration, _BadConstant, RecursionError, ValueError):
                 return False  # not valid JSON, or beyond marshal: the whole re-read decides
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
@@ -667,12 +672,14 @@ class JsonDocument:
         path = _check_path(path)
         _check_value(value)
         with _guard(self.source):
-            depth, child_start, start, _, done = self._descend(path)
+            noted = len(self.notes)
+            depth, child_start, start, _, done = self._descend(path, "set")
             if start >= 0 and depth == len(path):
                 current, stop = _PLAIN.scan_once(self._masked, start)
                 if _equal(current, value):
+                    del self.notes[noted:]  # nothing edited: nothing to say
                     return
-                self._replace(child_start, start, stop, value)
+                self._replace(child_start, start, stop, value, claim=(start, stop))
             elif not path:
                 self._create_top(value)
             else:
@@ -683,7 +690,7 @@ class JsonDocument:
         path = _check_path(path)
         _check_value(value)
         with _guard(self.source):
-            depth, child_start, start, _, done = self._descend(path)
+            depth, child_start, start, _, done = self._descend(path, "append to")
             if depth == len(path) and start >= 0:
                 if self._masked[start] != "[":
                     self._refuse(path, depth, start, "an array", "append to")
@@ -701,14 +708,18 @@ class JsonDocument:
         if not path:
             raise ValueError("cannot delete the whole document")
         with _guard(self.source):
-            depth, _, start, _, done = self._descend(path[:-1])
+            depth, _, start, _, done = self._descend(path[:-1], "edit")
             if depth < len(path) - 1 or start < 0:
                 return False
             found = self._siblings(start, path[-1])
             if found is None:
                 return False
-            prev, child, following = found
-            self._remove(start, prev, child, following)
+            if self._dups and isinstance(path[-1], str):
+                self._note_duplicate(start, (*done, path[-1]), "delete")
+            while found is not None:  # every occurrence: removing only the last revives another
+                prev, child, following = found
+                self._remove(start, prev, child, following)
+                found = self._siblings(start, path[-1]) if self._dups else None
             self.ops.append(Op("delete", (*done, child[0])))
             return True
 
@@ -748,12 +759,16 @@ class JsonDocument:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
         count = 0
-        prev = last = None
+        prev = last = found = None
         for child in self._children(container):
             if child[0] == part:
-                return child
+                if not self._dups:
+                    return child
+                found = child  # the last of equal keys is the one every reader keeps
             prev, last = last, child
             count += 1
+        if found is not None:
+            return found
         # Missing: remember the end, so inserting the key does not walk the container again.
         self._tail = (self._masked, container, count, prev, last)
         return None
@@ -785,13 +800,34 @@ class JsonDocument:
             part = len(listed) + part
             children = iter(listed)
         prev = None
+        found: tuple[_Child | None, _Child, _Child | None] | None = None
         for child in children:
+            if found is not None and found[2] is None:
+                found = (found[0], found[1], child)
             if child[0] == part:
-                return prev, child, next(children, None)
+                if not self._dups:
+                    return prev, child, next(children, None)
+                found = (prev, child, None)  # the last of equal keys
             prev = child
-        return None
+        return found
 
-    def _descend(self, path: KeyPath) -> tuple[int, int, int, int, KeyPath]:
+    def _note_duplicate(self, container: int, path: KeyPath, verb: str) -> None:
+        """Tell the user when the key gwconf edits is in the object twice (a pasted setting):
+        readers keep the last, so gwconf edited that one and left the other as it was."""
+        part = path[-1]
+        lines = [line_col(self._text, c[1])[0] for c in self._children(container) if c[0] == part]
+        if len(lines) < 2:
+            return
+        where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
+        if verb == "delete":
+            note = "gwconf removed every one of them, so that no reader still sees the key"
+        else:
+            note = f"the last one counts; gwconf edited that one (line {lines[-1]})"
+        note = f"{self.source}: duplicate key {_show_path(path)} at lines {where}: {note}"
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _descend(self, path: KeyPath, verb: str = "") -> tuple[int, int, int, int, KeyPath]:
         """Follow ``path`` as far as it exists: (depth reached, key or element start, value start,
         value end, path done with indices made non-negative). At the top the starts are those of
         the top value (-1 for an empty file) and the end is -1."""
@@ -808,6 +844,8 @@ class JsonDocument:
             child = self._child(start, part)
             if child is None:
                 return depth, child_start, start, end, tuple(done)
+            if self._dups and verb and isinstance(part, str):
+                self._note_duplicate(start, path[: depth + 1], verb)
             done.append(child[0])
             _, child_start, start, end = child
         return len(path), child_start, start, end, tuple(done)
@@ -828,12 +866,30 @@ class JsonDocument:
             self._unit_cache = _detect_unit(self._text)
         return self._unit_cache
 
-    def _splice(self, start: int, end: int, piece: str, masked_piece: str | None = None) -> None:
+    def _splice(
+        self,
+        start: int,
+        end: int,
+        piece: str,
+        masked_piece: str | None = None,
+        *,
+        claim: tuple[int, int],
+        removes: bool = True,
+        edits: list[Edit] | None = None,
+    ) -> None:
         """Replace [start, end) in the text and the mask alike; the offsets stay shared. The new
         mask replaces the old one before the new text is built, so the old mask is already gone
-        then (peak: about three copies of a big file, measured)."""
+        then (peak: about three copies of a big file, measured).
+
+        ``claim`` is the region the operation may change, found from the node it edits, and
+        ``removes`` False claims a pure insertion; the write gate holds the splice to them.
+        ``edits``: the splice described as several edits (a comma here, a line there)."""
         if masked_piece is None:
             piece, masked_piece = _marked(piece)
+        if edits is None:
+            self.edits.append(trimmed_edit(self._text, start, end, piece, claim, removes))
+        else:
+            self.edits += edits
         self._tail = None  # it holds the old mask
         self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
@@ -843,18 +899,39 @@ class JsonDocument:
         if shared:
             self._masked = self._text
 
-    def _keep(self, start: int, end: int, keep_from: int, keep_to: int) -> None:
-        """Remove [start, end) but keep [keep_from, keep_to) from inside it."""
-        self._splice(start, end, self._text[keep_from:keep_to], self._masked[keep_from:keep_to])
+    def _keep(
+        self,
+        start: int,
+        end: int,
+        keep_from: int,
+        keep_to: int,
+        claims: tuple[tuple[int, int], tuple[int, int]],
+    ) -> None:
+        """Remove [start, end) but keep [keep_from, keep_to) from inside it: two removals, each
+        held to its own claim (``claims``, in the text before either)."""
+        (lo1, hi1), (lo2, hi2) = claims
+        gone = keep_from - start
+        edits = [
+            Edit(start, keep_from, 0, lo1, hi1),
+            Edit(keep_to - gone, end - gone, 0, lo2 - gone, hi2 - gone),
+        ]
+        self._splice(
+            start,
+            end,
+            self._text[keep_from:keep_to],
+            self._masked[keep_from:keep_to],
+            claim=(0, 0),
+            edits=edits,
+        )
 
     def _create_top(self, value: Any) -> None:
         text = self._text
         piece = _render(value, "", self._unit(), self.eol, False) + self.eol
         if _is_blank(text):  # nothing worth keeping
-            self._splice(0, len(text), piece)
+            self._splice(0, len(text), piece, claim=(0, len(text)))
         else:  # comments only: keep them above
             sep = "" if text.endswith(("\n", "\r")) else self.eol
-            self._splice(len(text), len(text), sep + piece)
+            self._splice(len(text), len(text), sep + piece, claim=(len(text), len(text)), removes=False)
 
     def _create(self, path: KeyPath, depth: int, owner: int, pos: int, value: Any, verb: str) -> None:
         """Insert what is missing of ``path`` below the existing value at ``pos`` (-1: empty file),
@@ -881,15 +958,15 @@ class JsonDocument:
         else:
             self._insert(owner, pos, path[depth], _nest(path[depth + 1 :], value))
 
-    def _replace(self, child_start: int, start: int, end: int, value: Any) -> None:
-        """Set an existing value: exactly its span changes."""
+    def _replace(self, child_start: int, start: int, end: int, value: Any, claim: tuple[int, int]) -> None:
+        """Set an existing value: exactly its span changes (``claim``: the value as parsed)."""
         text = self._text
         line = _line_start(text, child_start)
         if _INDENT.match(text, line).end() == child_start:
             piece = _render(value, text[line:child_start], self._unit(), self.eol, self._trailing)
         else:
             piece = _compact(value, ", ", ": ")
-        self._splice(start, end, piece)
+        self._splice(start, end, piece, claim=claim)
 
     def _insert(self, owner: int, container: int, key: str | None, value: Any) -> int:
         """Add a member (``key``) or an element (``key`` None) at the end of the container at
@@ -911,11 +988,18 @@ class JsonDocument:
         at, after = (comma, comma + 1) if trailing else (last[3], last[3])
 
         def put(to: int, piece: str) -> None:
+            """The entry goes in at ``to``, after a comma written at ``at`` (a trailing comma is
+            there already): two pure insertions between the last value and the closing bracket."""
             nonlocal text, masked
             new_text, new_mask = _marked(piece)
+            edits = [] if trailing else [Edit(at, at, 1, last[3], close, removes=False)]
+            moved = 0 if trailing else 1
+            edits.append(
+                Edit(to + moved, to + moved, len(new_text), last[3] + moved, close + moved, removes=False)
+            )
             new_text, new_mask = "," + text[after:to] + new_text, "," + masked[after:to] + new_mask
             text = masked = ""  # let _splice free the old mask before it builds the new text
-            self._splice(at, to, new_text, new_mask)
+            self._splice(at, to, new_text, new_mask, claim=(0, 0), edits=edits)
 
         if text.find("\n", container, close) < 0:  # one line: insert inline
             if prev is not None:
@@ -950,26 +1034,31 @@ class JsonDocument:
         tail = _TRAIL if self._trailing else ""
         if _WS.match(text, container + 1).end() == close:  # only blanks inside
             own_line = _INDENT.match(text, _line_start(text, owner)).end() == owner
+            blanks = (container + 1, close)  # only blanks inside: they may go
             if not own_line or (key is None and not (isinstance(value, (dict, list)) and value)):
-                self._splice(container + 1, close, head + _compact(value, ", ", ": "))
+                self._splice(container + 1, close, head + _compact(value, ", ", ": "), claim=blanks)
                 return
             inner = base + self._unit()
             body = _render(value, inner, self._unit(), eol, self._trailing)
-            self._splice(container + 1, close, eol + inner + head + body + tail + eol + base)
+            self._splice(container + 1, close, eol + inner + head + body + tail + eol + base, claim=blanks)
             return
+        inside = (container + 1, close)  # comments inside: the entry goes in, nothing goes
         line = _line_start(text, close)  # comments inside: keep them above the new entry
         if _INDENT.match(text, line).end() == close:
             inner = text[line:close] + self._unit()
             body = _render(value, inner, self._unit(), eol, self._trailing)
-            self._splice(line, line, inner + head + body + tail + eol)
+            self._splice(line, line, inner + head + body + tail + eol, claim=inside, removes=False)
         else:
             inner = base + self._unit()
             body = _render(value, inner, self._unit(), eol, self._trailing)
-            self._splice(close, close, eol + inner + head + body + tail + eol + base)
+            self._splice(
+                close, close, eol + inner + head + body + tail + eol + base, claim=inside, removes=False
+            )
 
     def _remove(self, container: int, prev: _Child | None, child: _Child, following: _Child | None) -> None:
         """Delete a member with its whole line(s) when it has them to itself, else inline."""
         text = self._text
+        claim = _member_claim(text, prev, child)
         start, end = child[1], child[3]
         gap = _GAP.match(text, end).end()
         comma = gap if text[gap] == "," else -1
@@ -996,12 +1085,15 @@ class JsonDocument:
             # comma before it becomes the trailing comma (blank in the mask).
             sep = _GAP.match(text, prev[3]).end()
             if comma < 0:
-                self._keep(sep, max(cut_to, sep + 1), sep + 1, max(cut_from, sep + 1))
+                claims = ((prev[3], _comma_after(text, prev[3]) + 1), claim)
+                self._keep(sep, max(cut_to, sep + 1), sep + 1, max(cut_from, sep + 1), claims)
             else:
-                self._splice(sep, cut_to, text[sep:cut_from], " " + self._masked[sep + 1 : cut_from])
+                self._splice(
+                    sep, cut_to, text[sep:cut_from], " " + self._masked[sep + 1 : cut_from], claim=claim
+                )
         else:
-            self._splice(cut_from, cut_to, "")
+            self._splice(cut_from, cut_to, "", claim=claim)
         if prev is None and following is None:  # now empty: {} rather than a lone blank line
             inside = _WS.match(self._text, container + 1).end()
             if inside > container + 1 and self._text[inside] in "}]":
-                self._splice(container + 1, inside, "")
+                self._splice(container + 1, inside, "", claim=(container + 1, inside))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import gc
 import math
 import re
 from collections import deque
@@ -40,7 +39,17 @@ from yaml.resolver import Resolver
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    MISSING,
+    Edit,
+    KeyPath,
+    Op,
+    detect_eol,
+    never_reads_as,
+    paused_gc,
+    reread_from_scratch,
+    trimmed_edit,
+)
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
@@ -315,24 +324,11 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     return ParseError(source, message, line, column)
 
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Composing makes an object or two per node, and the cyclic GC would rescan them all again
-    and again (superlinear: 4 MB took 2x longer per MB than 1 MB). Nothing here needs it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _compose(text: str, source: str) -> _Tree:
     loader = None
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
-        with _no_gc():
+        with paused_gc():
             return _compose_events(loader, text, source)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
@@ -568,7 +564,7 @@ def _construct(tree: _Tree, text: str, source: str) -> Any:
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
         return {}
     try:
-        with _no_gc():
+        with paused_gc():
             try:
                 return _construct_directly(root)
             except Exception:  # _Unusual, or a bad scalar: PyYAML's constructor, and its error
@@ -605,6 +601,8 @@ class YamlDocument:
         self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._text = text
         self._tree: _Tree | None = _compose(text, source)
         # Built now so a file safe_load cannot read is refused before any edit.
@@ -700,12 +698,13 @@ class YamlDocument:
     def _atomic(self) -> Iterator[None]:
         """One public edit is all or nothing: a refusal halfway (say, in a key-by-key mapping
         update) puts the text back, so ``ops`` always describes the text."""
-        before = self._text
+        before, done = self._text, len(self.edits)
         try:
             yield
         except BaseException:
             if self._text is not before:
-                self._splice(0, len(self._text), before)
+                self._text, self._tree, self._style_cache = before, None, None
+                del self.edits[done:]
             raise
 
     def _record(self, op: Op) -> None:
@@ -720,7 +719,9 @@ class YamlDocument:
     def _splice(self, start: int, end: int, new: str) -> None:
         """Change the text; its node positions are composed again when next needed. The data
         stays as it was until the public edit finishes (``_record``): within one edit, reads
-        ask for keys that edit has not touched yet."""
+        ask for keys that edit has not touched yet. The write gate holds the bytes around each
+        splice unchanged (its claim is the splice: the YAML editor declares no node claims yet)."""
+        self.edits.append(trimmed_edit(self._text, start, end, new))
         self._text = self._text[:start] + new + self._text[end:]
         self._tree = None
         self._style_cache = None
@@ -791,6 +792,34 @@ class YamlDocument:
             else:
                 slot = len(node.value) - 1
                 node = node.value[-1]
+
+    def _after_block(self, parent: Node | None, slot: Any, node: Node) -> int:
+        """Where a new entry after ``node`` goes: the line after its text, and past any blank
+        lines holding spaces that still belong to a block scalar ending it (in ``|`` or ``>``
+        such a line may be content: the new entry must not cut it off)."""
+        text = self._text
+        pos = self._after_line(self._end(parent, slot, node))
+        while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+            if self._alias_span(parent, slot) is not None:
+                return pos
+            parent = node
+            if isinstance(node, MappingNode):
+                slot, node = (len(node.value) - 1, 1), node.value[-1][1]
+            else:
+                slot, node = len(node.value) - 1, node.value[-1]
+        if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+            return pos
+        best, i = pos, pos
+        while i < node.end_mark:
+            j = text.find("\n", i)
+            j = len(text) if j < 0 else j + 1
+            line = text[i:j]
+            if line.strip():
+                break
+            if line.strip("\r\n"):
+                best = j
+            i = j
+        return best
 
     def _keeps(self, node: ScalarNode) -> bool:
         header = self._text[node.start_mark : self._after_line(node.start_mark + 1)]
@@ -1085,7 +1114,7 @@ class YamlDocument:
         pad = self._text[self._line_start(key_start) : key_start]
         if pad.strip(" \t"):  # the only key sits after "- " or "? ": indent to its column
             pad = " " * len(pad)
-        pos = self._after_line(self._end(step.parent, step.slot, node))
+        pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._entry_lines(key, value, pad))
 
     def _append_item(self, step: _Step, value: Any) -> None:
@@ -1104,7 +1133,7 @@ class YamlDocument:
         dash_text = self._text[dash:item_start]
         if not re.fullmatch(r"- +", dash_text):
             dash_text = "- "
-        pos = self._after_line(self._end(step.parent, step.slot, node))
+        pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._item_lines(value, pad, dash_text))
 
     def _flow_insert(self, node: Node, entry: str) -> None:
@@ -1155,7 +1184,10 @@ class YamlDocument:
         if _is_inline(value):
             new = _inline_text(value)
             if isinstance(parent, MappingNode) and block_coll:
-                self._splice(self._colon_end(parent, slot[0]), trim_end, " " + new)
+                colon_end = self._colon_end(parent, slot[0])
+                # a comment on the key's line stays there: ``k: new  # note``
+                tail = re.match(r"[ \t]*#[^\r\n]*", text[colon_end : self._after_line(colon_end)])
+                self._splice(colon_end, trim_end, " " + new + (tail.group() if tail else ""))
             else:
                 self._splice(start, trim_end if (block_coll or block_scalar) else end, space + new)
             return
