@@ -39,7 +39,8 @@ FORMATS: dict[str, str] = {
     "json": "json",  # strict JSON: stays strict
     "jsonc": "json",  # JSON with comments and trailing commas
     "yaml": "yaml",
-    "dotenv": "dotenv",
+    "dotenv": "dotenv",  # read as python-dotenv reads it
+    "dotenv-npm": "dotenv",  # read as npm dotenv reads it (Gemini CLI, Qwen Code, Continue, ...)
     "shellrc": "shellrc",  # one marked block in a POSIX shell rc file
     "fish": "shellrc",
     "powershell": "shellrc",
