@@ -783,6 +783,34 @@ def test_the_lexer_step_jumps_but_agrees_with_reading_every_character(
     assert _advance(line, ml, depth) == _advance_char_by_char(line, ml, depth)
 
 
+# -- the text-level fast path falls back only on the failures it expects (issue 16) ---------------
+
+
+def test_a_fast_path_text_that_does_not_parse_falls_back_to_tomlkit(monkeypatch) -> None:
+    # fault: the text-level way writes a key with no value. Optimistic: dump() reads it back, the
+    # parse fails (a TOMLDecodeError), every edit is made again carefully, and tomlkit's text wins.
+    monkeypatch.setattr(TomlDocument, "_text_new_key", lambda self, path, value: self._text + "model = \n")
+    doc = load("toml", DOTTED, "config.toml")
+    doc.set(("model",), "m")
+    text = doc.dump()
+    assert load("toml", text, "x").data()["model"] == "m"
+    assert "model = \n" not in text
+    assert verify_edit("toml", load("toml", DOTTED, "config.toml"), doc) == text
+
+
+def test_a_bug_in_the_fast_path_is_not_swallowed(monkeypatch) -> None:
+    """An exception no candidate is expected to raise is a bug: it must surface, not quietly turn
+    into tomlkit's output (which once hid every fast-path bug behind a slower, correct file)."""
+
+    def broken(self, path, value):
+        raise AttributeError("a bug in the text-level way")
+
+    monkeypatch.setattr(TomlDocument, "_text_new_key", broken)
+    doc = load("toml", DOTTED, "config.toml")
+    with pytest.raises(AttributeError, match="a bug in the text-level way"):
+        doc.set(("model",), "m")
+
+
 @pytest.mark.parametrize(
     ("before", "after"),
     [

@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     Target,
     default_target,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
@@ -70,6 +71,7 @@ PS5 = ("Documents", "WindowsPowerShell", "Microsoft.PowerShell_profile.ps1")
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 @dataclass

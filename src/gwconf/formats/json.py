@@ -18,46 +18,42 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import gc
 import json
 import marshal
 import re
-import sys
 from collections.abc import Iterator
 from json.decoder import JSONDecodeError, scanstring
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col, paused_gc
 
 __all__ = ["JsonDocument", "load"]
 
 # Unrolled block comment: it cannot run past the first "*/", so it stays linear (formats.md 4.3).
 _BLOCK = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
 _BLOCK_RE = re.compile(_BLOCK)
-# Python 3.11+, for _mask: skip (possessively, in C) everything that is not a comment, a
+# For _mask: skip (possessively, in C) everything that is not a comment, a
 # trailing comma or a sign of a broken file, then capture it: group 1 a span to blank (comment or
 # trailing comma), group 2 a "/*" that never ends or a "{", "[", ":" or "," followed by a comma.
 # Every position either is skipped or matches, so no match is retried from a later start: linear.
 _BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
 _LINE_COMMENT_P = r"//[^\r\n]*+"  # a lone "\r" ends it too, as in VS Code's jsonc-parser (and _classify)
-_MASK_RE: re.Pattern[str] | None = None
-_LEAD_COMMA: re.Pattern[str] | None = None  # a comma before any value: never trailing
-if sys.version_info >= (3, 11):
-    _MASK_RE = re.compile(
-        r'(?:[^"/,{\[:]++'
-        r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
-        r"|/(?![/*])"
-        r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
-        rf"|,(?!{_GAP_P}[}}\],])"
-        r"|[{\[:](?![ \t\r\n]*+[,/])"
-        rf"|[{{\[:](?!{_GAP_P},)"
-        r")*+"
-        rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
-    )
-    _LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
-# Python 3.10: what may start a comment or be a trailing comma, decided outside strings only.
+_MASK_RE = re.compile(
+    r'(?:[^"/,{\[:]++'
+    r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
+    r"|/(?![/*])"
+    r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
+    rf"|,(?!{_GAP_P}[}}\],])"
+    r"|[{\[:](?![ \t\r\n]*+[,/])"
+    rf"|[{{\[:](?!{_GAP_P},)"
+    r")*+"
+    rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
+)
+_LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
+# The reference scanner (_find_masks): what may start a comment or be a trailing comma, decided
+# outside strings only.
 # The "/" alone is matched: "/*a*//*b*/" holds a "//" that would hide the second comment's "/*".
 _CANDIDATE = re.compile(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
 # Text without an unfinished string, used with endpos = a candidate: it stops at the opening
@@ -123,7 +119,7 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     """Parse ``text`` (no BOM) as strict ``json`` or ``jsonc``; raises ``ParseError`` naming ``source``."""
     if fmt not in ("json", "jsonc"):
         raise ValueError(f"not a JSON format: {fmt}")
-    with _paused_gc():
+    with paused_gc():
         masked, trailing, data = _prepare(text, source, strict=fmt == "json")
     doc = JsonDocument(text, source, fmt, masked, trailing, data)
     doc._dups = _DUPLICATES[0]
@@ -163,9 +159,8 @@ def _significant(text: str, c: int, floor: int, prev: str) -> str:
 def _find_masks(text: str) -> Iterator[tuple[int, int]]:
     """Yield the spans of comments and trailing commas in order; an unterminated block comment
     ends the scan with (start, -1). A regex finds candidates, and for each one whether a string
-    covers it (no possessive quantifiers: Python 3.10 has none). ``_mask`` uses one regex on
-    3.11+; this scanner is its reference in the tests, the 3.10 way, and finds the first comment
-    in a strict JSON file that does not parse."""
+    covers it, without possessive quantifiers. ``_mask`` uses one regex; this scanner is its
+    reference in the tests, and finds the first comment in a strict JSON file that does not parse."""
     pos = 0  # everything before pos is classified
     done, prev = 0, ""  # end of the last comment or comma, last significant character before it
     outside, string, find = _OUTSIDE.match, _STRING.match, text.find
@@ -204,9 +199,6 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
 
     With ``like``, each piece is compared with ``like`` instead of kept: the result is ``like``
     itself if it is the text's mask, else None (an unterminated comment is reported as usual)."""
-    if _MASK_RE is None:
-        masked = _mask_spans(text, _find_masks(text))
-        return masked if like is None or masked[2] >= 0 or masked[0] != like else (like, *masked[1:])
     out = ""
     done = 0  # with ``like``: how much of it the pieces so far matched
     pieces: list[str] = []
@@ -215,7 +207,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
     trailing = False
     # After a "{", "[", ":" or "," followed by a comma the file is invalid: no comma after that
     # counts as trailing, so json reports the first error where a plain reading would.
-    broken = _LEAD_COMMA is not None and _LEAD_COMMA.match(text) is not None
+    broken = _LEAD_COMMA.match(text) is not None
     for match in _MASK_RE.finditer(text):
         start, end = match.span(1)
         if start < 0:
@@ -257,7 +249,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
 
 
 def _mask_spans(text: str, spans: Iterator[tuple[int, int]]) -> tuple[str, bool, int]:
-    """``_mask`` from ``_find_masks``'s spans: Python 3.10, and the reference in the tests."""
+    """``_mask`` from ``_find_masks``'s spans: the reference in the tests."""
     pieces: list[str] = []
     trailing = False
     pos = 0
@@ -545,27 +537,10 @@ def _detect_unit(text: str) -> str:
 
 
 @contextlib.contextmanager
-def _paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while json's C scanner or a walk runs.
-
-    Both make a great many short-lived containers and no reference cycles, and each collection
-    they trigger also walks every object of the data already loaded: on a 16 MB settings.json
-    that was a fifth of gwconf's write path (measured; bench/scale.py)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@contextlib.contextmanager
 def _guard(source: str) -> Iterator[None]:
     """json's C scanner can still run out of stack on a value nested close to the limit."""
     try:
-        with _paused_gc():
+        with paused_gc():
             yield
     except RecursionError:
         raise ParseError(source, "nested too deeply to edit safely") from None
@@ -610,7 +585,7 @@ class JsonDocument:
         The text is masked again from scratch, but each piece is compared with the mask the
         edits kept instead of being kept itself: a big file is not held in three copies. Where
         they differ, the fresh mask is the one read. Validated and decoded in one pass."""
-        with _paused_gc():
+        with paused_gc():
             _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
         return data
 
@@ -624,7 +599,7 @@ class JsonDocument:
         file (``reread``) and compares as usual, and reports any parse error."""
         if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
             return False
-        with _paused_gc():
+        with paused_gc():
             if self.fmt == "json":
                 masked: str | None = self._text
             else:

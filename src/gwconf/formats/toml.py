@@ -65,10 +65,8 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
     col = getattr(exc, "col", None)
     message = re.sub(r" at line \d+ col \d+$", "", str(exc)) or type(exc).__name__
     column = col + 1 if isinstance(col, int) else None
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        return ParseError(source, message, line, column)
+    import tomllib
+
     try:
         tomllib.loads(text)
     except RecursionError:  # nested too deeply for tomllib too: tomlkit's message it is
@@ -186,7 +184,7 @@ def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
         )
         return parts, match.group("open") == "[["
     node: Any = _strict_read(line.strip())
-    if node is None:  # Python 3.10, or TOML 1.1 in the header (tomllib reads the 1.0 forms)
+    if node is None:  # TOML 1.1 in the header (tomllib reads the 1.0 forms)
         import tomlkit
 
         node = tomlkit.parse(line.strip()).unwrap()
@@ -777,7 +775,7 @@ class TomlDocument:
         try:
             tk_doc, after = self._read_candidate(self._text)
             matches = _same(after, self.data())
-        except Exception:  # the optimistic text does not even parse
+        except _candidate_failures():  # the optimistic text does not even parse
             matches = False
         if matches:
             self._adopt(self._text, tk_doc, after)
@@ -1076,7 +1074,7 @@ class TomlDocument:
                     self._unchecked = True
                     return ops
                 tk_doc, after = self._read_candidate(text)
-            except Exception:  # a candidate that fails in any way just is not taken
+            except _candidate_failures():  # a candidate that does not apply or parse is not taken
                 continue
             for attempt in self._op_variants(ops, before, after) if prune else [ops]:
                 if _same(after, replay(before, attempt)):
@@ -1249,11 +1247,20 @@ class _Transaction:
         return False
 
 
+def _candidate_failures() -> tuple[type[BaseException], ...]:
+    """What making or reading back a candidate text is expected to raise: tomllib's and tomlkit's
+    parse errors (ValueError), tomlkit's other refusals (a key already present or missing, a
+    value it cannot convert), a file nested past the parsers' recursion, and gwconf's own
+    refusal to render a value. Anything else is a bug in a candidate and propagates: caught
+    broadly, it quietly became the slower tomlkit output (issue 16)."""
+    from tomlkit.exceptions import TOMLKitError
+
+    return (ValueError, TOMLKitError, RecursionError, WriteRefused)
+
+
 def _strict_read(text: str) -> dict[str, Any] | None:
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10: tomlkit is the only reader
-        return None
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):  # tomlkit's parse then says what is wrong

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import gc
 import math
 import re
 from collections import deque
@@ -40,7 +39,15 @@ from yaml.resolver import Resolver
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    MISSING,
+    KeyPath,
+    Op,
+    detect_eol,
+    never_reads_as,
+    paused_gc,
+    reread_from_scratch,
+)
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
@@ -315,24 +322,11 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     return ParseError(source, message, line, column)
 
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Composing makes an object or two per node, and the cyclic GC would rescan them all again
-    and again (superlinear: 4 MB took 2x longer per MB than 1 MB). Nothing here needs it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _compose(text: str, source: str) -> _Tree:
     loader = None
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
-        with _no_gc():
+        with paused_gc():
             return _compose_events(loader, text, source)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
@@ -568,7 +562,7 @@ def _construct(tree: _Tree, text: str, source: str) -> Any:
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
         return {}
     try:
-        with _no_gc():
+        with paused_gc():
             try:
                 return _construct_directly(root)
             except Exception:  # _Unusual, or a bad scalar: PyYAML's constructor, and its error
