@@ -37,6 +37,8 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
+from gwconf.errors import GwconfError
+from gwconf.fileio import read_snapshot
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -176,11 +178,11 @@ def detect(env: Env) -> bool:
     Once `gwconf apply shell` wrote a block, the shell route counts as detected (and `use` re-applies it).
     """
     for file in files(env):
-        try:
-            text = file.path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # read_snapshot refuses a FIFO or device instead of blocking on it
+            data = read_snapshot(file.path).data
+        except (OSError, GwconfError):
             continue
-        if _BEGIN in text:
+        if data and _BEGIN.encode() in data:
             return True
     return False
 

@@ -32,7 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    Edit,
+    KeyPath,
+    NamedValues,
+    Op,
+    detect_eol,
+    never_reads_as,
+    reread_from_scratch,
+    trimmed_edit,
+)
 
 __all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dotenv-npm"
 
@@ -152,6 +161,8 @@ class DotenvDocument(NamedValues):
         self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []  # for the write gate: every byte outside them is unchanged
         self._text = text
         self._eol_added_at = -1  # gwconf gave the last line its line ending here (to give it back)
         self._bindings = self._parse(text)
@@ -301,7 +312,7 @@ class DotenvDocument(NamedValues):
                     token = "''"  # python-dotenv would read `A=  # note` as "# note"
                 if self._text[end : end + 1] == "#":
                     token += " "  # a shell would read `A='v'# c` as `v#`
-                self._splice(start, end, token)
+                self._splice(start, end, token, last.span)
             else:
                 if not NAME_RE.match(name):
                     raise WriteRefused(f"{self.source}: {name!r} is not a name a shell can export.")
@@ -338,7 +349,9 @@ class DotenvDocument(NamedValues):
     def _last(self, name: str) -> Any:
         return next((b for b in reversed(self._bindings) if b.name == name), None)
 
-    def _splice(self, start: int, end: int, piece: str) -> None:
+    def _splice(self, start: int, end: int, piece: str, claim: tuple[int, int] | None = None) -> None:
+        """Replace ``[start, end)``; ``claim`` is the binding's lines this edit may change."""
+        self.edits.append(trimmed_edit(self._text, start, end, piece, claim or (start, end), end > start))
         if start < self._eol_added_at:
             self._eol_added_at += len(piece) - (end - start)
         self._text = self._text[:start] + piece + self._text[end:]
