@@ -9,8 +9,9 @@ Each client's ``.env`` is read by one library, and they disagree (issue 23, issu
   blank-preceded ``#``. What it cannot read (``A="x" y``) it skips with a warning: gwconf refuses
   the file, naming the line. Its ``${VAR}`` interpolation is not applied (it depends on the
   environment the client starts in); gwconf never writes a value holding ``${...}``.
-- ``dotenv-npm``: npm ``dotenv`` 17 (Gemini CLI bundles 17.1.0; Qwen Code, Continue, LibreChat,
-  AnythingLLM, LobeChat). One regular expression over the text with CRLF made LF: keys of
+- ``dotenv-npm``: npm ``dotenv`` 16-17 (checked in the installed bundles: Gemini CLI 0.61.0 has
+  17.1.0, Continue's cn 1.5.47 calls 16.x's ``parse`` on each ``.env``, Qwen Code 0.24.4 carries
+  the same expression; LibreChat, AnythingLLM and LobeChat depend on it). One regular expression over the text with CRLF made LF: keys of
   ``[\\w.-]``, ``=`` or ``: ``, quotes (``'`` ``"`` `````) that may span lines and only double quotes
   decode ``\\n`` and ``\\r``; what does not match is skipped, as the library skips it.
 
