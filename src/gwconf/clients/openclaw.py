@@ -46,6 +46,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env
 
 ID = "openclaw"
@@ -113,6 +114,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*entry, "baseUrl"), target.base_url)
     config.set((*entry, "apiKey"), target.api_key)
     config.set((*entry, "api"), "openai-completions")
+    notes: list[str] = []
     config.set(
         (*entry, "models"),
         [
@@ -121,8 +123,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
                 "name": model,
                 "reasoning": False,
                 "input": ["text"],
-                "contextWindow": 128000,
-                "maxTokens": 8192,
+                # the model's limits (limits.py), else stated defaults named in the output
+                "contextWindow": window_or_default(target, NAME, notes),
+                "maxTokens": output_or_default(target, NAME, notes),
             }
         ],
     )
@@ -135,7 +138,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         config.set(("agents", "defaults", "model"), f"{PROVIDER_ID}/{model}")
     else:
         config.set(("agents", "defaults", "model", "primary"), f"{PROVIDER_ID}/{model}")
-    return []
+    return notes
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
