@@ -13,6 +13,8 @@ when missing: kimi refuses a model without it) and ``default_model``. Kimi's own
 in-memory provider that beats ``default_model``), then config.toml. Credentials come only from
 ``api_key``, then the provider's ``[providers.<id>.env]`` table; never from shell variables.
 ``gwconf run kimi-code`` uses that ``KIMI_MODEL_*`` channel for one launch.
+The model entry's ``max_context_size`` (kimi needs one): the model's window (limits.py), else
+gwconf's stated default 128000, named in apply's output.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ in the default ``models.mode: "merge"``, a non-empty ``baseUrl`` or ``apiKey`` a
 copy wins over openclaw.json (docs/concepts/models.md, "Merge mode precedence"). gwconf does not
 edit the copy, which OpenClaw regenerates; ``read`` follows it and doctor names a stale one.
 ``gwconf run openclaw`` points ``OPENCLAW_CONFIG_PATH`` at a rendered temporary copy.
+The model entry's ``contextWindow`` and ``maxTokens``: the model's limits (limits.py), else gwconf's
+stated defaults (128000 and 8192), named in apply's output.
 """
 
 from __future__ import annotations
