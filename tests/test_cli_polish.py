@@ -8,6 +8,7 @@ import importlib.machinery
 import importlib.util
 import os
 import select
+import stat
 import subprocess
 import sys
 import time
@@ -189,10 +190,19 @@ def _from_a_deleted_folder(tmp_path: Path, *args: str) -> subprocess.CompletedPr
 def test_unexpected_error_is_one_line_and_a_hint_and_debug_shows_the_traceback(tmp_path, profile):
     plain = _from_a_deleted_folder(tmp_path, "status")
     assert plain.returncode == 1
+    log = Path(os.environ["GWCONF_HOME"]) / "state" / "crash.log"
     assert plain.stderr.splitlines() == [
         "gwconf: unexpected error: FileNotFoundError: [Errno 2] No such file or directory",
-        "hint: rerun with --debug for the traceback, and report it.",
+        f"hint: this is a bug in gwconf; please report it with {log}",
+        "      (keys are redacted; --debug shows the traceback here).",
     ]
+    # the crash log holds what a bug report needs, keys redacted, and only its owner reads it
+    assert _from_a_deleted_folder(tmp_path, "verify", "--profile", TEST_KEY).returncode == 1
+    text = log.read_text()
+    assert "command: gwconf verify --profile sk-…WXYZ" in text and "Traceback (most recent call last)" in text
+    assert "FileNotFoundError" in text and "gwconf: " in text and "platform: " in text
+    assert TEST_KEY not in text
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
     debug = _from_a_deleted_folder(tmp_path, "--debug", "status")
     assert debug.returncode == 1
     assert "Traceback (most recent call last)" in debug.stderr and "FileNotFoundError" in debug.stderr

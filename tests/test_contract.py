@@ -22,8 +22,16 @@ def test_every_client_module_is_registered() -> None:
     assert list(registry.IDS) == sorted(registry.IDS)
 
 
-def test_enough_clients() -> None:
-    assert len(registry.IDS) >= 3
+# Clients whose files name no model gwconf can read back, each with why (issue 16: declared, not skipped)
+READS_NO_MODEL: dict[str, str] = {
+    "open-webui": "its .env sets the connection only; the model is picked in its chat window",
+    "oterm": "its config.json has no place for a model: it is chosen when a chat is created",
+    "shell": "the exported OpenAI variables carry no model every program agrees on",
+}
+
+
+def test_reads_no_model_names_only_registered_clients() -> None:
+    assert set(READS_NO_MODEL) <= set(registry.IDS)
 
 
 @pytest.mark.parametrize("client_id", registry.IDS)
@@ -89,8 +97,10 @@ def test_apply_read_restore_on_empty_home(client_id: str, gwconf, home: Path, pr
     )
     assert status["base_url"].rstrip("/") == target.base_url.rstrip("/")
     assert status["key"] == "sk-…WXYZ"
-    if status["model"] is not None:
-        assert target.model in status["model"]
+    if client_id in READS_NO_MODEL:
+        assert status["model"] is None, f"{client_id} now reads a model: drop it from READS_NO_MODEL"
+    else:
+        assert status["model"] is not None and target.model in status["model"]
     assert status["profile"] == "work"
     assert status["changed_by_hand"] == []
 

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 
+from gwconf import ccswitch as incoming
 from gwconf import links
 from gwconf.errors import ProfileError
 from tests.conftest import TEST_KEY
@@ -60,7 +61,7 @@ def test_cherry_studio_link_round_trips(gwconf, profile) -> None:
         "baseUrl": "https://gw.example.com/v1/",
         "apiKey": TEST_KEY,
     }
-    assert links.decode(url) == ("cherry-studio", payload)
+    assert links.decode(url) == ("cherrystudio", payload)
 
 
 def test_chatbox_link_round_trips(gwconf, profile) -> None:
@@ -99,7 +100,20 @@ def test_without_show_key_neither_key_nor_link_is_printed(app: str, gwconf, prof
     data = json.loads(gwconf("link", app, "--json").stdout)
     assert data["link"] is None and TEST_KEY not in json.dumps(data)
     shown = json.loads(gwconf("link", app, "--json", "--show-key").stdout)
-    assert links.decode(shown["link"])[0] == app
+    assert links.decode(shown["link"])[0] == app.replace("-", "")
+
+
+def test_only_apps_with_an_import_link_are_offered(gwconf, profile) -> None:
+    """Each client module declares its own link; asking another client for one names those that have."""
+    from gwconf.cli._common import link_apps
+
+    assert link_apps() == ("chatbox", "cherry-studio")
+    result = gwconf("link", "codex")
+    assert result.exit_code == 2, result
+    assert "no import link for 'codex'. Codex CLI has no import link." in result.stderr
+    assert "chatbox, cherry-studio" in result.stderr
+    typo = gwconf("link", "chatbx")
+    assert typo.exit_code == 2 and "Did you mean 'chatbox'?" in typo.stderr, typo
 
 
 def _fake_opener(folder: Path, exit_code: int = 0) -> Path:
@@ -249,14 +263,14 @@ def test_hostile_links_are_refused(link: str, needle: str, gwconf) -> None:
 
 
 def test_parse_is_pure_and_names_what_it_ignores() -> None:
-    parsed = links.parse_ccswitch(ccswitch(notes="fast", icon="openai"))
+    parsed = incoming.parse_ccswitch(ccswitch(notes="fast", icon="openai"))
     assert (parsed.app, parsed.name, parsed.base_url, parsed.api_key, parsed.model) == (
         "codex", "My Codex", "https://gw.example.com/v1", KEY, "gpt-5",
     )  # fmt: skip
     assert {i.split(" ")[0] for i in parsed.ignored} == {"enabled=true", "icon", "notes"}
     assert parsed.warnings == []
     with pytest.raises(ProfileError):
-        links.parse_ccswitch(ccswitch(app="claude", endpoint="https://api.anthropic.com"))
+        incoming.parse_ccswitch(ccswitch(app="claude", endpoint="https://api.anthropic.com"))
 
 
 @pytest.mark.parametrize(
@@ -269,4 +283,4 @@ def test_parse_is_pure_and_names_what_it_ignores() -> None:
     ],
 )
 def test_slug(name: str, slug: str) -> None:
-    assert links.slug(name) == slug
+    assert incoming.slug(name) == slug

@@ -23,10 +23,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from gwconf import __version__, secrets, urls
-from gwconf.clients._base import ClientAdapter, Finding
-from gwconf.errors import ClientError, ExitCode, GwconfError
-from gwconf.paths import Env
-from gwconf.profiles import Profile
+from gwconf.errors import ClientError, ExitCode
 
 # verdict -> (label for people, exit code). A fixed set: scripts may rely on these names.
 VERDICTS: dict[str, tuple[str, ExitCode]] = {
@@ -256,10 +253,61 @@ def probe(
     return _send(request, result, timeout)
 
 
+class Deadline:
+    """``--timeout`` as a deadline for the whole exchange: connect, headers and body.
+
+    httpx's timeouts are per socket operation, so a gateway dripping one byte every half second
+    never trips them (``verify --timeout 1`` waited for the whole drip, up to days). A timer shuts
+    the request's socket when the deadline passes, which ends any blocked read at once; the
+    caller then reports ``timeout`` (``expired``). The socket comes from httpcore's documented
+    ``trace`` extension (``connection.connect_tcp.complete`` / ``start_tls.complete``)."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+
+        self.seconds = seconds
+        self.expired = False
+        self._lock = threading.Lock()
+        self._streams: list[Any] = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            with self._lock:
+                self._streams.append(info.get("return_value"))
+                if self.expired:
+                    self._shut()
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        import socket
+
+        for stream in self._streams:
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            try:
+                if sock is not None:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+
 def _send(request: Request, result: Probe, timeout: float) -> Probe:
     import httpx  # lazily: only the commands that send requests pay for it
 
     started = time.monotonic()
+    deadline = Deadline(timeout)
     try:
         # Plain http has no TLS to verify: skip building an SSL context (~40 ms with certifi).
         tls = request.url.startswith("https:")
@@ -267,44 +315,57 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             trust_env=False, follow_redirects=False, timeout=httpx.Timeout(timeout), verify=tls
         )
         with (
+            deadline,
             client,
-            client.stream("POST", request.url, headers=request.headers, json=request.body) as response,
+            client.stream(
+                "POST",
+                request.url,
+                headers=request.headers,
+                json=request.body,
+                extensions={"trace": deadline.trace},
+            ) as response,
         ):
             raw = bytearray()
+            phase = "reading the answer"
             for chunk in response.iter_bytes():
                 raw += chunk
-                if len(raw) >= MAX_BODY:
+                if len(raw) >= MAX_BODY or deadline.expired:
                     break
             status = response.status_code
             content_type = response.headers.get("content-type", "")
             location = response.headers.get("location")
+        if deadline.expired:
+            return _timed_out(result, started, timeout, phase)
     except httpx.TimeoutException as exc:
-        result.latency_ms = _ms(started)
-        result.verdict = "timeout"
         phase = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting for the answer"
-        result.detail = f"no answer within {timeout:g} s ({phase})."
-        result.remedy = (
-            "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
-        )
-        return result
+        return _timed_out(result, started, timeout, phase)
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         result.verdict = "base_wrong"
         result.sent = False
         result.detail = f"the address cannot be used: {exc}"
         return result
-    except httpx.RemoteProtocolError as exc:
-        result.latency_ms = _ms(started)
-        result.verdict = "gateway_error"
-        result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
-        return result
     except httpx.HTTPError as exc:
+        if deadline.expired:  # the deadline shut the socket: not the server's doing
+            return _timed_out(result, started, timeout, "waiting for the answer")
         result.latency_ms = _ms(started)
-        result.verdict = "unreachable"
-        result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
+        if isinstance(exc, httpx.RemoteProtocolError):
+            result.verdict = "gateway_error"
+            result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
+        else:
+            result.verdict = "unreachable"
+            result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
         return result
     result.latency_ms = _ms(started)
     result.status = status
     return classify(result, bytes(raw), content_type, location, request.key)
+
+
+def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Probe:
+    result.latency_ms = _ms(started)
+    result.verdict = "timeout"
+    result.detail = f"no answer within {timeout:g} s ({phase})."
+    result.remedy = "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
+    return result
 
 
 def _ms(started: float) -> int:
@@ -492,8 +553,9 @@ def _chat(data: dict[str, Any]) -> str | None:
 
 
 def _responses(data: dict[str, Any]) -> str | None:
-    if isinstance(data.get("output_text"), str):
-        return data["output_text"]
+    text = data.get("output_text")
+    if isinstance(text, str):
+        return text
     texts = [
         part["text"]
         for item in _list(data.get("output"))
@@ -569,133 +631,6 @@ def _read_stream(wire: str, text: str) -> str | None:
     if final is not None:
         return final
     return "".join(pieces) if pieces else None
-
-
-# -- verify: what a client (or a profile) will really send ----------------------------------------
-
-
-@dataclass
-class Check:
-    """verify's answer for one client, or for a profile on its own (``client_id`` None)."""
-
-    client_id: str | None
-    name: str
-    key_origin: str = ""
-    probe: Probe | None = None
-    error: GwconfError | None = None
-    findings: list[Finding] = field(default_factory=list)  # what the client's files say is wrong
-    notes: list[str] = field(default_factory=list)
-    key: str | None = field(default=None, repr=False)  # for the CLI's redaction only; never serialised
-
-    @property
-    def exit_code(self) -> int:
-        if self.error is not None:
-            return int(self.error.exit_code)
-        return int(self.probe.exit_code) if self.probe else int(ExitCode.ERROR)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "client": self.client_id,
-            "name": self.name,
-            "key_origin": self.key_origin,
-            **(self.probe.to_json() if self.probe else {"verdict": None, "sent": False}),
-            "findings": [f.to_json() for f in self.findings],
-            "notes": self.notes,
-            "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
-            "exit_code": self.exit_code,
-        }
-
-
-def verify_client(
-    client: ClientAdapter,
-    env: Env,
-    *,
-    model: str | None = None,
-    fallback_model: str | None = None,
-    timeout: float = 30.0,
-) -> Check:
-    """Read back what ``client`` will send (its own precedence) and send exactly that, once."""
-    from gwconf.operations import read_client
-
-    check = Check(client.id, client.name)
-    if client.tier == 3:
-        check.error = ClientError(
-            f"{client.name} keeps its settings inside the app: gwconf cannot read what it sends.",
-            "Test the gateway with the profile's own values: gwconf verify --profile NAME",
-        )
-        return check
-    try:
-        reading = read_client(client, env)
-    except GwconfError as exc:
-        check.error = exc
-        return check
-    check.key_origin = reading.key_origin
-    check.key = reading.api_key
-    check.findings = [f for f in reading.findings if f.level == "error"]
-    if not reading.base_url:
-        check.error = ClientError(
-            f"{client.name} has no base address in its files.", f"gwconf apply {client.id}"
-        )
-        return check
-    if not reading.api_key:
-        check.error = ClientError(
-            f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
-            f"gwconf apply {client.id}",
-        )
-        return check
-    chosen = model or reading.model
-    if not chosen and fallback_model:
-        chosen = fallback_model
-        check.notes.append(
-            f"{client.name} names no model in its files; tested with the profile's {chosen!r}."
-        )
-    if not chosen:
-        check.error = ClientError(
-            f"{client.name} names no model, and there is no profile model to test with.",
-            f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
-        )
-        return check
-    try:
-        check.probe = probe(
-            reading.wire or client.wire,
-            reading.base_url,
-            reading.api_key,
-            chosen,
-            auth_header=reading.auth_header,
-            base_form=client.base_form,
-            timeout=timeout,
-            key_origin=reading.key_origin,
-        )
-    except GwconfError as exc:
-        check.error = exc
-    return check
-
-
-def verify_profile(profile: Profile, env: Env, *, model: str | None = None, timeout: float = 30.0) -> Check:
-    """The chat request of spec 4.1 with the profile's own base address, key and model."""
-    check = Check(
-        None, f"profile {profile.name}", key_origin=f"profile {profile.name} ({profile.key_source})"
-    )
-    try:
-        key = profile.resolve_key(env)
-    except GwconfError as exc:
-        check.error = exc
-        return check
-    check.key = key
-    chosen = model or profile.model
-    if not chosen:
-        check.error = ClientError(
-            f"profile {profile.name!r} has no model to test with.",
-            "Pass --model NAME, or save one: gwconf profile add ... --model NAME --force",
-        )
-        return check
-    try:
-        check.probe = probe(
-            "chat", profile.base_url, key, chosen, timeout=timeout, key_origin=check.key_origin
-        )
-    except GwconfError as exc:
-        check.error = exc
-    return check
 
 
 def overall_exit(codes: list[int]) -> int:

@@ -227,7 +227,8 @@ class Ledger:
         return sorted(self.data["clients"])
 
     def client(self, client_id: str) -> dict[str, Any] | None:
-        return self.data["clients"].get(client_id)
+        found = self.data["clients"].get(client_id)
+        return found if isinstance(found, dict) else None
 
     def files(self, client_id: str) -> dict[str, Any]:
         entry = self.client(client_id)

@@ -148,21 +148,27 @@ def _get(url: str, key: str, timeout: float) -> tuple[int | None, bytes, str, tu
         "Accept": "application/json",
         "User-Agent": f"gwconf/{__version__} (models)",
     }
+    from gwconf.gateway import Deadline
+
+    deadline = Deadline(timeout)  # the whole exchange, body included (a dripping gateway)
     try:
         with (
+            deadline,
             httpx.Client(
                 trust_env=False,
                 follow_redirects=False,
                 timeout=httpx.Timeout(timeout),
                 verify=url.startswith("https:"),
             ) as client,
-            client.stream("GET", url, headers=headers) as response,
+            client.stream("GET", url, headers=headers, extensions={"trace": deadline.trace}) as response,
         ):
             raw = bytearray()
             for chunk in response.iter_bytes():
                 raw += chunk
-                if len(raw) >= 1 << 20:
+                if len(raw) >= 1 << 20 or deadline.expired:
                     break
+            if deadline.expired:
+                return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
             if 300 <= response.status_code < 400:
                 return (
                     response.status_code,
@@ -180,6 +186,9 @@ def _get(url: str, key: str, timeout: float) -> tuple[int | None, bytes, str, tu
         return None, b"", "", ("base_wrong", f"the address cannot be used: {exc}")
     except httpx.HTTPError as exc:
         from gwconf.gateway import _network_detail
+
+        if deadline.expired:  # the deadline shut the socket
+            return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
 
         return None, b"", "", ("unreachable", _network_detail(exc, urlsplit(url).hostname or ""))
 

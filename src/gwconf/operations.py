@@ -13,7 +13,7 @@ from gwconf import plan as planning
 from gwconf import secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
-from gwconf.fileio import exclusive_lock
+from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
@@ -179,7 +179,7 @@ def _forget(env: Env, client_id: str, planned: Any) -> bool:
 
 def repair_interrupted(env: Env) -> list[str]:
     """What an interrupted earlier run left half-done, put back (run at the start of writing commands)."""
-    pattern = "*" + planning.TEMP_SUFFIX
+    pattern = "*" + TEMP_SUFFIX
     left = (env.state_dir / "journal.json").exists() or any(
         next(found, None) is not None
         for found in (

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Env:
     def backups_dir(self) -> Path:
         return self.state_dir / "backups"
 
-    def _platformdirs(self):  # type: ignore[no-untyped-def]
+    def _platformdirs(self) -> ModuleType:
         """platformdirs, imported only when gwconf's own folders are needed without GWCONF_HOME."""
         import platformdirs
 

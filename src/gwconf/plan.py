@@ -222,7 +222,13 @@ def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | No
         change = _change_from_edit(client.id, item, target.api_key)
         if change is not None:
             plan.changes.append(change)
+        plan.notes += _editor_notes(item)
     return plan
+
+
+def _editor_notes(item: Loaded) -> list[str]:
+    """What an editor said about its edit (the JSON editor: which of two equal keys it edited)."""
+    return list(getattr(item.doc, "notes", ())) if item.doc.ops else []
 
 
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
@@ -359,6 +365,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
         if item.doc.ops:
             text = formats.verify_edit(file.format, _original(item), item.doc)
             after_bytes = formats.encode(text, item.had_bom)
+            plan.notes += _editor_notes(item)
         if record.get("created"):
             if _only_skeleton(_text(after_bytes)):
                 after_bytes = None

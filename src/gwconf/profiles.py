@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,29 @@ _command_keys: dict[str, str] = {}
 
 def forget_command_keys() -> None:
     _command_keys.clear()
+
+
+def key_from_command_output(profile: str, command: str, output: str) -> str:
+    """The key a ``key_cmd`` printed: its first line, line ending stripped (the ``pass`` and ``op
+    read`` convention: a ``pass`` entry's later lines hold ``user:``/``url:`` and other secrets).
+
+    Refuses empty output and a first line holding whitespace or control characters; the error names
+    the command and never shows what it printed (that may be any secret)."""
+    first = output.split("\n", 1)[0].removesuffix("\r")
+    if not output.strip():
+        problem = "printed nothing"
+    elif not first:
+        problem = "printed an empty first line (gwconf takes the key from the first line)"
+    elif any(ch.isspace() for ch in first):
+        problem = "printed a first line holding whitespace (gwconf takes the key from the first line)"
+    elif any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in first):
+        problem = "printed a first line holding control characters"
+    else:
+        return first
+    raise ProfileError(
+        f"profile {profile!r}: the key command `{command}` {problem}; its output is not shown.",
+        "Run the command by hand: the key must be alone on its first line.",
+    )
 
 
 @dataclass
@@ -90,12 +114,12 @@ class Profile:
                     f"profile {self.name!r}: the key command failed to run ({type(exc).__name__}).",
                     "Check the command with: gwconf profile show " + self.name,
                 ) from None
-            value = done.stdout.strip()
-            if done.returncode != 0 or not value:
+            if done.returncode != 0:
                 raise ProfileError(
                     f"profile {self.name!r}: the key command exited {done.returncode} and printed no key.",
                     "Run the command by hand to see why.",
                 )
+            value = key_from_command_output(self.name, self.key_cmd, done.stdout)
             _command_keys[self.key_cmd] = value
             return value
         if self.key_keyring:
@@ -215,7 +239,7 @@ def _from_keyring(profile: str, reference: str) -> str:
             f"profile {profile!r}: the keychain has no entry {service}/{user}.",
             f"Store it: keyring set {service} {user}",
         )
-    return value.strip()
+    return str(value).strip()
 
 
 def _needs_shell(command: str) -> bool:
@@ -400,7 +424,7 @@ class ProfileStore:
             write_private(path, text.encode())
         return path
 
-    def _locked(self):  # type: ignore[no-untyped-def]
+    def _locked(self) -> AbstractContextManager[None]:
         """gwconf's lock: a killed run's temp files can then be swept safely (plan.repair)."""
         return exclusive_lock(self.env.state_dir / "gwconf.lock")
 

@@ -1,10 +1,82 @@
-"""Key hygiene: masks and redaction. A full key is never printed or logged."""
+"""Key hygiene: masks and redaction. A full key or other credential is never printed or logged.
+
+``redact`` is the one function every output passes through (the CLI's text and ``--json``,
+gateway bodies, crash messages). It masks, in this order:
+
+1. the keys this command knows (the profile's, a client's), in every encoding gwconf writes them:
+   JSON/TOML/YAML double-quoted escapes, YAML single quotes, dotenv and shell quoting, Python's
+   repr, and URL-encoded (a gateway's 401 body may echo the key that way);
+2. every value whose *name* says it is a secret (``key``, ``token``, ``secret``, ``password``,
+   ``auth``, ``credential`` in any case or spelling: ``apiKey``, ``API-KEY``, ``refresh_token``),
+   in ``name: value`` / ``name = value`` / ``"name": "value"`` / ``?name=value`` forms. Names
+   ending in a word that says the value is *about* a secret (``key_origin``, ``api_key_env``,
+   ``auth_header``) and values that are references (``$VAR``, ``{env:X}``, an ``ENV_NAME``,
+   a path) are left as they are;
+3. every value of a known credential shape wherever it stands: ``sk-``, ``AIza``, GitHub's
+   ``ghp_``/``gho_``/``github_pat_``, Slack's ``xox?-``, JWTs, and long base64 or hex strings.
+
+Threat model and reasons: docs/security.md.
+"""
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
+from urllib.parse import quote, quote_plus
 
 KEY_PATTERN = re.compile(r"sk-[A-Za-z0-9_\-]{6,}")
+
+# Credential shapes, masked wherever they appear. Each is anchored so it does not start mid-word.
+_SHAPES = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:"
+    r"sk-[A-Za-z0-9_\-]{6,}"
+    r"|AIza[0-9A-Za-z_\-]{30,}"
+    r"|gh[pousr]_[A-Za-z0-9]{20,}"
+    r"|github_pat_[A-Za-z0-9_]{20,}"
+    r"|xox[abposr]-[A-Za-z0-9\-]{8,}"
+    r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
+    r")"
+)
+_HEX = re.compile(r"(?<![A-Za-z0-9_\-./])[0-9a-fA-F]{32,}(?![A-Za-z0-9_\-])")
+_B64 = re.compile(r"(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9+/_\-]{32,}={0,2}(?![A-Za-z0-9_\-+/=])")
+
+# Words that make a name a secret's, and last words that make it a name *about* one.
+SECRET_WORDS = frozenset(
+    {"key", "apikey", "token", "secret", "password", "passwd", "passphrase", "auth", "authorization",
+     "credential", "credentials", "pat"}
+)  # fmt: skip
+_ABOUT = frozenset(
+    {"origin", "source", "sources", "env", "var", "variable", "name", "names", "header", "helper",
+     "cmd", "command", "file", "path", "type", "method", "mode", "id", "url", "uri", "endpoint",
+     "keyring", "required", "hint", "count", "length", "kind", "format", "style", "field", "ref",
+     "location", "label", "provider", "status", "expires", "expiry", "at", "ttl", "mask", "shape",
+     "problems", "findings", "store", "sent", "storage", "scheme", "verdict"}
+)  # fmt: skip
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
+_QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
+# a bare value must end its line, item or comment-less clause: "key: the key in …" is prose
+_BARE_VALUE = r"(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"',;#}\]]+(?=[ \t]*(?:$|[,;}\]&#\"']))"
+_ANSI = r"(?:\x1b\[[0-9;]*m)*"
+# "name": value  /  'name': value  anywhere (JSON, YAML flow, Python reprs)
+_QUOTED_NAME = re.compile(
+    rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
+)
+# name: value / name = value / NAME=value at a line's start (after a diff marker, colour, export,
+# $env:, set -gx) or after "{" / "," (inline tables, flow mappings)
+_BARE_NAME = re.compile(
+    rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
+    rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})",
+    re.MULTILINE,
+)
+_FISH = re.compile(
+    rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})",
+    re.MULTILINE,
+)
+_QUERY = re.compile(rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
+_PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", ""})
 
 
 def mask(key: str | None) -> str:
@@ -17,11 +89,99 @@ def mask(key: str | None) -> str:
     return f"{prefix}…{tail}" if tail else f"{prefix}…"
 
 
+def is_secret_name(name: str) -> bool:
+    """Whether a setting called ``name`` holds a secret: ``apiKey``, ``API-KEY``, ``refresh_token``
+    yes; ``key_origin``, ``api_key_env``, ``max_tokens`` no."""
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if not words or words[-1] in _ABOUT:
+        return False
+    return any(w in SECRET_WORDS for w in words)
+
+
+def _is_reference(value: str) -> bool:
+    """A value that names where a secret is (or is no secret): shown as it is."""
+    if "…" in value or value.lower() in _PLAIN_WORDS or value.startswith("("):
+        return True
+    if value.startswith(("$", "{env:", "{{", "env:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")):
+        return True
+    return bool(_ENV_NAME.match(value)) or value.replace(".", "", 1).isdigit()
+
+
+def encodings(key: str) -> set[str]:
+    """``key`` as each format gwconf writes (or a gateway echoes) may spell it."""
+    forms = {key, json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1], repr(key)[1:-1]}
+    forms.add(key.replace("'", "''"))  # YAML single-quoted
+    forms.add(re.sub(r"([\\\"$`])", r"\\\1", key))  # dotenv / shell double-quoted
+    forms.add(key.replace("'", "'\\''"))  # POSIX shell single-quoted
+    forms.add(key.replace("\\", "\\\\").replace("'", "\\'"))  # fish
+    for url in (quote(key, safe=""), quote(key), quote_plus(key)):
+        forms.update((url, re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), url)))
+    return {f for f in forms if len(f) >= 4}
+
+
+def _mask_value(match: re.Match[str]) -> str:
+    name, value = match.group("name"), match.group("val")
+    if not is_secret_name(name):
+        return match.group(0)
+    quote_char = value[:1] if value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0] else ""
+    inner = value[1:-1] if quote_char else value
+    lead = ""
+    scheme = re.match(r"(?:Bearer|Basic|Token)[ \t]+", inner)
+    if scheme:
+        lead, inner = scheme.group(), inner[scheme.end() :]
+    if _is_reference(inner):
+        return match.group(0)
+    return match.group("pre") + quote_char + lead + mask(inner) + quote_char
+
+
+def _b64(match: re.Match[str]) -> str:
+    text = match.group()
+    if "/" in text and ("-" in text or "_" in text):
+        return text  # a path, not base64 (which never mixes "/" with "-" or "_")
+    upper = sum(c.isupper() for c in text)
+    lower = sum(c.islower() for c in text)
+    digits = sum(c.isdigit() for c in text)
+    return mask(text) if upper >= 2 and lower >= 2 and digits >= 2 else text
+
+
 def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
-    """Replace known keys and anything key-shaped in ``text`` by their masks."""
-    for key in sorted({k for k in keys if k and len(k) >= 4}, key=len, reverse=True):
-        text = text.replace(key, mask(key))
-    return KEY_PATTERN.sub(lambda m: mask(m.group(0)), text)
+    """``text`` with every known key (in any encoding), every secret-named value and every
+    credential-shaped value replaced by its mask. Idempotent: a mask is never masked again."""
+    forms: dict[str, str] = {}
+    for key in keys:
+        if key and len(key) >= 4:
+            for form in encodings(key):
+                forms.setdefault(form, mask(key))
+    for form in sorted(forms, key=len, reverse=True):
+        text = text.replace(form, forms[form])
+    for pattern in (_QUOTED_NAME, _BARE_NAME, _FISH, _QUERY):
+        text = pattern.sub(_mask_value, text)
+    text = _SHAPES.sub(lambda m: mask(m.group()), text)
+    text = _HEX.sub(lambda m: mask(m.group()), text)
+    return _B64.sub(_b64, text)
+
+
+def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:
+    """``redact`` for a JSON-able structure: a secret-named entry's string is masked whole, every
+    other string is redacted (so nothing depends on how the JSON text escapes it)."""
+    if isinstance(value, dict):
+        return {
+            k: (
+                mask(v)
+                if isinstance(k, str) and isinstance(v, str) and is_secret_name(k) and not _is_reference(v)
+                else redact_data(v, keys)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [redact_data(v, keys) for v in value]
+    if isinstance(value, str):
+        return redact(value, keys)
+    return value
+
+
+# Characters gateways use in keys: letters, digits and the URL-safe / base64 punctuation.
+_KEY_CHARS = re.compile(r"[A-Za-z0-9._~+/=:\-]")
 
 
 def key_problems(key: str) -> list[str]:
@@ -35,6 +195,10 @@ def key_problems(key: str) -> list[str]:
         problems.append("contains a space")
     if any(ch in key for ch in "\"'`"):
         problems.append("contains quotes (copied with characters extra?)")
+    odd = sorted({ch for ch in key.strip() if not _KEY_CHARS.match(ch) and ch not in "\"'` \t\r\n"})
+    if odd:
+        shown = " ".join(ch if ch.isprintable() else repr(ch) for ch in odd)
+        problems.append(f"contains characters no gateway issues in a key ({shown})")
     if not key.strip().startswith("sk-"):
         problems.append("does not start with `sk-` (gateway keys do)")
     return problems

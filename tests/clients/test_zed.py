@@ -49,6 +49,27 @@ def test_a_second_model_is_added_and_becomes_the_default(gwconf, home, profile) 
     assert data["agent"]["default_model"] == {"provider": "gwconf", "model": "other"}
 
 
+def test_only_provider_and_model_change_inside_default_model(gwconf, home, profile) -> None:
+    """Zed writes `enable_thinking` and `effort` into default_model itself; users comment it."""
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    original = (
+        "{\n\t\"agent\": {\n\t\t\"default_model\": {\n\t\t\t// picked in the agent panel\n"
+        '\t\t\t"provider": "anthropic",\n\t\t\t"model": "claude-sonnet-4",\n'
+        '\t\t\t"enable_thinking": true, // keep\n\t\t\t"effort": "high",\n\t\t},\n\t},\n}\n'
+    )
+    path.write_text(original)
+    assert gwconf("apply", "zed").exit_code == 0
+    text = path.read_text()
+    assert text.startswith(
+        "{\n\t\"agent\": {\n\t\t\"default_model\": {\n\t\t\t// picked in the agent panel\n"
+        '\t\t\t"provider": "gwconf",\n\t\t\t"model": "my-model",\n'
+        '\t\t\t"enable_thinking": true, // keep\n\t\t\t"effort": "high",\n\t\t},\n'
+    )
+    assert gwconf("restore", "zed").exit_code == 0
+    assert path.read_text() == original
+
+
 def test_malformed_settings_are_refused_with_position(gwconf, home, profile) -> None:
     path = home / SETTINGS
     path.parent.mkdir(parents=True)

@@ -541,26 +541,83 @@ def test_parse_errors_have_exact_line_and_column(
 
 
 @pytest.mark.parametrize(
-    ("text", "fmt", "line", "column"),
+    ("text", "fmt", "path", "value", "expected"),
     [
-        ('{"a": 1, "a": 2}', "json", 1, 10),
-        ('{\n\t"x": {"a": 1},\n\t"y": {\n\t\t"a": 1, // c\n\t\t"a": 2,\n\t},\n}', "jsonc", 5, 3),
-        ('[{"k": {"ключ": 1, "b": {}, "ключ": 2}}]', "json", 1, 29),
+        ('{"a": 1, "a": 2}', "json", ("a",), 3, '{"a": 1, "a": 3}'),
+        (
+            '{\n\t"x": {"a": 1},\n\t"y": {\n\t\t"a": 1, // c\n\t\t"a": 2,\n\t},\n}',
+            "jsonc",
+            ("y", "a"),
+            3,
+            '{\n\t"x": {"a": 1},\n\t"y": {\n\t\t"a": 1, // c\n\t\t"a": 3,\n\t},\n}',
+        ),
+        (
+            '[{"k": {"ключ": 1, "b": {}, "ключ": 2}}]',
+            "json",
+            (0, "k", "ключ"),
+            "v",
+            '[{"k": {"ключ": 1, "b": {}, "ключ": "v"}}]',
+        ),
+        (  # the parent itself twice: the path goes through the last one
+            '{\n  "env": {"A": "1"},\n  "env": {"A": "2"}\n}\n',
+            "json",
+            ("env", "B"),
+            "b",
+            '{\n  "env": {"A": "1"},\n  "env": {"A": "2", "B": "b"}\n}\n',
+        ),
     ],
 )
-def test_duplicate_keys_are_refused(text: str, fmt: str, line: int, column: int) -> None:
-    error = parse_error(text, fmt)
-    assert (error.line, error.column) == (line, column)
-    assert "duplicate key" in error.reason
+def test_duplicate_keys_read_and_edit_the_last_one(
+    text: str, fmt: str, path: tuple, value: Any, expected: str
+) -> None:
+    """Every reader the clients use (JSON.parse, jsonc-parser, Python's json, Go) keeps the last
+    of two equal keys: gwconf reads the same, edits that one and leaves the other untouched."""
+    original = jsonfmt.load(text, "f.json", fmt=fmt)
+    assert original.data() == json.loads(jsonfmt._mask(text)[0])  # what Python's json keeps
+    doc = jsonfmt.load(text, "f.json", fmt=fmt)
+    doc.set(path, value)
+    assert doc.dump() == expected
+    assert verify_edit(fmt, original, doc) == expected
+    assert any("the last one counts; gwconf edited that one" in note for note in doc.notes), doc.notes
 
 
-def test_duplicate_keys_are_refused_in_big_files_too() -> None:
+def test_duplicate_keys_are_read_as_the_last_one() -> None:
+    text = '{"a": 1, "b": {"c": 1, "c": [2]}, "a": {"x": true}}'
+    doc = jsonfmt.load(text, "f.json", fmt="json")
+    assert doc.data() == json.loads(text) == {"a": {"x": True}, "b": {"c": [2]}}
+    assert doc.get(("a", "x")) is True and doc.get(("b", "c", 0)) == 2
+    assert doc.notes == []  # reading says nothing
+
+
+def test_deleting_a_duplicate_key_removes_every_occurrence() -> None:
+    text = '{\n  "a": 1,\n  "b": 2,\n  "a": 3\n}\n'
+    original = jsonfmt.load(text, "f.json", fmt="jsonc")
+    doc = jsonfmt.load(text, "f.json", fmt="jsonc")
+    assert doc.delete(("a",))
+    assert doc.dump() == '{\n  "b": 2\n}\n'
+    assert verify_edit("jsonc", original, doc) == doc.dump()
+    assert doc.notes == [
+        "f.json: duplicate key a at lines 2 and 4: gwconf removed every one of them, so that no reader "
+        "still sees the key"
+    ]
+
+
+def test_an_unchanged_duplicate_key_says_nothing() -> None:
+    doc = jsonfmt.load('{"a": 1, "a": 2}', "f.json", fmt="json")
+    doc.set(("a",), 2)
+    assert doc.ops == [] and doc.notes == []
+
+
+def test_duplicate_keys_in_big_files_are_read_too() -> None:
     body = ",\n".join(f'  "k{i}": {{"v": [{i}, "x"]}}' for i in range(20000))
     text = "{\n" + body + ',\n  "k7": 1\n}\n'
     assert len(text) > 1 << 18  # big files once took another path (validated without their data)
-    error = parse_error(text)
-    assert error.line == 20002
-    assert "duplicate key" in error.reason
+    original = jsonfmt.load(text, "f.json", fmt="json")
+    assert original.get(("k7",)) == 1
+    doc = jsonfmt.load(text, "f.json", fmt="json")
+    doc.set(("k7",), 2)
+    assert doc.dump() == text.replace('"k7": 1', '"k7": 2')
+    assert verify_edit("json", original, doc) == doc.dump()
 
 
 @pytest.mark.parametrize("fmt", ["json", "jsonc"])
@@ -1026,7 +1083,7 @@ def test_the_member_check_never_says_yes_to_other_data(change: Any) -> None:
     "bad",
     [
         lambda t: t.replace('  "k7":', '  "k6":'),  # a duplicate top-level key
-        lambda t: t.replace('"n": 9,', '"n": 9, "n": 9,'),  # a duplicate key inside a member
+        lambda t: t.replace('"n": 9,', '"n": 9, "n": 8,'),  # a duplicate key that wins, inside a member
         lambda t: t + "{}",  # something after the object
         lambda t: t.replace('"k3": {', '"k3" {'),
         lambda t: t.replace("/* end */", "/* end"),
@@ -1054,3 +1111,23 @@ def test_a_big_strict_json_file_is_checked_member_by_member_too() -> None:
     intended = replay(original.data(), doc.ops)
     assert doc.reads_as(intended)
     assert checked_edit("json", original, doc)[0] == doc.dump()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{\n  // note\r  "a": 1\n}\n', {"a": 1}),  # the member after the comment's lone CR counts
+        ('{"a": 1 // one\r, "b": 2}', {"a": 1, "b": 2}),
+        ('{"a": [1, // one\r2,]}', {"a": [1, 2]}),
+    ],
+)
+def test_a_lone_cr_ends_a_line_comment_as_in_vs_code(text: str, expected: Any) -> None:
+    """VS Code's jsonc-parser ends `//` at "\\r" as at "\\n": gwconf reads (and gates) the same."""
+    assert jsonfmt.load(text, "f.json", fmt="jsonc").data() == expected
+    assert jsonfmt._mask_spans(text, jsonfmt._find_masks(text))[0] == jsonfmt._mask(text)[0]
+
+
+def test_a_lone_cr_in_a_comment_cannot_hide_a_broken_member() -> None:
+    with pytest.raises(ParseError) as info:
+        jsonfmt.load('{\n  "a": 1, // note\r  "b"\n}\n', "f.json", fmt="jsonc")
+    assert info.value.reason == "Expecting ':' delimiter"

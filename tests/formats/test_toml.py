@@ -203,7 +203,7 @@ def test_nested_dicts_become_sub_tables_but_inline_under_inline_tables() -> None
     _, text = edited(CODEX, ("set", ("mcp_servers", "gw"), value))
     assert '[mcp_servers.gw]\ncommand = "uvx"\n\n[mcp_servers.gw.env]\nTOKEN = "x"\n' in text
     _, text = edited(CODEX, ("set", ("model_providers", "openai", "http_headers", "X-Extra"), {"a": 1}))
-    assert "X-Team = 'ml', X-Extra = {a = 1}}" in text
+    assert "X-Team = 'ml', X-Extra = {a = 1} }" in text  # the blank before "}" kept
     _, text = edited("a = { b = 1 }\n", ("set", ("a", "c", "d"), "e"))  # missing parents inside inline
     assert load("toml", text, "x").data() == {"a": {"b": 1, "c": {"d": "e"}}}
 
@@ -781,3 +781,49 @@ def test_the_lexer_step_jumps_but_agrees_with_reading_every_character(
     from gwconf.formats.toml import _advance
 
     assert _advance(line, ml, depth) == _advance_char_by_char(line, ml, depth)
+
+
+# -- the text-level fast path falls back only on the failures it expects (issue 16) ---------------
+
+
+def test_a_fast_path_text_that_does_not_parse_falls_back_to_tomlkit(monkeypatch) -> None:
+    # fault: the text-level way writes a key with no value. Optimistic: dump() reads it back, the
+    # parse fails (a TOMLDecodeError), every edit is made again carefully, and tomlkit's text wins.
+    monkeypatch.setattr(TomlDocument, "_text_new_key", lambda self, path, value: self._text + "model = \n")
+    doc = load("toml", DOTTED, "config.toml")
+    doc.set(("model",), "m")
+    text = doc.dump()
+    assert load("toml", text, "x").data()["model"] == "m"
+    assert "model = \n" not in text
+    assert verify_edit("toml", load("toml", DOTTED, "config.toml"), doc) == text
+
+
+def test_a_bug_in_the_fast_path_is_not_swallowed(monkeypatch) -> None:
+    """An exception no candidate is expected to raise is a bug: it must surface, not quietly turn
+    into tomlkit's output (which once hid every fast-path bug behind a slower, correct file)."""
+
+    def broken(self, path, value):
+        raise AttributeError("a bug in the text-level way")
+
+    monkeypatch.setattr(TomlDocument, "_text_new_key", broken)
+    doc = load("toml", DOTTED, "config.toml")
+    with pytest.raises(AttributeError, match="a bug in the text-level way"):
+        doc.set(("model",), "m")
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('gw = { name = "gw", base_url = "http://x" }\n', 'gw = { name = "gw", base_url = "http://x", k = "v" }\n'),
+        ('gw = {name = "gw"}\n', 'gw = {name = "gw", k = "v"}\n'),
+        ("gw = {}\n", 'gw = {k = "v"}\n'),
+        ("gw = {  }\n", 'gw = { k = "v" }\n'),
+        ('gw = { a = { b = 1 } }  # mine\n', 'gw = { a = { b = 1 }, k = "v" }  # mine\n'),
+    ],
+)
+def test_a_key_added_to_an_inline_table_keeps_its_spacing(before: str, after: str) -> None:
+    """`{ a = 1 }` gains `, k = "v" }`, not `, k = "v"}` (issue 23)."""
+    original = load("toml", before, "c.toml")
+    doc = load("toml", before, "c.toml")
+    doc.set(("gw", "k"), "v")
+    assert verify_edit("toml", original, doc) == after

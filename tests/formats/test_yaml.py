@@ -1115,3 +1115,42 @@ def test_direct_construction_leaves_the_unusual_to_pyyaml(text: str) -> None:
     else:
         with pytest.raises(ParseError):
             load(text, "x.yaml")
+
+
+@pytest.mark.parametrize(
+    ("before", "path", "after"),
+    [
+        ("a: |\n  line\n  \n", ("c",), "a: |\n  line\n  \nc: x\n"),
+        ("m:\n  a: >-\n    line\n      \n", ("m", "c"), "m:\n  a: >-\n    line\n      \n  c: x\n"),
+        ("m:\n  a: |+\n    line\n    \n\n", ("m", "c"), "m:\n  a: |+\n    line\n    \n\n  c: x\n"),
+        ("l:\n- |\n  t\n   \n", ("l",), None),
+    ],
+)
+def test_a_key_after_a_block_scalar_ending_in_an_indented_blank_line(
+    before: str, path: tuple, after: str | None
+) -> None:
+    """The blank line with spaces belongs to the scalar (it may be its content): the new key goes
+    after it instead of cutting it off (issue 23)."""
+    original = load(before, "c.yaml")
+    doc = load(before, "c.yaml")
+    if after is None:
+        doc.append(path, "x")
+        assert verify_edit("yaml", original, doc) == before + "- x\n"
+    else:
+        doc.set((*path[:-1], path[-1]), "x")
+        assert verify_edit("yaml", original, doc) == after
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("k: # note\n  - a\n  - b\nz: 1\n", "k: scalar # note\nz: 1\n"),
+        ("k:   # note\n- a\n", "k: scalar   # note\n"),
+        ("k:  # note\r\n  a: 1\r\nz: 1\r\n", "k: scalar  # note\r\nz: 1\r\n"),
+    ],
+)
+def test_a_list_turned_into_a_scalar_keeps_the_comment_on_its_key_line(before: str, after: str) -> None:
+    original = load(before, "c.yaml")
+    doc = load(before, "c.yaml")
+    doc.set(("k",), "scalar")
+    assert verify_edit("yaml", original, doc) == after

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-import tomllib
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

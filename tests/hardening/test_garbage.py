@@ -48,7 +48,6 @@ NOISE = random.Random(8).randbytes(4096)
 CASES: list[tuple[str, str, bytes, int | None]] = [
     ("json", "truncated", b'{\n  "theme": "dark",\n  "env": {\n    "A": "1"\n', 5),
     ("json", "truncated-string", b'{\n  "theme": "da', 2),
-    ("json", "duplicate-keys", b'{\n  "theme": "dark",\n  "theme": "light"\n}\n', 3),
     ("json", "nested-arrays", b"[" * NEST + b"]" * NEST, 1),
     ("json", "nested-objects", b'{"a":' * NEST + b"1" + b"}" * NEST, 1),
     ("json", "control-character", b'{\n  "theme": "da\x00rk"\n}\n', 2),
@@ -56,10 +55,8 @@ CASES: list[tuple[str, str, bytes, int | None]] = [
     ("jsonc", "unterminated-comment", b'{\n  "theme": "dark" /* never closed\n}\n', 2),
     ("jsonc", "truncated", b'// mine\n{\n  "a": [1, 2,\n', 4),
     ("jsonc", "nested-objects", b'{"a":' * NEST + b"1" + b"}" * NEST, 1),
-    ("jsonc", "duplicate-keys", b'{\n  "a": 1, // one\n  "a": 2,\n}\n', 3),
     ("json5", "truncated", b"// mine\n{\n  a: [1, 2,\n", 4),
     ("json5", "unterminated-string", b"{\n  theme: 'dark\n}\n", 2),
-    ("json5", "duplicate-keys", b"{\n  a: 1,\n  'a': 2,\n}\n", 3),
     ("json5", "nested-objects", b"{a:" * NEST + b"1" + b"}" * NEST, 1),
     ("json5", "hex-number", b"{\n  port: 0x1F90,\n}\n", 2),
     ("toml", "truncated-header", b'model = "x"\n[model_providers\n', 2),
@@ -130,6 +127,26 @@ def test_broken_file_is_refused(
     assert "Traceback" not in status.output and "unexpected error" not in status.output, status
     assert shown in status.output, status
     assert _tree(home) == before
+
+
+def test_a_key_pasted_twice_is_read_as_the_clients_read_it(home: Path, profile: str) -> None:
+    """A setting pasted twice is no broken file: Claude Code (JSON.parse) keeps the last one. gwconf
+    edits that one, leaves the other as it was, says so, and restore puts the file back."""
+    path = home / ".claude/settings.json"
+    path.parent.mkdir(parents=True)
+    original = (
+        '{\n  "env": {\n    "ANTHROPIC_BASE_URL": "https://old.example.com",\n    "A": "1"\n  },\n'
+        '  "theme": "dark",\n  "env": {\n    "ANTHROPIC_BASE_URL": "https://other.example.com"\n  }\n}\n'
+    )
+    path.write_text(original)
+    result = invoke("apply", "claude-code")
+    assert result.exit_code == 0, result
+    assert "duplicate key env at lines 2 and 7: the last one counts; gwconf edited that one" in result.output
+    text = path.read_text()
+    assert text.startswith(original[: original.index('  "theme"')])  # the first one untouched
+    assert "other.example.com" not in text and text.count("ANTHROPIC_BASE_URL") == 2
+    assert invoke("restore", "claude-code").exit_code == 0
+    assert path.read_text() == original
 
 
 @pytest.mark.parametrize("fmt", sorted(WHERE))

@@ -349,7 +349,7 @@ def run(args: list[str]) -> int:
 
         command = getattr(getattr(exc, "ctx", None), "command_path", None) or "gwconf"
         error = UsageError(_click_message(exc), f"See the options and examples: {command} --help")
-        error.exit_code = exc.exit_code  # type: ignore[misc]
+        error.exit_code = ExitCode(exc.exit_code) if exc.exit_code in set(ExitCode) else ExitCode.USAGE
         print_error(error, as_json=wants_json)
         return exc.exit_code
     except BrokenPipeError:
@@ -357,10 +357,17 @@ def run(args: list[str]) -> int:
     except Exception as exc:
         if debug:
             raise
+        from gwconf import crashlog
+        from gwconf.cli import _output
         from gwconf.secrets import redact
 
         click.echo(f"gwconf: unexpected error: {redact(type(exc).__name__ + ': ' + str(exc))}", err=True)
-        click.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
+        log = crashlog.write(exc, args, crashlog.current_env(), _output.known_keys())
+        if log is not None:
+            click.echo(f"hint: this is a bug in gwconf; please report it with {log}", err=True)
+            click.echo("      (keys are redacted; --debug shows the traceback here).", err=True)
+        else:
+            click.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
         return int(ExitCode.ERROR)
     return int(result) if isinstance(result, int) else 0
 
@@ -380,6 +387,6 @@ def _root_flags_first(args: list[str]) -> list[str]:
 
 def _click_message(exc: Any) -> str:
     """click's message in gwconf's style: lower-case start, one sentence."""
-    text = exc.format_message().strip()
+    text = str(exc.format_message()).strip()
     text = text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
     return text if text.endswith((".", "?")) else text + "."

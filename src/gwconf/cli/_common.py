@@ -79,6 +79,34 @@ def resolve_clients(client_ids: tuple[str, ...]) -> list[Any]:
     return [registry.get(c) for c in seen]
 
 
+def link_apps() -> tuple[str, ...]:
+    """The clients whose module builds an import link of the app's own."""
+    from gwconf import registry
+
+    return tuple(c.id for c in registry.all_clients() if c.has_import_link)
+
+
+def complete_link_apps(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(c) for c in link_apps() if c.startswith(incomplete)]
+
+
+def link_app(client_id: str) -> Any:
+    """The adapter of an app with an import link; any other id is a usage error naming those apps."""
+    from gwconf import registry
+
+    apps = link_apps()
+    if client_id not in apps:
+        close = _suggest(client_id, apps)
+        known = "" if client_id not in registry.MODULES else f" {registry.get(client_id).name} has no import link."
+        raise UsageError(
+            f"no import link for {client_id!r}.{known}" + (f" Did you mean {close!r}?" if close else ""),
+            f"Apps with an import link: {', '.join(apps)}. Others: gwconf apply CLIENT",
+        )
+    return registry.get(client_id)
+
+
 def _suggest(word: str, choices: tuple[str, ...]) -> str | None:
     import difflib
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from gwconf.secrets import redact
+from gwconf.secrets import redact, redact_data
 
 _known_keys: list[str] = []
 
@@ -19,6 +19,11 @@ def remember_key(key: str | None) -> None:
     """Keys seen by this command: masked wherever they would be printed."""
     if key and key not in _known_keys:
         _known_keys.append(key)
+
+
+def known_keys() -> list[str]:
+    """The keys this command has seen, for the crash log's redaction."""
+    return list(_known_keys)
 
 
 def clean(text: str) -> str:
@@ -72,7 +77,10 @@ def warn(text: str) -> None:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(fit(clean(json.dumps(data, indent=2, ensure_ascii=False, default=str))))
+    """Redacted value by value before encoding (a secret inside a diff string is masked whatever
+    JSON escaping would do to it), then as text once more for the keys this command knows."""
+    data = json.loads(json.dumps(data, ensure_ascii=False, default=str))
+    click.echo(fit(clean(json.dumps(redact_data(data, _known_keys), indent=2, ensure_ascii=False))))
 
 
 # The next step for an error raised without its own hint (every error says what to do next).

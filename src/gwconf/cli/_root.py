@@ -24,7 +24,8 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS or not module_exists(cmd_name):
             return None
         module = importlib.import_module(f"gwconf.cli.{COMMANDS[cmd_name]}")
-        return module.command
+        command: click.Command = module.command
+        return command
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

@@ -38,7 +38,7 @@ def choose_model(profile: Any, env: Any, listed: Any = None) -> str | None:
     while True:
         answer = click.prompt("Model (number or name)", default="1").strip()
         if answer.isdigit() and 1 <= int(answer) <= len(shown):
-            return shown[int(answer) - 1]
+            return str(shown[int(answer) - 1])
         if answer in ids:
             return answer
         near = models.closest(answer, ids)

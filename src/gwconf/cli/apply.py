@@ -143,12 +143,12 @@ def summary_line(result: object) -> str:
     return f"{r.id:<14} " + ", ".join(f"{f.path} ({f.action})" for f in r.files)
 
 
-def _dry_run_total(results: list, profile: str) -> str:
+def _dry_run_total(results: list[Any], profile: str) -> str:
     changed = [r.id for r in results if r.changed]
     return f"\nDry run: nothing was written. {_output.plural(len(changed), 'client')} would change (profile {profile!r})."
 
 
-def _render(results: list, profile: str, dry_run: bool, show_key: bool) -> None:
+def _render(results: list[Any], profile: str, dry_run: bool, show_key: bool) -> None:
     out = _output.out
     if dry_run and len(results) > 3:  # a long preview: the one-line summary first, then the diffs
         for result in results:

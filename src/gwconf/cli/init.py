@@ -206,7 +206,7 @@ def _default_name(base_url: str) -> str:
 
 
 def _verify_profile(profile: Any, env: Any, timeout: float) -> int:
-    from gwconf import gateway
+    from gwconf import verify
     from gwconf.cli.verify import render_check
 
     if not profile.model:
@@ -214,20 +214,20 @@ def _verify_profile(profile: Any, env: Any, timeout: float) -> int:
             "No model chosen: add one with gwconf profile set NAME --model MODEL, then gwconf verify."
         )
         return int(ExitCode.OK)
-    check = gateway.verify_profile(profile, env, timeout=timeout)
+    check = verify.verify_profile(profile, env, timeout=timeout)
     render_check(check)
     return check.exit_code
 
 
 def _verify_clients(clients: list[Any], profile: Any, env: Any, timeout: float, applied: list[Any]) -> int:
-    from gwconf import gateway
+    from gwconf import gateway, verify
 
     if not clients:
         return _verify_profile(profile, env, timeout)
     _output.out("\nVerifying each client with a real request:")
     codes = []
     for client in clients:
-        check = gateway.verify_client(
+        check = verify.verify_client(
             client, env, fallback_model=profile.model_for(client.id), timeout=timeout
         )
         _output.remember_key(check.key)

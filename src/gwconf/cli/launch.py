@@ -47,7 +47,7 @@ class RunCommand(click.Command):
         try:
             rest = super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
-            exc.message += (
+            exc.message += (  # type: ignore[misc]  # click's Final; the hint belongs in the message
                 f"\n(Put the client's own options after --, e.g.: gwconf run CLIENT -- {exc.option_name})"
             )
             raise
@@ -121,7 +121,12 @@ def command(
     )
     for note in [*planned.target.notes, *planned.spec.notes]:
         _info(f"gwconf: note: {note}")
-    return launching.start(planned, env, on_notes=lambda notes: [_info(f"gwconf: note: {n}") for n in notes])
+    return launching.start(planned, env, on_notes=_notes)
+
+
+def _notes(notes: list[str]) -> None:
+    for note in notes:
+        _info(f"gwconf: note: {note}")
 
 
 def _info(text: str) -> None:

@@ -1,4 +1,4 @@
-"""gwconf link: an app's own import link (Cherry Studio, Chatbox) built from a profile."""
+"""gwconf link: an app's own import link, built by that app's client module from a profile."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ Examples:
   gwconf link chatbox --json
 """,
 )
-@click.argument("client_id", metavar="APP", type=click.Choice(["cherry-studio", "chatbox"]))
+@click.argument("client_id", metavar="APP", shell_complete=_common.complete_link_apps)
 @_common.profile_option
 @click.option("--show-key", is_flag=True, help="Print the full link; it carries the key.")
 @click.option(
@@ -34,15 +34,16 @@ def command(client_id: str, profile_ref: str | None, show_key: bool, open_it: bo
     The link must carry the key to work, so it is printed only with --show-key (then it sits in
     your terminal's scrollback). --open hands it to the app without printing it.
     """
-    from gwconf import links, registry
+    from gwconf import links
     from gwconf.profiles import ProfileStore
 
+    client = _common.link_app(client_id)
     env = _common.env()
     profile = ProfileStore(env).load(profile_ref)
-    client = registry.get(client_id)
     target = client.target(profile, env)
     _output.remember_key(target.api_key)
-    link = links.build(client_id, target)
+    link = client.import_link(target)
+    assert link is not None  # link_app only returns clients that have one
     opened = links.open_link(link.url, env) if open_it else None
     if as_json:
         data = {

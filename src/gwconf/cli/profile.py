@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -397,7 +398,7 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
     return 0
 
 
-def _readable(profile: object, data: dict, env: object) -> list[str]:
+def _readable(profile: object, data: dict[str, Any], env: object) -> list[str]:
     """``profile show`` for people: words, not field names and raw ``True``."""
     source = data["key_source"]
     if source.startswith("env:"):
@@ -504,15 +505,15 @@ def import_link(
     that is not a gateway is refused; fields gwconf does not use are named and ignored (scripts
     and config URLs in a link are never run or fetched).
     """
-    from gwconf import links
+    from gwconf import ccswitch
     from gwconf.profiles import Profile, ProfileStore, validate_name
     from gwconf.secrets import mask
 
     if link == "-":
-        link = sys.stdin.read(links.MAX_LINK + 1)
+        link = sys.stdin.read(ccswitch.MAX_LINK + 1)
     elif "apiKey=" in link:
         _output.warn("the link holds a key and is now in your shell history; next time pipe it in with: -")
-    parsed = links.parse_ccswitch(link)
+    parsed = ccswitch.parse_ccswitch(link)
     _output.remember_key(parsed.api_key)
     name = validate_name(profile_name or parsed.profile_name())
     store = ProfileStore(_common.env())

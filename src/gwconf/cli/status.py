@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gwconf.cli import _common, _output
@@ -85,7 +87,7 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
     return unreadable(rows, ledger.damaged)
 
 
-def unreadable(rows: list, ledger_damaged: object = None) -> int:
+def unreadable(rows: list[Any], ledger_damaged: object = None) -> int:
     """1 when a file status shows cannot be read (the exit-code table's 'bad file'), else 0."""
     from gwconf.errors import ExitCode
 

@@ -85,7 +85,7 @@ def command(
     The key goes only to the address being verified: never to a vendor's official address, never
     through a redirect.
     """
-    from gwconf import gateway, registry
+    from gwconf import gateway, registry, verify
     from gwconf.errors import GwconfError
     from gwconf.ledger import Ledger
     from gwconf.profiles import ProfileStore
@@ -117,11 +117,11 @@ def command(
     if not clients:
         assert profile is not None
         with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
-            checks.append(gateway.verify_profile(profile, env, model=model, timeout=timeout))
+            checks.append(verify.verify_profile(profile, env, model=model, timeout=timeout))
     for client in clients:
         fallback = profile.model_for(client.id) if profile else None
         with Spinner(f"verifying {client.id} …"):
-            check = gateway.verify_client(client, env, model=model, fallback_model=fallback, timeout=timeout)
+            check = verify.verify_client(client, env, model=model, fallback_model=fallback, timeout=timeout)
         checks.append(check)
     for check in checks:
         _output.remember_key(check.key)
@@ -195,7 +195,7 @@ def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) ->
 
 
 def render_check(check: Any) -> None:
-    """The text form of one ``gateway.Check``."""
+    """The text form of one ``verify.Check``."""
     out = _output.out
     probe = check.probe
     wire = f" · {_wire_label(probe.wire)}" if probe else ""

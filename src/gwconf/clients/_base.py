@@ -23,6 +23,7 @@ from gwconf.paths import Env, display
 
 if TYPE_CHECKING:
     from gwconf.clients._launch_types import LaunchSpec
+    from gwconf.links import Link
 
 FAMILIES = ("openai", "anthropic", "gemini")
 WIRES = ("chat", "responses", "messages", "gemini")
@@ -207,6 +208,9 @@ class ClientModule(Protocol):
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding] | None:
         """The client's own traps, beyond what ``read`` already found."""
 
+    def import_link(self, target: Target) -> Link | None:
+        """``gwconf link``: the app's own import link for ``target`` (None: it has none)."""
+
 
 def default_detect_for(module_name: str) -> Callable[[Env], bool]:
     """The shared ``detect`` for the module named ``module_name`` (see ``default_detect``)."""
@@ -246,11 +250,16 @@ def no_doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Fin
     return []
 
 
+def no_import_link(target: Target) -> Link | None:
+    """No import link of the app's own: ``gwconf link`` does not offer it."""
+    return None
+
+
 class ClientAdapter:
     """A client module seen through the protocol, with its summary line worked out once."""
 
     def __init__(self, module: ClientModule | ModuleType) -> None:
-        client: ClientModule = module  # type: ignore[assignment]  # checked by test_client_protocol
+        client: ClientModule = module  # type: ignore[assignment,unused-ignore]  # test_client_protocol checks it
         self.module = client
         self.id: str = client.ID
         self.name: str = client.NAME
@@ -295,6 +304,13 @@ class ClientAdapter:
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
         return list(self.module.doctor(docs, env, reading) or [])
 
+    @property
+    def has_import_link(self) -> bool:
+        return self.module.import_link is not no_import_link
+
+    def import_link(self, target: Target) -> Link | None:
+        return self.module.import_link(target)
+
 
 # -- helpers for client modules -----------------------------------------------------------------
 
@@ -307,6 +323,16 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     """A folder a client lets users move with an environment variable (``CODEX_HOME``...)."""
     value = env.get(variable)
     return Path(os.path.expanduser(value)) if value else default
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a mapping, else an empty one: a client file's shape is never trusted."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """``value`` when it is a list, else an empty one."""
+    return value if isinstance(value, list) else []
 
 
 def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:

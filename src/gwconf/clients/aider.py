@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     project_root,
@@ -64,6 +65,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def files(env: Env) -> list[ConfigFile]:

@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     Target,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_steps,
 )
@@ -58,6 +59,7 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def _env_file(folder: Path) -> Path:

@@ -13,7 +13,7 @@ config.json Chatbox has not made itself. The no-file route: ``gwconf link chatbo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gwconf.clients import _desktop
 from gwconf.clients._base import (
@@ -30,6 +30,9 @@ from gwconf.clients._base import (
 from gwconf.errors import ClientError, NotSetUp
 from gwconf.formats import Document
 from gwconf.paths import Env
+
+if TYPE_CHECKING:
+    from gwconf.links import Link
 
 ID = "chatbox"
 NAME = "Chatbox"
@@ -56,6 +59,23 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+
+
+def import_link(target: Target) -> Link:
+    """``chatbox://provider/import?config=…``: a custom ``openai`` provider with the model, if any."""
+    from gwconf import links  # only `gwconf link` needs it
+
+    settings: dict[str, Any] = {"apiHost": target.base_url, "apiKey": target.api_key}
+    if target.model:
+        settings["models"] = [{"modelId": target.model, "nickname": f"{target.model} (gateway)"}]
+    payload = {
+        "isCustom": True,
+        "id": links.PROVIDER_ID,
+        "name": links.PROVIDER_NAME,
+        "type": "openai",
+        "settings": settings,
+    }
+    return links.make(ID, "chatbox", "provider/import", "config", payload)
 
 
 def folders(env: Env) -> list[tuple[str, Any]]:

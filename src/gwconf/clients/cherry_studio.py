@@ -12,6 +12,8 @@ again to that provider's key list.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gwconf import secrets
 from gwconf.clients import _desktop
 from gwconf.clients._base import (
@@ -26,6 +28,9 @@ from gwconf.clients._base import (
 )
 from gwconf.formats import Document
 from gwconf.paths import Env
+
+if TYPE_CHECKING:
+    from gwconf.links import Link
 
 ID = "cherry-studio"
 NAME = "Cherry Studio"
@@ -46,6 +51,20 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+
+
+def import_link(target: Target) -> Link:
+    """``cherrystudio://providers/api-keys?v=1&data=…``: provider ``gwconf``, type ``openai``."""
+    from gwconf import links  # only `gwconf link` needs it
+
+    payload = {
+        "id": links.PROVIDER_ID,
+        "name": links.PROVIDER_NAME,
+        "type": "openai",
+        "baseUrl": target.base_url,
+        "apiKey": target.api_key,
+    }
+    return links.make(ID, "cherrystudio", "providers/api-keys?v=1", "data", payload)
 
 
 def files(env: Env) -> list[ConfigFile]:

@@ -12,6 +12,7 @@ win over every settings file; the file is temporary) carries the same env block.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -24,6 +25,7 @@ from gwconf.clients._base import (
     env_override_findings,
     get_str,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     project_root,
@@ -69,6 +71,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def config_dir(env: Env) -> Path | None:
@@ -221,9 +224,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     return reading
 
 
-def _layers(env: Env, settings: Document) -> list[tuple[str, dict]]:
+def _layers(env: Env, settings: Document) -> list[tuple[str, dict[str, Any]]]:
     """settings env blocks in precedence order: user, then the project's shared and local files."""
-    layers: list[tuple[str, dict]] = []
+    layers: list[tuple[str, dict[str, Any]]] = []
     block = settings.get(("env",), None)
     layers.append(("~/.claude/settings.json", block if isinstance(block, dict) else {}))
     for name in ("settings.json", "settings.local.json"):

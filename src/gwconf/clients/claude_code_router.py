@@ -32,6 +32,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target,
+    no_import_link,
     no_launch,
     no_preflight,
     no_steps,
@@ -62,6 +63,7 @@ _ENV_REF = re.compile(r"\$\{([^}]+)\}|\$([A-Z_][A-Z0-9_]*)")
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 launch = no_launch

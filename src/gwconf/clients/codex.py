@@ -27,6 +27,7 @@ from gwconf.clients._base import (
     folders_to_project_root,
     get_str,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -60,6 +61,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def codex_home(env: Env) -> Path:

@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     default_target_for,
     env_dir,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -58,6 +59,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def folder(env: Env) -> Path:

@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
 )
@@ -57,6 +58,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def variant(env: Env) -> str | None:

@@ -27,6 +27,7 @@ from gwconf.clients._base import (
     default_target_for,
     env_override_findings,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
@@ -63,6 +64,7 @@ CLI = "gwconf apply copilot-cli"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 target = default_target_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor

@@ -40,10 +40,12 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
     default_detect_for,
     default_target_for,
     folders_to_project_root,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -79,6 +81,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def global_dir(env: Env) -> Path:
@@ -207,10 +210,10 @@ def _project_boundary(env: Env) -> list[Path]:
     return chain if root is not None else [env.cwd]
 
 
-def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict]]:
+def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict[str, Any]]]:
     """Layers merged after the global crush.json: crushrc beside it, the data file, the project."""
     folder = global_dir(env)
-    found: list[tuple[str, dict]] = []
+    found: list[tuple[str, dict[str, Any]]] = []
     rc = _read_path(folder / "crushrc", env, findings)
     if rc:
         found.append((display(folder / "crushrc", env), rc))
@@ -252,12 +255,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     merged: dict[str, Any] = config.data() or {}
     for _, data in later:
         merged = _merge(merged, data)
-    slots = merged.get("models") if isinstance(merged.get("models"), dict) else {}
-    large = slots.get("large") if isinstance(slots.get("large"), dict) else {}
+    slots = as_dict(merged.get("models"))
+    large = as_dict(slots.get("large"))
     provider_id, model = large.get("provider"), large.get("model")
     reading.provider, reading.model = provider_id, model
-    providers = merged.get("providers") if isinstance(merged.get("providers"), dict) else {}
-    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
+    providers = as_dict(merged.get("providers"))
+    entry = as_dict(providers.get(provider_id)) if isinstance(provider_id, str) else {}
     if not provider_id:
         reading.provider = "no large model chosen"
         f.append(
@@ -316,7 +319,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "gwconf apply crush",
             )
         )
-    small = slots.get("small") if isinstance(slots.get("small"), dict) else {}
+    small = as_dict(slots.get("small"))
     if small.get("provider") != PROVIDER_ID:
         f.append(
             Finding(

@@ -37,6 +37,7 @@ from gwconf.clients._base import (
     default_target_for,
     env_override_findings,
     load_other,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -74,6 +75,7 @@ detect = default_detect_for(__name__)
 target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
+import_link = no_import_link
 
 
 def cli_home(env: Env) -> Path:

@@ -8,7 +8,15 @@ wording UNVERIFIED). No deep link or import for providers was found.
 from __future__ import annotations
 
 from gwconf.clients import _desktop, _steps
-from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
+from gwconf.clients._base import (
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_import_link,
+    no_launch,
+    no_preflight,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -32,6 +40,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def detect(env: Env) -> bool:

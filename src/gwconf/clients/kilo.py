@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -75,6 +76,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def vscode_files(env: Env) -> list[ConfigFile]:

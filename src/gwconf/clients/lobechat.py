@@ -22,6 +22,7 @@ from gwconf.clients._base import (
     Target,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
     no_steps,
@@ -52,6 +53,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def _marks(folder: Path) -> bool:

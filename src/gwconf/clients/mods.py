@@ -27,9 +27,11 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
     default_detect_for,
     default_target_for,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
@@ -64,6 +66,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def config_path(env: Env) -> Path:
@@ -149,7 +152,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     for name, api in _api_list(config):  # mods' resolveModel
         if api_name and name != api_name:
             continue
-        models = api.get("models") if isinstance(api.get("models"), dict) else {}
+        models = as_dict(api.get("models"))
         for model_name, data in models.items():
             aliases = data.get("aliases") if isinstance(data, dict) else None
             if model_name == model or (isinstance(aliases, list) and model in aliases):

@@ -33,11 +33,14 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
+    as_list,
     default_detect_for,
     default_target_for,
     folders_to_project_root,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -72,6 +75,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 @dataclass(frozen=True)
@@ -212,12 +216,12 @@ def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
 
 def layers(
     docs: dict[str, Document], env: Env, layout: Layout, findings: list[Finding]
-) -> list[tuple[str, dict]]:
+) -> list[tuple[str, dict[str, Any]]]:
     """Every configuration layer in opencode's merge order, as (label, data)."""
     folder = config_dir(env, layout)
     by_name = {n: docs.get(f"global:{n}") for n in layout.global_names}
     edited = Path(getattr(docs["config"], "source", "")).name
-    result: list[tuple[str, dict]] = []
+    result: list[tuple[str, dict[str, Any]]] = []
     for name in layout.global_names:
         doc = docs["config"] if name == edited else by_name.get(name)
         data = doc.data() if doc is not None else None
@@ -303,9 +307,9 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         return reading
     provider_id, model = choice.split("/", 1)
     reading.provider, reading.model = provider_id, model
-    providers = merged.get("provider") if isinstance(merged.get("provider"), dict) else {}
-    entry = providers.get(provider_id) if isinstance(providers.get(provider_id), dict) else {}
-    options = entry.get("options") if isinstance(entry.get("options"), dict) else {}
+    providers = as_dict(merged.get("provider"))
+    entry = as_dict(providers.get(provider_id))
+    options = as_dict(entry.get("options"))
     npm = entry.get("npm") or NPM
     reading.provider_is_gwconf = provider_id == PROVIDER_ID
     if npm == "@ai-sdk/openai" or (provider_id == "openai" and not entry.get("npm")):
@@ -320,7 +324,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         unset += unset_key
     else:
         auth = docs["auth"].get((provider_id,), None) if "auth" in docs else None
-        variables = entry.get("env") if isinstance(entry.get("env"), list) else []
+        variables = as_list(entry.get("env"))
         if isinstance(auth, dict) and auth.get("type") == "api" and auth.get("key"):
             reading.api_key = auth["key"]
             reading.key_origin = f"{display(env.xdg_data_home / layout.app / 'auth.json', env)} {provider_id}"
@@ -383,7 +387,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
     for index, (label, data) in enumerate(stack):
         if index <= edited_at:
             continue
-        touched = [k for k in ("model", "small_model") if k in data]
+        touched: list[str] = [k for k in ("model", "small_model") if k in data]
         if isinstance(data.get("provider"), dict) and PROVIDER_ID in data["provider"]:
             touched.append("provider.gwconf")
         if touched:

@@ -40,6 +40,7 @@ from gwconf.clients._base import (
     default_target,
     env_dir,
     load_other,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
@@ -75,6 +76,7 @@ CLI = "gwconf apply pi"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 

@@ -30,11 +30,14 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
+    as_list,
     default_detect_for,
     default_target_for,
     env_dir,
     load_other,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
 )
@@ -73,6 +76,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def qwen_dir(env: Env) -> Path:
@@ -153,7 +157,7 @@ def _merge(base: Any, top: Any) -> Any:
     return top
 
 
-def settings_layers(settings: Document, env: Env) -> list[tuple[str, dict]]:
+def settings_layers(settings: Document, env: Env) -> list[tuple[str, dict[str, Any]]]:
     """user < project < system (system settings override), as (label, data)."""
     found = [(display(qwen_dir(env) / "settings.json", env), settings.data() or {})]
     project = env.cwd / ".qwen" / "settings.json"
@@ -183,9 +187,9 @@ def project_env(env: Env) -> Path | None:
     return None
 
 
-def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict]]:
+def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict[str, Any]]]:
     """The .env files Qwen Code loads, in order (the first to define a name wins)."""
-    found: list[tuple[str, dict]] = []
+    found: list[tuple[str, dict[str, Any]]] = []
     project = project_env(env)
     doc = load_other(project, "dotenv", env) if project else None
     if project and doc is not None:
@@ -210,7 +214,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     for _, data in layers:
         merged = _merge(merged, data)
     dotenvs = env_files(env, dotenv)
-    settings_env = merged.get("env") if isinstance(merged.get("env"), dict) else {}
+    settings_env = as_dict(merged.get("env"))
 
     def lookup(name: str) -> tuple[str | None, str]:
         if env.get(name):
@@ -227,8 +231,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     selected = auth.get("selectedType")
     reading.provider = selected or "(auth type not chosen)"
     chosen = (merged.get("model") or {}).get("name") if isinstance(merged.get("model"), dict) else None
-    providers = merged.get("modelProviders") if isinstance(merged.get("modelProviders"), dict) else {}
-    entries = providers.get(selected) if isinstance(providers.get(selected), list) else []
+    providers = as_dict(merged.get("modelProviders"))
+    entries = as_list(providers.get(selected)) if isinstance(selected, str) else []
     matches = [e for e in entries if isinstance(e, dict) and e.get("id") == chosen] if chosen else []
     if matches:
         entry = matches[0]

@@ -24,6 +24,7 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
     no_steps,
@@ -58,6 +59,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def import_file(env: Env) -> Path:

@@ -31,11 +31,14 @@ from gwconf.clients._base import (
     Target,
     default_target,
     no_doctor,
+    no_import_link,
     no_preflight,
     no_steps,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
+from gwconf.errors import GwconfError
+from gwconf.fileio import read_snapshot
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -70,6 +73,7 @@ PS5 = ("Documents", "WindowsPowerShell", "Microsoft.PowerShell_profile.ps1")
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 @dataclass
@@ -175,10 +179,11 @@ def detect(env: Env) -> bool:
     a block holding only another client's variables (copilot-cli's) does not count.
     """
     for file in files(env):
-        try:
-            text = file.path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # read_snapshot refuses a FIFO or device instead of blocking on it
+            data = read_snapshot(file.path).data
+        except (OSError, GwconfError):
             continue
+        text = data.decode("utf-8", errors="replace") if data else ""
         begin, end = text.find(_BEGIN), text.find(_END)
         if begin >= 0 and any(name in text[begin:end] for name in MANAGED):
             return True

@@ -9,7 +9,15 @@ address must be public HTTPS. ``settings.toml`` does not hold these settings.
 from __future__ import annotations
 
 from gwconf.clients import _steps
-from gwconf.clients._base import Reading, Target, default_target_for, no_doctor, no_launch, no_preflight
+from gwconf.clients._base import (
+    Reading,
+    Target,
+    default_target_for,
+    no_doctor,
+    no_import_link,
+    no_launch,
+    no_preflight,
+)
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -33,6 +41,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def detect(env: Env) -> bool:

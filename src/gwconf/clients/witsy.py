@@ -24,6 +24,7 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_launch,
     no_steps,
 )
@@ -56,6 +57,7 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def folder(env: Env) -> Path:

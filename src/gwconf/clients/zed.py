@@ -24,6 +24,7 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     no_doctor,
+    no_import_link,
     no_launch,
     no_preflight,
     no_steps,
@@ -60,6 +61,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+import_link = no_import_link
 
 
 def config_dir(env: Env) -> Path:
@@ -91,7 +93,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         settings.set((*PROVIDER, "available_models"), [entry])
     elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
         settings.append((*PROVIDER, "available_models"), entry)
-    settings.set(DEFAULT_MODEL, {"provider": PROVIDER_ID, "model": target.model})
+    if isinstance(settings.get(DEFAULT_MODEL, None), dict):
+        # Only these two: Zed itself writes `enable_thinking` and `effort` beside them, and users
+        # keep comments inside (issue 23, seen in real settings files).
+        settings.set((*DEFAULT_MODEL, "provider"), PROVIDER_ID)
+        settings.set((*DEFAULT_MODEL, "model"), target.model)
+    else:
+        settings.set(DEFAULT_MODEL, {"provider": PROVIDER_ID, "model": target.model})
     return _key_notes(env, target)
 
 

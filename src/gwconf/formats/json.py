@@ -26,46 +26,42 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import gc
 import json
 import marshal
 import re
-import sys
 from collections.abc import Iterator
 from json.decoder import JSONDecodeError, scanstring
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col
+from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col, paused_gc
 
 __all__ = ["JsonDocument", "load"]
 
 # Unrolled block comment: it cannot run past the first "*/", so it stays linear (formats.md 4.3).
 _BLOCK = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
 _BLOCK_RE = re.compile(_BLOCK)
-# Python 3.11+, for _mask: skip (possessively, in C) everything that is not a comment, a
+# For _mask: skip (possessively, in C) everything that is not a comment, a
 # trailing comma or a sign of a broken file, then capture it: group 1 a span to blank (comment or
 # trailing comma), group 2 a "/*" that never ends or a "{", "[", ":" or "," followed by a comma.
 # Every position either is skipped or matches, so no match is retried from a later start: linear.
 _BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
-_LINE_COMMENT_P = r"//[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+"  # to "\n": a lone "\r" stays inside, as in _classify
-_MASK_RE: re.Pattern[str] | None = None
-_LEAD_COMMA: re.Pattern[str] | None = None  # a comma before any value: never trailing
-if sys.version_info >= (3, 11):
-    _MASK_RE = re.compile(
-        r'(?:[^"/,{\[:]++'
-        r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
-        r"|/(?![/*])"
-        r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
-        rf"|,(?!{_GAP_P}[}}\],])"
-        r"|[{\[:](?![ \t\r\n]*+[,/])"
-        rf"|[{{\[:](?!{_GAP_P},)"
-        r")*+"
-        rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
-    )
-    _LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
-# Python 3.10: what may start a comment or be a trailing comma, decided outside strings only.
+_LINE_COMMENT_P = r"//[^\r\n]*+"  # a lone "\r" ends it too, as in VS Code's jsonc-parser (and _classify)
+_MASK_RE = re.compile(
+    r'(?:[^"/,{\[:]++'
+    r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
+    r"|/(?![/*])"
+    r"|,(?![ \t\r\n]*+[}\],/])"  # the usual comma, decided without the comment lookahead
+    rf"|,(?!{_GAP_P}[}}\],])"
+    r"|[{\[:](?![ \t\r\n]*+[,/])"
+    rf"|[{{\[:](?!{_GAP_P},)"
+    r")*+"
+    rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
+)
+_LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
+# The reference scanner (_find_masks): what may start a comment or be a trailing comma, decided
+# outside strings only.
 # The "/" alone is matched: "/*a*//*b*/" holds a "//" that would hide the second comment's "/*".
 _CANDIDATE = re.compile(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
 # Text without an unfinished string, used with endpos = a candidate: it stops at the opening
@@ -76,6 +72,7 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at 
 _GAP = re.compile(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
 _LINE_REST = re.compile(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
 _WS = re.compile(r"[ \t\r\n]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
 _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = re.compile(r"[ \t]*")
@@ -97,19 +94,19 @@ class _Blanks(dict[int, str]):
 _BLANKS = _Blanks()
 
 
-class _DuplicateKey(Exception):
-    pass
-
-
 class _BadConstant(Exception):
     pass
 
 
+_DUPLICATES = [False]  # set by _pairs_to_dict: the last decode met a key twice in one object
+
+
 def _pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """json.loads silently keeps the last of two equal keys; we refuse the file instead."""
+    """The last of two equal keys wins, as in every reader the clients use (JSON.parse,
+    jsonc-parser, Python's json, Go's encoding/json); the editor is told the file has some."""
     result = dict(pairs)
     if len(result) != len(pairs):
-        raise _DuplicateKey
+        _DUPLICATES[0] = True
     return result
 
 
@@ -130,12 +127,14 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     """Parse ``text`` (no BOM) as strict ``json``, ``jsonc`` or ``json5``; raises ``ParseError`` naming ``source``."""
     if fmt not in ("json", "jsonc", "json5"):
         raise ValueError(f"not a JSON format: {fmt}")
-    with _paused_gc():
+    with paused_gc():
         if fmt == "json5":
             text, masked, trailing, data = _prepare5(text, source)
         else:
             masked, trailing, data = _prepare(text, source, strict=fmt == "json")
-    return JsonDocument(text, source, fmt, masked, trailing, data)
+    doc = JsonDocument(text, source, fmt, masked, trailing, data)
+    doc._dups = _DUPLICATES[0]
+    return doc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,13 +150,10 @@ def _classify(text: str, c: int, prev: str) -> tuple[int, int]:
         after = _GAP.match(text, c + 1).end()
         trailing = after < len(text) and text[after] in "}]" and prev != "" and prev not in "{[,:"
         return (c + 1 if trailing else -2), c + 1
-    if text[c + 1] == "/":
-        end = text.find("\n", c)
-        if end < 0:
-            end = len(text)
-        elif text[end - 1] == "\r":
-            end -= 1
-        return end, end
+    if text[c + 1] == "/":  # to the first "\r" or "\n": jsonc-parser ends it at either
+        end = _LINE_BREAK.search(text, c)
+        stop = len(text) if end is None else end.start()
+        return stop, stop
     match = _BLOCK_RE.match(text, c)
     return (-1, len(text)) if match is None else (match.end(), match.end())
 
@@ -174,9 +170,8 @@ def _significant(text: str, c: int, floor: int, prev: str) -> str:
 def _find_masks(text: str) -> Iterator[tuple[int, int]]:
     """Yield the spans of comments and trailing commas in order; an unterminated block comment
     ends the scan with (start, -1). A regex finds candidates, and for each one whether a string
-    covers it (no possessive quantifiers: Python 3.10 has none). ``_mask`` uses one regex on
-    3.11+; this scanner is its reference in the tests, the 3.10 way, and finds the first comment
-    in a strict JSON file that does not parse."""
+    covers it, without possessive quantifiers. ``_mask`` uses one regex; this scanner is its
+    reference in the tests, and finds the first comment in a strict JSON file that does not parse."""
     pos = 0  # everything before pos is classified
     done, prev = 0, ""  # end of the last comment or comma, last significant character before it
     outside, string, find = _OUTSIDE.match, _STRING.match, text.find
@@ -215,9 +210,6 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
 
     With ``like``, each piece is compared with ``like`` instead of kept: the result is ``like``
     itself if it is the text's mask, else None (an unterminated comment is reported as usual)."""
-    if _MASK_RE is None:
-        masked = _mask_spans(text, _find_masks(text))
-        return masked if like is None or masked[2] >= 0 or masked[0] != like else (like, *masked[1:])
     out = ""
     done = 0  # with ``like``: how much of it the pieces so far matched
     pieces: list[str] = []
@@ -226,7 +218,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
     trailing = False
     # After a "{", "[", ":" or "," followed by a comma the file is invalid: no comma after that
     # counts as trailing, so json reports the first error where a plain reading would.
-    broken = _LEAD_COMMA is not None and _LEAD_COMMA.match(text) is not None
+    broken = _LEAD_COMMA.match(text) is not None
     for match in _MASK_RE.finditer(text):
         start, end = match.span(1)
         if start < 0:
@@ -268,7 +260,7 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
 
 
 def _mask_spans(text: str, spans: Iterator[tuple[int, int]]) -> tuple[str, bool, int]:
-    """``_mask`` from ``_find_masks``'s spans: Python 3.10, and the reference in the tests."""
+    """``_mask`` from ``_find_masks``'s spans: the reference in the tests."""
     pieces: list[str] = []
     trailing = False
     pos = 0
@@ -514,9 +506,10 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
 
 def _validate(masked: str, text: str, source: str) -> Any:
     """Check the whole masked text at C speed and return its data."""
+    _DUPLICATES[0] = False
     try:
         return _DATA.decode(masked)
-    except (_DuplicateKey, _BadConstant, RecursionError):
+    except (_BadConstant, RecursionError):
         found = _structure_problem(masked)
         if found is None:  # pragma: no cover - the C scanner and our scan disagree
             raise ParseError(source, "nested too deeply to edit safely") from None
@@ -525,35 +518,19 @@ def _validate(masked: str, text: str, source: str) -> Any:
 
 
 def _structure_problem(masked: str) -> tuple[int, str] | None:
-    """Locate what json's hooks refused (only on the error path): a duplicate key, NaN or
-    Infinity, or nesting deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
-    stack: list[set[str] | None] = []
-    expect_key = False
+    """Locate what json's hooks refused (only on the error path): NaN or Infinity, or nesting
+    deeper than ``_MAX_DEPTH``. Iterative, so deep files cannot crash it."""
+    depth = 0
     for token in _TOKEN.finditer(masked):
         pos = token.start()
         char = masked[pos]
         if char in "{[":
-            stack.append(set() if char == "{" else None)
-            expect_key = char == "{"
-            if len(stack) > _MAX_DEPTH:
+            depth += 1
+            if depth > _MAX_DEPTH:
                 return pos, f"nested more than {_MAX_DEPTH} levels deep; gwconf cannot edit it safely"
         elif char in "}]":
-            if stack:
-                stack.pop()
-            expect_key = False
-        elif char == ",":
-            expect_key = bool(stack) and stack[-1] is not None
-        elif char == ":":
-            expect_key = False
-        elif char == '"':
-            keys = stack[-1] if stack else None
-            if expect_key and keys is not None:
-                key = scanstring(masked, pos + 1)[0]
-                if key in keys:
-                    return pos, f"duplicate key {token.group()} (JSON readers keep only one of them)"
-                keys.add(key)
-            expect_key = False
-        else:
+            depth = max(depth - 1, 0)
+        elif char not in '",:':
             return pos, f"{token.group()} is not valid JSON"
     return None
 
@@ -709,27 +686,10 @@ def _detect_unit(text: str) -> str:
 
 
 @contextlib.contextmanager
-def _paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while json's C scanner or a walk runs.
-
-    Both make a great many short-lived containers and no reference cycles, and each collection
-    they trigger also walks every object of the data already loaded: on a 16 MB settings.json
-    that was a fifth of gwconf's write path (measured; bench/scale.py)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@contextlib.contextmanager
 def _guard(source: str) -> Iterator[None]:
     """json's C scanner can still run out of stack on a value nested close to the limit."""
     try:
-        with _paused_gc():
+        with paused_gc():
             yield
     except RecursionError:
         raise ParseError(source, "nested too deeply to edit safely") from None
@@ -753,6 +713,8 @@ class JsonDocument:
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
+        self._dups = False  # a key appears twice in one object somewhere: find the last one
+        self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -774,7 +736,7 @@ class JsonDocument:
         The text is masked again from scratch, but each piece is compared with the mask the
         edits kept instead of being kept itself: a big file is not held in three copies. Where
         they differ, the fresh mask is the one read. Validated and decoded in one pass."""
-        with _paused_gc():
+        with paused_gc():
             if self.fmt == "json5":
                 return _prepare5(self.dump(), self.source)[3]
             _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
@@ -790,7 +752,7 @@ class JsonDocument:
         file (``reread``) and compares as usual, and reports any parse error."""
         if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK or self.fmt == "json5":
             return False
-        with _paused_gc():
+        with paused_gc():
             if self.fmt == "json":
                 masked: str | None = self._text
             else:
@@ -801,7 +763,7 @@ class JsonDocument:
                 return False
             try:
                 return _object_is(masked, intended)
-            except (JSONDecodeError, StopIteration, _DuplicateKey, _BadConstant, RecursionError, ValueError):
+            except (JSONDecodeError, StopIteration, _BadConstant, RecursionError, ValueError):
                 return False  # not valid JSON, or beyond marshal: the whole re-read decides
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
@@ -820,10 +782,12 @@ class JsonDocument:
         path = _check_path(path)
         _check_value(value)
         with _guard(self.source):
-            depth, child_start, start, _, done = self._descend(path)
+            noted = len(self.notes)
+            depth, child_start, start, _, done = self._descend(path, "set")
             if start >= 0 and depth == len(path):
                 current, stop = _PLAIN.scan_once(self._masked, start)
                 if _equal(current, value):
+                    del self.notes[noted:]  # nothing edited: nothing to say
                     return
                 self._replace(child_start, start, stop, value)
             elif not path:
@@ -836,7 +800,7 @@ class JsonDocument:
         path = _check_path(path)
         _check_value(value)
         with _guard(self.source):
-            depth, child_start, start, _, done = self._descend(path)
+            depth, child_start, start, _, done = self._descend(path, "append to")
             if depth == len(path) and start >= 0:
                 if self._masked[start] != "[":
                     self._refuse(path, depth, start, "an array", "append to")
@@ -854,14 +818,18 @@ class JsonDocument:
         if not path:
             raise ValueError("cannot delete the whole document")
         with _guard(self.source):
-            depth, _, start, _, done = self._descend(path[:-1])
+            depth, _, start, _, done = self._descend(path[:-1], "edit")
             if depth < len(path) - 1 or start < 0:
                 return False
             found = self._siblings(start, path[-1])
             if found is None:
                 return False
-            prev, child, following = found
-            self._remove(start, prev, child, following)
+            if self._dups and isinstance(path[-1], str):
+                self._note_duplicate(start, (*done, path[-1]), "delete")
+            while found is not None:  # every occurrence: removing only the last revives another
+                prev, child, following = found
+                self._remove(start, prev, child, following)
+                found = self._siblings(start, path[-1]) if self._dups else None
             self.ops.append(Op("delete", (*done, child[0])))
             return True
 
@@ -901,12 +869,16 @@ class JsonDocument:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
         count = 0
-        prev = last = None
+        prev = last = found = None
         for child in self._children(container):
             if child[0] == part:
-                return child
+                if not self._dups:
+                    return child
+                found = child  # the last of equal keys is the one every reader keeps
             prev, last = last, child
             count += 1
+        if found is not None:
+            return found
         # Missing: remember the end, so inserting the key does not walk the container again.
         self._tail = (self._masked, container, count, prev, last)
         return None
@@ -938,13 +910,34 @@ class JsonDocument:
             part = len(listed) + part
             children = iter(listed)
         prev = None
+        found: tuple[_Child | None, _Child, _Child | None] | None = None
         for child in children:
+            if found is not None and found[2] is None:
+                found = (found[0], found[1], child)
             if child[0] == part:
-                return prev, child, next(children, None)
+                if not self._dups:
+                    return prev, child, next(children, None)
+                found = (prev, child, None)  # the last of equal keys
             prev = child
-        return None
+        return found
 
-    def _descend(self, path: KeyPath) -> tuple[int, int, int, int, KeyPath]:
+    def _note_duplicate(self, container: int, path: KeyPath, verb: str) -> None:
+        """Tell the user when the key gwconf edits is in the object twice (a pasted setting):
+        readers keep the last, so gwconf edited that one and left the other as it was."""
+        part = path[-1]
+        lines = [line_col(self._text, c[1])[0] for c in self._children(container) if c[0] == part]
+        if len(lines) < 2:
+            return
+        where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
+        if verb == "delete":
+            note = "gwconf removed every one of them, so that no reader still sees the key"
+        else:
+            note = f"the last one counts; gwconf edited that one (line {lines[-1]})"
+        note = f"{self.source}: duplicate key {_show_path(path)} at lines {where}: {note}"
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _descend(self, path: KeyPath, verb: str = "") -> tuple[int, int, int, int, KeyPath]:
         """Follow ``path`` as far as it exists: (depth reached, key or element start, value start,
         value end, path done with indices made non-negative). At the top the starts are those of
         the top value (-1 for an empty file) and the end is -1."""
@@ -961,6 +954,8 @@ class JsonDocument:
             child = self._child(start, part)
             if child is None:
                 return depth, child_start, start, end, tuple(done)
+            if self._dups and verb and isinstance(part, str):
+                self._note_duplicate(start, path[: depth + 1], verb)
             done.append(child[0])
             _, child_start, start, end = child
         return len(path), child_start, start, end, tuple(done)

@@ -65,10 +65,8 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
     col = getattr(exc, "col", None)
     message = re.sub(r" at line \d+ col \d+$", "", str(exc)) or type(exc).__name__
     column = col + 1 if isinstance(col, int) else None
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        return ParseError(source, message, line, column)
+    import tomllib
+
     try:
         tomllib.loads(text)
     except RecursionError:  # nested too deeply for tomllib too: tomlkit's message it is
@@ -186,7 +184,7 @@ def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
         )
         return parts, match.group("open") == "[["
     node: Any = _strict_read(line.strip())
-    if node is None:  # Python 3.10, or TOML 1.1 in the header (tomllib reads the 1.0 forms)
+    if node is None:  # TOML 1.1 in the header (tomllib reads the 1.0 forms)
         import tomlkit
 
         node = tomlkit.parse(line.strip()).unwrap()
@@ -566,6 +564,24 @@ def _key_text(key: str) -> str:
     return key if _BARE_KEY.fullmatch(key) else str(_render_scalar(key))
 
 
+def _append_inline(table: Any, key: str, item: Any) -> None:
+    """Add ``key`` to an inline table in its own spacing: tomlkit puts a new key after the blank
+    before ``}`` (``{ a = 1, k = 2}``), so that blank is taken off and put back after it."""
+    from tomlkit.items import Whitespace
+
+    body = table._value.body
+    tail = None
+    if body and body[-1][0] is None and isinstance(body[-1][1], Whitespace) and "," not in body[-1][1].s:
+        tail = body.pop()[1]
+    if tail is not None and all(k is None for k, _ in body):  # `{  }`: `{ k = 1 }`
+        body.clear()
+        item.trivia.indent = " "
+        tail = Whitespace(" ")
+    table.append(key, item)
+    if tail is not None:
+        body.append((None, tail))
+
+
 def _inline_text(value: Any) -> str | None:
     """A value on its key's line as tomlkit writes it (dicts become inline tables); None for
     kinds gwconf never writes (dates and times), which tomlkit then renders."""
@@ -759,7 +775,7 @@ class TomlDocument:
         try:
             tk_doc, after = self._read_candidate(self._text)
             matches = _same(after, self.data())
-        except Exception:  # the optimistic text does not even parse
+        except _candidate_failures():  # the optimistic text does not even parse
             matches = False
         if matches:
             self._adopt(self._text, tk_doc, after)
@@ -997,6 +1013,8 @@ class TomlDocument:
             item = _aot_item(value)
         if isinstance(node, (Array, AoT)) and isinstance(key, int) and key == len(node):
             node.append(item)
+        elif isinstance(node, InlineTable) and old is None:
+            _append_inline(node, key, item)
         else:
             node[key] = item
         return str(doc.as_string())
@@ -1056,7 +1074,7 @@ class TomlDocument:
                     self._unchecked = True
                     return ops
                 tk_doc, after = self._read_candidate(text)
-            except Exception:  # a candidate that fails in any way just is not taken
+            except _candidate_failures():  # a candidate that does not apply or parse is not taken
                 continue
             for attempt in self._op_variants(ops, before, after) if prune else [ops]:
                 if _same(after, replay(before, attempt)):
@@ -1229,11 +1247,20 @@ class _Transaction:
         return False
 
 
+def _candidate_failures() -> tuple[type[BaseException], ...]:
+    """What making or reading back a candidate text is expected to raise: tomllib's and tomlkit's
+    parse errors (ValueError), tomlkit's other refusals (a key already present or missing, a
+    value it cannot convert), a file nested past the parsers' recursion, and gwconf's own
+    refusal to render a value. Anything else is a bug in a candidate and propagates: caught
+    broadly, it quietly became the slower tomlkit output (issue 16)."""
+    from tomlkit.exceptions import TOMLKitError
+
+    return (ValueError, TOMLKitError, RecursionError, WriteRefused)
+
+
 def _strict_read(text: str) -> dict[str, Any] | None:
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10: tomlkit is the only reader
-        return None
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):  # tomlkit's parse then says what is wrong

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import gc
 import math
 import re
 from collections import deque
@@ -40,7 +39,15 @@ from yaml.resolver import Resolver
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    MISSING,
+    KeyPath,
+    Op,
+    detect_eol,
+    never_reads_as,
+    paused_gc,
+    reread_from_scratch,
+)
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
@@ -315,24 +322,11 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     return ParseError(source, message, line, column)
 
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Composing makes an object or two per node, and the cyclic GC would rescan them all again
-    and again (superlinear: 4 MB took 2x longer per MB than 1 MB). Nothing here needs it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _compose(text: str, source: str) -> _Tree:
     loader = None
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
-        with _no_gc():
+        with paused_gc():
             return _compose_events(loader, text, source)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
@@ -568,7 +562,7 @@ def _construct(tree: _Tree, text: str, source: str) -> Any:
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
         return {}
     try:
-        with _no_gc():
+        with paused_gc():
             try:
                 return _construct_directly(root)
             except Exception:  # _Unusual, or a bad scalar: PyYAML's constructor, and its error
@@ -791,6 +785,34 @@ class YamlDocument:
             else:
                 slot = len(node.value) - 1
                 node = node.value[-1]
+
+    def _after_block(self, parent: Node | None, slot: Any, node: Node) -> int:
+        """Where a new entry after ``node`` goes: the line after its text, and past any blank
+        lines holding spaces that still belong to a block scalar ending it (in ``|`` or ``>``
+        such a line may be content: the new entry must not cut it off)."""
+        text = self._text
+        pos = self._after_line(self._end(parent, slot, node))
+        while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+            if self._alias_span(parent, slot) is not None:
+                return pos
+            parent = node
+            if isinstance(node, MappingNode):
+                slot, node = (len(node.value) - 1, 1), node.value[-1][1]
+            else:
+                slot, node = len(node.value) - 1, node.value[-1]
+        if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+            return pos
+        best, i = pos, pos
+        while i < node.end_mark:
+            j = text.find("\n", i)
+            j = len(text) if j < 0 else j + 1
+            line = text[i:j]
+            if line.strip():
+                break
+            if line.strip("\r\n"):
+                best = j
+            i = j
+        return best
 
     def _keeps(self, node: ScalarNode) -> bool:
         header = self._text[node.start_mark : self._after_line(node.start_mark + 1)]
@@ -1085,7 +1107,7 @@ class YamlDocument:
         pad = self._text[self._line_start(key_start) : key_start]
         if pad.strip(" \t"):  # the only key sits after "- " or "? ": indent to its column
             pad = " " * len(pad)
-        pos = self._after_line(self._end(step.parent, step.slot, node))
+        pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._entry_lines(key, value, pad))
 
     def _append_item(self, step: _Step, value: Any) -> None:
@@ -1104,7 +1126,7 @@ class YamlDocument:
         dash_text = self._text[dash:item_start]
         if not re.fullmatch(r"- +", dash_text):
             dash_text = "- "
-        pos = self._after_line(self._end(step.parent, step.slot, node))
+        pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._item_lines(value, pad, dash_text))
 
     def _flow_insert(self, node: Node, entry: str) -> None:
@@ -1155,7 +1177,10 @@ class YamlDocument:
         if _is_inline(value):
             new = _inline_text(value)
             if isinstance(parent, MappingNode) and block_coll:
-                self._splice(self._colon_end(parent, slot[0]), trim_end, " " + new)
+                colon_end = self._colon_end(parent, slot[0])
+                # a comment on the key's line stays there: ``k: new  # note``
+                tail = re.match(r"[ \t]*#[^\r\n]*", text[colon_end : self._after_line(colon_end)])
+                self._splice(colon_end, trim_end, " " + new + (tail.group() if tail else ""))
             else:
                 self._splice(start, trim_end if (block_coll or block_scalar) else end, space + new)
             return

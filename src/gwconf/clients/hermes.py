@@ -1,0 +1,176 @@
+"""Hermes Agent (PyPI ``hermes-agent``, Nous Research): ``~/.hermes/config.yaml``.
+
+Docs: https://hermes-agent.nousresearch.com/docs/user-guide/configuration ; checked against
+hermes-agent 0.19.0 (shared/reference/clients-2026.md section 3.10, and ``hermes_constants.py``,
+``hermes_cli/main.py``, ``hermes_cli/runtime_provider.py`` in the 0.19.0 wheel). Folder:
+``HERMES_HOME``, else ``~/.hermes`` (Windows: ``%LOCALAPPDATA%\\hermes``, not ``%USERPROFILE%``
+as the reference had it). A sticky profile (``active_profile`` naming anything but ``default``)
+makes hermes read ``profiles/<name>/config.yaml`` instead: doctor says so.
+
+Managed keys, in the ``model`` mapping: ``default`` (the model), ``provider: custom``,
+``base_url``, ``api_key`` (a plain string ``model:`` is turned into that mapping). Hermes's own
+precedence, which ``read`` follows: ``--provider``/``--model`` flags, then ``model.provider`` in
+config.yaml (over ``$HERMES_INFERENCE_PROVIDER``); for a ``custom`` provider the address is
+``$CUSTOM_BASE_URL`` (shell or ``~/.hermes/.env``) before ``model.base_url``, and the key is
+``model.api_key`` (``OPENAI_API_KEY`` is never sent to an unrelated host). ``gwconf run hermes``
+points ``HERMES_HOME`` at a temporary copy of the folder with config.yaml edited.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    load_other,
+    no_doctor,
+    no_import_link,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "hermes"
+NAME = "Hermes Agent"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("hermes",)
+DOCS = "https://hermes-agent.nousresearch.com/docs/user-guide/configuration"
+RESTART = (
+    "Hermes reads config.yaml when it starts: quit a running `hermes` (and restart `hermes gateway` if you "
+    "run it) to use the new model. CUSTOM_BASE_URL in your shell or ~/.hermes/.env still wins over base_url."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+OPENROUTER = "https://openrouter.ai/api/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
+import_link = no_import_link
+
+
+def folder(env: Env) -> Path:
+    moved = env.get("HERMES_HOME")
+    if moved:
+        return env.expand(moved.strip())
+    if env.platform == "win32":
+        local = env.get("LOCALAPPDATA")
+        return (Path(local) if local else env.home / "AppData" / "Local") / "hermes"
+    return env.home / ".hermes"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("config", folder(env) / "config.yaml", "yaml", secret=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config = docs["config"]
+    model = require_model(target, NAME, "model.default")
+    values = {"default": model, "provider": "custom", "base_url": target.base_url, "api_key": target.api_key}
+    current = config.get(("model",), None)
+    if current is not None and not isinstance(current, dict):
+        config.set(("model",), values)  # the legacy `model: <name>` string
+        return [f"model: {current!r} became a mapping (default, provider, base_url, api_key)"]
+    for key, value in values.items():
+        config.set(("model", key), value)
+    return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    return LaunchSpec(
+        argv=["hermes", *args],
+        env={"HERMES_HOME": TempPath("hermes")},
+        unset=("CUSTOM_BASE_URL", "HERMES_INFERENCE_PROVIDER", "HERMES_INFERENCE_MODEL"),
+        copies={"hermes": folder(env)},
+        render={"config": "hermes/config.yaml"},
+    )
+
+
+def _dotenv_value(env: Env, name: str) -> tuple[str | None, str]:
+    """A variable as hermes sees it: the shell, else ~/.hermes/.env."""
+    if env.get(name):
+        return env.get(name), f"${name}"
+    path = folder(env) / ".env"
+    doc = load_other(path, "dotenv", env)
+    value = doc.get((name,), None) if doc is not None else None
+    return (str(value) if value else None), f"{shown(path, env)} {name}"
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    where = shown(files(env)[0].path, env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    active = folder(env) / "active_profile"
+    if not env.get("HERMES_HOME") and active.is_file():
+        name = active.read_text(encoding="utf-8", errors="replace").strip()
+        if name and name != "default":
+            f.append(
+                Finding(
+                    "error",
+                    "override",
+                    f"{shown(active, env)} makes profile {name!r} sticky: hermes reads "
+                    f"{shown(folder(env) / 'profiles' / name / 'config.yaml', env)}, not {where}.",
+                    f"hermes profile use default  (or HERMES_HOME={shown(folder(env) / 'profiles' / name, env)} "
+                    f"gwconf apply {ID})",
+                )
+            )
+    model: Any = config.get(("model",), None)
+    settings: dict[str, Any] = model if isinstance(model, dict) else {"default": model}
+    provider = str(settings.get("provider") or "").strip().lower() or None
+    if provider is None and env.get("HERMES_INFERENCE_PROVIDER"):
+        provider = (env.get("HERMES_INFERENCE_PROVIDER") or "").lower()
+    reading.provider = provider or "auto"
+    reading.model = settings.get("default") if isinstance(settings.get("default"), str) else None
+    if provider != "custom":
+        reading.base_url = OPENROUTER if provider in (None, "auto", "openrouter") else None
+        reading.api_key, reading.key_origin = _dotenv_value(env, "OPENROUTER_API_KEY")
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"{where} model.provider is {provider or 'not set'}: hermes uses "
+                + ("OpenRouter" if reading.base_url else f"its {provider!r} provider")
+                + ", not a custom endpoint.",
+                f"gwconf apply {ID}",
+            )
+        )
+        return reading
+    reading.provider_is_gwconf = True
+    custom, custom_from = _dotenv_value(env, "CUSTOM_BASE_URL")
+    base = settings.get("base_url") if isinstance(settings.get("base_url"), str) else None
+    if custom:
+        reading.base_url = custom
+        if custom.rstrip("/") != (base or "").rstrip("/"):
+            f.append(
+                Finding(
+                    "error",
+                    "base",
+                    f"CUSTOM_BASE_URL ({custom_from}) wins over {where} model.base_url.",
+                    f"remove CUSTOM_BASE_URL from {custom_from.split()[0]}"
+                    if not custom_from.startswith("$")
+                    else "unset CUSTOM_BASE_URL",
+                )
+            )
+    else:
+        reading.base_url = base
+    key = settings.get("api_key")
+    reading.api_key = str(key) if key else None
+    reading.key_origin = f"{where} model.api_key"
+    return reading

@@ -1,0 +1,222 @@
+"""mini-swe-agent (``mini``): the ``.env`` in ``platformdirs.user_config_dir("mini-swe-agent")``.
+
+Docs: https://mini-swe-agent.com/latest/advanced/global_configuration/ ; checked against
+mini-swe-agent 2.4.6 (shared/reference/clients-2026.md section 3.15, and ``minisweagent/__init__.py``,
+``run/mini.py``, ``run/utilities/config.py``, ``models/litellm_model.py`` at 2.4.6). Folder: Linux
+``$XDG_CONFIG_HOME/mini-swe-agent`` (``~/.config``), macOS ``~/Library/Application
+Support/mini-swe-agent``, Windows ``%LOCALAPPDATA%\\mini-swe-agent\\mini-swe-agent``;
+``MSWEA_GLOBAL_CONFIG_DIR`` moves it. The file is loaded with python-dotenv's ``load_dotenv``
+(override=False): a variable exported in the shell wins over the file.
+
+Managed keys: ``MSWEA_MODEL_NAME=openai/<model>`` (litellm's OpenAI-compatible route),
+``OPENAI_API_KEY``, ``OPENAI_API_BASE`` (and ``OPENAI_BASE_URL`` when the file already has one:
+litellm reads it first), plus two switches without which the real program stops:
+``MSWEA_COST_TRACKING=ignore_errors`` (a gateway's model has no litellm price, and mini ends at
+its first reply with "Error calculating cost ... This model isn't mapped yet") and
+``MSWEA_CONFIGURED=true`` when missing (without it ``mini`` first runs its interactive set-up
+questions). Restore takes all of them back.
+
+``gwconf run mini-swe-agent`` exports the same names to mini alone (exported values win over the file).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf import urls
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    load_other,
+    no_doctor,
+    no_import_link,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, fresh_document, require_model
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "mini-swe-agent"
+NAME = "mini-swe-agent"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("mini", "mini-extra")
+DOCS = "https://mini-swe-agent.com/latest/advanced/global_configuration/"
+RESTART = (
+    "mini reads its .env on every start: start a new `mini` run (a running one keeps the old model). "
+    "gwconf also set MSWEA_COST_TRACKING=ignore_errors: the gateway's model has no litellm price, and "
+    "without it mini stops at its first reply. Variables exported in your shell still win over the file."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+PREFIX = "openai/"
+MODEL_VAR = "MSWEA_MODEL_NAME"
+COST_VAR = "MSWEA_COST_TRACKING"
+COST_IGNORE = "ignore_errors"
+CONFIGURED_VAR = "MSWEA_CONFIGURED"
+# what the shell can set to beat the file (load_dotenv never overrides the environment)
+WATCHED = (MODEL_VAR, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE", COST_VAR)
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
+import_link = no_import_link
+
+
+def config_dir(env: Env) -> Path:
+    moved = env.get("MSWEA_GLOBAL_CONFIG_DIR")
+    if moved:
+        return env.expand(moved)
+    if env.platform == "win32":
+        local = env.get("LOCALAPPDATA")
+        base = Path(local) if local else env.home / "AppData" / "Local"
+        return base / "mini-swe-agent" / "mini-swe-agent"
+    if env.platform == "darwin":
+        return env.home / "Library" / "Application Support" / "mini-swe-agent"
+    return env.xdg_config_home / "mini-swe-agent"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("env", config_dir(env) / ".env", "dotenv", secret=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    doc = docs["env"]
+    model = require_model(target, NAME, MODEL_VAR)
+    doc.set((MODEL_VAR,), model if model.startswith(PREFIX) else PREFIX + model)
+    doc.set(("OPENAI_API_KEY",), target.api_key)
+    doc.set(("OPENAI_API_BASE",), target.base_url)
+    notes = []
+    if doc.get(("OPENAI_BASE_URL",), None) is not None:
+        doc.set(("OPENAI_BASE_URL",), target.base_url)  # litellm reads it before OPENAI_API_BASE
+        notes.append("OPENAI_BASE_URL set too: litellm reads it before OPENAI_API_BASE")
+    doc.set((COST_VAR,), COST_IGNORE)
+    if not doc.get((CONFIGURED_VAR,), None):
+        doc.set((CONFIGURED_VAR,), "true")
+    return notes
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    doc = fresh_document("dotenv", ".env")
+    render({"env": doc}, target, env)
+    values = {k: str(v) for k, v in doc.data().items()}
+    values["OPENAI_BASE_URL"] = target.base_url
+    return LaunchSpec(argv=["mini", *args], env=values)
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    data = docs["env"].data()
+    data = data if isinstance(data, dict) else {}
+    where = shown(files(env)[0].path, env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+
+    def value(name: str) -> tuple[str | None, str]:
+        if env.environ.get(name) is not None:  # load_dotenv(override=False): the shell wins, even ""
+            return env.environ[name] or None, f"${name}"
+        found = data.get(name)
+        return (str(found) if found not in (None, "") else None), f"{where} {name}"
+
+    for name in WATCHED:
+        if env.environ.get(name) is not None and data.get(name) not in (None, env.environ[name]):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"${name} is set in this shell and wins over {where} (mini never overrides the environment).",
+                    f"unset {name}  (or remove it from your shell start-up files)",
+                )
+            )
+    # litellm's openai/ route: OPENAI_BASE_URL, then OPENAI_API_BASE, then OpenAI itself
+    base_url, base_from = value("OPENAI_BASE_URL")
+    api_base, _ = value("OPENAI_API_BASE")
+    if base_url and api_base and base_url != api_base:
+        f.append(
+            Finding(
+                "error",
+                "base",
+                f"OPENAI_BASE_URL ({base_from}) wins over OPENAI_API_BASE in mini (litellm reads it first).",
+                f"gwconf apply {ID}  (or remove OPENAI_BASE_URL from {base_from})",
+            )
+        )
+    reading.base_url = base_url or api_base or urls.OFFICIAL_OPENAI_BASE
+    reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
+    model, _ = value(MODEL_VAR)
+    if model and model.startswith(PREFIX):
+        reading.model = model[len(PREFIX) :]
+        reading.provider = "openai-compatible (litellm openai/ route)"
+        reading.provider_is_gwconf = bool(base_url or api_base)
+    else:
+        reading.model = model
+        reading.provider = f"litellm's own routing for {model!r}" if model else "(no model)"
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"{MODEL_VAR} {model!r} has no openai/ prefix: litellm may send it to its vendor, not the gateway."
+                if model
+                else f"{where} sets no {MODEL_VAR}: mini stops with 'No default model set'.",
+                f"gwconf apply {ID}",
+            )
+        )
+    cost, cost_from = value(COST_VAR)
+    if cost != COST_IGNORE:
+        f.append(
+            Finding(
+                "warning",
+                "other",
+                f"{COST_VAR} is {cost or 'not set'} ({cost_from}): a gateway's model has no litellm price, so mini "
+                "stops at its first reply with 'Error calculating cost'.",
+                f"gwconf apply {ID}  (writes {COST_VAR}={COST_IGNORE})",
+            )
+        )
+    configured, _ = value(CONFIGURED_VAR)
+    if not configured:
+        f.append(
+            Finding(
+                "warning",
+                "other",
+                f"{CONFIGURED_VAR} is not set: mini asks its set-up questions before every run (and blocks "
+                "when it has no terminal).",
+                f"gwconf apply {ID}",
+            )
+        )
+    f.extend(_default_config_findings(env))
+    return reading
+
+
+def _default_config_findings(env: Env) -> list[Finding]:
+    """``MSWEA_MINI_CONFIG_PATH`` replaces mini's built-in mini.yaml; its ``model:`` section wins."""
+    moved = env.get("MSWEA_MINI_CONFIG_PATH")
+    if not moved:
+        return []
+    found: list[Finding] = []
+    doc = load_other(env.expand(moved), "yaml", env, found)
+    model = doc.data().get("model") if doc is not None and isinstance(doc.data(), dict) else None
+    if isinstance(model, dict):
+        kwargs = model.get("model_kwargs") if isinstance(model.get("model_kwargs"), dict) else {}
+        keys = [k for k in ("model_name",) if model.get(k)] + [
+            f"model_kwargs.{k}" for k in ("api_base", "base_url", "api_key") if kwargs.get(k)
+        ]
+        if keys:
+            found.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"$MSWEA_MINI_CONFIG_PATH ({moved}) sets model.{', model.'.join(keys)}, which wins over the .env.",
+                    f"remove those keys from {moved}",
+                )
+            )
+    return found

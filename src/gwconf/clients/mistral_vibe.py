@@ -1,0 +1,218 @@
+"""Mistral Vibe (``vibe``): ``~/.vibe/config.toml`` and the key in ``~/.vibe/.env``.
+
+Docs: https://docs.mistral.ai/mistral-vibe/introduction/configuration ; checked against
+mistral-vibe 3.0.2 (shared/reference/clients-2026.md section 3.7, and ``vibe/utils/vibe_home.py``,
+``vibe/core/config/models.py``, ``core/config/layers/environment.py``). ``VIBE_HOME`` moves both
+files (default ``~/.vibe`` on every OS). A ``[[providers]]`` entry names the *variable* that holds
+its key (``api_key_env_var``), and vibe loads that variable from ``.env``; a non-empty variable of
+that name in the process environment wins.
+
+Managed keys: the ``[[providers]]`` entry named ``gwconf`` (``api_base``, ``api_key_env_var =
+"GWCONF_VIBE_API_KEY"``, ``api_style = "openai"``: Chat Completions, ``backend = "generic"``), the
+``[[models]]`` entry whose ``provider`` is ``gwconf`` (``name`` is the wire model, ``alias`` what
+vibe shows), ``active_model = <alias>``, and ``GWCONF_VIBE_API_KEY`` in ``.env``. Vibe's layers,
+which ``read`` follows: ``config.toml``, then a trusted project's ``.vibe/config.toml``, then
+``VIBE_*`` variables (``VIBE_ACTIVE_MODEL``). ``gwconf run mistral-vibe`` exports the key and
+``VIBE_ACTIVE_MODEL`` for one launch (the entries must be in config.toml already).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    load_other,
+    no_doctor,
+    no_import_link,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, require_model
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "mistral-vibe"
+NAME = "Mistral Vibe"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("vibe",)
+DOCS = "https://docs.mistral.ai/mistral-vibe/introduction/configuration"
+RESTART = (
+    "Vibe reads config.toml and .env when it starts: quit a running `vibe` and start it again. "
+    "A trusted project's .vibe/config.toml or VIBE_ACTIVE_MODEL in your shell still wins over active_model."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+PROVIDER = "gwconf"
+KEY_VAR = "GWCONF_VIBE_API_KEY"
+MISTRAL_BASE = "https://api.mistral.ai/v1"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
+import_link = no_import_link
+
+
+def folder(env: Env) -> Path:
+    moved = env.get("VIBE_HOME")
+    return env.expand(moved) if moved else env.home / ".vibe"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [
+        ConfigFile("config", folder(env) / "config.toml", "toml"),
+        ConfigFile("env", folder(env) / ".env", "dotenv", secret=True),
+    ]
+
+
+def _find(data: Any, table: str, key: str, value: str) -> tuple[int | None, dict[str, Any] | None]:
+    entries = data.get(table) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return None, None
+    for index, entry in enumerate(entries):
+        if isinstance(entry, dict) and entry.get(key) == value:
+            return index, entry
+    return None, None
+
+
+def _upsert(config: Document, table: str, key: str, value: str, entry: dict[str, Any]) -> None:
+    """Set ``entry``'s keys on the ``[[table]]`` entry whose ``key`` is ``value``, or append it."""
+    current = config.get((table,), None)
+    if current is not None and not isinstance(current, list):
+        raise ClientError(
+            f"{config.source}: `{table}` is not an array of tables, so vibe cannot read it either.",
+            f"Fix it by hand ([[{table}]] entries), then run gwconf again.",
+        )
+    index, _ = _find(config.data(), table, key, value)
+    if index is None:
+        if current is None:
+            config.set((table,), [entry])
+        else:
+            config.append((table,), entry)
+        return
+    for name, item in entry.items():
+        config.set((table, index, name), item)
+
+
+def alias_for(data: Any, model: str) -> str:
+    """The model's own name, unless another provider's entry already uses it as its alias."""
+    _, taken = _find(data, "models", "alias", model)
+    return model if taken is None or taken.get("provider") == PROVIDER else f"{PROVIDER}-{model}"
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config, dotenv = docs["config"], docs["env"]
+    model = require_model(target, NAME, "active_model")
+    provider = {
+        "name": PROVIDER,
+        "api_base": target.base_url,
+        "api_key_env_var": KEY_VAR,
+        "api_style": "openai",
+        "backend": "generic",
+    }
+    _upsert(config, "providers", "name", PROVIDER, provider)
+    alias = alias_for(config.data(), model)
+    _upsert(config, "models", "provider", PROVIDER, {"name": model, "provider": PROVIDER, "alias": alias})
+    config.set(("active_model",), alias)
+    dotenv.set((KEY_VAR,), target.api_key)
+    return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    model = require_model(target, NAME, "VIBE_ACTIVE_MODEL")
+    return LaunchSpec(argv=["vibe", *args], env={KEY_VAR: target.api_key, "VIBE_ACTIVE_MODEL": model})
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config, dotenv = docs["config"], docs["env"]
+    where = shown(folder(env) / "config.toml", env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    data = config.data() if isinstance(config.data(), dict) else {}
+    active, active_from = data.get("active_model"), f"{where} active_model"
+    project = env.cwd / ".vibe" / "config.toml"
+    local = load_other(project, "toml", env, f) if project != folder(env) / "config.toml" else None
+    if local is not None and isinstance(local.data(), dict) and local.data().get("active_model"):
+        active, active_from = local.data()["active_model"], f"{shown(project, env)} active_model"
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                f"{shown(project, env)} sets active_model; in a trusted folder it wins over {where}.",
+                f"remove active_model from {shown(project, env)}",
+            )
+        )
+    if env.get("VIBE_ACTIVE_MODEL"):
+        active, active_from = env.get("VIBE_ACTIVE_MODEL"), "$VIBE_ACTIVE_MODEL"
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                f"$VIBE_ACTIVE_MODEL is set in this shell and wins over {where}.",
+                "unset VIBE_ACTIVE_MODEL",
+            )
+        )
+    _, model_entry = _find(data, "models", "alias", str(active)) if active else (None, None)
+    if model_entry is None and active:
+        _, model_entry = _find(data, "models", "name", str(active))
+    provider_name = str(model_entry.get("provider")) if model_entry else None
+    _, provider = _find(data, "providers", "name", provider_name) if provider_name else (None, None)
+    reading.provider = provider_name or "mistral (vibe's default)"
+    reading.model = str(model_entry.get("name")) if model_entry else (str(active) if active else None)
+    if provider is None:
+        reading.base_url = MISTRAL_BASE
+        reading.api_key = env.get("MISTRAL_API_KEY") or dotenv.get(("MISTRAL_API_KEY",), None)
+        reading.key_origin = "MISTRAL_API_KEY"
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"{active_from} ({active!r}) is not a [[models]] entry of a [[providers]] entry in {where}: "
+                "vibe uses Mistral's own API."
+                if active
+                else f"{where} sets no active_model: vibe uses Mistral's own API.",
+                f"gwconf apply {ID}",
+            )
+        )
+        return reading
+    reading.base_url = str(provider.get("api_base") or "") or None
+    reading.provider_is_gwconf = provider_name == PROVIDER
+    if str(provider.get("api_style", "openai")) != "openai":
+        reading.wire = {"openai-responses": "responses", "anthropic": "messages"}.get(
+            str(provider.get("api_style")), WIRE
+        )
+    var = str(provider.get("api_key_env_var") or "")
+    if not var:
+        f.append(Finding("error", "key", f"{where} provider {provider_name!r} names no api_key_env_var."))
+        return reading
+    from_file = dotenv.get((var,), None)
+    if env.get(var):
+        reading.api_key, reading.key_origin = env.get(var), f"${var}"
+        if from_file not in (None, env.get(var)):
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"${var} is set in this shell and wins over {shown(folder(env) / '.env', env)}.",
+                    f"unset {var}",
+                )
+            )
+    else:
+        reading.api_key = str(from_file) if from_file else None
+        reading.key_origin = f"{shown(folder(env) / '.env', env)} {var}"
+    return reading

@@ -1,0 +1,238 @@
+"""nanocoder (npm ``@nanocollective/nanocoder``): ``agents.config.json`` and ``nanocoder-preferences.json``.
+
+Docs: https://github.com/Nano-Collective/nanocoder#configuration ; checked against
+@nanocollective/nanocoder 1.30.0 (shared/reference/clients-2026.md section 3.14, and
+``dist/config/paths.js``, ``config/index.js``, ``config/mcp-config-loader.js``,
+``config/preferences.js``, ``client-factory.js``, ``plain/initialize.js`` in the npm package).
+Folder: Linux ``$XDG_CONFIG_HOME/nanocoder`` (``~/.config``), macOS ``~/Library/Preferences/
+nanocoder``, Windows ``%APPDATA%\\nanocoder``; ``NANOCODER_CONFIG_DIR`` moves it (and then no
+file in the current folder counts).
+
+Managed keys: the ``nanocoder.providers`` entry named ``gwconf`` (``baseUrl``, ``apiKey``,
+``models``: the profile's model) in agents.config.json, and in the preferences file
+``lastProvider`` / ``lastModel`` / ``providerModels.gwconf``: nanocoder starts with
+``--provider``, else ``lastProvider``, else the first provider, and with ``--model``, else
+``providerModels[<provider>]``, else the provider's first model. nanocoder rewrites the
+preferences file (same values) at every start. Provider entries merge by name: the user file,
+then ``./agents.config.json`` in the current folder, then ``$NANOCODER_PROVIDERS``; a
+``./nanocoder-preferences.json`` replaces the user one. ``gwconf run nanocoder`` passes the
+provider and model as ``--provider gwconf --model <model>`` with the entry in ``$NANOCODER_PROVIDERS``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    load_other,
+    no_doctor,
+    no_import_link,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.clients._launch_types import LaunchSpec, require_model
+from gwconf.errors import ClientError
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "nanocoder"
+NAME = "nanocoder"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("nanocoder",)
+DOCS = "https://github.com/Nano-Collective/nanocoder#configuration"
+RESTART = (
+    "nanocoder reads agents.config.json when it starts: quit a running `nanocoder` and start it again "
+    "(or pick gwconf with /provider). An agents.config.json or nanocoder-preferences.json in the current "
+    "folder still wins."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+PROVIDER = "gwconf"
+PROVIDERS = ("nanocoder", "providers")
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+doctor = no_doctor
+import_link = no_import_link
+
+
+def config_dir(env: Env) -> Path:
+    moved = env.get("NANOCODER_CONFIG_DIR")
+    if moved:
+        return env.expand(moved)
+    if env.platform == "win32":
+        return env.appdata / "nanocoder"
+    if env.platform == "darwin":
+        return env.home / "Library" / "Preferences" / "nanocoder"
+    return env.xdg_config_home / "nanocoder"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    folder = config_dir(env)
+    return [
+        ConfigFile("agents", folder / "agents.config.json", "json", secret=True, strict=True),
+        ConfigFile("preferences", folder / "nanocoder-preferences.json", "json", strict=True),
+    ]
+
+
+def _providers(data: Any) -> list[Any]:
+    """A file's provider list: ``nanocoder.providers``, or a top-level ``providers`` (also read)."""
+    if not isinstance(data, dict):
+        return []
+    inner = data.get("nanocoder")
+    if isinstance(inner, dict) and isinstance(inner.get("providers"), list):
+        return inner["providers"]
+    return data["providers"] if isinstance(data.get("providers"), list) else []
+
+
+def _index(providers: list[Any], name: str) -> int | None:
+    for index, entry in enumerate(providers):
+        if isinstance(entry, dict) and entry.get("name") == name:
+            return index
+    return None
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    agents, prefs = docs["agents"], docs["preferences"]
+    model = require_model(target, NAME, "--model")
+    current = agents.get(PROVIDERS, None)
+    if current is not None and not isinstance(current, list):
+        raise ClientError(
+            f"{agents.source}: nanocoder.providers is not a list, so nanocoder cannot read it either.",
+            "Fix it by hand, then run gwconf again.",
+        )
+    entry = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key, "models": [model]}
+    index = _index(current or [], PROVIDER)
+    if index is None:
+        if current is None:
+            agents.set(PROVIDERS, [entry])
+        else:
+            agents.append(PROVIDERS, entry)
+    else:
+        for key, value in entry.items():
+            agents.set((*PROVIDERS, index, key), value)
+    prefs.set(("lastProvider",), PROVIDER)
+    prefs.set(("lastModel",), model)
+    prefs.set(("providerModels", PROVIDER), model)
+    return []
+
+
+def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
+    model = require_model(target, NAME, "--model")
+    entry = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key, "models": [model]}
+    return LaunchSpec(
+        argv=["nanocoder", "--provider", PROVIDER, "--model", model, *args],
+        env={"NANOCODER_PROVIDERS": json.dumps([entry])},
+        unset=("NANOCODER_PROVIDERS_FILE",),
+    )
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    agents, prefs = docs["agents"], docs["preferences"]
+    where = shown(files(env)[0].path, env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    merged: dict[str, tuple[dict[str, Any], str]] = {}
+    order: list[str] = []
+
+    def add(providers: list[Any], label: str) -> None:
+        for entry in providers:
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                if entry["name"] not in merged:
+                    order.append(entry["name"])
+                merged[entry["name"]] = (entry, label)
+
+    add(_providers(agents.data()), where)
+    preferences = prefs.data() if isinstance(prefs.data(), dict) else {}
+    prefs_from = shown(files(env)[1].path, env)
+    if not env.get("NANOCODER_CONFIG_DIR"):
+        local = env.cwd / "agents.config.json"
+        if local != files(env)[0].path:
+            doc = load_other(local, "json", env, f)
+            if doc is not None and _providers(doc.data()):
+                add(_providers(doc.data()), shown(local, env))
+                f.append(
+                    Finding(
+                        "warning",
+                        "override",
+                        f"{shown(local, env)} has providers of its own, which nanocoder merges over {where} here.",
+                        f"remove them from {shown(local, env)} (or run nanocoder elsewhere)",
+                    )
+                )
+        local_prefs = env.cwd / "nanocoder-preferences.json"
+        if local_prefs != files(env)[1].path:
+            doc = load_other(local_prefs, "json", env, f)
+            if doc is not None and isinstance(doc.data(), dict):
+                preferences, prefs_from = doc.data(), shown(local_prefs, env)
+                f.append(
+                    Finding(
+                        "warning",
+                        "override",
+                        f"{prefs_from} replaces {shown(files(env)[1].path, env)} in this folder.",
+                        f"delete {prefs_from}",
+                    )
+                )
+    if env.get("NANOCODER_PROVIDERS"):
+        try:
+            add(
+                _providers({"providers": json.loads(env.get("NANOCODER_PROVIDERS") or "")}),
+                "$NANOCODER_PROVIDERS",
+            )
+        except ValueError:
+            pass
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                "$NANOCODER_PROVIDERS is set in this shell; its providers win over agents.config.json.",
+                "unset NANOCODER_PROVIDERS",
+            )
+        )
+    if not order:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"{where} has no providers: nanocoder asks to set one up.",
+                f"gwconf apply {ID}",
+            )
+        )
+        return reading
+    wanted = preferences.get("lastProvider")
+    name = next((n for n in order if isinstance(wanted, str) and n.lower() == wanted.lower()), order[0])
+    entry, label = merged[name]
+    reading.provider = name
+    reading.provider_is_gwconf = name == PROVIDER
+    reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
+    reading.api_key = entry.get("apiKey") if isinstance(entry.get("apiKey"), str) else None
+    reading.key_origin = f"{label} providers[{name}].apiKey"
+    models = [m for m in entry.get("models") or [] if isinstance(m, str)]
+    remembered = (preferences.get("providerModels") or {}).get(name)
+    reading.model = remembered if remembered in models else (models[0] if models else None)
+    if name != PROVIDER and PROVIDER in merged:
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"nanocoder starts with provider {name!r} ({prefs_from} lastProvider or the first entry), not "
+                f"{PROVIDER!r}.",
+                f"gwconf apply {ID}",
+            )
+        )
+    return reading

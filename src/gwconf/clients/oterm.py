@@ -1,0 +1,133 @@
+"""oterm: ``config.json`` in its data folder, ``openaiCompatible`` endpoints (a full-screen chat app).
+
+Docs: https://ggozad.github.io/oterm/app_config/ ; checked against oterm 0.26.1
+(shared/reference/clients-2026.md section 3.17, and ``src/oterm/config.py``, ``utils.py``
+``get_default_data_dir``, ``providers/__init__.py`` at ggozad/oterm e090ffe). Folder: Linux
+``$XDG_DATA_HOME/oterm`` (``~/.local/share``), macOS ``$XDG_DATA_HOME/oterm`` else
+``~/Library/Application Support/oterm``, Windows ``~/AppData/Roaming/oterm`` (the home folder,
+not ``%APPDATA%``); ``OTERM_DATA_DIR`` moves it. oterm merges the file over its defaults and writes
+it back whole (compact JSON) whenever a setting changes in the app.
+
+Managed keys: ``openaiCompatible.gwconf`` (``base_url``, ``api_key``); oterm lists it as provider
+``openai-compat/gwconf`` and asks the gateway for its models (``GET /v1/models``). **The model
+cannot be preset:** each chat's provider and model are picked in the new-chat dialog (Ctrl+N), so
+``read`` reports no model and the reminder says so. ``gwconf run`` cannot start it with a profile.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gwconf.clients._base import (
+    ConfigFile,
+    Finding,
+    Reading,
+    Target,
+    default_detect_for,
+    default_target_for,
+    env_reference,
+    no_doctor,
+    no_import_link,
+    no_launch,
+    no_preflight,
+    no_steps,
+    shown,
+)
+from gwconf.formats import Document
+from gwconf.paths import Env
+
+ID = "oterm"
+NAME = "oterm"
+FAMILY = "openai"
+WIRE = "chat"
+TIER = 1
+BASE_FORM = "v1"
+PROGRAMS = ("oterm",)
+DOCS = "https://ggozad.github.io/oterm/app_config/"
+RESTART = (
+    "oterm reads config.json when it starts: quit oterm and start it again. It cannot preset a model: press "
+    "Ctrl+N, pick the provider openai-compat/gwconf and the model in the new-chat dialog (existing chats keep "
+    "theirs). Quit oterm before applying: it writes config.json back whole when a setting changes."
+)
+RESTAMPED: tuple[str, ...] = ()
+
+ENTRY = "gwconf"
+
+
+# hooks this client leaves to the shared defaults (ClientModule in _base.py)
+detect = default_detect_for(__name__)
+target = default_target_for(__name__)
+preflight = no_preflight
+steps = no_steps
+launch = no_launch
+doctor = no_doctor
+import_link = no_import_link
+
+
+def data_dir(env: Env) -> Path:
+    moved = env.get("OTERM_DATA_DIR")
+    if moved:
+        return env.expand(moved)
+    if env.platform == "win32":
+        return env.home / "AppData" / "Roaming" / "oterm"
+    xdg = env.get("XDG_DATA_HOME")
+    if env.platform == "darwin":
+        return Path(xdg) / "oterm" if xdg else env.home / "Library" / "Application Support" / "oterm"
+    return env.xdg_data_home / "oterm"
+
+
+def files(env: Env) -> list[ConfigFile]:
+    return [ConfigFile("config", data_dir(env) / "config.json", "json", secret=True, strict=True)]
+
+
+def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
+    config = docs["config"]
+    config.set(("openaiCompatible", ENTRY, "base_url"), target.base_url)
+    config.set(("openaiCompatible", ENTRY, "api_key"), target.api_key)
+    notes = ["oterm cannot preset a model: pick openai-compat/gwconf and the model with Ctrl+N"]
+    return notes
+
+
+def read(docs: dict[str, Document], env: Env) -> Reading:
+    config = docs["config"]
+    where = shown(files(env)[0].path, env)
+    reading = Reading(wire=WIRE)
+    f = reading.findings
+    entries = config.get(("openaiCompatible",), None)
+    entry = entries.get(ENTRY) if isinstance(entries, dict) else None
+    if not isinstance(entry, dict) or not entry.get("base_url"):
+        others = (
+            sorted(k for k, v in entries.items() if isinstance(v, dict)) if isinstance(entries, dict) else []
+        )
+        reading.provider = f"openai-compat/{others[0]}" if others else "ollama (oterm's default)"
+        f.append(
+            Finding(
+                "error",
+                "provider",
+                f"{where} has no openaiCompatible.{ENTRY} endpoint: oterm offers only "
+                + (", ".join(f"openai-compat/{o}" for o in others) if others else "Ollama and vendor keys")
+                + ".",
+                f"gwconf apply {ID}",
+            )
+        )
+        return reading
+    reading.provider = f"openai-compat/{ENTRY}"
+    reading.provider_is_gwconf = True
+    reading.base_url = str(entry["base_url"])
+    raw_key = entry.get("api_key")
+    key, variable = env_reference(
+        raw_key if isinstance(raw_key, str) else None, env, r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"
+    )
+    reading.api_key = key
+    reading.key_origin = (
+        f"${variable} (named in {where})" if variable else f"{where} openaiCompatible.{ENTRY}.api_key"
+    )
+    reading.model = None  # picked per chat in the app
+    f.append(
+        Finding(
+            "info",
+            "other",
+            "oterm has no default-model setting: each chat's model is picked in the new-chat dialog (Ctrl+N).",
+        )
+    )
+    return reading

@@ -1,0 +1,140 @@
+"""verify's orchestration: read back what a client (or a profile) will really send, then send it once.
+
+The wire protocols and their verdicts live in ``gateway``; this module decides *what* to send
+(the client's own precedence, through ``operations.read_client``) and gathers one ``Check`` per
+client for the CLI to render.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gwconf.clients._base import ClientAdapter, Finding
+from gwconf.errors import ClientError, ExitCode, GwconfError
+from gwconf.gateway import Probe, probe
+from gwconf.operations import read_client
+from gwconf.paths import Env
+from gwconf.profiles import Profile
+
+
+@dataclass
+class Check:
+    """verify's answer for one client, or for a profile on its own (``client_id`` None)."""
+
+    client_id: str | None
+    name: str
+    key_origin: str = ""
+    probe: Probe | None = None
+    error: GwconfError | None = None
+    findings: list[Finding] = field(default_factory=list)  # what the client's files say is wrong
+    notes: list[str] = field(default_factory=list)
+    key: str | None = field(default=None, repr=False)  # for the CLI's redaction only; never serialised
+
+    @property
+    def exit_code(self) -> int:
+        if self.error is not None:
+            return int(self.error.exit_code)
+        return int(self.probe.exit_code) if self.probe else int(ExitCode.ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "client": self.client_id,
+            "name": self.name,
+            "key_origin": self.key_origin,
+            **(self.probe.to_json() if self.probe else {"verdict": None, "sent": False}),
+            "findings": [f.to_json() for f in self.findings],
+            "notes": self.notes,
+            "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
+            "exit_code": self.exit_code,
+        }
+
+
+def verify_client(
+    client: ClientAdapter,
+    env: Env,
+    *,
+    model: str | None = None,
+    fallback_model: str | None = None,
+    timeout: float = 30.0,
+) -> Check:
+    """Read back what ``client`` will send (its own precedence) and send exactly that, once."""
+    check = Check(client.id, client.name)
+    if client.tier == 3:
+        check.error = ClientError(
+            f"{client.name} keeps its settings inside the app: gwconf cannot read what it sends.",
+            "Test the gateway with the profile's own values: gwconf verify --profile NAME",
+        )
+        return check
+    try:
+        reading = read_client(client, env)
+    except GwconfError as exc:
+        check.error = exc
+        return check
+    check.key_origin = reading.key_origin
+    check.key = reading.api_key
+    check.findings = [f for f in reading.findings if f.level == "error"]
+    if not reading.base_url:
+        check.error = ClientError(
+            f"{client.name} has no base address in its files.", f"gwconf apply {client.id}"
+        )
+        return check
+    if not reading.api_key:
+        check.error = ClientError(
+            f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
+            f"gwconf apply {client.id}",
+        )
+        return check
+    chosen = model or reading.model
+    if not chosen and fallback_model:
+        chosen = fallback_model
+        check.notes.append(
+            f"{client.name} names no model in its files; tested with the profile's {chosen!r}."
+        )
+    if not chosen:
+        check.error = ClientError(
+            f"{client.name} names no model, and there is no profile model to test with.",
+            f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
+        )
+        return check
+    try:
+        check.probe = probe(
+            reading.wire or client.wire,
+            reading.base_url,
+            reading.api_key,
+            chosen,
+            auth_header=reading.auth_header,
+            base_form=client.base_form,
+            timeout=timeout,
+            key_origin=reading.key_origin,
+        )
+    except GwconfError as exc:
+        check.error = exc
+    return check
+
+
+def verify_profile(profile: Profile, env: Env, *, model: str | None = None, timeout: float = 30.0) -> Check:
+    """The chat request of spec 4.1 with the profile's own base address, key and model."""
+    check = Check(
+        None, f"profile {profile.name}", key_origin=f"profile {profile.name} ({profile.key_source})"
+    )
+    try:
+        key = profile.resolve_key(env)
+    except GwconfError as exc:
+        check.error = exc
+        return check
+    check.key = key
+    chosen = model or profile.model
+    if not chosen:
+        check.error = ClientError(
+            f"profile {profile.name!r} has no model to test with.",
+            "Pass --model NAME, or save one: gwconf profile add ... --model NAME --force",
+        )
+        return check
+    try:
+        check.probe = probe(
+            "chat", profile.base_url, key, chosen, timeout=timeout, key_origin=check.key_origin
+        )
+    except GwconfError as exc:
+        check.error = exc
+    return check

@@ -1,0 +1,44 @@
+"""One GC-pause helper for every parser (issue 16: JSON and YAML each had their own)."""
+
+from __future__ import annotations
+
+import gc
+
+from gwconf.formats import json as jsonfmt
+from gwconf.formats import yaml as yamlfmt
+from gwconf.formats._base import paused_gc
+
+
+def test_pauses_and_gives_back_the_collector() -> None:
+    assert gc.isenabled()
+    with paused_gc():
+        assert not gc.isenabled()
+        with paused_gc():  # nested: the inner one must not turn it back on
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_a_disabled_collector_stays_disabled() -> None:
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_collector_is_back_after_a_parse_error() -> None:
+    for load, bad in ((jsonfmt.load, "{"), (yamlfmt.load, "a: [")):
+        try:
+            load(bad, "f")
+        except Exception:
+            pass
+        assert gc.isenabled()
+
+
+def test_both_parsers_use_the_shared_helper() -> None:
+    assert jsonfmt.paused_gc is paused_gc
+    assert yamlfmt.paused_gc is paused_gc
+    assert not hasattr(jsonfmt, "_paused_gc") and not hasattr(yamlfmt, "_no_gc")
