@@ -8,14 +8,16 @@ It speaks the four wires gwconf verifies and the real clients use (formats.md 9.
 | ``POST /v1/responses`` | Bearer | JSON, or SSE events through ``response.completed`` |
 | ``POST /v1/messages`` | ``x-api-key`` or Bearer | Anthropic JSON, or its SSE events through ``message_stop`` |
 | ``POST /v1beta/models/{m}:generateContent`` / ``:streamGenerateContent?alt=sse`` | ``x-goog-api-key`` or ``?key=`` | Gemini JSON / SSE |
-| ``GET /v1/models`` | Bearer | the model list |
+| ``GET /v1/models`` | Bearer | the model list (with ``model_limits`` in ``limits_shape``'s form) |
+| ``GET /v1/model/info`` | Bearer | LiteLLM's model info (``model_limits``), when ``limits_shape`` is "litellm" |
 | ``HEAD``/``GET /api/hello`` | none | 200 (Claude Code's start-up probe) |
 
 A key outside ``keys`` gets 401 in each family's shape (OpenAI ``invalid_api_key``, Anthropic
 ``authentication_error``, Gemini ``UNAUTHENTICATED``); a model outside ``models`` (when given) gets
 the family's 404 "model not found"; any other path gets 404, so a doubled or missing ``/v1`` shows.
 Every request is recorded (method, path, query, headers, body, the status it got) for assertions, and
-``set_fault(kind)`` switches the answers to one of ``FAULTS`` for the next requests.
+``set_fault(kind)`` switches the answers to one of ``FAULTS`` for the next requests (the faults of a
+gateway's upstream, ``COMPLETION_FAULTS``, hit completions only: its ``/v1/models`` still answers).
 
 Add a wire by adding a route to ``ROUTES`` and a ``_wire_*`` method; nothing else needs to change.
 """
@@ -50,7 +52,16 @@ FAULTS = {
     "redirect": "302 to ``redirect_to`` (default: this server's /login, an HTML login page)",
     "leaky-401": "401 whose message repeats the key it was sent (some gateways do)",
     "drop": "close the connection without answering",
+    # a gateway passing on its upstream's failure for a completion, while GET /models works: the key
+    # and the address are fine, the gateway's route for the model is not (LiteLLM's shapes)
+    "upstream-401": "401 authentication_error for a completion (its upstream refused the gateway's credential)",
+    "upstream-404": "404 with an API error object for a completion (its upstream is gone)",
+    "cooldown": "429: every deployment of the model is cooling down (LiteLLM's router)",
+    "no-db": "400 no_db_connection for every request but the master key (LiteLLM without a database)",
 }
+# faults that hit completions only: GET /models still answers as usual
+COMPLETION_FAULTS = ("upstream-401", "upstream-404", "cooldown")
+MASTER_KEY = "sk-gw-master-000000000000000000MSTR"
 
 
 @dataclass
@@ -134,6 +145,7 @@ class GatewayServer:
             "_wire_gemini",
         ),
         ("GET", r"/v1/models", "_list_models"),
+        ("GET", r"/v1/model/info", "_model_info"),
         ("HEAD", r"/api/hello", "_hello"),
         ("GET", r"/api/hello", "_hello"),
         ("GET", r"/login", "_login"),
@@ -148,6 +160,13 @@ class GatewayServer:
     ) -> None:
         self.keys = set(keys)
         self.models = set(models) if models is not None else None  # None: every model is served
+        self.public_models = False  # True: GET /v1/models answers without a key too
+        self.unversioned = False  # True: every /v1 route also answers without /v1 (as LiteLLM does)
+        # per model: (context window, max output tokens), told in the shape ``limits_shape`` names:
+        # "openrouter" (context_length, top_provider.max_completion_tokens in /v1/models),
+        # "context_window" (in /v1/models), "litellm" (only GET /v1/model/info's model_info)
+        self.model_limits: dict[str, tuple[int, int]] = {}
+        self.limits_shape = "litellm"
         self.reply = reply
         self.requests: list[Recorded] = []
         self.fault: str | None = None
@@ -229,13 +248,20 @@ class GatewayServer:
     def answer(self, request: Recorded) -> Answer | None:
         """The answer for ``request``; None means: drop the connection."""
         fault = self.fault if self.fault and request.path.startswith(self.fault_path or "") else None
+        if fault in COMPLETION_FAULTS and request.method != "POST":
+            fault = None
+        if fault == "no-db" and request.key == MASTER_KEY:
+            fault = None
         if fault == "slow":
             if self._stopping.wait(self.delay):
                 return None  # stopping: hang up instead of answering late
         elif fault is not None:
             return self._fault_answer(fault, request)
+        path = request.path
+        if self.unversioned and not path.startswith(("/v1/", "/v1beta/", "/api/")):
+            path = "/v1" + path
         for method, pattern, handler in self.ROUTES:
-            match = re.fullmatch(pattern, request.path)
+            match = re.fullmatch(pattern, path)
             if match and method == request.method:
                 answer: Answer = getattr(self, handler)(request, **match.groupdict())
                 return answer
@@ -280,6 +306,52 @@ class GatewayServer:
             return _json(401, _openai_401(f"Incorrect API key provided: {request.key}"))
         if fault == "drop":
             return None
+        model = request.model
+        # the bodies LiteLLM 1.108.7 answered with (tests/e2e/test_litellm.py sees them for real)
+        failed = f"\n\nLiteLLM: model group '{model}' failed with the error above. No fallback was attempted."
+        if fault == "upstream-401":
+            return _json(
+                401,
+                {
+                    "error": {
+                        "message": "litellm.AuthenticationError: AuthenticationError: OpenAIException - "
+                        "Incorrect API key provided" + failed,
+                        "type": "authentication_error",
+                        "param": None,
+                        "code": "401",
+                    }
+                },
+            )
+        if fault == "upstream-404":
+            return _json(
+                404,
+                {
+                    "error": {
+                        "message": "litellm.NotFoundError: NotFoundError: OpenAIException - Error code: 404" + failed,
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": "404",
+                    }
+                },
+            )
+        if fault == "cooldown":
+            return _json(
+                429,
+                {
+                    "error": {
+                        "message": "No deployments available for selected model, Try again in 600 seconds. All "
+                        f"deployments for selected model are in cooldown. Passed model={model}. "
+                        "pre-call-checks=False, cooldown_list=['23334e315ac0a4ba']",
+                        "type": "all_deployments_in_cooldown",
+                        "param": None,
+                        "code": "429",
+                    }
+                },
+            )
+        if fault == "no-db":
+            return _json(
+                400, {"error": {"message": "No connected db.", "type": "no_db_connection", "param": None, "code": "400"}}
+            )
         raise AssertionError(fault)
 
     # -- routes --------------------------------------------------------------------------------------
@@ -544,18 +616,35 @@ class GatewayServer:
         return _json(200, [answer])  # without alt=sse the stream is one JSON array
 
     def _list_models(self, request: Recorded) -> Answer:
-        if not self._authorised(request):
+        if not self._authorised(request) and not (self.public_models and request.key is None):
             return _json(401, _openai_401())
         names = sorted(self.models) if self.models is not None else ["my-model"]
-        return _json(
-            200,
+        entries = []
+        for name in names:
+            entry: dict[str, Any] = {"id": name, "object": "model", "created": 0, "owned_by": "gwconf-test"}
+            if name in self.model_limits and self.limits_shape == "openrouter":
+                window, output = self.model_limits[name]
+                entry.update(context_length=window, top_provider={"max_completion_tokens": output})
+            elif name in self.model_limits and self.limits_shape == "context_window":
+                entry["context_window"] = self.model_limits[name][0]
+            entries.append(entry)
+        return _json(200, {"object": "list", "data": entries})
+
+    def _model_info(self, request: Recorded) -> Answer:
+        """LiteLLM's ``GET /v1/model/info`` (shape of litellm 1.108: data[].model_name, .model_info)."""
+        if not self._authorised(request):
+            return _json(401, _openai_401())
+        if self.limits_shape != "litellm":
+            return _json(404, {"detail": "Not Found"})
+        data = [
             {
-                "object": "list",
-                "data": [
-                    {"id": m, "object": "model", "created": 0, "owned_by": "gwconf-test"} for m in names
-                ],
-            },
-        )
+                "model_name": name,
+                "litellm_params": {"model": f"openai/{name}"},
+                "model_info": {"max_input_tokens": window, "max_output_tokens": output, "mode": "chat"},
+            }
+            for name, (window, output) in sorted(self.model_limits.items())
+        ]
+        return _json(200, {"data": data})
 
     def _hello(self, request: Recorded) -> Answer:
         return Answer(200, b"", "text/plain")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -164,16 +164,30 @@ def test_compare_and_swap_refuses_a_file_changed_underneath(home, profile) -> No
     assert not (home / ".claude.json").exists(), "the other file of the change was not written either"
 
 
-def test_multi_file_change_lands_whole_or_not_at_all(gwconf, home, profile) -> None:
+def test_multi_file_change_lands_whole_or_not_at_all(gwconf, home, profile, monkeypatch) -> None:
+    """Codex's change is two files. The second write fails (the disk is full when its temp file
+    is made: an OSError from the standard library, injected at fileio's boundary, so the test
+    runs as any user and on macOS; it once needed root and ``chattr +i``): the first file,
+    already replaced, is rolled back, and no temp file is left."""
+    import tempfile
+
     config = write(home / ".codex" / "config.toml", 'model = "x"\n')
     auth = write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-old-0000000000"}\n')
-    if subprocess.run(["chattr", "+i", str(auth)], capture_output=True).returncode != 0:
-        pytest.fail("chattr +i is needed to make one file of the pair unwritable")
-    try:
-        result = gwconf("apply", "codex")
-    finally:
-        subprocess.run(["chattr", "-i", str(auth)], check=True)
-    assert result.exit_code == 1
+    made: list[str] = []
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        if Path(kwargs.get("dir", "")) == config.parent:
+            made.append(kwargs.get("prefix", ""))
+            if len(made) == 2:  # the second of the pair
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real_mkstemp(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    result = gwconf("apply", "codex")
+    assert len(made) == 3, "first file written, second failed, first written back"
+    assert made[0] == made[2] != made[1], made
+    assert result.exit_code == 1 and "No space left on device" in result.stderr
     assert config.read_text() == 'model = "x"\n', "config.toml was rolled back"
     assert auth.read_text() == '{"OPENAI_API_KEY": "sk-old-0000000000"}\n'
     assert not list(config.parent.glob("*.gwconf-tmp"))

@@ -66,6 +66,10 @@ class ClientReport:
     findings: list[Finding] = field(default_factory=list)
     direct: gateway.Probe | None = None  # spec 4.1 chat POST with the profile's base and key
     wire_probe: gateway.Probe | None = None  # the client's own wire, with the profile's values
+    # the client's own request, as its files configure it: sent when only the address's form
+    # deviates from the spec, to learn whether this gateway serves it anyway
+    client_probe: gateway.Probe | None = None
+    deviations: list[Finding] = field(default_factory=list, repr=False)  # the form findings of (a)
     verdict: str = "not_checked"
     summary: str = ""
     fixes: list[str] = field(default_factory=list)
@@ -83,6 +87,7 @@ class ClientReport:
             "findings": [f.to_json() for f in self.findings],
             "direct": self.direct.to_json() if self.direct else None,
             "wire_probe": self.wire_probe.to_json() if self.wire_probe else None,
+            "client_probe": self.client_probe.to_json() if self.client_probe else None,
             "verdict": self.verdict,
             "summary": self.summary,
             "fixes": self.fixes,
@@ -101,6 +106,7 @@ class Report:
     clients: list[ClientReport] = field(default_factory=list)
     verdict: str = "not_checked"
     summary: str = ""
+    fixes: list[str] = field(default_factory=list)
     exit_code: int = int(ExitCode.ERROR)
 
     def to_json(self) -> dict[str, Any]:
@@ -114,6 +120,7 @@ class Report:
             "clients": [c.to_json() for c in self.clients],
             "verdict": self.verdict,
             "summary": self.summary,
+            "fixes": self.fixes,
             "exit_code": self.exit_code,
         }
 
@@ -148,7 +155,9 @@ def run(
         except GwconfError as exc:
             report.summary = exc.message
             return report
-        report.verdict, report.summary, report.exit_code = _gateway_verdict(report.direct)
+        report.verdict, report.summary, report.exit_code, report.fixes = _gateway_verdict(
+            report.direct, profile
+        )
         if report.verdict == "ok":
             report.summary = "key and service are fine: the gateway answered the profile's own request."
         return report
@@ -200,6 +209,8 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
         found.append(
             Finding("error", "base", f"base address {reading.base_url or '(none)'}: {problem}.", fix)
         )
+    if target and _same_host(reading.base_url, target.base_url):
+        item.deviations = list(found)  # only the form differs from the profile's address
     if target and reading.base_url and not problems and _same_url(reading.base_url, target.base_url) is False:
         found.append(
             Finding(
@@ -252,7 +263,7 @@ def _probe_and_decide(
         item.fixes = [exc.hint] if exc.hint else []
         return
     if not item.direct.ok:
-        item.verdict, item.summary, item.exit_code = _gateway_verdict(item.direct)
+        item.verdict, item.summary, item.exit_code, item.fixes = _gateway_verdict(item.direct, profile)
         return
     if client.wire != "chat" and item.target_base:
         header = item.reading.auth_header if item.reading and item.reading.wire == client.wire else "bearer"
@@ -266,6 +277,9 @@ def _probe_and_decide(
             _wire_verdict(item, client, profile)
             return
     errors = [f for f in item.findings if f.level == "error"]
+    if errors and all(f in item.deviations for f in errors):
+        _try_the_clients_own_request(item, client, env, chosen, prober)
+        errors = [f for f in item.findings if f.level == "error"]
     if errors:
         more = f" (and {len(errors) - 1} more below)" if len(errors) > 1 else ""
         item.verdict = "client_config"
@@ -284,18 +298,71 @@ def _probe_and_decide(
             f"the steps of `gwconf apply {client.id}`."
         )
         return
-    item.summary = f"key and service are fine, and {client.name} is set up to use them."
+    warned = sum(1 for f in item.findings if f.level == "warning")
+    item.summary = f"key and service are fine, and {client.name} is set up to use them." + (
+        f" ({warned} warning{'s' if warned > 1 else ''} above)" if warned else ""
+    )
 
 
-def _gateway_verdict(probe: gateway.Probe) -> tuple[str, str, int]:
+def _try_the_clients_own_request(
+    item: ClientReport, client: ClientAdapter, env: Env, model: str, prober: _Prober
+) -> None:
+    """The client's address deviates from the spec's form but is on the profile's host: send its own
+    request (its address, key, header and wire, as verify does). If the gateway answers it with
+    content, the deviation is a warning with its fix, not the fault: doctor agrees with verify."""
+    reading = item.reading
+    if reading is None or not reading.base_url or not reading.api_key:
+        return
+    try:
+        item.client_probe = prober.send(
+            reading.wire or client.wire,
+            reading.base_url,
+            reading.api_key,
+            reading.model or model,
+            auth_header=reading.auth_header,
+            base_form=client.base_form,
+        )
+    except GwconfError:
+        return
+    if not item.client_probe.ok:
+        return
+    softened = []
+    for finding in item.findings:
+        if finding in item.deviations:
+            finding = Finding(
+                "warning",
+                finding.area,
+                f"{finding.message.rstrip('.')}; this gateway answers {client.name}'s own request there "
+                f"anyway ({item.client_probe.url}), another gateway may not.",
+                finding.fix,
+            )
+        softened.append(finding)
+    item.findings = softened
+
+
+def _gateway_verdict(probe: gateway.Probe, profile: Profile) -> tuple[str, str, int, list[str]]:
+    """(verdict, summary, exit code, fixes) when the profile's own request failed."""
     if probe.ok:
-        return "ok", "the gateway answered with content.", int(ExitCode.OK)
+        return "ok", "the gateway answered with content.", int(ExitCode.OK), []
     if probe.verdict == "key_rejected":
-        return "key_rejected", KEY_REMEDY, int(ExitCode.KEY_REJECTED)
+        if probe.remedy == gateway.NO_DB_REMEDY:  # not a key the user can repair: the gateway's setup
+            return "key_rejected", f"{probe.detail} {probe.remedy}", int(ExitCode.KEY_REJECTED), []
+        return "key_rejected", KEY_REMEDY, int(ExitCode.KEY_REJECTED), []
+    if probe.verdict == "route_failed":
+        return "gateway_failed", probe.detail, int(probe.exit_code), [probe.remedy or gateway.ROUTE_REMEDY]
+    if probe.verdict == "model_unavailable":
+        listing = f" ({probe.remedy.rstrip('.')})" if probe.listed is not None and probe.remedy else ""
+        return (
+            "gateway_failed",
+            f"model not available: {probe.detail}",
+            int(probe.exit_code),
+            [f"gwconf profile set {profile.name} --model MODEL{listing}; every id: gwconf models"],
+        )
     return (
         "gateway_failed",
         f"the gateway does not work with the profile's own base address and key: {probe.label}: {probe.detail}",
         int(probe.exit_code),
+        [probe.remedy] if probe.remedy else [],
     )
 
 
@@ -419,6 +486,16 @@ def environment_findings(
             )
         )
     return found
+
+
+def _same_host(a: str | None, b: str | None) -> bool:
+    """Same scheme, host and port: the client's address differs from the profile's in its path only."""
+    from urllib.parse import urlsplit
+
+    if not a or not b:
+        return False
+    one, two = urlsplit(a.strip()), urlsplit(b.strip())
+    return (one.scheme.lower(), one.netloc.lower()) == (two.scheme.lower(), two.netloc.lower())
 
 
 def _same_url(a: str | None, b: str | None) -> bool | None:

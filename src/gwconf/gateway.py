@@ -32,6 +32,7 @@ VERDICTS: dict[str, tuple[str, ExitCode]] = {
     "forbidden": ("forbidden", ExitCode.GATEWAY_FAILED),
     "base_wrong": ("base address wrong", ExitCode.GATEWAY_FAILED),
     "model_unavailable": ("model not available", ExitCode.GATEWAY_FAILED),
+    "route_failed": ("the gateway's route for the model failed", ExitCode.GATEWAY_FAILED),
     "rate_limited": ("rate limited", ExitCode.GATEWAY_FAILED),
     "gateway_error": ("gateway error", ExitCode.GATEWAY_FAILED),
     "unreachable": ("unreachable", ExitCode.GATEWAY_FAILED),
@@ -58,6 +59,13 @@ KEY_REJECTED_REMEDY = (
     "create a new key in the gateway's console, or check that it was copied whole (no characters "
     "missing, no `sk-` stripped)."
 )
+NO_DB_REMEDY = (
+    "This LiteLLM proxy has no key database, so it accepts only its master key: ask its operator for "
+    "a key that works here (or to connect its database); a new key of your own cannot help."
+)
+ROUTE_REMEDY = "Tell the gateway's operator, or pick another model"
+# a LiteLLM-style router answering 429 because every deployment of the model failed and rests
+_COOLDOWN_WORDS = re.compile(r"no deployments available|cooldown|cooling down", re.IGNORECASE)
 _MODEL_CODES = ("model_not_found", "model_not_available", "model_not_supported", "invalid_model")
 _MODEL_WORDS = re.compile(
     r"model.*(not[ _]found|does not exist|not exist|not available|unavailable|not supported|unknown|"
@@ -98,6 +106,8 @@ class Probe:
     reply: str | None = None
     body: list[str] = field(default_factory=list)  # first lines of the body on failure, key masked
     error_code: str | None = None  # the gateway's error code (invalid_api_key...)
+    listed: list[str] | None = None  # the models GET /models listed with the same key, when asked
+    envelope: bool = field(default=False, repr=False)  # the body was an API's error object
     detail: str = ""  # what the verdict means here
     remedy: str | None = None
     auth_header: str = "bearer"
@@ -132,6 +142,7 @@ class Probe:
             "body": self.body,
             "detail": self.detail,
             "remedy": self.remedy,
+            "listed_models": self.listed,
         }
 
 
@@ -250,7 +261,10 @@ def probe(
         )
         result.remedy = "Point the client at the gateway's address (gwconf apply CLIENT)."
         return result
-    return _send(request, result, timeout)
+    result = _send(request, result, timeout)
+    if _worth_a_second_look(result):
+        second_look(request, result, timeout)
+    return result
 
 
 class Deadline:
@@ -393,6 +407,69 @@ def _network_detail(exc: BaseException, host: str) -> str:
     return f"could not connect to {host}: {reason}"
 
 
+# -- the gateway's fault or the user's: one GET /models with the same key -----------------------
+
+
+def _worth_a_second_look(result: Probe) -> bool:
+    """A 401, a 404 that is an API's error answer, or "model not available": maybe the key and the
+    address are fine and only the gateway's route for this model failed (its upstream refused the
+    gateway's own credential, or is gone). A bare 404 page (nothing answers there) is not asked about."""
+    if not result.sent or result.status is None:
+        return False
+    if result.status == 401 and result.verdict == "key_rejected":
+        return True
+    if result.verdict == "model_unavailable":
+        return True
+    return result.status == 404 and result.verdict == "base_wrong" and result.envelope
+
+
+def models_url_of(request: Request) -> str | None:
+    """``GET …/models`` at the base address the request was built from (OpenAI-style, Bearer)."""
+    url = request.url
+    if request.wire == "gemini":
+        root = url.split("/v1beta/models/", 1)[0]
+        return root + "/v1/models" if root != url else None
+    for suffix in ("/chat/completions", "/responses", "/messages"):
+        if url.endswith(suffix):
+            return url[: -len(suffix)] + "/models"
+    return None
+
+
+def second_look(request: Request, result: Probe, timeout: float) -> None:
+    """Ask ``GET {base}/models`` with the same key; a 200 list there means the gateway accepts the
+    key at this address, so a 401 or 404 from the completion is the gateway's route for the model.
+
+    Nothing here reads a gateway's wording: only the status and the list's shape. A list that the
+    gateway also gives without any key says nothing about the key; then the verdict stands.
+    """
+    from gwconf import models
+
+    url = models_url_of(request)
+    if url is None:
+        return
+    listed = models.list_at(url, request.key, min(timeout, 10.0))
+    if listed is None or models.list_at(url, None, min(timeout, 10.0)) is not None:
+        return
+    result.listed = listed
+    model = request.model
+    shown = models.listing(model, listed)
+    status = result.status
+    if model not in listed:
+        result.verdict = "model_unavailable"
+        result.detail = (
+            f"HTTP {status}: the gateway does not serve {model!r} to this key; GET {url} with the same "
+            f"key answered 200 and lists {len(listed)} other model{'s' if len(listed) != 1 else ''}."
+        )
+        result.remedy = f"Pick a model the gateway serves: {shown}."
+        return
+    result.verdict = "route_failed"
+    result.detail = (
+        f"HTTP {status} from the completion, but GET {url} with the same key answered 200 and lists "
+        f"{model!r}: the gateway accepts your key; its route for model {model!r} failed."
+    )
+    result.remedy = f"{ROUTE_REMEDY}: {shown}."
+
+
 # -- classifying the answer ---------------------------------------------------------------------
 
 
@@ -403,7 +480,11 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
     html = _is_html(text, content_type)
     data = _json(text)
     code, message = _error_of(data)
+    kind = _error_type(data)
+    if code is not None and code == str(status):  # a code that only repeats the status says nothing
+        code = kind if kind != code else None
     result.error_code = code
+    result.envelope = _has_envelope(data)
     if 200 <= status < 300:
         if html:
             return _fail(
@@ -427,6 +508,13 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             result, "base_wrong", text, key,
             f"HTTP {status}: redirected{where} (a login page?). API endpoints do not redirect; gwconf does "
             "not follow redirects, so the key went nowhere else.",
+        )  # fmt: skip
+    if kind == "no_db_connection" or code == "no_db_connection":
+        result.remedy = NO_DB_REMEDY
+        return _fail(
+            result, "key_rejected", text, key,
+            f"HTTP {status} no_db_connection: the gateway (a LiteLLM proxy) has no key database, so it "
+            "accepts no key but its master key.",
         )  # fmt: skip
     if status == 401:
         result.remedy = KEY_REJECTED_REMEDY
@@ -457,6 +545,13 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             result, "base_wrong", text, key,
             f"HTTP {status}: nothing answers at {result.url}. The base address is wrong: /v1 missing or "
             "doubled, a pasted /chat/completions, or this gateway does not speak this protocol there.",
+        )  # fmt: skip
+    if status == 429 and (kind == "all_deployments_in_cooldown" or (message and _COOLDOWN_WORDS.search(message))):
+        result.remedy = f"{ROUTE_REMEDY}; it may answer again once the cooldown ends."
+        return _fail(
+            result, "route_failed", text, key,
+            f"HTTP 429: every deployment of {result.model!r} behind the gateway is resting after "
+            "failures (cooldown): the model's upstream is failing, not the key's quota.",
         )  # fmt: skip
     if status in (402, 429):
         result.remedy = "Wait and retry, or check the key's quota and balance in the gateway's console."
@@ -513,6 +608,17 @@ def _json(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def _has_envelope(data: Any) -> bool:
+    """An API's error answer (``{"error": ...}``, Anthropic's too), not a web server's own page."""
+    return isinstance(data, dict) and "error" in data
+
+
+def _error_type(data: Any) -> str | None:
+    error = data.get("error") if isinstance(data, dict) else None
+    kind = error.get("type") if isinstance(error, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _error_of(data: Any) -> tuple[str | None, str | None]:

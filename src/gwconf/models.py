@@ -4,7 +4,9 @@ The gateway spec does not define ``/models``: a gateway that answers 404 (or 405
 not list its models, and everything that uses the list (``profile add``'s choice, verify's "did
 you mean", doctor's warning, ``init``) works without it. A rejected key gets verify's verdict
 and exit code (3). The list is kept in ``<state>/models/<profile>.json`` with the base address it
-came from, so other commands can use it without asking the gateway again.
+came from, so other commands can use it without asking the gateway again; with it, the limits
+(context window, output tokens) that the gateway tells about its models (limits.py: the list's own
+entries, else LiteLLM's ``GET {base}/model/info``), which apply writes into the clients.
 
 The request follows the rules of ``gateway``: the key goes only to the profile's host (never to
 a vendor's official address, never through a redirect), httpx is imported only here, and
@@ -39,6 +41,8 @@ class ModelList:
     detail: str = ""
     remedy: str | None = None
     body: list[str] = field(default_factory=list)
+    # per model id: (context window, max output tokens, where the gateway said it)
+    limits: dict[str, tuple[int | None, int | None, str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -70,6 +74,10 @@ class ModelList:
             "verdict": self.verdict,
             "listed": self.verdict == "ok",
             "models": self.ids,
+            "limits": {
+                m: {"context_window": w, "max_output_tokens": o, "source": src}
+                for m, (w, o, src) in sorted(self.limits.items())
+            },
             "detail": self.detail,
             "remedy": self.remedy,
             "exit_code": self.exit_code,
@@ -113,7 +121,8 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
         ids = _ids(text)
         if ids is not None:
             result.ids = ids
-            save_cache(profile, env, ids)
+            result.limits = _limits(text, url, profile.base_url, key, timeout)
+            save_cache(profile, env, ids, result.limits)
             result.detail = f"the gateway lists {len(ids)} model{'s' if len(ids) != 1 else ''}."
             return result
     # anything else: the same verdicts as verify (a 401 is key_rejected, exit 3)
@@ -139,15 +148,59 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
     return result
 
 
-def _get(url: str, key: str, timeout: float) -> tuple[int | None, bytes, str, tuple[str, str] | None]:
+def _limits(
+    text: str, url: str, base_url: str, key: str, timeout: float
+) -> dict[str, tuple[int | None, int | None, str]]:
+    """The limits the list itself gives; else LiteLLM's ``GET {base}/model/info`` (one request)."""
+    from gwconf import limits
+
+    path = urlsplit(url).path
+    try:
+        found = limits.from_list(json.loads(text))
+    except ValueError:
+        found = {}
+    if found:
+        return {m: (w, o, f"GET {path}") for m, (w, o) in found.items()}
+    info_url = base_url.rstrip("/") + "/model/info"
+    status, raw, _, failure = _get(info_url, key, timeout)
+    if failure is not None or status != 200:
+        return {}
+    try:
+        found = limits.from_list(json.loads(raw.decode("utf-8", errors="replace")))
+    except ValueError:
+        return {}
+    info_path = urlsplit(info_url).path
+    return {m: (w, o, f"GET {info_path}") for m, (w, o) in found.items()}
+
+
+def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
+    """The ids ``GET url`` lists (with ``key`` as Bearer, or no key at all), or None: any other answer.
+
+    verify's second look (gateway.second_look): the caller has already checked the host.
+    """
+    status, raw, _, failure = _get(url, key, timeout)
+    if failure is not None or status != 200:
+        return None
+    return _ids(raw.decode("utf-8", errors="replace"))
+
+
+def listing(model: str, ids: list[str], shown: int = 8) -> str:
+    """``the gateway lists a, b, c … (12 in all; every id: gwconf models)``: the ids other than
+    ``model``, closest first."""
+    others = [i for i in dict.fromkeys(closest(model, ids) + ids) if i != model]
+    if not others:
+        return f"the gateway lists no other model for this key{' (only this one)' if ids else ''}"
+    more = f" … ({len(others)} in all; every id: gwconf models)" if len(others) > shown else ""
+    return "the gateway lists " + ", ".join(others[:shown]) + more
+
+
+def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, str, tuple[str, str] | None]:
     """(status, body, content type, (verdict, detail) when no answer came)."""
     import httpx
 
-    headers = {
-        "Authorization": f"Bearer {key}",
-        "Accept": "application/json",
-        "User-Agent": f"gwconf/{__version__} (models)",
-    }
+    headers = {"Accept": "application/json", "User-Agent": f"gwconf/{__version__} (models)"}
+    if key is not None:
+        headers["Authorization"] = f"Bearer {key}"
     from gwconf.gateway import Deadline
 
     deadline = Deadline(timeout)  # the whole exchange, body included (a dripping gateway)
@@ -213,10 +266,20 @@ def cache_file(env: Env, profile_name: str) -> Path:
     return env.state_dir / "models" / f"{profile_name}.json"
 
 
-def save_cache(profile: Profile, env: Env, ids: list[str]) -> None:
+def save_cache(
+    profile: Profile,
+    env: Env,
+    ids: list[str],
+    limits: dict[str, tuple[int | None, int | None, str]] | None = None,
+) -> None:
     from gwconf.fileio import write_private
 
-    data = {"base_url": profile.base_url, "fetched_at": int(time.time()), "models": ids}
+    data: dict[str, Any] = {"base_url": profile.base_url, "fetched_at": int(time.time()), "models": ids}
+    if limits:
+        data["limits"] = {
+            m: {"context_window": w, "max_output_tokens": o, "source": src}
+            for m, (w, o, src) in sorted(limits.items())
+        }
     try:
         write_private(cache_file(env, profile.name), (json.dumps(data, indent=2) + "\n").encode())
     except OSError:
@@ -233,6 +296,27 @@ def cached(profile: Profile, env: Env) -> list[str] | None:
         return None
     ids = data.get("models")
     return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else None
+
+
+def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int | None, str]]:
+    """What the gateway said about its models' limits, from the cache (empty when it said nothing)."""
+    try:
+        data = json.loads(cache_file(env, profile.name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("base_url") != profile.base_url:
+        return {}
+    found: dict[str, tuple[int | None, int | None, str]] = {}
+    table = data.get("limits")
+    for model, entry in (table.items() if isinstance(table, dict) else []):
+        if not isinstance(entry, dict):
+            continue
+        window, output = entry.get("context_window"), entry.get("max_output_tokens")
+        window = window if isinstance(window, int) and window > 0 else None
+        output = output if isinstance(output, int) and output > 0 else None
+        if window or output:
+            found[model] = (window, output, str(entry.get("source") or "the model list"))
+    return found
 
 
 def closest(model: str, ids: list[str], n: int = 3) -> list[str]:

@@ -210,7 +210,10 @@ def docs_of(loaded: dict[str, Loaded]) -> dict[str, Document]:
 def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | None = None) -> ClientPlan:
     target = client.target(profile, env)
     if model:
+        from gwconf.limits import resolve
+
         target.model = model
+        target.limits = resolve(profile, model, env)
     plan = ClientPlan(client=client, target=target, notes=list(target.notes))
     if client.tier == 3:
         plan.steps = client.steps(target, show_key=False)

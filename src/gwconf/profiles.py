@@ -2,7 +2,8 @@
 
 A profile names a base address (canonical ``…/v1``), where its key comes from (inline, an
 environment variable, or a command's output), a default model, optional Anthropic-/Gemini-style
-addresses and per-client model overrides. ``profiles/example.toml`` shows the format.
+addresses, per-client model overrides and, optionally, the model's limits (context window and
+output tokens: they beat what the gateway says, see ``limits``). ``profiles/example.toml`` shows the format.
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ class Profile:
     anthropic_base_url: str | None = None
     gemini_base_url: str | None = None
     client_models: dict[str, str] = field(default_factory=dict)
+    # the model's limits in tokens, when the user states them (above what the gateway says)
+    context_window: int | None = None
+    max_output_tokens: int | None = None
     source: Path | None = None
 
     # -- the key ---------------------------------------------------------------------------
@@ -173,6 +177,10 @@ class Profile:
             doc.add("anthropic_base_url", self.anthropic_base_url)
         if self.gemini_base_url:
             doc.add("gemini_base_url", self.gemini_base_url)
+        if self.context_window:
+            doc.add("context_window", self.context_window)
+        if self.max_output_tokens:
+            doc.add("max_output_tokens", self.max_output_tokens)
         if self.client_models:
             table = tomlkit.table()
             for client_id, model in sorted(self.client_models.items()):
@@ -200,6 +208,8 @@ class Profile:
             "gemini_base_url": self.gemini_root()[0],
             "gemini_base_url_derived": self.gemini_root()[1],
             "models": dict(self.client_models),
+            "context_window": self.context_window,
+            "max_output_tokens": self.max_output_tokens,
             "path": str(self.source) if self.source else None,
         }
 
@@ -257,6 +267,8 @@ _KNOWN_KEYS = {
     "anthropic_base_url",
     "gemini_base_url",
     "models",
+    "context_window",
+    "max_output_tokens",
 }
 
 
@@ -310,6 +322,13 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
             f"{source}: [models] must map client ids to model names.",
             'Write a [models] table with lines such as: codex = "my-model"  (ids: gwconf clients)',
         )
+    for key in ("context_window", "max_output_tokens"):
+        value = data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ProfileError(
+                f"{source}: {key} must be a whole number of tokens, 1 or more.",
+                f"Write it without quotes: {key} = 200000",
+            )
     model = data.get("model")
     if model is not None and (not model.strip() or any(ch in model for ch in "\r\n")):
         raise ProfileError(
@@ -331,6 +350,8 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
         if data.get("gemini_base_url")
         else None,
         client_models=dict(models),
+        context_window=data.get("context_window"),
+        max_output_tokens=data.get("max_output_tokens"),
     )
 
 

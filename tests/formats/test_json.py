@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import MISSING, Op, checked_edit, replay, verify_edit
 from gwconf.formats import json as jsonfmt
+from gwconf.formats._base import changed_edit
 from gwconf.formats.json import load
 
 VSCODE = """\
@@ -1091,13 +1092,16 @@ def test_the_member_check_never_says_yes_to_other_data(change: Any) -> None:
 )
 def test_the_gate_refuses_an_edit_that_broke_a_big_file(bad: Any) -> None:
     """An editor bug that left the text invalid (simulated by changing the text behind the
-    editor's back) is refused, whichever way the check goes."""
+    editor's back, recorded as an edit so that the byte check passes and the data check alone
+    decides) is refused, whichever way the check goes."""
     text = _big_settings()
     original = load(text, "f", fmt="jsonc")
     doc = load(text, "f", fmt="jsonc")
     doc.set(("gwconf",), 1)
     intended = replay(original.data(), doc.ops)
-    doc._text = bad(doc._text)
+    broken = bad(doc._text)
+    doc.edits.append(changed_edit(doc._text, broken))
+    doc._text = broken
     assert not doc.reads_as(intended)
     with pytest.raises(WriteRefused, match=r"would not parse|reads back differently"):
         checked_edit("jsonc", original, doc)

@@ -55,6 +55,14 @@ def test_an_edit_and_its_undo_leave_every_other_byte() -> None:
     assert doc.dump() == OPENCLAW
 
 
+def test_a_key_given_twice_reads_as_json5_reads_it_the_last_one_counts() -> None:
+    """The json5 package (OpenClaw's reader) keeps the last of two equal keys, like JSON.parse."""
+    doc = load("{\n  a: 1,\n  a: 2,\n}\n", "f", fmt="json5")
+    assert doc.data() == {"a": 2}
+    doc.set(("a",), 3)
+    assert doc.dump() == "{\n  a: 1,\n  a: 3,\n}\n"
+
+
 def test_a_new_entry_follows_the_files_trailing_commas() -> None:
     doc = load("{\n  a: 1,\n}\n", "f", fmt="json5")
     doc.set(("b",), {"c": [1]})

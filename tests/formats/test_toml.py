@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import MISSING, load, replay, verify_edit
+from gwconf.formats._base import changed_edit
 from gwconf.formats.toml import TomlDocument
 
 CODEX = """\
@@ -465,6 +466,7 @@ def test_the_write_gate_refuses_a_corrupted_text() -> None:
     raw = tomlkit.parse(DOTTED)
     raw["model_providers"]["new"] = {"name": "New"}  # what tomlkit alone writes
     doc._text = raw.as_string()
+    doc.edits.append(changed_edit(DOTTED, doc._text))  # recorded: the data check alone decides
     doc.ops.append(
         __import__("gwconf.formats", fromlist=["Op"]).Op("set", ("model_providers", "new"), {"name": "New"})
     )

@@ -113,7 +113,7 @@ def _check_model_listed(report: Any, profile: Any, env: Any, key: str, timeout: 
 
 
 def _verdicts(report: Any) -> set[str]:
-    probes = [report.direct] + [p for c in report.clients for p in (c.direct, c.wire_probe)]
+    probes = [report.direct] + [p for c in report.clients for p in (c.direct, c.wire_probe, c.client_probe)]
     return {p.verdict for p in probes if p is not None}
 
 
@@ -128,7 +128,7 @@ def _render(report: Any) -> None:
         out("\nDirect request with the profile's own values:")
         if report.direct is not None:
             render_probe(report.direct, remedy=False)
-        _verdict(report.verdict, report.summary, [])
+        _verdict(report.verdict, report.summary, report.fixes)
     for item in report.clients:
         out("")
         out(_output.style(f"== {item.id} ({item.name})", bold=True))
@@ -155,6 +155,9 @@ def _render(report: Any) -> None:
         if item.wire_probe is not None:
             out(f"  {item.name}'s own protocol with the profile's values:")
             render_probe(item.wire_probe, indent="    ", remedy=False)
+        if item.client_probe is not None:
+            out(f"  {item.name}'s own request, as its files set it up:")
+            render_probe(item.client_probe, indent="    ", remedy=False)
         _verdict(item.verdict, item.summary, item.fixes)
 
 

@@ -62,7 +62,16 @@ def render(listed: object, current: str | None) -> None:
         return
     for model_id in listed.ids:
         mark = "  (the profile's model)" if model_id == current else ""
+        said = listed.limits.get(model_id)
+        if said is not None:
+            window, output, _ = said
+            mark = (
+                f"  context {f'{window:,}' if window else '?'}, output {f'{output:,}' if output else '?'}" + mark
+            )
         out(model_id + mark, quiet_ok=True)
+    sources = sorted({src for _, _, src in listed.limits.values()})
+    if sources:
+        out(f"(limits as the gateway gives them: {', '.join(sources)}; a profile's own beat them)")
     if current and current not in listed.ids:
         near = closest(current, listed.ids)
         _output.warn(

@@ -58,6 +58,18 @@ Examples:
 )
 @click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
 @click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The model's context window, written into every client with a place for it (0: unset).",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The most tokens the model may answer with (0: unset).",
+)
 @click.option("--use", "make_active", is_flag=True, help="Make it the active profile.")
 @click.option("--force", is_flag=True, help="Replace a profile of the same name.")
 def add(
@@ -72,6 +84,8 @@ def add(
     key_value: str | None,
     anthropic_base_url: str | None,
     gemini_base_url: str | None,
+    context_window: int | None,
+    max_output_tokens: int | None,
     make_active: bool,
     force: bool,
 ) -> int:
@@ -165,6 +179,8 @@ def add(
         key_keyring=key_keyring,
         anthropic_base_url=urls.normalize_family_url(anthropic_base_url) if anthropic_base_url else None,
         gemini_base_url=urls.normalize_family_url(gemini_base_url) if gemini_base_url else None,
+        context_window=context_window or None,
+        max_output_tokens=max_output_tokens or None,
     )
     if model is None and sys.stdin.isatty() and not key_stdin:
         from gwconf.cli import _setup
@@ -246,6 +262,18 @@ Examples:
 )
 @click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
 @click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The model's context window, written into every client with a place for it (0: unset).",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(min=0),
+    metavar="TOKENS",
+    help="The most tokens the model may answer with (0: unset).",
+)
 def set_profile(
     name: str,
     base_url: str | None,
@@ -256,6 +284,8 @@ def set_profile(
     key_keyring: str | None,
     anthropic_base_url: str | None,
     gemini_base_url: str | None,
+    context_window: int | None,
+    max_output_tokens: int | None,
 ) -> int:
     """Change a saved profile in place; every field not named is kept (the key too)."""
     from gwconf import secrets, urls
@@ -295,6 +325,12 @@ def set_profile(
     if gemini_base_url:
         profile.gemini_base_url = urls.normalize_family_url(gemini_base_url)
         changes.append(f"Gemini-style address {profile.gemini_base_url}")
+    if context_window is not None:
+        profile.context_window = context_window or None
+        changes.append(f"context window {context_window or 'unset'}")
+    if max_output_tokens is not None:
+        profile.max_output_tokens = max_output_tokens or None
+        changes.append(f"max output tokens {max_output_tokens or 'unset'}")
     if sources:
         profile.key = profile.key_env = profile.key_cmd = profile.key_keyring = None
         if key_stdin:
@@ -385,6 +421,9 @@ def show(name: str, show_key: bool, as_json: bool) -> int:
     env = _common.env()
     profile = ProfileStore(env).load(name)
     data = profile.public_dict(show_key=show_key, env=env)
+    from gwconf.limits import resolve
+
+    data["limits"] = resolve(profile, profile.model, env).to_json()
     if as_json:
         if show_key:
             import json
@@ -422,6 +461,9 @@ def _readable(profile: object, data: dict[str, Any], env: object) -> list[str]:
         rows.append((f"{label} address", data[f"{family}_base_url"] + derived))
     for client_id, model in data["models"].items():
         rows.append((f"model for {client_id}", model))
+    from gwconf.limits import resolve
+
+    rows.append(("limits", resolve(profile, data["model"], env).describe()))
     rows.append(("file", data["path"] or "-"))
     width = max(len(label) for label, _ in rows)
     return [f"{label:<{width}}  {value}" for label, value in rows]

@@ -176,7 +176,8 @@ def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) ->
     unavailable = [c for c in checks if c.probe is not None and c.probe.verdict == "model_unavailable"]
     if not unavailable:
         return
-    ids = models.cached(profile, env)
+    listed = [c.probe.listed for c in unavailable if c.probe.listed is not None]
+    ids = listed[0] if listed else models.cached(profile, env)
     if ids is None:
         try:
             listed = models.fetch(profile, env, timeout=min(timeout, 10.0))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from gwconf import secrets, urls
 from gwconf.formats import MISSING, Document
+from gwconf.limits import Limits
 from gwconf.paths import Env, display
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class Target:
     family: str
     base_derived: bool = False  # family address derived from the OpenAI-style base
     notes: list[str] = field(default_factory=list)
+    # the model's context window and output size: the profile's, else the gateway's (limits.py)
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def masked_key(self) -> str:
@@ -104,7 +107,7 @@ class Reading:
 
 
 def default_target(module: Any, profile: Any, env: Env) -> Target:
-    """The profile's address in the form this client wants (``BASE_FORM``), key and model."""
+    """The profile's address in the form this client wants (``BASE_FORM``), key, model and limits."""
     family = module.FAMILY
     form = module.BASE_FORM
     derived = False
@@ -125,16 +128,20 @@ def default_target(module: Any, profile: Any, env: Env) -> Target:
             base = urls.with_slash(base)
         elif form == "chat_endpoint":
             base = urls.chat_endpoint(base)
+    from gwconf.limits import resolve
+
+    model = profile.model_for(module.ID)
     return Target(
         client_id=module.ID,
         profile_name=profile.name,
         base_url=base,
         api_key=profile.resolve_key(env),
-        model=profile.model_for(module.ID),
+        model=model,
         wire=module.WIRE,
         family=family,
         base_derived=derived,
         notes=notes,
+        limits=resolve(profile, model, env),
     )
 
 

@@ -4,6 +4,11 @@ Docs: https://aider.chat/docs/config/aider_conf.html and /docs/llms/openai-compa
 against aider-chat 0.86.2 (shared/reference/clients-terminal.md section 9, and ``aider/main.py``,
 ``aider/args.py`` at 0.86.3.dev). Managed keys: ``openai-api-base``, ``openai-api-key`` and
 ``model: openai/<model>`` (the ``openai/`` prefix sends litellm down its OpenAI-compatible route).
+When the model's limits are known (profile or gateway, limits.py), the entry ``openai/<model>`` of
+``~/.aider.model.metadata.json`` in litellm's shape (``max_input_tokens``, ``max_output_tokens``,
+``max_tokens``, zero costs, ``litellm_provider: openai``, ``mode: chat``; aider 0.86.2
+``aider/models.py`` ``ModelInfoManager``/``register_litellm_models`` reads it from the home folder,
+the git root and the current folder); unknown, nothing is written there.
 
 Aider's own precedence, which ``read`` follows: ``.aider.conf.yml`` in the home folder, then the
 git root, then the current folder (closer wins); ``AIDER_*`` variables win over every file;
@@ -58,6 +63,7 @@ RESTAMPED: tuple[str, ...] = ()
 
 CONF = ".aider.conf.yml"
 PREFIX = "openai/"
+METADATA = ".aider.model.metadata.json"  # litellm's model metadata, read from home, git root, cwd
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -69,7 +75,10 @@ import_link = no_import_link
 
 
 def files(env: Env) -> list[ConfigFile]:
-    return [ConfigFile("config", env.home / CONF, "yaml", secret=True)]
+    return [
+        ConfigFile("config", env.home / CONF, "yaml", secret=True),
+        ConfigFile("metadata", env.home / METADATA, "json"),
+    ]
 
 
 def detect(env: Env) -> bool:
@@ -88,6 +97,17 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set(("openai-api-base",), target.base_url)
     config.set(("openai-api-key",), target.api_key)
     config.set(("model",), model)
+    limits = target.limits
+    if limits.known and "metadata" in docs:
+        # litellm's entry shape (aider loads it over litellm's own list): with it aider knows the
+        # window and prints no "Unknown context window size and costs"; unknown, nothing is written
+        entry: dict[str, Any] = {}
+        if limits.context_window:
+            entry["max_input_tokens"] = limits.context_window
+        if limits.max_output_tokens:
+            entry["max_output_tokens"] = entry["max_tokens"] = limits.max_output_tokens
+        entry.update(input_cost_per_token=0, output_cost_per_token=0, litellm_provider="openai", mode="chat")
+        docs["metadata"].set((model,), entry)
     return []
 
 

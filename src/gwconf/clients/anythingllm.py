@@ -10,6 +10,8 @@ current folder when it is a checkout (``server/.env.example``) or a Docker stora
 (``anythingllm.db``); the desktop app's ``<userData anythingllm-desktop>/storage/.env`` when that
 file exists (its location is UNVERIFIED, so gwconf never creates it). When its UI saves settings,
 AnythingLLM rewrites the whole ``.env`` from memory: the desktop app is refused while it runs.
+``GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT`` (unset, AnythingLLM assumes 4096): the known window
+(limits.py), else, when the file has none, gwconf's stated default 128000, named in apply's output.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from gwconf.clients._base import (
 )
 from gwconf.errors import ClientError, NotSetUp
 from gwconf.formats import Document
+from gwconf.limits import window_or_default
 from gwconf.paths import Env
 
 ID = "anythingllm"
@@ -50,7 +53,6 @@ RESTAMPED: tuple[str, ...] = ()
 VARIABLE = "ANYTHINGLLM_DIR"
 DESKTOP_APP = "anythingllm-desktop"
 PROCESS_NAMES = ("anythingllm", "AnythingLLM", "anythingllm-desktop")
-TOKEN_LIMIT = "128000"  # the gateway's real context size is not known (spec 8)
 UNSAFE = "#'\"` \t"  # AnythingLLM cuts a value at these when it rewrites .env (updateENV.js)
 
 
@@ -122,9 +124,10 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     dotenv.set(("GENERIC_OPEN_AI_BASE_PATH",), target.base_url)
     dotenv.set(("GENERIC_OPEN_AI_MODEL_PREF",), target.model)
     dotenv.set(("GENERIC_OPEN_AI_API_KEY",), target.api_key)
-    if dotenv.get(("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",), None) is None:
-        dotenv.set(("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",), TOKEN_LIMIT)
     notes = [f"AnythingLLM .env: {path} ({how})"]
+    if target.limits.context_window or dotenv.get(("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",), None) is None:
+        # unset, AnythingLLM assumes 4096 tokens; the known window, else a stated default
+        dotenv.set(("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",), str(window_or_default(target, NAME, notes)))
     risky = [
         name
         for name, value in (

@@ -67,6 +67,7 @@ import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 launch = no_launch
+import_link = no_import_link
 
 
 @dataclass

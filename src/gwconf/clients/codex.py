@@ -7,6 +7,12 @@ only value current Codex accepts). The key goes to ``auth.json`` with ``requires
 unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
 ``gwconf run codex`` writes nothing: ``-c key=value`` overrides (TOML values, above every config
 layer) describe the same table with ``env_key``, and the key is set only in Codex's environment.
+The model's context window, when known (profile or gateway, limits.py), goes to
+``model_context_window`` (0.169 reads it; its ``model_max_output_tokens`` is ignored with a warning,
+so it is not written); unknown, the key is taken out. Checked with the real 0.169: the window does
+not silence "Model metadata for `<model>` not found. Defaulting to fallback metadata": that comes
+from Codex's model catalog (``model_catalog_json``), which gwconf does not write (a catalog replaces
+the built-in one whole).
 """
 
 from __future__ import annotations
@@ -90,6 +96,11 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*TABLE, "base_url"), target.base_url)
     config.set((*TABLE, "wire_api"), "responses")
     config.delete((*TABLE, "env_key"))  # gwconf places the key itself; env_key would shadow it
+    if target.limits.context_window:
+        # for a model its catalog does not know, Codex otherwise assumes a generic window
+        config.set(("model_context_window",), target.limits.context_window)
+    else:  # unknown for this model: a number left from another profile or model would be a guess
+        config.delete(("model_context_window",))
     if config.get(("forced_login_method",), None) == "chatgpt":
         config.delete(("forced_login_method",))  # with it Codex deletes an auth.json that holds a key
         notes.append('removed forced_login_method = "chatgpt" (Codex would delete the key\'s auth.json)')

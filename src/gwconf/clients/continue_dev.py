@@ -4,7 +4,9 @@ Docs: https://docs.continue.dev/reference ; checked against @continuedev/cli 1.5
 (shared/reference/clients-terminal.md section 7, clients-editors.md section 6). gwconf owns one
 ``models`` entry (its name starts with ``gwconf``): ``provider: openai``, ``apiBase``, ``model``,
 and ``apiKey: ${{ secrets.GWCONF_API_KEY }}`` resolved from ``~/.continue/.env`` (0600), so the
-key stays out of a file people share. ``CONTINUE_GLOBAL_DIR`` moves the folder.
+key stays out of a file people share. ``CONTINUE_GLOBAL_DIR`` moves the folder. The model's limits,
+when known (limits.py), go to the entry's ``defaultCompletionOptions.contextLength`` and ``maxTokens``
+(@continuedev/config-yaml's model schema); unknown, they are not written (Continue's defaults hold).
 ``gwconf run continue`` starts ``cn --config FILE`` with a temporary config that ``render()`` fills
 with gwconf's model alone (``cn`` takes its last used model, else the first one: a copy of the
 user's config.yaml would let another model win), the key only in ``cn``'s environment.
@@ -109,9 +111,23 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     index = find_entry(config)
     if index is None:
         config.append(("models",), entry)
+        index = len(config.get(("models",))) - 1
     else:
         for key in ("name", "provider", "model", "apiBase", "apiKey"):
             config.set(("models", index, key), entry[key])
+    # the model's limits where Continue reads them (config.yaml reference: defaultCompletionOptions
+    # contextLength, maxTokens); unknown, Continue keeps its own defaults and nothing is written
+    options = ("models", index, "defaultCompletionOptions")
+    for key, value in (
+        ("contextLength", target.limits.context_window),
+        ("maxTokens", target.limits.max_output_tokens),
+    ):
+        if value:
+            config.set((*options, key), value)
+        elif isinstance(config.get(options, None), dict):  # unknown: no number left from another profile
+            config.delete((*options, key))
+    if config.get(options, None) == {}:
+        config.delete(options)
     dotenv.set((SECRET_NAME,), target.api_key)
     return []
 

@@ -24,7 +24,9 @@ included, and reports a ``crushrc`` line that overrides it (``model large ...``)
 rewriting the script. The data-folder ``crush.json`` (the model picked in Crush's UI) is merged
 after the global files and is reported the same way, never edited. ``gwconf run crush`` points
 ``CRUSH_GLOBAL_CONFIG`` at a temporary stand-in for the global folder (its entries linked,
-crush.json as ``render()`` edits it).
+crush.json as ``render()`` edits it). The model entry gwconf adds demands ``context_window`` and
+``default_max_tokens`` (catwalk's Model): the model's limits (limits.py), else gwconf's stated
+defaults (128000 and 8192), named in apply's output.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 
 ID = "crush"
@@ -71,7 +74,6 @@ RESTAMPED: tuple[str, ...] = ()
 PROVIDER_ID = "gwconf"
 SCHEMA = "https://charm.land/crush.json"
 SLOTS = ("large", "small")
-NEW_MODEL = {"context_window": 128000, "default_max_tokens": 8192}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
@@ -128,12 +130,17 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*entry, "name"), "gwconf gateway")
     config.set((*entry, "base_url"), target.base_url)
     config.set((*entry, "api_key"), target.api_key)
+    notes: list[str] = []
     if not any(isinstance(m, dict) and m.get("id") == target.model for m in models or []):
-        config.append((*entry, "models"), {"id": target.model, "name": target.model, **NEW_MODEL})
+        # crush's model entry demands both numbers (catwalk.Model); a stated default when unknown
+        limits = {
+            "context_window": window_or_default(target, NAME, notes),
+            "default_max_tokens": output_or_default(target, NAME, notes),
+        }
+        config.append((*entry, "models"), {"id": target.model, "name": target.model, **limits})
     for slot in SLOTS:
         config.set(("models", slot, "provider"), PROVIDER_ID)
         config.set(("models", slot, "model"), target.model)
-    notes = []
     for label, data in _later_layers(docs, env, []):
         slots = [s for s in SLOTS if isinstance(data.get("models"), dict) and s in data["models"]]
         if slots:

@@ -70,6 +70,7 @@ target = default_target_for(__name__)
 import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
+import_link = no_import_link
 
 
 def factory_dir(env: Env) -> Path:

@@ -18,6 +18,8 @@ from config.yaml: a secret comes from the environment, else the OS keyring, else
 first for secrets, so the built-in ``openai`` provider gets ``OPENAI_HOST`` (scheme and host) and an
 ``OPENAI_BASE_PATH`` starting with ``/`` (goose then treats it as custom and stays on Chat
 Completions for every model name; ``build_url`` joins it onto the host as an absolute path).
+The model entry gwconf adds demands ``context_limit``: the known window (limits.py), else gwconf's
+stated default 128000, named in apply's output.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
+from gwconf.limits import window_or_default
 from gwconf.paths import Env
 
 ID = "goose"
@@ -60,7 +63,6 @@ RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "custom_gwconf"
 KEY_VAR = "CUSTOM_GWCONF_API_KEY"
-CONTEXT_LIMIT = 128000
 OFFICIAL_HOST = urls.root(urls.OFFICIAL_OPENAI_BASE)
 DEFAULT_BASE_PATH = "v1/chat/completions"
 
@@ -111,16 +113,21 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     ):
         provider.set((key,), value)
     models = provider.get(("models",), None)
-    if not isinstance(models, list):
-        provider.set(("models",), [{"name": target.model, "context_limit": CONTEXT_LIMIT}])
-    elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
-        provider.append(("models",), {"name": target.model, "context_limit": CONTEXT_LIMIT})
+    notes: list[str] = []
+    if not isinstance(models, list) or not any(
+        isinstance(m, dict) and m.get("name") == target.model for m in models
+    ):
+        # goose's ModelInfo demands context_limit: the known window, else a stated default
+        entry = {"name": target.model, "context_limit": window_or_default(target, NAME, notes)}
+        if isinstance(models, list):
+            provider.append(("models",), entry)
+        else:
+            provider.set(("models",), [entry])
     if provider.get(("supports_streaming",), None) is None:
         provider.set(("supports_streaming",), True)
     config.set(("GOOSE_PROVIDER",), PROVIDER_ID)
     config.set(("GOOSE_MODEL",), target.model)
     secrets.set((KEY_VAR,), target.api_key)
-    notes = []
     if not _keyring_disabled(config, env):
         notes.append(
             f"goose reads secrets.yaml only while its OS keyring holds no goose entry; if it reports "

@@ -79,6 +79,7 @@ import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+import_link = no_import_link
 
 
 def state_dir(env: Env) -> Path:

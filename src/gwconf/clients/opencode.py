@@ -16,7 +16,10 @@ entry, and the top-level ``model`` and ``small_model`` (opencode sends a title r
 when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
 functions with its own ``Layout``. ``gwconf run opencode`` passes the provider entry ``render()``
 builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
-included), so nothing is written at all.
+included), so nothing is written at all. The model's limits, when known (limits.py), go to
+``provider.gwconf.models.<model>.limit.context`` and ``.output`` (both required in opencode's
+models.dev schema once ``limit`` is given; not checked against a running 1.18.33); unknown,
+``limit`` is taken out.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 
 ID = "opencode"
@@ -157,9 +161,19 @@ def render_layout(docs: dict[str, Document], target: Target, layout: Layout, nam
     config.set((*entry, "options", "apiKey"), target.api_key)
     if not isinstance(config.get((*entry, "models", target.model), None), dict):
         config.set((*entry, "models", target.model), {"name": target.model})
+    notes: list[str] = []
+    if target.limits.known:
+        # models.<m>.limit needs both numbers (opencode's models.dev schema: context and output)
+        limit = {
+            "context": window_or_default(target, name, notes),
+            "output": output_or_default(target, name, notes),
+        }
+        config.set((*entry, "models", target.model, "limit"), limit)
+    else:  # unknown: opencode's own handling, not numbers left from another profile
+        config.delete((*entry, "models", target.model, "limit"))
     config.set(("model",), f"{PROVIDER_ID}/{target.model}")
     config.set(("small_model",), f"{PROVIDER_ID}/{target.model}")
-    return []
+    return notes
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

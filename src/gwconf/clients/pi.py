@@ -79,6 +79,7 @@ detect = default_detect_for(__name__)
 import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
+import_link = no_import_link
 
 
 @dataclass

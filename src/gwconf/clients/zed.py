@@ -7,7 +7,9 @@ UNVERIFIED). gwconf adds ``language_models.openai_compatible.gwconf`` (``api_url
 ``gwconf`` from ``$GWCONF_API_KEY`` (upper-snake provider id + ``_API_KEY``) or its keychain,
 never from settings.json, so gwconf writes no key and says how to set it. Folder: Linux
 ``$FLATPAK_XDG_CONFIG_HOME/zed`` or ``$XDG_CONFIG_HOME/zed`` (``~/.config/zed``), macOS
-``~/.config/zed``, Windows ``%APPDATA%\\Zed``.
+``~/.config/zed``, Windows ``%APPDATA%\\Zed``. The ``available_models`` entry gwconf adds demands
+``max_tokens`` (the context window): the known one (limits.py), else gwconf's stated default 128000,
+named in apply's output; ``max_output_tokens`` (optional) only when known.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from gwconf.clients._base import (
 )
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import window_or_default
 from gwconf.paths import Env
 
 ID = "zed"
@@ -51,7 +54,6 @@ PROVIDER_ID = "gwconf"
 KEY_VARIABLE = "GWCONF_API_KEY"  # Zed: format!("{}_API_KEY", id).to_case(UpperSnake)
 PROVIDER = ("language_models", "openai_compatible", PROVIDER_ID)
 DEFAULT_MODEL = ("agent", "default_model")
-MAX_TOKENS = 128000  # required by Zed's schema; the gateway's real limit is not known (spec 8)
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -88,7 +90,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         )
     settings.set((*PROVIDER, "api_url"), target.base_url)
     models = settings.get((*PROVIDER, "available_models"), None)
-    entry = {"name": target.model, "display_name": f"{target.model} (gateway)", "max_tokens": MAX_TOKENS}
+    notes: list[str] = []
+    entry: dict[str, object] = {"name": target.model, "display_name": f"{target.model} (gateway)"}
+    if not isinstance(models, list) or not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
+        # max_tokens (the context window) is required by Zed's schema: the known one, else a stated default
+        entry["max_tokens"] = window_or_default(target, NAME, notes)
+        if target.limits.max_output_tokens:
+            entry["max_output_tokens"] = target.limits.max_output_tokens
     if not isinstance(models, list):
         settings.set((*PROVIDER, "available_models"), [entry])
     elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
@@ -100,7 +108,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         settings.set((*DEFAULT_MODEL, "model"), target.model)
     else:
         settings.set(DEFAULT_MODEL, {"provider": PROVIDER_ID, "model": target.model})
-    return _key_notes(env, target)
+    return notes + _key_notes(env, target)
 
 
 def _key_notes(env: Env, target: Target) -> list[str]:

@@ -1,8 +1,8 @@
 """All formats behind one interface: ``load(fmt, text, source) -> Document``.
 
 Editors are imported lazily (tomlkit and PyYAML cost tens of milliseconds each), so a command
-only pays for the formats of the files it touches. ``verify_edit`` is the write gate of
-formats.md 1.1: parse the result and compare its data with the intended data.
+only pays for the formats of the files it touches. ``checked_edit`` is the write gate:
+every byte outside the edited spans is unchanged, and the result reads back as intended.
 """
 
 from __future__ import annotations
@@ -13,14 +13,16 @@ import marshal
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, Document, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, Document, Edit, KeyPath, Op, detect_eol
 
 __all__ = [
     "FORMATS",
     "MISSING",
     "Document",
+    "Edit",
     "KeyPath",
     "Op",
+    "check_bytes",
     "checked_edit",
     "decode",
     "detect_eol",
@@ -159,48 +161,96 @@ def get_plain(data: Any, path: KeyPath) -> Any:
 
 
 def verify_edit(fmt: str, original: Document | None, edited: Document) -> str:
-    """Re-parse the edited text and compare it with the intended data; returns the text.
-
-    ``original`` is the document as loaded before any edit (``None`` for a new file).
-    Raises ``WriteRefused`` when the editor produced something that reads back differently:
-    the file is then left alone.
-    """
+    """The write gate (``checked_edit``), for a caller that needs only the text."""
     return checked_edit(fmt, original, edited)[0]
 
 
-def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple[str, Any]:
-    """``verify_edit`` that also returns the data the text was checked to read back as.
+_BUG_HINT = "This is a gwconf bug: please report it with the file (keys removed)."
 
-    That data shares everything the edit did not touch with ``original``'s, so a caller that
-    needs the new data (the ledger's key records) does not parse the file a third time."""
+
+def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple[str, Any]:
+    """The write gate, the one path every edited text takes before it is written (design.md 5).
+
+    Two proofs, or ``WriteRefused`` and the file is left alone:
+    - bytes: every byte outside the spans the editor recorded (``edited.edits``) is the byte that
+      was there, and each span lies inside what its operation claimed (``check_bytes``). A data
+      check alone let an editor drop a comment;
+    - data: the text, read again, is ``original``'s data with the edits replayed. The editor
+      reads it (``reads_as``: the JSON editor compares a big object member by member without
+      holding it whole; else ``reread``: a parse from scratch).
+
+    ``original`` is the document as loaded before any edit (``None`` for a new file). Returns
+    the text and the data it was checked to read as, which shares everything the edit did not
+    touch with ``original``'s, so the ledger's key records need no third parse."""
+    if edited.fmt != fmt:
+        raise ValueError(f"{edited.source}: edited as {edited.fmt}, checked as {fmt}")
     text = edited.dump()
+    check_bytes(edited.source, edited.original, edited.gate_text(), edited.edits)
     before = original.data() if original is not None else None
     intended = replay(before, edited.ops)
-    # An editor may check the text against the intended data itself, parsing it from scratch
-    # but never holding the re-read data whole (JSON, for a big top-level object).
-    if edited.fmt == fmt and edited.dump() is text and edited.reads_as(intended):
-        return text, intended
     try:
-        reparsed = _reread(fmt, text, edited)
+        if edited.reads_as(intended):
+            return text, intended
+        reparsed = edited.reread()
     except ParseError as exc:
         raise WriteRefused(
-            f"{edited.source}: gwconf's edit would not parse ({exc.reason}); nothing was written.",
-            "This is a gwconf bug: please report it with the file (keys removed).",
+            f"{edited.source}: gwconf's edit would not parse ({exc.reason}); nothing was written.", _BUG_HINT
         ) from None
     if not _same(reparsed, intended):
         raise WriteRefused(
             f"{edited.source}: gwconf's edit reads back differently than intended; nothing was written.",
-            "This is a gwconf bug: please report it with the file (keys removed).",
+            _BUG_HINT,
         )
     return text, reparsed if intended is None else intended
 
 
-def _reread(fmt: str, text: str, edited: Document) -> Any:
-    """The data ``text`` parses to, from scratch. An editor may offer ``reread()`` doing the same
-    with less memory (the JSON editor compares its fresh mask with the one it kept)."""
-    if edited.fmt == fmt and edited.dump() is text:
-        return edited.reread()
-    return load(fmt, text, edited.source).data()
+_CHUNK = 1 << 20  # characters compared at a time: no copy of a whole big file
+
+
+def check_bytes(source: str, before: str, after: str, edits: list[Edit]) -> None:
+    """Prove ``after`` is ``before`` with exactly ``edits`` made: the old text minus the edited
+    spans equals the new text minus their replacements, and each edit stays inside its claim.
+
+    The untouched runs of ``before`` are followed through the edits as (where now, where
+    before, length); each is then compared with ``after`` in chunks, at C speed."""
+    runs: list[tuple[int, int, int]] = [(0, 0, len(before))]
+    size = len(before)
+    for edit in edits:
+        start, end = edit.start, edit.end
+        if not (edit.lo <= start <= end <= edit.hi and end <= size) or (not edit.removes and end > start):
+            _refuse_bytes(source, after, min(start, len(after)), "changes bytes outside the span it claimed")
+        shift = edit.length - (end - start)
+        moved: list[tuple[int, int, int]] = []
+        for now, old, n in runs:
+            stop = now + n
+            if stop <= start:
+                moved.append((now, old, n))
+            elif now >= end:
+                moved.append((now + shift, old, n))
+            else:
+                if now < start:
+                    moved.append((now, old, start - now))
+                if stop > end:
+                    moved.append((end + shift, old + (end - now), stop - end))
+        runs = moved
+        size += shift
+    for now, old, n in runs:
+        for i in range(0, n, _CHUNK):
+            k = min(_CHUNK, n - i)
+            if not after.startswith(before[old + i : old + i + k], now + i):
+                where = now + i
+                while where < min(now + i + k, len(after)) and after[where] == before[old + where - now]:
+                    where += 1
+                _refuse_bytes(source, after, where, "changes bytes outside the spans it edits")
+    if size != len(after):  # every kept byte in place, yet more or fewer of them: at the end
+        _refuse_bytes(source, after, min(size, len(after)), "changes bytes outside the spans it edits")
+
+
+def _refuse_bytes(source: str, text: str, pos: int, what: str) -> None:
+    line = text.count("\n", 0, pos) + 1
+    raise WriteRefused(
+        f"{source}: gwconf's edit {what} (line {line} of the result); nothing was written.", _BUG_HINT
+    )
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -47,6 +47,67 @@ class Op:
     value: Any = None
 
 
+@dataclass(frozen=True)
+class Edit:
+    """One replacement an editor made: ``[start, end)`` of the text as it was just before this
+    edit became ``length`` new characters (offsets move with each edit, as the text did).
+
+    ``lo``..``hi`` is the region the operation claimed it may change, found from the parsed node
+    (a value's span, a member with its line), never from the cut itself, so a cut that strays
+    over a neighbour's comment is caught. ``removes`` False claims a pure insertion: nothing in
+    the region may go. The write gate (``formats.check_bytes``) proves from these that every
+    byte outside them is unchanged."""
+
+    start: int
+    end: int
+    length: int
+    lo: int
+    hi: int
+    removes: bool = True
+
+
+def trimmed_edit(
+    text: str, start: int, end: int, piece: str, claim: tuple[int, int] | None = None, removes: bool = True
+) -> Edit:
+    """The replacement of ``text[start:end]`` by ``piece``, shrunk to what really differs (a cut
+    that writes an unchanged comment back is no change to it). ``claim`` defaults to the edit
+    itself: an editor that knows no node spans still proves the bytes around its edits."""
+    width, size = end - start, len(piece)
+    head = _common(text, start, piece, 0, min(width, size), forward=True)
+    tail = _common(text, end, piece, size, min(width, size) - head, forward=False)
+    edit_start, edit_end = start + head, end - tail
+    lo, hi = claim if claim is not None else (edit_start, edit_end)
+    return Edit(edit_start, edit_end, size - head - tail, lo, hi, removes)
+
+
+def changed_edit(before: str, after: str, claim: tuple[int, int] | None = None) -> Edit:
+    """The one span in which ``after`` differs from ``before``: for editors that rebuild their
+    text (dotenv's lines, tomlkit's document) rather than splice it."""
+    return trimmed_edit(before, 0, len(before), after, claim)
+
+
+def _common(text: str, at: int, piece: str, from_: int, limit: int, *, forward: bool) -> int:
+    """How many characters ``text`` and ``piece`` share, forward from ``text[at]``/``piece[from_]``
+    or backward from just before them, at most ``limit``. Compared in chunks, at C speed."""
+    if limit <= 0:
+        return 0
+    done, chunk = 0, 4096
+    while done < limit:
+        n = min(chunk, limit - done)
+        if forward:
+            same = text.startswith(piece[from_ + done : from_ + done + n], at + done)
+        else:
+            same = text.endswith(piece[from_ - done - n : from_ - done], 0, at - done)
+        if not same:
+            if n == 1:
+                return done
+            chunk = max(1, n // 2)  # narrow down inside the chunk that differs
+            continue
+        done += n
+        chunk = min(chunk * 2, 1 << 20)
+    return done
+
+
 def line_col(text: str, pos: int) -> tuple[int, int]:
     """1-based line and column of offset ``pos``, for ``path:line:col`` errors."""
     return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
@@ -71,6 +132,8 @@ class Document(Protocol):
     fmt: str  # the format name it was loaded as (``json`` or ``jsonc`` share one editor)
     eol: str
     ops: list[Op]
+    original: str  # the text as loaded: the write gate compares every byte outside ``edits``
+    edits: list[Edit]  # every replacement made to it, in order (``formats.check_bytes``)
 
     def data(self) -> Any:
         """The plain Python value of the document as it is now (dict for mappings)."""
@@ -89,6 +152,10 @@ class Document(Protocol):
 
     def dump(self) -> str:
         """The full text (no BOM)."""
+
+    def gate_text(self) -> str:
+        """The text in the coordinates of ``original`` and ``edits``, for the byte check: ``dump()``
+        for every editor but JSON5's, whose text pads unquoted keys to line up with its mask."""
 
     def reads_as(self, intended: Any) -> bool:
         """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown

@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    Edit,
+    KeyPath,
+    NamedValues,
+    Op,
+    changed_edit,
+    detect_eol,
+    never_reads_as,
+    reread_from_scratch,
+)
 
 _ASSIGN = re.compile(r"(?P<prefix>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*)")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names bash can export
@@ -85,6 +94,8 @@ class DotenvDocument(NamedValues):
         self.source = source
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._lines = self._parse(text)
 
     # -- reading -----------------------------------------------------------------------------
@@ -169,6 +180,7 @@ class DotenvDocument(NamedValues):
         if current.get(name) == value:
             return
         last = next((line for line in reversed(self._lines) if line.name == name), None)
+        before, claim = self.dump(), self._line_span(last)
         if last is not None:  # edit the occurrence that wins
             last.token = _requote(value, last.style)
             last.value = value
@@ -182,24 +194,41 @@ class DotenvDocument(NamedValues):
                 self._lines[-1].added_eol = True
             self._lines.append(_Line(f"{name}=", name, quote(value), value, eol=self.eol))
         self.ops.append(Op("set", (name,), value))
+        self.edits.append(changed_edit(before, self.dump(), claim))
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)
         if name not in self.data():
             return False
         was_last = self._lines[-1].name == name
+        before = self.dump()
         self._lines = [line for line in self._lines if line.name != name]
         if was_last and self._lines and self._lines[-1].added_eol:
             self._lines[-1].eol = ""  # give back the missing final newline we had added
             self._lines[-1].added_eol = False
         self.ops.append(Op("delete", (name,)))
+        self.edits.append(changed_edit(before, self.dump()))
         return True
+
+    def _line_span(self, target: _Line | None) -> tuple[int, int] | None:
+        """Where ``target``'s line is in the text: an edit of its value claims that line alone
+        (without its line ending: a comment after the value stays on it)."""
+        if target is None:
+            return None
+        pos = 0
+        for line in self._lines:
+            if line is target:
+                return pos, pos + len(line.text()) - len(line.eol)
+            pos += len(line.text())
+        return None
 
     def append(self, path: KeyPath, value: Any) -> int:
         raise WriteRefused(f"{self.source}: .env values are text, not lists.")
 
     def dump(self) -> str:
         return "".join(line.text() for line in self._lines)
+
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
     def _name(self, path: KeyPath) -> str:
         if len(path) != 1 or not isinstance(path[0], str) or not path[0]:

@@ -34,7 +34,7 @@ from json.decoder import JSONDecodeError, scanstring
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, line_col, paused_gc
+from gwconf.formats._base import MISSING, Edit, KeyPath, Op, detect_eol, line_col, paused_gc, trimmed_edit
 
 __all__ = ["JsonDocument", "load"]
 
@@ -129,6 +129,7 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
         raise ValueError(f"not a JSON format: {fmt}")
     with paused_gc():
         if fmt == "json5":
+            _DUPLICATES[0] = False
             text, masked, trailing, data = _prepare5(text, source)
         else:
             masked, trailing, data = _prepare(text, source, strict=fmt == "json")
@@ -656,6 +657,47 @@ def _only_comma(text: str, start: int, end: int) -> bool:
     return match is not None and match.end() == end
 
 
+_SAME_LINE_GAP = re.compile(rf"(?:[ \t]+|{_BLOCK})*")  # blanks and /* */ comments on one line
+_BLANKS_COMMA = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
+
+
+def _member_claim(text: str, prev: _Child | None, child: _Child) -> tuple[int, int]:
+    """What deleting ``child`` may remove, from its parsed position alone (the write gate's claim;
+    ``_remove`` decides the cut, this only bounds it): the member itself; the blanks before it on
+    its own line; back to the previous value when only blanks and a comma lie between, or when
+    it shares that value's line (``[1, /* c */ 2]``: the comment goes with the 2); after it,
+    blanks, comments and a comma on its line, and the line break when it had the line to itself.
+    Never a comment on another line: that one is the user's note about something else."""
+    start, end = child[1], child[3]
+    line = _line_start(text, start)
+    own_line = _INDENT.match(text, line).end() == start
+    lo = line if own_line else _last_non_blank(text, line, start)
+    if prev is not None and (
+        _BLANKS_COMMA.match(text, prev[3]).end() >= lo  # only blanks and a comma between
+        or (not own_line and text.find("\n", prev[3], start) < 0)  # on one line with the one before
+    ):
+        lo = prev[3]
+    hi = _SAME_LINE_GAP.match(text, end).end()
+    if text.startswith(",", hi):
+        hi = _SAME_LINE_GAP.match(text, hi + 1).end()
+    if own_line:
+        hi = _LINE_REST.match(text, hi).end()
+        hi += 2 if text.startswith("\r\n", hi) else 1 if text.startswith(("\n", "\r"), hi) else 0
+    return lo, hi
+
+
+def _last_non_blank(text: str, floor: int, pos: int) -> int:
+    """Just past the last character before ``pos`` (not before ``floor``) that is not a space or tab."""
+    while pos > floor and text[pos - 1] in " \t":
+        pos -= 1
+    return pos
+
+
+def _comma_after(text: str, pos: int) -> int:
+    """The comma that follows the value ending at ``pos`` (blanks and comments may come first)."""
+    return _GAP.match(text, pos).end()
+
+
 def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
@@ -707,6 +749,8 @@ class JsonDocument:
         self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._text = text
         self._masked = masked
         self._trailing = trailing  # the file writes trailing commas (JSONC only)
@@ -721,6 +765,10 @@ class JsonDocument:
     def dump(self) -> str:
         if self.fmt == "json5" and _PAD in self._text:
             return self._text.replace(_PAD, "")
+        return self._text
+
+    def gate_text(self) -> str:
+        """The text as edited: JSON5's unquoted keys still padded, as in ``original`` and ``edits``."""
         return self._text
 
     def data(self) -> Any:
@@ -789,7 +837,7 @@ class JsonDocument:
                 if _equal(current, value):
                     del self.notes[noted:]  # nothing edited: nothing to say
                     return
-                self._replace(child_start, start, stop, value)
+                self._replace(child_start, start, stop, value, claim=(start, stop))
             elif not path:
                 self._create_top(value)
             else:
@@ -976,12 +1024,30 @@ class JsonDocument:
             self._unit_cache = _detect_unit(self._text)
         return self._unit_cache
 
-    def _splice(self, start: int, end: int, piece: str, masked_piece: str | None = None) -> None:
+    def _splice(
+        self,
+        start: int,
+        end: int,
+        piece: str,
+        masked_piece: str | None = None,
+        *,
+        claim: tuple[int, int],
+        removes: bool = True,
+        edits: list[Edit] | None = None,
+    ) -> None:
         """Replace [start, end) in the text and the mask alike; the offsets stay shared. The new
         mask replaces the old one before the new text is built, so the old mask is already gone
-        then (peak: about three copies of a big file, measured)."""
+        then (peak: about three copies of a big file, measured).
+
+        ``claim`` is the region the operation may change, found from the node it edits, and
+        ``removes`` False claims a pure insertion; the write gate holds the splice to them.
+        ``edits``: the splice described as several edits (a comma here, a line there)."""
         if masked_piece is None:
             piece, masked_piece = _marked(piece)
+        if edits is None:
+            self.edits.append(trimmed_edit(self._text, start, end, piece, claim, removes))
+        else:
+            self.edits += edits
         self._tail = None  # it holds the old mask
         self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
@@ -991,18 +1057,39 @@ class JsonDocument:
         if shared:
             self._masked = self._text
 
-    def _keep(self, start: int, end: int, keep_from: int, keep_to: int) -> None:
-        """Remove [start, end) but keep [keep_from, keep_to) from inside it."""
-        self._splice(start, end, self._text[keep_from:keep_to], self._masked[keep_from:keep_to])
+    def _keep(
+        self,
+        start: int,
+        end: int,
+        keep_from: int,
+        keep_to: int,
+        claims: tuple[tuple[int, int], tuple[int, int]],
+    ) -> None:
+        """Remove [start, end) but keep [keep_from, keep_to) from inside it: two removals, each
+        held to its own claim (``claims``, in the text before either)."""
+        (lo1, hi1), (lo2, hi2) = claims
+        gone = keep_from - start
+        edits = [
+            Edit(start, keep_from, 0, lo1, hi1),
+            Edit(keep_to - gone, end - gone, 0, lo2 - gone, hi2 - gone),
+        ]
+        self._splice(
+            start,
+            end,
+            self._text[keep_from:keep_to],
+            self._masked[keep_from:keep_to],
+            claim=(0, 0),
+            edits=edits,
+        )
 
     def _create_top(self, value: Any) -> None:
         text = self._text
         piece = _render(value, "", self._unit(), self.eol, False) + self.eol
         if _is_blank(text):  # nothing worth keeping
-            self._splice(0, len(text), piece)
+            self._splice(0, len(text), piece, claim=(0, len(text)))
         else:  # comments only: keep them above
             sep = "" if text.endswith(("\n", "\r")) else self.eol
-            self._splice(len(text), len(text), sep + piece)
+            self._splice(len(text), len(text), sep + piece, claim=(len(text), len(text)), removes=False)
 
     def _create(self, path: KeyPath, depth: int, owner: int, pos: int, value: Any, verb: str) -> None:
         """Insert what is missing of ``path`` below the existing value at ``pos`` (-1: empty file),
@@ -1029,8 +1116,8 @@ class JsonDocument:
         else:
             self._insert(owner, pos, path[depth], _nest(path[depth + 1 :], value))
 
-    def _replace(self, child_start: int, start: int, end: int, value: Any) -> None:
-        """Set an existing value: exactly its span changes."""
+    def _replace(self, child_start: int, start: int, end: int, value: Any, claim: tuple[int, int]) -> None:
+        """Set an existing value: exactly its span changes (``claim``: the value as parsed)."""
         text = self._text
         line = _line_start(text, child_start)
         if _INDENT.match(text, line).end() == child_start:
@@ -1040,9 +1127,9 @@ class JsonDocument:
         if self.fmt == "json5" and isinstance(value, str) and text.startswith("'", start):
             inner = _dumps(value)[1:-1].replace('\\"', '"').replace("'", "\\'")  # its quotes stay
             _, padded, masked = _j5_string(f"'{inner}'", 0, self.source)
-            self._splice(start, end, padded, masked)
+            self._splice(start, end, padded, masked, claim=claim)
             return
-        self._splice(start, end, piece)
+        self._splice(start, end, piece, claim=claim)
 
     def _insert(self, owner: int, container: int, key: str | None, value: Any) -> int:
         """Add a member (``key``) or an element (``key`` None) at the end of the container at
@@ -1064,11 +1151,18 @@ class JsonDocument:
         at, after = (comma, comma + 1) if trailing else (last[3], last[3])
 
         def put(to: int, piece: str) -> None:
+            """The entry goes in at ``to``, after a comma written at ``at`` (a trailing comma is
+            there already): two pure insertions between the last value and the closing bracket."""
             nonlocal text, masked
             new_text, new_mask = _marked(piece)
+            edits = [] if trailing else [Edit(at, at, 1, last[3], close, removes=False)]
+            moved = 0 if trailing else 1
+            edits.append(
+                Edit(to + moved, to + moved, len(new_text), last[3] + moved, close + moved, removes=False)
+            )
             new_text, new_mask = "," + text[after:to] + new_text, "," + masked[after:to] + new_mask
             text = masked = ""  # let _splice free the old mask before it builds the new text
-            self._splice(at, to, new_text, new_mask)
+            self._splice(at, to, new_text, new_mask, claim=(0, 0), edits=edits)
 
         if text.find("\n", container, close) < 0:  # one line: insert inline
             if prev is not None:
@@ -1103,26 +1197,31 @@ class JsonDocument:
         tail = _TRAIL if self._trailing else ""
         if _WS.match(text, container + 1).end() == close:  # only blanks inside
             own_line = _INDENT.match(text, _line_start(text, owner)).end() == owner
+            blanks = (container + 1, close)  # only blanks inside: they may go
             if not own_line or (key is None and not (isinstance(value, (dict, list)) and value)):
-                self._splice(container + 1, close, head + _compact(value, ", ", ": "))
+                self._splice(container + 1, close, head + _compact(value, ", ", ": "), claim=blanks)
                 return
             inner = base + self._unit()
             body = _render(value, inner, self._unit(), eol, self._trailing)
-            self._splice(container + 1, close, eol + inner + head + body + tail + eol + base)
+            self._splice(container + 1, close, eol + inner + head + body + tail + eol + base, claim=blanks)
             return
+        inside = (container + 1, close)  # comments inside: the entry goes in, nothing goes
         line = _line_start(text, close)  # comments inside: keep them above the new entry
         if _INDENT.match(text, line).end() == close:
             inner = text[line:close] + self._unit()
             body = _render(value, inner, self._unit(), eol, self._trailing)
-            self._splice(line, line, inner + head + body + tail + eol)
+            self._splice(line, line, inner + head + body + tail + eol, claim=inside, removes=False)
         else:
             inner = base + self._unit()
             body = _render(value, inner, self._unit(), eol, self._trailing)
-            self._splice(close, close, eol + inner + head + body + tail + eol + base)
+            self._splice(
+                close, close, eol + inner + head + body + tail + eol + base, claim=inside, removes=False
+            )
 
     def _remove(self, container: int, prev: _Child | None, child: _Child, following: _Child | None) -> None:
         """Delete a member with its whole line(s) when it has them to itself, else inline."""
         text = self._text
+        claim = _member_claim(text, prev, child)
         start, end = child[1], child[3]
         gap = _GAP.match(text, end).end()
         comma = gap if text[gap] == "," else -1
@@ -1149,12 +1248,15 @@ class JsonDocument:
             # comma before it becomes the trailing comma (blank in the mask).
             sep = _GAP.match(text, prev[3]).end()
             if comma < 0:
-                self._keep(sep, max(cut_to, sep + 1), sep + 1, max(cut_from, sep + 1))
+                claims = ((prev[3], _comma_after(text, prev[3]) + 1), claim)
+                self._keep(sep, max(cut_to, sep + 1), sep + 1, max(cut_from, sep + 1), claims)
             else:
-                self._splice(sep, cut_to, text[sep:cut_from], " " + self._masked[sep + 1 : cut_from])
+                self._splice(
+                    sep, cut_to, text[sep:cut_from], " " + self._masked[sep + 1 : cut_from], claim=claim
+                )
         else:
-            self._splice(cut_from, cut_to, "")
+            self._splice(cut_from, cut_to, "", claim=claim)
         if prev is None and following is None:  # now empty: {} rather than a lone blank line
             inside = _WS.match(self._text, container + 1).end()
             if inside > container + 1 and self._text[inside] in "}]":
-                self._splice(container + 1, inside, "")
+                self._splice(container + 1, inside, "", claim=(container + 1, inside))

@@ -21,7 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import KeyPath, NamedValues, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    Edit,
+    KeyPath,
+    NamedValues,
+    Op,
+    changed_edit,
+    detect_eol,
+    never_reads_as,
+    reread_from_scratch,
+)
 
 BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
@@ -85,6 +94,8 @@ class ShellBlockDocument(NamedValues):
         self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._original = text
         self._had_block = False
         self._head = text  # text before the begin marker line
@@ -156,6 +167,11 @@ class ShellBlockDocument(NamedValues):
             raise WriteRefused(f"{self.source}: {name} cannot hold a NUL character.")
         if self.data().get(name) == value and not self._duplicates(name):
             return
+        before, block = self.dump(), self._block_span()
+        self._set(name, value)
+        self._note(before, block)
+
+    def _set(self, name: str, value: str) -> None:
         if not self._begin:
             self._create_block()
         text = assignment(self.fmt, name, value)
@@ -173,11 +189,13 @@ class ShellBlockDocument(NamedValues):
         self.ops.append(Op("set", (name,), value))
 
     def delete(self, path: KeyPath) -> bool:
+        before, block = self.dump(), self._block_span()
         if tuple(path) == ():
             if not self._begin:
                 return False
             self._remove_block()
             self.ops.append(Op("delete", ()))
+            self._note(before, None)
             return True
         name = self._name(path)
         if name not in self.data():
@@ -185,8 +203,25 @@ class ShellBlockDocument(NamedValues):
         self._lines = [line for line in self._lines if line.name != name]
         if not any(line.name is not None for line in self._lines):
             self._remove_block()
+            block = None
         self.ops.append(Op("delete", (name,)))
+        self._note(before, block)
         return True
+
+    def _block_span(self) -> tuple[int, int] | None:
+        """Where the marked block is in the text now (begin marker to end marker line), if any."""
+        if not self._begin:
+            return None
+        start = len(self._head)
+        return start, start + len(self._begin) + sum(len(line.text) for line in self._lines) + len(self._end)
+
+    def _note(self, before: str, block: tuple[int, int] | None) -> None:
+        """Record the edit for the write gate. Inside an existing block it claims only the block:
+        nothing outside the markers may change. Adding or removing the block claims what it
+        changed (the blank line and final newline that go with it)."""
+        after = self.dump()
+        if after != before:
+            self.edits.append(changed_edit(before, after, block if self._begin else None))
 
     def append(self, path: KeyPath, value: Any) -> int:
         raise WriteRefused(f"{self.source}: environment variables are not lists.")
@@ -196,6 +231,8 @@ class ShellBlockDocument(NamedValues):
             return self._head
         body = "".join(line.text for line in self._lines)
         return self._head + self._begin + body + self._end + self._tail
+
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
     def _duplicates(self, name: str) -> bool:
         return sum(line.name == name for line in self._lines) > 1

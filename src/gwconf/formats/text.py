@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from gwconf.errors import WriteRefused
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    MISSING,
+    Edit,
+    KeyPath,
+    Op,
+    changed_edit,
+    detect_eol,
+    never_reads_as,
+    reread_from_scratch,
+)
 
 
 def load(text: str, source: str, *, fmt: str = "text") -> TextDocument:
@@ -38,6 +47,8 @@ class TextDocument:
         self.source = source
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._text = text
 
     def data(self) -> str | None:
@@ -58,13 +69,15 @@ class TextDocument:
         # keep the file's final line ending or its absence (llm writes the file without one); an
         # empty value or one ending in a newline needs it, or it would read back differently
         bare = self._text and not self._text.endswith("\n") and value and not value.endswith("\n")
-        self._text = value + ("" if bare else self.eol)
+        before, self._text = self._text, value + ("" if bare else self.eol)
+        self.edits.append(changed_edit(before, self._text, (0, len(before))))  # the file is the value
         self.ops.append(Op("set", (), value))
 
     def delete(self, path: KeyPath) -> bool:
         self._check_path(path)
         if not self._text:
             return False
+        self.edits.append(Edit(0, len(self._text), 0, 0, len(self._text)))
         self._text = ""
         self.ops.append(Op("delete", ()))
         return True
@@ -74,6 +87,8 @@ class TextDocument:
 
     def dump(self) -> str:
         return self._text
+
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
     def _check_path(self, path: KeyPath) -> None:
         if tuple(path) != ():

@@ -36,7 +36,16 @@ from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
-from gwconf.formats._base import MISSING, KeyPath, Op, detect_eol, never_reads_as, reread_from_scratch
+from gwconf.formats._base import (
+    MISSING,
+    Edit,
+    KeyPath,
+    Op,
+    changed_edit,
+    detect_eol,
+    never_reads_as,
+    reread_from_scratch,
+)
 
 
 def load(text: str, source: str, *, fmt: str = "toml") -> TomlDocument:
@@ -716,6 +725,8 @@ class TomlDocument:
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = self._text = text
+        self.edits: list[Edit] = []
         # new lines from tomlkit are bare LF; turn them into CRLF only in a pure-CRLF file
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
@@ -737,14 +748,22 @@ class TomlDocument:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def _adopt(self, text: str, tk_doc: Any, data: dict[str, Any] | None) -> None:
-        """Make ``text`` the state; its tomlkit document and plain data are computed on demand."""
+    def _adopt(self, text: str, tk_doc: Any, data: dict[str, Any] | None, edits: int | None = None) -> None:
+        """Make ``text`` the state; its tomlkit document and plain data are computed on demand.
+
+        A new text is recorded for the write gate as the one span it changed (tomlkit rebuilds
+        the text, so that span is all the editor knows); a saved state (``edits``: how many
+        edits it had) takes back the edits made since."""
+        if edits is not None:
+            del self.edits[edits:]
+        elif text != self._text:
+            self.edits.append(changed_edit(self._text, text))
         self._text = text
         self._tk_doc = tk_doc
         self._data = data
 
-    def _state(self) -> tuple[str, Any, dict[str, Any] | None]:
-        return self._text, self._tk_doc, self._data
+    def _state(self) -> tuple[str, Any, dict[str, Any] | None, int]:
+        return self._text, self._tk_doc, self._data, len(self.edits)
 
     @property
     def _doc(self) -> Any:
@@ -766,6 +785,8 @@ class TomlDocument:
     def dump(self) -> str:
         self._settle()
         return self._text
+
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
     def _settle(self) -> None:
         """Read the optimistic text back once; when it is not what the edits intend, start again

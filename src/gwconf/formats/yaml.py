@@ -41,12 +41,14 @@ from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
 from gwconf.formats._base import (
     MISSING,
+    Edit,
     KeyPath,
     Op,
     detect_eol,
     never_reads_as,
     paused_gc,
     reread_from_scratch,
+    trimmed_edit,
 )
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
@@ -599,6 +601,8 @@ class YamlDocument:
         self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
+        self.original = text
+        self.edits: list[Edit] = []
         self._text = text
         self._tree: _Tree | None = _compose(text, source)
         # Built now so a file safe_load cannot read is refused before any edit.
@@ -673,6 +677,8 @@ class YamlDocument:
     def dump(self) -> str:
         return self._text
 
+    gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
     # -- state ------------------------------------------------------------------------------
 
     def _tree_now(self) -> _Tree:
@@ -694,12 +700,13 @@ class YamlDocument:
     def _atomic(self) -> Iterator[None]:
         """One public edit is all or nothing: a refusal halfway (say, in a key-by-key mapping
         update) puts the text back, so ``ops`` always describes the text."""
-        before = self._text
+        before, done = self._text, len(self.edits)
         try:
             yield
         except BaseException:
             if self._text is not before:
-                self._splice(0, len(self._text), before)
+                self._text, self._tree, self._style_cache = before, None, None
+                del self.edits[done:]
             raise
 
     def _record(self, op: Op) -> None:
@@ -714,7 +721,9 @@ class YamlDocument:
     def _splice(self, start: int, end: int, new: str) -> None:
         """Change the text; its node positions are composed again when next needed. The data
         stays as it was until the public edit finishes (``_record``): within one edit, reads
-        ask for keys that edit has not touched yet."""
+        ask for keys that edit has not touched yet. The write gate holds the bytes around each
+        splice unchanged (its claim is the splice: the YAML editor declares no node claims yet)."""
+        self.edits.append(trimmed_edit(self._text, start, end, new))
         self._text = self._text[:start] + new + self._text[end:]
         self._tree = None
         self._style_cache = None

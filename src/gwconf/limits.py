@@ -1,0 +1,138 @@
+"""A model's limits (context window and output tokens): from the profile, else the gateway, else unknown.
+
+A client that does not know its model's window guesses (codex's fallback metadata, aider's "sane
+defaults"), and so did gwconf (128000 in crush, goose and AnythingLLM). Where the numbers come
+from, in this order (issue 22):
+
+1. the profile: ``context_window`` / ``max_output_tokens`` (``profile add|set --context-window N
+   --max-output-tokens N``);
+2. the gateway, where it says, asked with the model list (``gwconf models``, ``profile add``,
+   ``init``) and cached beside it (models.py). Shapes read here: an entry of ``GET {base}/models``
+   with ``context_length`` and ``top_provider.max_completion_tokens`` (OpenRouter), ``context_window``
+   or ``max_input_tokens``/``max_output_tokens``; LiteLLM's ``GET {base}/model/info``
+   (``data[].model_name`` + ``model_info.max_input_tokens``/``max_output_tokens``);
+3. otherwise unknown: a client that can do without gets nothing; one that demands a value gets
+   ``DEFAULT_*`` below, and apply says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Written only where a client demands a number and none is known; named in apply's output.
+DEFAULT_CONTEXT_WINDOW = 128000
+DEFAULT_MAX_OUTPUT_TOKENS = 8192
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits in effect for one model, and where they came from (for the user to see)."""
+
+    context_window: int | None = None
+    max_output_tokens: int | None = None
+    source: str = ""  # "profile work", "gateway (GET /v1/model/info)", "" when unknown
+
+    @property
+    def known(self) -> bool:
+        return self.context_window is not None or self.max_output_tokens is not None
+
+    def describe(self) -> str:
+        if not self.known:
+            return "unknown"
+        window = f"{self.context_window:,}" if self.context_window else "?"
+        output = f"{self.max_output_tokens:,}" if self.max_output_tokens else "?"
+        return f"context {window} tokens, output {output} (from {self.source})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "context_window": self.context_window,
+            "max_output_tokens": self.max_output_tokens,
+            "source": self.source or None,
+        }
+
+
+def _positive(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def from_entry(entry: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(window, output) from one model entry of a list, whichever known shape it has."""
+    info = entry.get("model_info") if isinstance(entry.get("model_info"), dict) else {}
+    top = entry.get("top_provider") if isinstance(entry.get("top_provider"), dict) else {}
+    window = (
+        _positive(entry.get("context_window"))
+        or _positive(entry.get("context_length"))
+        or _positive(entry.get("max_input_tokens"))
+        or _positive(info.get("max_input_tokens"))
+        or _positive(top.get("context_length"))
+    )
+    output = (
+        _positive(entry.get("max_output_tokens"))
+        or _positive(top.get("max_completion_tokens"))
+        or _positive(info.get("max_output_tokens"))
+    )
+    return window, output
+
+
+def from_list(data: Any) -> dict[str, tuple[int | None, int | None]]:
+    """Per model id, the limits an OpenAI-style list (``data[]``) or LiteLLM's ``/model/info`` gives."""
+    items = data.get("data") if isinstance(data, dict) else data if isinstance(data, list) else None
+    found: dict[str, tuple[int | None, int | None]] = {}
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        name = item.get("id") if isinstance(item.get("id"), str) else item.get("model_name")
+        if not isinstance(name, str):
+            continue
+        window, output = from_entry(item)
+        if window or output:
+            old = found.get(name, (None, None))
+            found[name] = (old[0] or window, old[1] or output)
+    return found
+
+
+def resolve(profile: Any, model: str | None, env: Any) -> Limits:
+    """The profile's own numbers first, then what the gateway said about ``model`` (cached)."""
+    if profile.context_window or profile.max_output_tokens:
+        return Limits(profile.context_window, profile.max_output_tokens, f"profile {profile.name}")
+    if not model:
+        return Limits()
+    from gwconf import models
+
+    said = models.cached_limits(profile, env).get(model)
+    if said is None:
+        return Limits()
+    window, output, source = said
+    return Limits(window, output, f"the gateway ({source})")
+
+
+def window_or_default(target: Any, client: str, notes: list[str]) -> int:
+    """The context window for a client whose file demands one: the known one, else the stated
+    default, which the apply output names (never a silent guess)."""
+    window = target.limits.context_window
+    if window:
+        return int(window)
+    notes.append(_default_note(client, "context window", DEFAULT_CONTEXT_WINDOW, target.profile_name))
+    return DEFAULT_CONTEXT_WINDOW
+
+
+def output_or_default(target: Any, client: str, notes: list[str]) -> int:
+    """The output size for a client whose file demands one (as ``window_or_default``)."""
+    output = target.limits.max_output_tokens
+    if output:
+        return int(output)
+    notes.append(_default_note(client, "max output tokens", DEFAULT_MAX_OUTPUT_TOKENS, target.profile_name))
+    return DEFAULT_MAX_OUTPUT_TOKENS
+
+
+def _default_note(client: str, what: str, value: int, profile: str) -> str:
+    option = "--context-window" if what == "context window" else "--max-output-tokens"
+    return (
+        f"{client} needs the model's {what} and neither the profile nor the gateway gives it: wrote "
+        f"gwconf's default {value} (set the real one: gwconf profile set {profile} {option} N)"
+    )
