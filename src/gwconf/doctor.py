@@ -161,9 +161,17 @@ def run(
         if report.verdict == "ok":
             report.summary = "key and service are fine: the gateway answered the profile's own request."
         return report
+    from gwconf.trust import Trust, project_finding
+
+    trust = Trust.of(env)
     for client in clients:
         item = inspect(client, profile, env, key)
         _probe_and_decide(item, client, profile, env, key, model, prober)
+        held = project_finding(client, env, item.reading, trust)
+        if held is not None:  # a cloned repository chose the address: that is the fault to see first
+            item.findings.insert(0, Finding("error", "override", held.message, held.hint))
+            item.verdict, item.summary, item.exit_code = "untrusted_address", held.message, int(held.exit_code)
+            item.fixes = [f"take the address out of the project's file, or run {client.name} outside this folder"]
         report.clients.append(item)
     report.exit_code = gateway.overall_exit([c.exit_code for c in report.clients])
     worst = next((c for c in report.clients if c.exit_code == report.exit_code), report.clients[0])

@@ -798,9 +798,16 @@ def _read_stream(wire: str, text: str) -> str | None:
 
 
 def overall_exit(codes: list[int]) -> int:
-    """One exit code for several results: a rejected key first (the most specific), then any other
-    gateway failure, then doctor's client fault, then expected errors."""
-    for code in (ExitCode.KEY_REJECTED, ExitCode.GATEWAY_FAILED, ExitCode.CLIENT_CONFIG, ExitCode.ERROR):
+    """One exit code for several results: a key held back from an address nobody chose first, then
+    a rejected key (the most specific), then any other gateway failure, then doctor's client fault,
+    then expected errors."""
+    for code in (
+        ExitCode.UNTRUSTED_ADDRESS,  # a key nearly went where the user never chose: say that first
+        ExitCode.KEY_REJECTED,
+        ExitCode.GATEWAY_FAILED,
+        ExitCode.CLIENT_CONFIG,
+        ExitCode.ERROR,
+    ):
         if int(code) in codes:
             return int(code)
     return next((c for c in codes if c), 0)

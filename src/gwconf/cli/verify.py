@@ -64,7 +64,9 @@ Examples:
 \b
 Exit codes: 0 every request answered with content; 3 a key was rejected (401);
 4 any other failure (wrong base address, model, 429, 5xx, unreachable, timeout,
-an answer without content); 1 nothing could be sent (no key, no model, unreadable file).
+an answer without content); 1 nothing could be sent (no key, no model, unreadable file);
+7 a key was held back: the client points at an address that is no profile's (a project
+file in the current folder?) and --trust-project was not given.
 """,
 )
 @_common.clients_argument
@@ -80,12 +82,19 @@ an answer without content); 1 nothing could be sent (no key, no model, unreadabl
 )
 @click.option("--model", "-m", help="Test this model instead of the one the client (or profile) names.")
 @_common.timeout_option("Give up waiting after this long.")
+@click.option(
+    "--trust-project",
+    is_flag=True,
+    help="Also send the key to an address the current folder's files choose (a cloned repository's "
+    "config is not trusted otherwise).",
+)
 @_common.json_option
 def command(
     client_ids: tuple[str, ...],
     profile_refs: tuple[str, ...],
     model: str | None,
     timeout: float,
+    trust_project: bool,
     as_json: bool,
 ) -> int:
     """Make one real test completion per client, with exactly what it will send.
@@ -96,8 +105,9 @@ def command(
     or Gemini generateContent. It shows the URL, the key's mask, the model, the HTTP status, the
     latency and the reply, and one verdict: ok, key rejected, forbidden, base address wrong,
     model not available, rate limited, gateway error, unreachable, timeout or malformed success.
-    The key goes only to the address being verified: never to a vendor's official address, never
-    through a redirect. It also reports the time to the first byte and in total, and warns (without
+    The key goes only to an address of a saved profile (or, with --trust-project, to one the
+    current folder's files choose): never to a vendor's official address, never through a
+    redirect. It also reports the time to the first byte and in total, and warns (without
     failing) when the reply names another model than the one asked for. Several --profile compare
     those gateways side by side.
     """
@@ -143,10 +153,13 @@ def command(
         assert profile is not None
         with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
             checks.append(verify.verify_profile(profile, env, model=model, timeout=timeout))
+    trust = verify.Trust.of(env, project=trust_project)
     for client in clients:
         fallback = profile.model_for(client.id) if profile else None
         with Spinner(f"verifying {client.id} …"):
-            check = verify.verify_client(client, env, model=model, fallback_model=fallback, timeout=timeout)
+            check = verify.verify_client(
+                client, env, model=model, fallback_model=fallback, timeout=timeout, trust=trust
+            )
         checks.append(check)
     for check in checks:
         _output.remember_key(check.key)
