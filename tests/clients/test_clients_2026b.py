@@ -228,7 +228,7 @@ def test_grok_project_settings_file_is_the_trap(gwconf, home, profile) -> None:
 
     found = operations.read_client(registry.get("grok-cli"), env)
     assert found.model == "grok-code-fast-1"
-    assert has_finding(found.findings, "error", ".grok/settings.json", "wins over defaultModel")
+    assert has_finding(found.findings, "warning", ".grok/settings.json", "wins over defaultModel")
     assert "--model my-model" in found.findings[0].fix
 
 

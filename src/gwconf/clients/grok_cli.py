@@ -143,9 +143,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         model = env.get("GROK_MODEL")
     elif isinstance(local_model, str) and local_model:
         if local_model != model:
-            f.append(
+            f.append(  # a warning: started as the reminder says (--model or GROK_MODEL), grok is right
                 Finding(
-                    "error",
+                    "warning",
                     "override",
                     f"{shown(project, env)} sets model {local_model!r}, which wins over defaultModel {model!r} "
                     "in this folder (grok writes that file itself, with grok-code-fast-1, where it is missing).",
