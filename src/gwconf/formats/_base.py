@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 KeyPath = tuple[str | int, ...]
 
@@ -175,6 +177,25 @@ def reread_from_scratch(doc: Document) -> Any:
     from gwconf.formats import load
 
     return load(doc.fmt, doc.dump(), doc.source).data()
+
+
+class TotalPattern(Protocol):
+    """A compiled pattern that matches at every position (its top level can match nothing, e.g. a
+    ``*`` run), so ``match`` returns a match, never None: the scanners call ``.end()`` directly."""
+
+    @property
+    def pattern(self) -> str: ...
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str]: ...
+
+
+def total(pattern: str, flags: int = 0) -> TotalPattern:
+    """Compile a pattern that always matches; checked once here (it must match the empty string),
+    so the type the checker sees is true and a hot loop needs no None test."""
+    compiled = re.compile(pattern, flags)
+    if compiled.match("") is None:
+        raise ValueError(f"{pattern!r} can fail to match, so it is not total")
+    return cast(TotalPattern, compiled)
 
 
 @contextlib.contextmanager
