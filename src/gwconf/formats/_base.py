@@ -123,6 +123,12 @@ def detect_eol(text: str) -> str:
     return "\n"
 
 
+class Parsed(Protocol):
+    """What the write gate needs of the document as loaded: its data, to replay the edits on."""
+
+    def data(self) -> Any: ...
+
+
 class Document(Protocol):
     """Parsed file that can be edited in place. ``source`` is the display path for errors.
 
@@ -132,10 +138,18 @@ class Document(Protocol):
 
     source: str
     fmt: str  # the format name it was loaded as (``json`` or ``jsonc`` share one editor)
-    eol: str
-    ops: list[Op]
     original: str  # the text as loaded: the write gate compares every byte outside ``edits``
     edits: list[Edit]  # every replacement made to it, in order (``formats.check_bytes``)
+
+    # read-only to callers (each editor keeps them as plain attributes): plan's stand-in for an
+    # empty file answers them from the editor it has not loaded yet
+    @property
+    def eol(self) -> str:
+        """The line ending new lines are written with."""
+
+    @property
+    def ops(self) -> list[Op]:
+        """The operations applied so far, in order (the write gate replays them)."""
 
     def data(self) -> Any:
         """The plain Python value of the document as it is now (dict for mappings)."""
