@@ -102,7 +102,7 @@ def project_scope_files(env: Env) -> list[ConfigFile]:
     folder = env.cwd / ".gemini"
     return [
         ConfigFile("settings", folder / "settings.json", "jsonc"),
-        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder / ".env", "dotenv-npm", secret=True),
     ]
 
 
