@@ -14,6 +14,7 @@ TOML parser (the one line is read by hand, stricter than TOML).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 FILE_NAME = ".gwconf.toml"
 ENV_VAR = "GWCONF_PROFILE"
@@ -186,7 +187,7 @@ def read_file(path: str) -> str:
     return parse(text, path)
 
 
-def from_environment(environ: dict[str, str] | os._Environ[str]) -> str | None:
+def from_environment(environ: Mapping[str, str]) -> str | None:
     """``$GWCONF_PROFILE``: a saved profile's name, or None when unset or empty."""
     value = environ.get(ENV_VAR) or ""
     if not value:
@@ -201,7 +202,7 @@ def from_environment(environ: dict[str, str] | os._Environ[str]) -> str | None:
 
 def resolve(
     flag: str | None,
-    environ: dict[str, str] | os._Environ[str],
+    environ: Mapping[str, str],
     cwd: str,
     home: str,
     active: str | None,

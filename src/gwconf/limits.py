@@ -62,8 +62,9 @@ def _positive(value: Any) -> int | None:
 
 def from_entry(entry: dict[str, Any]) -> tuple[int | None, int | None]:
     """(window, output) from one model entry of a list, whichever known shape it has."""
-    info = entry.get("model_info") if isinstance(entry.get("model_info"), dict) else {}
-    top = entry.get("top_provider") if isinstance(entry.get("top_provider"), dict) else {}
+    info_value, top_value = entry.get("model_info"), entry.get("top_provider")
+    info: dict[str, Any] = info_value if isinstance(info_value, dict) else {}
+    top: dict[str, Any] = top_value if isinstance(top_value, dict) else {}
     window = (
         _positive(entry.get("context_window"))
         or _positive(entry.get("context_length"))

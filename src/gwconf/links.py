@@ -34,7 +34,8 @@ class Link:
     payload: dict[str, Any]
 
     def masked_payload(self) -> dict[str, Any]:
-        return secrets.redact_data(self.payload)
+        masked: dict[str, Any] = secrets.redact_data(self.payload)
+        return masked
 
     @property
     def scheme(self) -> str:

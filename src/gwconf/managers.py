@@ -29,6 +29,7 @@ does, ``status`` shows it, ``doctor`` names it as the likely cause when gwconf's
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -235,7 +236,7 @@ def check_edit(path: Path, before: bytes | None, after: bytes | None, env: Env) 
     return sightings
 
 
-def _touched(block: Block, opcodes: list[tuple[str, int, int, int, int]]) -> int | None:
+def _touched(block: Block, opcodes: Sequence[tuple[str, int, int, int, int]]) -> int | None:
     """The first line of ``block`` an edit changes (an insertion between two of its lines counts;
     one just before or after it does not)."""
     for tag, i1, i2, _j1, _j2 in opcodes:

@@ -6,6 +6,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
 
 
 def apply_profile(
-    clients: list[ClientAdapter],
+    clients: Sequence[ClientAdapter],
     profile: Profile,
     env: Env,
     *,

@@ -244,7 +244,7 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
     if not item.snapshot.exists and not text.strip():
         return None
     after = formats.encode(text, item.had_bom)
-    holds_key = bool(key) and key.encode() in after
+    holds_key = bool(key and key.encode() in after)
     records, parents = key_records(item.data, after_data, item.doc.ops, secret=item.file.secret or holds_key)
     return FileChange(
         client_id=client_id,
@@ -269,7 +269,7 @@ class _Frozen:
         return self._data
 
 
-def _original(item: Loaded) -> Any:
+def _original(item: Loaded) -> formats.Parsed:
     return _Frozen(item.data)
 
 

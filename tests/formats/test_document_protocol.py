@@ -32,9 +32,12 @@ METHODS = sorted(
     name for name, value in vars(Document).items() if inspect.isfunction(value) and not name.startswith("_")
 )
 
+PROPERTIES = sorted(name for name, value in vars(Document).items() if isinstance(value, property))
+
 
 def test_every_format_has_a_sample() -> None:
     assert set(SAMPLES) == set(formats.FORMATS)
+    assert PROPERTIES == ["eol", "ops"]  # read-only members the checks below must also find
 
 
 def _parameters(function: Any) -> list[str]:
@@ -45,7 +48,7 @@ def _parameters(function: Any) -> list[str]:
 @pytest.mark.parametrize("fmt", sorted(SAMPLES))
 def test_every_editor_declares_the_whole_interface(fmt: str) -> None:
     doc = formats.load(fmt, SAMPLES[fmt], "sample")
-    for name in Document.__annotations__:
+    for name in [*Document.__annotations__, *PROPERTIES]:
         assert hasattr(doc, name), name
     assert doc.fmt == fmt
     for name in METHODS:

@@ -104,7 +104,7 @@ def unreadable(rows: list[Any], ledger_damaged: object = None) -> int:
     return int(ExitCode.ERROR) if broken or ledger_damaged else 0
 
 
-def _chosen_here(store: object) -> dict:
+def _chosen_here(store: object) -> dict[str, Any]:
     """The profile commands in this folder use and what chose it (GWCONF_PROFILE, a .gwconf.toml)."""
     from gwconf.errors import GwconfError
 

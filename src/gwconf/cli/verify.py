@@ -115,6 +115,7 @@ def command(
     from gwconf.errors import GwconfError, UsageError
     from gwconf.ledger import Ledger
     from gwconf.profiles import ProfileStore
+    from gwconf.trust import Trust
 
     env = _common.env()
     store = ProfileStore(env)
@@ -153,7 +154,7 @@ def command(
         assert profile is not None
         with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
             checks.append(verify.verify_profile(profile, env, model=model, timeout=timeout))
-    trust = verify.Trust.of(env, project=trust_project)
+    trust = Trust.of(env, project=trust_project)
     for client in clients:
         fallback = profile.model_for(client.id) if profile else None
         with Spinner(f"verifying {client.id} …"):
@@ -295,10 +296,10 @@ def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) ->
     ids = listed[0] if listed else models.cached(profile, env)
     if ids is None:
         try:
-            listed = models.fetch(profile, env, timeout=min(timeout, 10.0))
+            fetched = models.fetch(profile, env, timeout=min(timeout, 10.0))
         except GwconfError:
             return
-        ids = listed.ids if listed.ok else None
+        ids = fetched.ids if fetched.ok else None
     if not ids:
         return
     for check in unavailable:

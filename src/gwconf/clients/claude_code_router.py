@@ -93,7 +93,7 @@ def files(env: Env) -> list[ConfigFile]:
     return [ConfigFile("config", folder(env) / "config.json", "json5", secret=True)]
 
 
-def find_provider(doc: Document, name: str) -> tuple[int | None, dict | None]:
+def find_provider(doc: Document, name: str) -> tuple[int | None, dict[str, Any] | None]:
     providers = doc.get(("Providers",), None)
     if isinstance(providers, list):
         for index, entry in enumerate(providers):

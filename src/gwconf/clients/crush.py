@@ -155,7 +155,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         config.set(("models", slot, "provider"), PROVIDER_ID)
         config.set(("models", slot, "model"), target.model)
     for label, data in _later_layers(docs, env, []):
-        slots = [s for s in SLOTS if isinstance(data.get("models"), dict) and s in data["models"]]
+        slots = [s for s in SLOTS if s in as_dict(data.get("models"))]
         if slots:
             notes.append(
                 f"{label} also sets models.{'/'.join(slots)} and wins over crush.json: pick gwconf/"
@@ -360,9 +360,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
     for label, data in later:
         touched = [
-            f"models.{s}" for s in SLOTS if isinstance(data.get("models"), dict) and s in data["models"]
+            f"models.{s}" for s in SLOTS if s in as_dict(data.get("models"))
         ]
-        if isinstance(data.get("providers"), dict) and PROVIDER_ID in data["providers"]:
+        if PROVIDER_ID in as_dict(data.get("providers")):
             touched.append("providers.gwconf")
         if touched:
             f.append(

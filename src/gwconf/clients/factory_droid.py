@@ -91,7 +91,7 @@ def model_id(display_name: str, index: int) -> str:
     return f"custom:{'-'.join(display_name.split())}-{index}"
 
 
-def find_entry(doc: Document) -> tuple[int | None, dict | None]:
+def find_entry(doc: Document) -> tuple[int | None, dict[str, Any] | None]:
     models = doc.get(("customModels",), None)
     if isinstance(models, list):
         for index, entry in enumerate(models):
@@ -139,7 +139,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- read ----------------------------------------------------------------------------------------
 
 
-def _custom_models(docs: dict[str, Document]) -> list[dict]:
+def _custom_models(docs: dict[str, Document]) -> list[dict[str, Any]]:
     """settings.json's ``customModels``; the legacy file's ``custom_models`` only when it has none."""
     models = docs["settings"].get(("customModels",), None)
     if isinstance(models, list) and models:
@@ -148,7 +148,7 @@ def _custom_models(docs: dict[str, Document]) -> list[dict]:
     if not isinstance(legacy, list):
         return []
     renamed = {"base_url": "baseUrl", "api_key": "apiKey", "display_name": "displayName"}
-    return [{renamed.get(k, k): v for k, v in m.items()} for m in legacy if isinstance(m, dict)]
+    return [{renamed.get(k) or k: v for k, v in m.items()} for m in legacy if isinstance(m, dict)]
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
@@ -186,7 +186,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         return reading
     reading.provider_is_gwconf = entry.get("displayName") == DISPLAY_NAME
     reading.model = entry.get("model") if isinstance(entry.get("model"), str) else None
-    provider = entry.get("provider") if isinstance(entry.get("provider"), str) else ""
+    provider = entry.get("provider")
+    provider = provider if isinstance(provider, str) else ""
     reading.wire, reading.auth_header = PROVIDERS.get(provider, ("chat", "bearer"))
     reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
     raw = entry.get("apiKey")

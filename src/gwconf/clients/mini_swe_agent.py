@@ -29,6 +29,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
     default_detect_for,
     default_target_for,
     load_other,
@@ -39,7 +40,7 @@ from gwconf.clients._base import (
     no_steps,
     shown,
 )
-from gwconf.clients._launch_types import LaunchSpec, fresh_document, require_model
+from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document, require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -113,7 +114,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     doc = fresh_document("dotenv", ".env")
     render({"env": doc}, target, env)
-    values = {k: str(v) for k, v in doc.data().items()}
+    values: dict[str, str | TempPath] = {k: str(v) for k, v in doc.data().items()}
     values["OPENAI_BASE_URL"] = target.base_url
     return LaunchSpec(argv=["mini", *args], env=values)
 
@@ -208,7 +209,7 @@ def _default_config_findings(env: Env) -> list[Finding]:
     doc = load_other(env.expand(moved), "yaml", env, found)
     model = doc.data().get("model") if doc is not None and isinstance(doc.data(), dict) else None
     if isinstance(model, dict):
-        kwargs = model.get("model_kwargs") if isinstance(model.get("model_kwargs"), dict) else {}
+        kwargs = as_dict(model.get("model_kwargs"))
         keys = [k for k in ("model_name",) if model.get(k)] + [
             f"model_kwargs.{k}" for k in ("api_base", "base_url", "api_key") if kwargs.get(k)
         ]

@@ -30,6 +30,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_detect_for,
     default_target_for,
     load_other,
@@ -99,8 +100,8 @@ def _providers(data: Any) -> list[Any]:
         return []
     inner = data.get("nanocoder")
     if isinstance(inner, dict) and isinstance(inner.get("providers"), list):
-        return inner["providers"]
-    return data["providers"] if isinstance(data.get("providers"), list) else []
+        return as_list(inner.get("providers"))
+    return as_list(data.get("providers"))
 
 
 def _index(providers: list[Any], name: str) -> int | None:

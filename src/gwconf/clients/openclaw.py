@@ -236,7 +236,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
         return reading
     where = f"models.providers.{provider}"
-    api = entry.get("api") if isinstance(entry.get("api"), str) else "openai-completions"
+    api = entry.get("api")
+    api = api if isinstance(api, str) else "openai-completions"
     reading.wire, reading.auth_header = APIS.get(api, ("chat", "bearer"))
     reading.base_url = substitute(entry.get("baseUrl"), env, findings, f"{where}.baseUrl")
     reading.api_key = substitute(entry.get("apiKey"), env, findings, f"{where}.apiKey")

@@ -421,7 +421,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         if index <= edited_at:
             continue
         touched: list[str] = [k for k in ("model", "small_model") if k in data]
-        if isinstance(data.get("provider"), dict) and PROVIDER_ID in data["provider"]:
+        if PROVIDER_ID in as_dict(data.get("provider")):
             touched.append("provider.gwconf")
         if touched:
             findings.append(

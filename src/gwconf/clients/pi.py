@@ -213,7 +213,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
         return reading
     reading.provider_is_gwconf = reading.provider in (PROVIDER_ID, ANTHROPIC_ID)
-    api = entry.get("api") if isinstance(entry.get("api"), str) else "openai-completions"
+    api = entry.get("api")
+    api = api if isinstance(api, str) else "openai-completions"
     reading.wire, reading.auth_header = APIS.get(api, ("chat", "bearer"))
     reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
     listed = [m.get("id") for m in entry.get("models", []) if isinstance(m, dict)]
@@ -227,7 +228,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 CLI,
             )
         )
-    _read_key(reading, docs, entry, env, folder)
+    _read_key(reading, reading.provider, docs, entry, env, folder)
     if reading.provider == PROVIDER_ID and api != "openai-completions":
         findings.append(
             Finding(
@@ -242,9 +243,11 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     return reading
 
 
-def _read_key(reading: Reading, docs: dict[str, Document], entry: dict, env: Env, folder: Path) -> None:
+def _read_key(
+    reading: Reading, provider: str, docs: dict[str, Document], entry: dict[str, Any], env: Env, folder: Path
+) -> None:
     """auth.json's ``api_key`` credential for the provider wins over models.json's ``apiKey``."""
-    auth = docs["auth"].get((reading.provider,), None) if "auth" in docs else None
+    auth = docs["auth"].get((provider,), None) if "auth" in docs else None
     if isinstance(auth, dict) and auth.get("type") in ("api_key", "oauth"):
         where = f"{shown(folder / 'auth.json', env)} {reading.provider}"
         reading.findings.append(

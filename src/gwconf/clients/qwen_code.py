@@ -237,11 +237,10 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             return settings_env[name], f"settings.json env.{name}"
         return None, ""
 
-    auth = merged.get("security", {}).get("auth", {}) if isinstance(merged.get("security"), dict) else {}
-    auth = auth if isinstance(auth, dict) else {}
+    auth = as_dict(as_dict(merged.get("security")).get("auth"))
     selected = auth.get("selectedType")
     reading.provider = selected or "(auth type not chosen)"
-    chosen = (merged.get("model") or {}).get("name") if isinstance(merged.get("model"), dict) else None
+    chosen = as_dict(merged.get("model")).get("name")
     providers = as_dict(merged.get("modelProviders"))
     entries = as_list(providers.get(selected)) if isinstance(selected, str) else []
     matches = [e for e in entries if isinstance(e, dict) and e.get("id") == chosen] if chosen else []

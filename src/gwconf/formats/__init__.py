@@ -13,7 +13,7 @@ import marshal
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, Document, Edit, KeyPath, Op, detect_eol
+from gwconf.formats._base import MISSING, Document, Edit, KeyPath, Op, Parsed, detect_eol
 
 __all__ = [
     "FORMATS",
@@ -22,6 +22,7 @@ __all__ = [
     "Edit",
     "KeyPath",
     "Op",
+    "Parsed",
     "check_bytes",
     "checked_edit",
     "decode",
@@ -54,7 +55,8 @@ FORMATS: dict[str, str] = {
 def load(fmt: str, text: str, source: str) -> Document:
     """Parse ``text`` (no BOM) as ``fmt``; raises ``ParseError`` naming ``source``."""
     module = importlib.import_module(f"gwconf.formats.{FORMATS[fmt]}")
-    return module.load(text, source, fmt=fmt)
+    doc: Document = module.load(text, source, fmt=fmt)  # each editor module's load returns one
+    return doc
 
 
 def decode(raw: bytes, source: str) -> tuple[str, bool]:
@@ -152,16 +154,18 @@ def get_plain(data: Any, path: KeyPath) -> Any:
     """The value at ``path`` in plain data, or MISSING."""
     node = data
     for part in path:
-        if (isinstance(node, dict) and part in node) or (
-            isinstance(node, list) and isinstance(part, int) and -len(node) <= part < len(node)
-        ):
+        if isinstance(node, list):
+            if not (isinstance(part, int) and -len(node) <= part < len(node)):
+                return MISSING
+            node = node[part]
+        elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
             return MISSING
     return node
 
 
-def verify_edit(fmt: str, original: Document | None, edited: Document) -> str:
+def verify_edit(fmt: str, original: Parsed | None, edited: Document) -> str:
     """The write gate (``checked_edit``), for a caller that needs only the text."""
     return checked_edit(fmt, original, edited)[0]
 
@@ -169,7 +173,7 @@ def verify_edit(fmt: str, original: Document | None, edited: Document) -> str:
 _BUG_HINT = "This is a gwconf bug: please report it with the file (keys removed)."
 
 
-def checked_edit(fmt: str, original: Document | None, edited: Document) -> tuple[str, Any]:
+def checked_edit(fmt: str, original: Parsed | None, edited: Document) -> tuple[str, Any]:
     """The write gate, the one path every edited text takes before it is written (design.md 5).
 
     Two proofs, or ``WriteRefused`` and the file is left alone:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 KeyPath = tuple[str | int, ...]
 
@@ -121,6 +123,12 @@ def detect_eol(text: str) -> str:
     return "\n"
 
 
+class Parsed(Protocol):
+    """What the write gate needs of the document as loaded: its data, to replay the edits on."""
+
+    def data(self) -> Any: ...
+
+
 class Document(Protocol):
     """Parsed file that can be edited in place. ``source`` is the display path for errors.
 
@@ -130,10 +138,18 @@ class Document(Protocol):
 
     source: str
     fmt: str  # the format name it was loaded as (``json`` or ``jsonc`` share one editor)
-    eol: str
-    ops: list[Op]
     original: str  # the text as loaded: the write gate compares every byte outside ``edits``
     edits: list[Edit]  # every replacement made to it, in order (``formats.check_bytes``)
+
+    # read-only to callers (each editor keeps them as plain attributes): plan's stand-in for an
+    # empty file answers them from the editor it has not loaded yet
+    @property
+    def eol(self) -> str:
+        """The line ending new lines are written with."""
+
+    @property
+    def ops(self) -> list[Op]:
+        """The operations applied so far, in order (the write gate replays them)."""
 
     def data(self) -> Any:
         """The plain Python value of the document as it is now (dict for mappings)."""
@@ -175,6 +191,25 @@ def reread_from_scratch(doc: Document) -> Any:
     from gwconf.formats import load
 
     return load(doc.fmt, doc.dump(), doc.source).data()
+
+
+class TotalPattern(Protocol):
+    """A compiled pattern that matches at every position (its top level can match nothing, e.g. a
+    ``*`` run), so ``match`` returns a match, never None: the scanners call ``.end()`` directly."""
+
+    @property
+    def pattern(self) -> str: ...
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str]: ...
+
+
+def total(pattern: str, flags: int = 0) -> TotalPattern:
+    """Compile a pattern that always matches; checked once here (it must match the empty string),
+    so the type the checker sees is true and a hot loop needs no None test."""
+    compiled = re.compile(pattern, flags)
+    if compiled.match("") is None:
+        raise ValueError(f"{pattern!r} can fail to match, so it is not total")
+    return cast(TotalPattern, compiled)
 
 
 @contextlib.contextmanager

@@ -41,6 +41,7 @@ from gwconf.formats._base import (
     detect_eol,
     never_reads_as,
     reread_from_scratch,
+    total,
     trimmed_edit,
 )
 
@@ -50,16 +51,15 @@ NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names a shell can export: t
 BARE_RE = re.compile(r"[A-Za-z0-9_./:@+-]+\Z")
 
 # -- python-dotenv 1.2 (dotenv/parser.py), on text with universal newlines -------------------------
-_PY_MULTILINE_WS = re.compile(r"\s*", re.M)
-_PY_WS = re.compile(r"[^\S\r\n]*")
-_PY_EXPORT = re.compile(r"(?:export[^\S\r\n]+)?")
+_PY_MULTILINE_WS = total(r"\s*", re.M)
+_PY_WS = total(r"[^\S\r\n]*")
+_PY_EXPORT = total(r"(?:export[^\S\r\n]+)?")
 _PY_SINGLE_KEY = re.compile(r"'([^']+)'")
 _PY_KEY = re.compile(r"([^=\#\s]+)")
-_PY_EQUAL = re.compile(r"(=[^\S\r\n]*)")
 _PY_SINGLE = re.compile(r"'((?:\\'|[^'])*)'")
 _PY_DOUBLE = re.compile(r'"((?:\\"|[^"])*)"')
-_PY_UNQUOTED = re.compile(r"([^\r\n]*)")
-_PY_COMMENT = re.compile(r"(?:[^\S\r\n]*#[^\r\n]*)?")
+_PY_UNQUOTED = total(r"([^\r\n]*)")
+_PY_COMMENT = total(r"(?:[^\S\r\n]*#[^\r\n]*)?")
 _PY_EOL = re.compile(r"[^\S\r\n]*(?:\r\n|\n|\r|$)")
 _PY_DOUBLE_ESCAPES = re.compile(r"\\[\\'\"abfnrtv]")
 _PY_SINGLE_ESCAPES = re.compile(r"\\[\\']")
@@ -222,7 +222,7 @@ class DotenvDocument(NamedValues):
             value: str | None = None
             token = (pos, pos)
             if norm[pos : pos + 1] == "=":
-                pos = _PY_EQUAL.match(norm, pos).end()
+                pos = _PY_WS.match(norm, pos + 1).end()  # past the '=' and the blanks after it
                 token = (pos, pos)
                 char = norm[pos : pos + 1]
                 if char in ("'", '"'):

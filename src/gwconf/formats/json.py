@@ -29,12 +29,22 @@ import copy
 import json
 import marshal
 import re
-from collections.abc import Iterator
-from json.decoder import JSONDecodeError, scanstring
+from collections.abc import Callable, Iterator
+from json.decoder import JSONDecodeError
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, Edit, KeyPath, Op, detect_eol, line_col, paused_gc, trimmed_edit
+from gwconf.formats._base import (
+    MISSING,
+    Edit,
+    KeyPath,
+    Op,
+    detect_eol,
+    line_col,
+    paused_gc,
+    total,
+    trimmed_edit,
+)
 
 __all__ = ["JsonDocument", "load"]
 
@@ -67,15 +77,15 @@ _CANDIDATE = re.compile(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
 # Text without an unfinished string, used with endpos = a candidate: it stops at the opening
 # quote of a string that covers the candidate. Strings cannot cross a line in JSON. Nothing
 # follows the repeat, so it never backtracks far: linear.
-_OUTSIDE = re.compile(r'[^"]*(?:"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"[^"]*)*')
+_OUTSIDE = total(r'[^"]*(?:"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"[^"]*)*')
 _STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at a newline if unclosed
-_GAP = re.compile(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
-_LINE_REST = re.compile(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
-_WS = re.compile(r"[ \t\r\n]*")
+_GAP = total(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
+_LINE_REST = total(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
+_WS = total(r"[ \t\r\n]*")
 _LINE_BREAK = re.compile(r"[\r\n]")
 _COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
 _COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
-_INDENT = re.compile(r"[ \t]*")
+_INDENT = total(r"[ \t]*")
 _MEMBER_INDENT = re.compile(r'^([ \t]+)["\x01]', re.M)  # \x01: an unquoted JSON5 key
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
 
@@ -114,9 +124,21 @@ def _bad_constant(name: str) -> Any:
     raise _BadConstant(name)
 
 
+# json's string scanner (C when available), the one its decoder runs on keys; typeshed omits it
+scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+_Scan = Callable[[str, int], tuple[Any, int]]  # (value, end) of the JSON value at an offset
+
+
+def _scanner(decoder: json.JSONDecoder) -> _Scan:
+    """The decoder's value scanner (json's C scanner, the one ``decode`` runs)."""
+    scan: _Scan = decoder.scan_once  # type: ignore[attr-defined]  # set in __init__; typeshed omits it
+    return scan
+
+
 _DATA = json.JSONDecoder(object_pairs_hook=_pairs_to_dict, parse_constant=_bad_constant)
 _PLAIN = json.JSONDecoder()  # for text already validated
 _SKIP = json.JSONDecoder(object_pairs_hook=len)  # skips siblings without keeping their dicts
+_DATA_SCAN, _PLAIN_SCAN, _SKIP_SCAN = _scanner(_DATA), _scanner(_PLAIN), _scanner(_SKIP)
 
 
 def _dumps(value: Any) -> str:
@@ -185,7 +207,9 @@ def _find_masks(text: str) -> Iterator[tuple[int, int]]:
                 end = outside(text, pos, c).end()
                 if end == c:
                     break
-                pos = string(text, end).end()
+                quoted = string(text, end)
+                assert quoted is not None  # outside() stops only at a quote, where a string starts
+                pos = quoted.end()
                 if pos > c:
                     break
             if pos > c:
@@ -394,6 +418,7 @@ def _prepare5(text: str, source: str) -> tuple[str, str, bool, Any]:
     scan, at = _J5.match, 0
     while at < len(text):
         match = scan(text, at)
+        assert match is not None  # the last alternative takes any one character
         kind, start, end = match.lastgroup, at, match.end()
         at = end
         if kind == "run":
@@ -463,7 +488,7 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
     same whitespace, no trailing comma, nothing after it) one member at a time, and compared in
     blocks of members by their marshal bytes, so neither the whole data nor its bytes exist at
     once. A duplicate top-level key cannot match: ``intended``'s keys are unique."""
-    ws, colon, scan = _WS.match, _COLON.match, _DATA.scan_once
+    ws, colon, scan = _WS.match, _COLON.match, _DATA_SCAN
     keys, values = list(intended), list(intended.values())
     got_keys: list[str] = []
     got_values: list[Any] = []
@@ -657,8 +682,8 @@ def _only_comma(text: str, start: int, end: int) -> bool:
     return match is not None and match.end() == end
 
 
-_SAME_LINE_GAP = re.compile(rf"(?:[ \t]+|{_BLOCK})*")  # blanks and /* */ comments on one line
-_BLANKS_COMMA = re.compile(r"[ \t\r\n]*,?[ \t\r\n]*")
+_SAME_LINE_GAP = total(rf"(?:[ \t]+|{_BLOCK})*")  # blanks and /* */ comments on one line
+_BLANKS_COMMA = total(r"[ \t\r\n]*,?[ \t\r\n]*")
 
 
 def _member_claim(text: str, prev: _Child | None, child: _Child) -> tuple[int, int]:
@@ -822,7 +847,7 @@ class JsonDocument:
             depth, _, start, _, _ = self._descend(path)
             if depth < len(path) or start < 0:
                 return default
-            return _PLAIN.scan_once(self._masked, start)[0]
+            return _PLAIN_SCAN(self._masked, start)[0]
 
     # -- editing --------------------------------------------------------------------------------
 
@@ -833,7 +858,7 @@ class JsonDocument:
             noted = len(self.notes)
             depth, child_start, start, _, done = self._descend(path, "set")
             if start >= 0 and depth == len(path):
-                current, stop = _PLAIN.scan_once(self._masked, start)
+                current, stop = _PLAIN_SCAN(self._masked, start)
                 if _equal(current, value):
                     del self.notes[noted:]  # nothing edited: nothing to say
                     return
@@ -892,16 +917,19 @@ class JsonDocument:
         """Members (objects) or elements (arrays) of the container at ``container``, in order.
         Sibling values are skipped by json's C scanner; the loop runs once per member."""
         masked = self._masked
-        skip, colon, comma = _SKIP.scan_once, _COLON.match, _COMMA.match
+        skip, colon, comma = _SKIP_SCAN, _COLON.match, _COMMA.match
         is_object = masked[container] == "{"
         pos = _WS.match(masked, container + 1).end()
         if masked[pos] in "}]":
             return
         index = 0
+        key: str | int
         while True:
             if is_object:
                 key, after = scanstring(masked, pos + 1)
-                value = colon(masked, after).end()
+                sep = colon(masked, after)
+                assert sep is not None  # the text parsed: a colon follows every key
+                value = sep.end()
             else:
                 key, value = index, pos
             end = skip(masked, value)[1]
@@ -1106,7 +1134,7 @@ class JsonDocument:
             )
         if pos >= 0 and self._masked[pos] != "{":
             self._refuse(path, depth, pos, "an object", verb)
-        if any(isinstance(p, int) for p in path[depth:]):
+        if isinstance(part, int) or any(isinstance(p, int) for p in path[depth + 1 :]):
             raise WriteRefused(
                 f"{self.source}: cannot {verb} {_show_path(path)}: gwconf creates objects, not array items",
                 "Create the array first (append), then set inside it.",
@@ -1114,7 +1142,7 @@ class JsonDocument:
         if pos < 0:
             self._create_top(_nest(path, value))
         else:
-            self._insert(owner, pos, path[depth], _nest(path[depth + 1 :], value))
+            self._insert(owner, pos, part, _nest(path[depth + 1 :], value))
 
     def _replace(self, child_start: int, start: int, end: int, value: Any, claim: tuple[int, int]) -> None:
         """Set an existing value: exactly its span changes (``claim``: the value as parsed)."""

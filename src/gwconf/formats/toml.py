@@ -32,7 +32,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
@@ -318,6 +318,11 @@ def _insert_after(text: str, chunk: str, anchor: _Section | None, eol: str) -> s
     return before + chunk + after
 
 
+def _names_only(path: tuple[str | int, ...]) -> TypeGuard[tuple[str, ...]]:
+    """Whether ``path`` names tables and keys only (no array index): a path a header can spell."""
+    return all(isinstance(p, str) for p in path)
+
+
 def _element_family(
     sections: list[_Section], aot: tuple[str | int, ...], index: int
 ) -> list[_Section] | None:
@@ -338,14 +343,14 @@ def _element_family(
 def _home_section(sections: list[_Section], path: tuple[str | int, ...]) -> _Section | None:
     """The one section that holds the keys of the table at ``path`` (``()``: the preamble), also
     inside an ``[[aot]]`` element; None when it has none (implicit, dotted, inline) or is ambiguous."""
-    positions = [k for k, part in enumerate(path) if isinstance(part, int)]
+    positions = [(k, part) for k, part in enumerate(path) if isinstance(part, int)]
     if not positions:
         homes = [s for s in sections if s.path == path and not s.aot and (s.header or not path)]
         return homes[0] if len(homes) == 1 else None
     if len(positions) > 1:
         return None
-    k = positions[0]
-    family = _element_family(sections, path[:k], path[k])
+    k, index = positions[0]
+    family = _element_family(sections, path[:k], index)
     if family is None:
         return None
     rest = path[k + 1 :]
@@ -699,8 +704,8 @@ def _holders(node: Any, path: tuple[str | int, ...]) -> list[Any]:
     else:
         return []
     found: list[Any] = []
-    for key, item in body:
-        if key is not None and key.key == head:
+    for name, item in body:
+        if name is not None and name.key == head:
             found += _holders(item, rest)
     return found
 
@@ -962,8 +967,9 @@ class TomlDocument:
 
     def _delete(self, path: tuple[str | int, ...]) -> list[Op]:
         candidates: list[Callable[[], str | None]] = []
-        if all(isinstance(p, str) for p in path):
-            candidates.append(lambda: _remove_sections(self._text, path, self._all_sections()))
+        if _names_only(path):
+            names = path
+            candidates.append(lambda: _remove_sections(self._text, names, self._all_sections()))
         candidates.append(lambda: self._tk_delete(path))
         return self._commit([Op("delete", path)], candidates, prune=True)
 
@@ -974,8 +980,8 @@ class TomlDocument:
             self._set(path, [*current, value])
             return
         candidates: list[Callable[[], str | None]] = []
-        if self._is_aot(path) and isinstance(value, dict) and all(isinstance(p, str) for p in path):
-            chunk_path: tuple[str, ...] = path
+        if self._is_aot(path) and isinstance(value, dict) and _names_only(path):
+            chunk_path = path
             candidates.append(
                 lambda: _insert_chunk(
                     self._text,
@@ -993,17 +999,18 @@ class TomlDocument:
     def _text_new_table(self, path: tuple[str | int, ...], value: Any) -> str | None:
         """A ``[header]`` chunk next to its relatives; under an ``[[aot]]`` element, right after
         that element's sections (a ``[aot.sub]`` header belongs to the element above it)."""
-        positions = [k for k, part in enumerate(path) if isinstance(part, int)]
-        if not positions:
+        if _names_only(path):
             chunk = self._eol_new(_render_chunk(path, value))
             return _insert_chunk(self._text, chunk, path, self.eol, self._all_sections())
-        k = positions[0]
+        positions = [(k, part) for k, part in enumerate(path) if isinstance(part, int)]
+        k, index = positions[0]
         if len(positions) > 1 or k == len(path) - 1:
             return None
-        family = _element_family(self._all_sections(), path[:k], path[k])
+        family = _element_family(self._all_sections(), path[:k], index)
         if family is None:
             return None
-        chunk = self._eol_new(_render_chunk((*path[:k], *path[k + 1 :]), value))
+        names = tuple(part for part in path if isinstance(part, str))  # the path without its one index
+        chunk = self._eol_new(_render_chunk(names, value))
         return _insert_after(self._text, chunk, family[-1], self.eol)
 
     def _text_new_key(self, path: tuple[str | int, ...], value: Any) -> str | None:
@@ -1052,7 +1059,7 @@ class TomlDocument:
             item = _aot_item(value)
         if isinstance(node, (Array, AoT)) and isinstance(key, int) and key == len(node):
             node.append(item)
-        elif isinstance(node, InlineTable) and old is None:
+        elif isinstance(node, InlineTable) and old is None and isinstance(key, str):
             _append_inline(node, key, item)
         else:
             node[key] = item
@@ -1270,7 +1277,7 @@ class _Transaction:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         if exc_type is None and not _same(self.doc.data(), replay(self.before, self.ops)):
             exc = WriteRefused(
                 f"{self.doc.source}: gwconf's edit ({_describe(self.ops[0])}) reads back differently than "

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
@@ -68,7 +68,7 @@ _BUG_HINT = "This is a gwconf bug: please report it with the file (keys removed)
 _HAND_HINT = "Edit that part of the file by hand, then run gwconf again."
 
 
-class _Constructor(SafeConstructor):
+class _Constructor(SafeConstructor):  # type: ignore[misc]  # PyYAML ships no types
     """SafeConstructor that leaves the composed nodes alone.
 
     PyYAML's ``flatten_mapping`` rewrites mappings with merge keys (``<<``) in place; the editor
@@ -166,7 +166,8 @@ def _plain_ok(text: str, *, flow: bool) -> bool:
         return False
     if _NOT_STR.fullmatch(text):
         return False
-    return _RESOLVER.resolve(ScalarNode, text, (True, False)) == _STR
+    tag: str = _RESOLVER.resolve(ScalarNode, text, (True, False))
+    return tag == _STR
 
 
 def _double(text: str) -> str:
@@ -197,11 +198,12 @@ def _scalar_text(value: Any, *, flow: bool, style: str | None = None) -> str:
         return str(value)
     if isinstance(value, float):
         return _float_text(value)
-    if style == "'" and not _SQ_BAD.search(value):
-        return "'" + value.replace("'", "''") + "'"
-    if style != '"' and _plain_ok(value, flow=flow):
-        return value
-    return _double(value)
+    text: str = value  # the only scalar left
+    if style == "'" and not _SQ_BAD.search(text):
+        return "'" + text.replace("'", "''") + "'"
+    if style != '"' and _plain_ok(text, flow=flow):
+        return text
+    return _double(text)
 
 
 def _key_text(key: Any, *, flow: bool) -> str:
@@ -732,7 +734,7 @@ class YamlDocument:
         root = self._tree_now().root
         return root is None or (isinstance(root, ScalarNode) and root.tag == _NULL and root.value == "")
 
-    def _refuse(self, message: str, hint: str = _HAND_HINT) -> Any:
+    def _refuse(self, message: str, hint: str = _HAND_HINT) -> NoReturn:
         raise WriteRefused(f"{self.source}: {message}", hint)
 
     # -- text geometry ----------------------------------------------------------------------
@@ -776,17 +778,14 @@ class YamlDocument:
             span = self._alias_span(parent, slot)
             if span is not None:
                 return span[1]
+            end: int = node.end_mark  # an offset: the composer stores offsets in the marks
             if isinstance(node, ScalarNode):
-                if node.style in ("|", ">"):
-                    if not trim and self._keeps(node):
-                        return node.end_mark
-                    end = node.end_mark
+                if node.style in ("|", ">") and (trim or not self._keeps(node)):
                     while end > node.start_mark and text[end - 1] in " \t\r\n":
                         end -= 1
-                    return end
-                return node.end_mark
+                return end
             if node.flow_style or not node.value:
-                return node.end_mark
+                return end
             parent = node
             if isinstance(node, MappingNode):
                 slot = (len(node.value) - 1, 1)
@@ -1235,8 +1234,8 @@ class YamlDocument:
             else:  # the old value sat on the key's line: keep that line's comment
                 old_end = trim_end if block_scalar else end
                 after = self._after_line(old_end)
-                tail = text[old_end:after]
-                new = tail + joined + eol if tail.endswith("\n") else tail + eol + joined
+                line_rest = text[old_end:after]
+                new = line_rest + joined + eol if line_rest.endswith("\n") else line_rest + eol + joined
                 self._splice(colon_end, after, new)
             return
 
