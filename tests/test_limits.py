@@ -170,3 +170,20 @@ def test_kimi_and_openclaw_get_the_limits_or_a_named_default(gwconf, gateway: Ga
     said = " ".join(applied.stdout.split())
     assert "needs the model's context window" in said
     assert said.count("wrote gwconf's default") == 3  # kimi's window, OpenClaw's window and output
+
+
+def test_clients_json_says_which_clients_have_a_place_for_the_limits(gwconf, home: Path) -> None:
+    from gwconf import registry
+
+    result = gwconf("clients", "--json")
+    assert result.exit_code == 0, result
+    rows = {row["id"]: row for row in json.loads(result.stdout)["clients"]}
+    assert rows["codex"]["limits"] == "written"
+    assert "model_context_window" in rows["codex"]["limits_where"]
+    assert rows["claude-code"]["limits"] == "none" and rows["claude-code"]["limits_where"] is None
+    # every client named in the table exists (a renamed id would silently report "none")
+    from gwconf.limits import WRITTEN
+
+    ids = {c.id for c in registry.all_clients()}
+    assert set(WRITTEN) <= ids
+    assert {rows[c]["limits"] for c in WRITTEN} == {"written"}

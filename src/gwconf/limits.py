@@ -137,3 +137,26 @@ def _default_note(client: str, what: str, value: int, profile: str) -> str:
         f"{client} needs the model's {what} and neither the profile nor the gateway gives it: wrote "
         f"gwconf's default {value} (set the real one: gwconf profile set {profile} {option} N)"
     )
+
+
+# Where each client reads the limits gwconf writes (issue 22), for ``gwconf clients --json``; a client
+# not named here has no place for them. Kept beside the resolver, not as a hook in every module.
+WRITTEN: dict[str, str] = {
+    "codex": "~/.codex/config.toml model_context_window",
+    "aider": "~/.aider.model.metadata.json openai/<model>.max_input_tokens, max_output_tokens",
+    "opencode": "opencode.json provider.gwconf.models.<model>.limit.context, .output",
+    "kilo": "kilo.json provider.gwconf.models.<model>.limit.context, .output",
+    "continue": "config.yaml models[].defaultCompletionOptions.contextLength, maxTokens",
+    "crush": "crush.json providers.gwconf.models[].context_window, default_max_tokens",
+    "goose": "custom_providers/custom_gwconf.json models[].context_limit",
+    "zed": "settings.json language_models.openai_compatible.gwconf.available_models[].max_tokens",
+    "anythingllm": ".env GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",
+    "kimi-code": "config.toml models.<alias>.max_context_size",
+    "openclaw": "openclaw.json models.providers.gwconf.models[].contextWindow, maxTokens",
+}
+
+
+def place(client_id: str) -> dict[str, str | None]:
+    """Whether gwconf writes the limits into this client, and where (``clients --json``)."""
+    where = WRITTEN.get(client_id)
+    return {"limits": "written" if where else "none", "limits_where": where}
