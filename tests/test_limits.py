@@ -187,3 +187,51 @@ def test_clients_json_says_which_clients_have_a_place_for_the_limits(gwconf, hom
     ids = {c.id for c in registry.all_clients()}
     assert set(WRITTEN) <= ids
     assert {rows[c]["limits"] for c in WRITTEN} == {"written"}
+
+
+def test_verify_and_doctor_show_the_limits_in_effect_and_their_source(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    gateway.model_limits = {"my-model": (1000000, 64000)}
+    gateway.limits_shape = "litellm"
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("models").exit_code == 0  # asks the gateway and caches what it says
+    assert gwconf("apply", "codex", "crush", "claude-code").exit_code == 0
+    verified = gwconf("verify", "codex")
+    assert verified.exit_code == 0, verified
+    assert "limits   context 1,000,000 tokens, output 64,000 (from the gateway (GET /v1/model/info))" in (
+        verified.stdout
+    )
+    [result] = json.loads(gwconf("verify", "codex", "--json").stdout)["results"]
+    assert result["limits"] == {
+        "context_window": 1000000,
+        "max_output_tokens": 64000,
+        "source": "gateway",
+        "from": "the gateway (GET /v1/model/info)",
+        "written": True,
+    }
+    doctor = json.loads(gwconf("doctor", "codex", "claude-code", "--json").stdout)
+    codex, claude = doctor["clients"]
+    assert codex["limits"]["source"] == "gateway" and codex["limits"]["context_window"] == 1000000
+    assert claude["limits"]["written"] is False  # no place for them in Claude Code
+    assert "this client has no place for them" in gwconf("doctor", "claude-code").stdout
+    # the profile's own numbers win, and say so
+    assert gwconf("profile", "set", "gw", "--context-window", "50000").exit_code == 0
+    doctor = json.loads(gwconf("doctor", "codex", "--json").stdout)
+    assert doctor["clients"][0]["limits"]["source"] == "profile"
+    assert "(from profile gw)" in gwconf("verify", "codex").stdout
+
+
+def test_unknown_limits_show_as_unknown_or_as_the_default_a_client_demands(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("apply", "codex", "crush").exit_code == 0
+    doctor = json.loads(gwconf("doctor", "codex", "crush", "--json").stdout)
+    codex, crush = doctor["clients"]
+    assert codex["limits"]["source"] == "unknown" and codex["limits"]["context_window"] is None
+    assert crush["limits"]["source"] == "default"
+    assert (crush["limits"]["context_window"], crush["limits"]["max_output_tokens"]) == (128000, 8192)
+    text = gwconf("doctor", "codex", "crush").stdout
+    assert "limits   unknown (set them: gwconf profile set NAME" in text
+    assert "limits   context 128,000 tokens, output 8,192 (from gwconf's default)" in text

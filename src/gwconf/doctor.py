@@ -74,6 +74,7 @@ class ClientReport:
     summary: str = ""
     fixes: list[str] = field(default_factory=list)
     exit_code: int = int(ExitCode.ERROR)
+    limits: dict[str, Any] | None = None  # limits.in_effect: the model's limits for this client
 
     def area_findings(self, area: str) -> list[Finding]:
         return [f for f in self.findings if f.area == area]
@@ -88,6 +89,7 @@ class ClientReport:
             "direct": self.direct.to_json() if self.direct else None,
             "wire_probe": self.wire_probe.to_json() if self.wire_probe else None,
             "client_probe": self.client_probe.to_json() if self.client_probe else None,
+            "limits": self.limits,
             "verdict": self.verdict,
             "summary": self.summary,
             "fixes": self.fixes,
@@ -181,7 +183,7 @@ def run(
 
 def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> ClientReport:
     """Steps (a), (b), (c) and the traps: findings only, nothing sent."""
-    from gwconf import plan
+    from gwconf import limits, plan
 
     item = ClientReport(client.id, client.name)
     fix = f"gwconf apply {client.id}"
@@ -189,6 +191,7 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
     try:
         target = client.target(profile, env)
         item.target_base = target.base_url
+        item.limits = limits.in_effect(client.id, target.limits)
     except GwconfError as exc:
         item.findings.append(Finding("error", "other", f"profile {profile.name!r}: {exc.message}", exc.hint))
     if client.tier == 3 or not client.files(env):  # settings live in the app (or only a link reaches it)

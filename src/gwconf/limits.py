@@ -160,3 +160,40 @@ def place(client_id: str) -> dict[str, str | None]:
     """Whether gwconf writes the limits into this client, and where (``clients --json``)."""
     where = WRITTEN.get(client_id)
     return {"limits": "written" if where else "none", "limits_where": where}
+
+
+# Clients whose file demands a window (and those demanding an output size too): with the limits
+# unknown they get ``DEFAULT_*`` (window_or_default / output_or_default in their modules).
+DEMANDS_WINDOW = frozenset({"crush", "goose", "zed", "anythingllm", "kimi-code", "openclaw"})
+DEMANDS_OUTPUT = frozenset({"crush", "openclaw"})
+
+
+def in_effect(client_id: str, limits: Limits) -> dict[str, Any]:
+    """The limits a client gets and where they came from: profile, gateway, default or unknown
+    (for verify and doctor); ``written`` says whether gwconf puts them in its files at all."""
+    if limits.known:
+        kind = "profile" if limits.source.startswith("profile") else "gateway"
+        window, output = limits.context_window, limits.max_output_tokens
+    elif client_id in DEMANDS_WINDOW:
+        kind, window = "default", DEFAULT_CONTEXT_WINDOW
+        output = DEFAULT_MAX_OUTPUT_TOKENS if client_id in DEMANDS_OUTPUT else None
+    else:
+        kind, window, output = "unknown", None, None
+    return {
+        "context_window": window,
+        "max_output_tokens": output,
+        "source": kind,
+        "from": limits.source or ("gwconf's default" if kind == "default" else None),
+        "written": client_id in WRITTEN,
+    }
+
+
+def describe_in_effect(effect: dict[str, Any]) -> str:
+    """One line for verify's and doctor's text output."""
+    if effect["source"] == "unknown":
+        text = "unknown (set them: gwconf profile set NAME --context-window N --max-output-tokens N)"
+    else:
+        window = f"{effect['context_window']:,}" if effect["context_window"] else "?"
+        output = f"{effect['max_output_tokens']:,}" if effect["max_output_tokens"] else "?"
+        text = f"context {window} tokens, output {output} (from {effect['from']})"
+    return text if effect["written"] else text + "; this client has no place for them"
