@@ -235,3 +235,47 @@ def test_unknown_limits_show_as_unknown_or_as_the_default_a_client_demands(
     text = gwconf("doctor", "codex", "crush").stdout
     assert "limits   unknown (set them: gwconf profile set NAME" in text
     assert "limits   context 128,000 tokens, output 8,192 (from gwconf's default)" in text
+
+
+WINDOW_CLIENTS = ("codex", "opencode", "aider", "crush", "goose", "zed", "continue", "kimi-code", "openclaw")
+
+
+def test_doctor_warns_when_a_clients_window_is_larger_than_the_gateway_says(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    gateway.model_limits = {"my-model": (32000, 4000)}
+    gateway.limits_shape = "litellm"
+    add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
+    assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
+    assert gwconf("apply", *WINDOW_CLIENTS).exit_code == 0  # the profile's 200000 wins in the files
+    doctor = json.loads(gwconf("doctor", *WINDOW_CLIENTS, "--json").stdout)
+    for item in doctor["clients"]:
+        [warning] = [f for f in item["findings"] if "context window" in f["message"]]
+        assert warning["level"] == "warning", item["id"]
+        assert "200,000 tokens for 'my-model'; the gateway says 32,000" in warning["message"], item["id"]
+        if item["id"] in ("crush", "goose", "zed"):  # apply keeps their existing model entry
+            assert warning["fix"].startswith("set ") and warning["fix"].endswith(" to 32000 in " + item["name"] + "'s file")
+        else:
+            assert warning["fix"] == "gwconf profile set gw --context-window 32000"
+    assert doctor["clients"][0]["verdict"] == "ok"  # codex: a warning, not a fault (the request works)
+    # with the profile's window at the gateway's, nothing to warn about where apply rewrites it
+    assert gwconf("profile", "set", "gw", "--context-window", "32000").exit_code == 0
+    assert gwconf("apply", *WINDOW_CLIENTS).exit_code == 0
+    doctor = json.loads(gwconf("doctor", *WINDOW_CLIENTS, "--json").stdout)
+    warned = [c["id"] for c in doctor["clients"] for f in c["findings"] if "context window" in f["message"]]
+    assert warned == ["crush", "goose", "zed"]  # their kept entries still say 200000
+
+
+def test_doctor_names_a_hand_edited_window_and_the_way_back(gwconf, gateway: GatewayServer, home: Path) -> None:
+    gateway.model_limits = {"my-model": (32000, 4000)}
+    gateway.limits_shape = "openrouter"
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("models").exit_code == 0
+    assert gwconf("apply", "codex").exit_code == 0
+    config = home / ".codex" / "config.toml"
+    assert codex_config(home)["model_context_window"] == 32000
+    config.write_text(config.read_text().replace("model_context_window = 32000", "model_context_window = 1000000"))
+    text = gwconf("doctor", "codex")
+    assert "names a context window of 1,000,000 tokens" in text.stdout
+    assert "fix: gwconf apply codex" in text.stdout
+    assert text.exit_code == 0

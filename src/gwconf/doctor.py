@@ -251,8 +251,39 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
     found += environment_findings(client, env, target, key, found)
     found += stale_processes(client, env)
     found += manager_findings(client, env)
+    found += window_findings(client, docs, reading, target, profile, env)
     item.findings = _dedupe(item.findings + found)
     return item
+
+
+def window_findings(
+    client: ClientAdapter, docs: dict[str, Any], reading: Any, target: Target | None, profile: Profile, env: Env
+) -> list[Finding]:
+    """A window in the client's file larger than the gateway says (its cached answer): the client
+    would fill more context than the model takes, and compact too late (issue 22)."""
+    from gwconf import limits, models
+
+    model = reading.model or (target.model if target else None)
+    written = limits.window_in_file(client.id, docs, model)
+    said = models.cached_limits(profile, env).get(model or "")
+    if written is None or said is None or said[0] is None or written <= said[0]:
+        return []
+    if client.id in limits.KEEPS_ENTRY:  # apply keeps an existing model entry's numbers
+        fix = f"set {limits.WRITTEN[client.id]} to {said[0]} in {client.name}'s file"
+    elif profile.context_window and profile.context_window > said[0]:
+        fix = f"gwconf profile set {profile.name} --context-window {said[0]}"
+    else:
+        fix = f"gwconf apply {client.id}"
+
+    return [
+        Finding(
+            "warning",
+            "other",
+            f"{client.name}'s file names a context window of {written:,} tokens for {model!r}; the gateway "
+            f"says {said[0]:,} ({said[2]}): requests can overflow it.",
+            fix,
+        )
+    ]
 
 
 def manager_findings(client: ClientAdapter, env: Env) -> list[Finding]:

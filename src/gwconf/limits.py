@@ -197,3 +197,49 @@ def describe_in_effect(effect: dict[str, Any]) -> str:
         output = f"{effect['max_output_tokens']:,}" if effect["max_output_tokens"] else "?"
         text = f"context {window} tokens, output {output} (from {effect['from']})"
     return text if effect["written"] else text + "; this client has no place for them"
+
+
+# Where each client's file names the context window gwconf writes: (file role, key path). "<model>"
+# is the model id; "*" is the entry (of a list, or a table's values) whose id/name/model is the model.
+WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "codex": ("config", ("model_context_window",)),
+    "aider": ("metadata", ("openai/<model>", "max_input_tokens")),
+    "opencode": ("config", ("provider", "gwconf", "models", "<model>", "limit", "context")),
+    "kilo": ("config", ("provider", "gwconf", "models", "<model>", "limit", "context")),
+    "continue": ("config", ("models", "*", "defaultCompletionOptions", "contextLength")),
+    "crush": ("config", ("providers", "gwconf", "models", "*", "context_window")),
+    "goose": ("provider", ("models", "*", "context_limit")),
+    "zed": ("settings", ("language_models", "openai_compatible", "gwconf", "available_models", "*", "max_tokens")),
+    "anythingllm": ("env", ("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",)),
+    "kimi-code": ("config", ("models", "*", "max_context_size")),
+    "openclaw": ("config", ("models", "providers", "gwconf", "models", "*", "contextWindow")),
+}
+
+
+# Clients where gwconf adds the model's entry only when it is missing (an existing one is kept, with
+# its numbers): ``apply`` does not change a window there, the user edits it.
+KEEPS_ENTRY = frozenset({"crush", "goose", "zed"})
+
+
+def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> int | None:
+    """The context window the client's own file names for ``model`` (None: none, or unknown shape);
+    doctor compares it with the gateway's."""
+    if client_id not in WINDOW_KEYS or not model:
+        return None
+    role, path = WINDOW_KEYS[client_id]
+    doc = docs.get(role)
+    if doc is None:
+        return None
+    value: Any = doc.get((path[0].replace("<model>", model),), None)
+    for step in path[1:]:
+        if step == "*":
+            items = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
+            value = next(
+                (i for i in items if isinstance(i, dict) and model in (i.get("id"), i.get("name"), i.get("model"))),
+                None,
+            )
+        else:
+            value = value.get(step.replace("<model>", model)) if isinstance(value, dict) else None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    return _positive(value)
