@@ -169,6 +169,8 @@ class GatewayServer:
         self.limits_shape = "litellm"
         self.reply = reply
         self.requests: list[Recorded] = []
+        # the model replies name (None: the one asked for); a gateway that substitutes models
+        self.answer_model: str | None = None
         self.fault: str | None = None
         self.fault_path: str | None = None  # only requests whose path starts with this
         self.delay = 5.0
@@ -387,7 +389,7 @@ class GatewayServer:
                     "id": "chatcmpl-test",
                     "object": "chat.completion",
                     "created": created,
-                    "model": model,
+                    "model": self.answer_model or model,
                     "choices": [
                         {
                             "index": 0,
@@ -404,7 +406,7 @@ class GatewayServer:
                 "id": "chatcmpl-test",
                 "object": "chat.completion.chunk",
                 "created": created,
-                "model": model,
+                "model": self.answer_model or model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
             }
 
@@ -421,7 +423,7 @@ class GatewayServer:
                         "id": "chatcmpl-test",
                         "object": "chat.completion.chunk",
                         "created": created,
-                        "model": model,
+                        "model": self.answer_model or model,
                         "choices": [],
                         "usage": _usage(),
                     },
@@ -454,7 +456,7 @@ class GatewayServer:
             "object": "response",
             "created_at": int(time.time()),
             "status": "completed",
-            "model": model,
+            "model": self.answer_model or model,
             "output": [message],
             "usage": usage,
         }
@@ -528,7 +530,7 @@ class GatewayServer:
             "id": "msg_test",
             "type": "message",
             "role": "assistant",
-            "model": model,
+            "model": self.answer_model or model,
             "content": [{"type": "text", "text": self.reply}],
             "stop_reason": "end_turn",
             "stop_sequence": None,
@@ -607,7 +609,7 @@ class GatewayServer:
                 }
             ],
             "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 3, "totalTokenCount": 8},
-            "modelVersion": model,
+            "modelVersion": self.answer_model or model,
         }
         if method == "generateContent":
             return _json(200, answer)

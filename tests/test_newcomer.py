@@ -193,13 +193,17 @@ def test_verify_and_doctor_name_the_models_the_gateway_serves(gwconf, home) -> N
 def test_current_prints_the_active_profile_and_nothing_else(gwconf, home) -> None:
     none = gwconf("current")
     assert none.exit_code == 1 and none.output == ""
-    assert gwconf("current", "--json").stdout == '{"active": null}\n'
+    assert json.loads(gwconf("current", "--json").stdout) == {
+        "profile": None, "source": None, "file": None, "active": None,
+    }  # fmt: skip
     assert gwconf(
         "profile", "add", "work", "--base-url", "https://gw.example.com/v1", "--key-cmd", "/bin/false",
     ).exit_code == 0  # fmt: skip
     result = gwconf("current")
     assert result.exit_code == 0 and result.stdout == "work\n" and result.stderr == ""
-    assert json.loads(gwconf("current", "--json").stdout) == {"active": "work"}
+    assert json.loads(gwconf("current", "--json").stdout) == {
+        "profile": "work", "source": "active", "file": None, "active": "work",
+    }  # fmt: skip
     assert "for shell prompts" in gwconf("current", "--help").stdout
 
 

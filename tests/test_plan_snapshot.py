@@ -40,6 +40,7 @@ CASES: dict[str, tuple[str, list[tuple[str, tuple[Any, ...], Any]]]] = {
     "dotenv": ("# env\nOPENAI_API_KEY=k\nOPENAI_BASE_URL=u\n", [("set", ("OPENAI_BASE_URL",), "v"),
                ("set", ("OTHER",), "w"), ("delete", ("OPENAI_API_KEY",), None)]),
 }  # fmt: skip
+CASES["dotenv-npm"] = CASES["dotenv"]
 for _fmt in ("shellrc", "fish", "powershell"):
     _doc = formats.load(_fmt, "", "rc")
     _doc.set(("OPENAI_API_KEY",), "k")

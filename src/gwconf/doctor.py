@@ -161,9 +161,17 @@ def run(
         if report.verdict == "ok":
             report.summary = "key and service are fine: the gateway answered the profile's own request."
         return report
+    from gwconf.trust import Trust, project_finding
+
+    trust = Trust.of(env)
     for client in clients:
         item = inspect(client, profile, env, key)
         _probe_and_decide(item, client, profile, env, key, model, prober)
+        held = project_finding(client, env, item.reading, trust)
+        if held is not None:  # a cloned repository chose the address: that is the fault to see first
+            item.findings.insert(0, Finding("error", "override", held.message, held.hint))
+            item.verdict, item.summary, item.exit_code = "untrusted_address", held.message, int(held.exit_code)
+            item.fixes = [f"take the address out of the project's file, or run {client.name} outside this folder"]
         report.clients.append(item)
     report.exit_code = gateway.overall_exit([c.exit_code for c in report.clients])
     worst = next((c for c in report.clients if c.exit_code == report.exit_code), report.clients[0])
@@ -239,8 +247,39 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
     found += client.doctor(docs, env, reading)
     found += environment_findings(client, env, target, key, found)
     found += stale_processes(client, env)
+    found += manager_findings(client, env)
     item.findings = _dedupe(item.findings + found)
     return item
+
+
+def manager_findings(client: ClientAdapter, env: Env) -> list[Finding]:
+    """Other tools that manage this client's files; when gwconf's values were replaced since it
+    wrote them, the tool found there is named as the likely cause."""
+    from gwconf import managers
+    from gwconf.ledger import Ledger
+    from gwconf.operations import drift, other_tools
+
+    sightings = other_tools(client, env)
+    if not sightings:
+        return []
+    changed = drift(client, env, Ledger(env))
+    found = []
+    for sighting in sightings:
+        name = sighting.manager.name
+        if changed:
+            found.append(
+                Finding(
+                    "error",
+                    "provider",
+                    f"gwconf's values were replaced since gwconf wrote them ({', '.join(changed[:3])}); "
+                    f"{name} is the likely cause: {sighting.evidence}.",
+                    f"Decide which tool manages {client.name}: switch it in {name}, or run gwconf apply "
+                    f"{client.id} again (on its next switch {name} {sighting.manager.next_switch}).",
+                )
+            )
+        else:
+            found.append(Finding("info", "other", managers.note(sighting) + "."))
+    return found
 
 
 def _probe_and_decide(

@@ -17,6 +17,7 @@ class ExitCode(IntEnum):
     GATEWAY_FAILED = 4  # unreachable, wrong base address, 404, 5xx, timeout
     CLIENT_CONFIG = 5  # doctor: key and service fine, the client's configuration is at fault
     CHANGES_PENDING = 6  # --check
+    UNTRUSTED_ADDRESS = 7  # verify/doctor: the address is no profile's (a project file's?): nothing sent
     INTERRUPTED = 130
 
 
@@ -85,3 +86,10 @@ class WriteRefused(GwconfError):
 
 class ConcurrentChange(WriteRefused):
     pass
+
+
+class UntrustedAddress(GwconfError):
+    """verify/doctor held a key back: the client would send it to an address that belongs to no
+    gwconf profile (a project file in the current folder chose it?), and the user named none."""
+
+    exit_code = ExitCode.UNTRUSTED_ADDRESS

@@ -111,10 +111,20 @@ class Probe:
     detail: str = ""  # what the verdict means here
     remedy: str | None = None
     auth_header: str = "bearer"
+    first_byte_ms: int | None = None  # time until the answer's headers arrived
+    answered_model: str | None = None  # the model the reply names (``model``, Gemini's ``modelVersion``)
 
     @property
     def ok(self) -> bool:
         return self.verdict == "ok"
+
+    @property
+    def substituted(self) -> bool:
+        """The reply names another model than the one asked for (a warning, not a failure):
+        the same name with a date or version suffix, or a ``provider/`` prefix, is the same model."""
+        return bool(self.model and self.answered_model) and not same_model(
+            self.model or "", self.answered_model or ""
+        )
 
     @property
     def label(self) -> str:
@@ -135,6 +145,10 @@ class Probe:
             "sent": self.sent,
             "status": self.status,
             "latency_ms": self.latency_ms,
+            "first_byte_ms": self.first_byte_ms,
+            "total_ms": self.latency_ms,
+            "answered_model": self.answered_model,
+            "model_substituted": self.substituted,
             "verdict": self.verdict,
             "verdict_label": self.label,
             "error_code": self.error_code,
@@ -339,6 +353,7 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
                 extensions={"trace": deadline.trace},
             ) as response,
         ):
+            result.first_byte_ms = _ms(started)
             raw = bytearray()
             phase = "reading the answer"
             for chunk in response.iter_bytes():
@@ -500,6 +515,7 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
                 f"({_expected(result.wire)} missing).",
             )  # fmt: skip
         result.reply = _trim(secrets.redact(reply, [key]))
+        result.answered_model = reply_model(result.wire, text)
         result.detail = "the gateway answered with content."
         return result
     if 300 <= status < 400:
@@ -567,6 +583,48 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             result, "base_wrong", text, key, f"HTTP {status} with an HTML page: the address is not the API."
         )
     return _fail(result, "gateway_error", text, key, f"HTTP {status}: the gateway refused the request.")
+
+
+def reply_model(wire: str, text: str) -> str | None:
+    """The model a successful answer says it came from: ``model`` (chat, Responses, messages; in a
+    stream, the first event naming one) or Gemini's ``modelVersion``."""
+    field_name = "modelVersion" if wire == "gemini" else "model"
+    data = _json(text)
+    events = (
+        [data]
+        if data is not None
+        else [_json(line[5:].strip()) for line in text.splitlines() if line.startswith("data:")]
+    )
+    for event in events:
+        if not isinstance(event, dict):
+            continue
+        for holder in (
+            event,
+            event.get("response"),
+            event.get("message"),
+        ):  # Responses / messages streams nest it
+            value = holder.get(field_name) if isinstance(holder, dict) else None
+            if isinstance(value, str) and value.strip():
+                return value.strip()[:200]
+    return None
+
+
+def same_model(asked: str, answered: str) -> bool:
+    """``gpt-4o`` answered as ``gpt-4o-2024-08-06`` or ``openai/gpt-4o`` is the same model;
+    ``gpt-4o`` answered as ``gpt-4o-mini`` or ``deepseek-chat`` is not."""
+
+    def base(name: str) -> str:
+        name = name.strip().lower().removeprefix("models/")
+        return name.rsplit("/", 1)[-1]
+
+    a, b = base(asked), base(answered)
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    rest = long[len(short) :]
+    return long.startswith(short) and bool(
+        re.fullmatch(r"[-@:](\d{4}-?\d{2}-?\d{2}|\d{6,8}|v\d+(\.\d+)*|latest|\d{3,4})", rest)
+    )
 
 
 def _fail(result: Probe, verdict: str, text: str, key: str, detail: str) -> Probe:
@@ -740,9 +798,16 @@ def _read_stream(wire: str, text: str) -> str | None:
 
 
 def overall_exit(codes: list[int]) -> int:
-    """One exit code for several results: a rejected key first (the most specific), then any other
-    gateway failure, then doctor's client fault, then expected errors."""
-    for code in (ExitCode.KEY_REJECTED, ExitCode.GATEWAY_FAILED, ExitCode.CLIENT_CONFIG, ExitCode.ERROR):
+    """One exit code for several results: a key held back from an address nobody chose first, then
+    a rejected key (the most specific), then any other gateway failure, then doctor's client fault,
+    then expected errors."""
+    for code in (
+        ExitCode.UNTRUSTED_ADDRESS,  # a key nearly went where the user never chose: say that first
+        ExitCode.KEY_REJECTED,
+        ExitCode.GATEWAY_FAILED,
+        ExitCode.CLIENT_CONFIG,
+        ExitCode.ERROR,
+    ):
         if int(code) in codes:
             return int(code)
     return next((c for c in codes if c), 0)

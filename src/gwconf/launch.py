@@ -11,8 +11,10 @@ Everything a launch needs on disk lives in one temporary folder (0700, files 060
 removed when the child ends, also after SIGINT, SIGTERM or SIGHUP (which are passed on to the
 child). A stand-in folder is not a full copy: every entry of the user's folder appears in it as a
 symlink (logins, history and sessions stay where the client keeps them), and only the files the
-client's own ``render()`` edits are real files in the temporary folder. Nothing in the user's
-folders is written by gwconf.
+client's own ``render()`` edits are real files in the temporary folder. Before the folder goes,
+what the client created or replaced there (a new ``logs.db``, an update by temp + rename) is
+carried back to the user's folder (``carry_back``); gwconf's rendered files never are. Nothing
+else in the user's folders is written by gwconf.
 
 Variables that would override the injection (every ``OPENAI_*``, ``ANTHROPIC_*``, ``GEMINI_*`` and
 ``GOOGLE_*`` one the launch does not set itself) are removed from the child's environment. The
@@ -174,7 +176,10 @@ def start(launch: Launch, env: Env, on_notes: Any = None) -> int:
         return 128 + stopped.signum
     finally:
         if folder is not None:
-            remove_folder(folder)
+            try:
+                carry_back(launch.spec, folder)
+            finally:
+                remove_folder(folder)
 
 
 class _Stopped(BaseException):
@@ -335,6 +340,61 @@ def render_into(launch: Launch, env: Env, folder: Path) -> list[str]:
             data = raw or b""
         write_private(folder, name, data)
     return notes
+
+
+def carry_back(spec: LaunchSpec, folder: Path) -> list[Path]:
+    """Copy what the client created or replaced in a stand-in folder back to the user's folder.
+
+    Writes into a linked entry already reached the user's file; but a new file (llm's ``logs.db``,
+    a first ``aliases.json``), a new folder, and an update made by temp + rename (which replaces
+    the link by a real file) exist only in the stand-in, and used to vanish with it. The files
+    gwconf rendered (``render``/``files``: they hold the gateway's key and address) never go back,
+    and neither does anything the client deleted or linked: only real files and folders. Each file
+    goes back through the one atomic write path. Returns the user's paths written."""
+    from gwconf.fileio import atomic_write
+
+    managed = {folder / name for name in (*spec.render.values(), *spec.files)}
+    written: list[Path] = []
+    for name, source in spec.copies.items():
+        _carry(folder / name, source, managed, written, atomic_write)
+    return written
+
+
+def _carry(stand: Path, source: Path, managed: set[Path], written: list[Path], write: Any) -> None:
+    if stand in managed or not os.path.lexists(stand) or stand.is_symlink():
+        return  # gwconf's own file, nothing there, or a link (to the user's entry, or the client's)
+    if stand.is_dir():
+        if os.path.lexists(source) and not source.is_dir():
+            return  # the user has a file where the client made a folder: leave both as they are
+        entries = list(os.scandir(stand))
+        if not source.exists():
+            if not any(_has_own(Path(e.path), managed) for e in entries):
+                return  # only gwconf's files (or links) below: nothing of the client's to keep
+            source.mkdir(parents=True, mode=0o700)
+            written.append(source)
+        for entry in entries:
+            _carry(Path(entry.path), source / entry.name, managed, written, write)
+        return
+    data = stand.read_bytes()
+    real = Path(os.path.realpath(source))  # a dotfiles manager's link: write where the bytes are
+    try:
+        if real.is_file() and real.read_bytes() == data:
+            return
+    except OSError:
+        return
+    import stat
+
+    write(real, data, mode=stat.S_IMODE(stand.stat().st_mode), secret=False, shown=str(source))
+    written.append(source)
+
+
+def _has_own(path: Path, managed: set[Path]) -> bool:
+    """Whether ``path`` is, or holds, a real file of the client's (not gwconf's, not a link)."""
+    if path in managed or path.is_symlink():
+        return False
+    if path.is_dir():
+        return any(_has_own(Path(e.path), managed) for e in os.scandir(path))
+    return path.exists()
 
 
 def remove_folder(folder: Path) -> None:

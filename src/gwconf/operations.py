@@ -5,6 +5,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,16 @@ from gwconf.profiles import Profile, ProfileStore
 
 @dataclass
 class FileResult:
+    """One file a command changed (or would). Its unified diff is made only when shown (a dry
+    run, ``--json``): on a 4 MB file difflib was over a third of ``gwconf apply`` (issue 15)."""
+
     path: str
     action: str  # create, modify, remove
-    diff: str
+    change: planning.FileChange = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def diff(self) -> str:
+        return self.change.diff()
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "action": self.action, "diff": self.diff}
@@ -66,7 +74,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
     results = []
     for change in plan.pending:
         action = "create" if change.creates else "remove" if change.removes else "modify"
-        results.append(FileResult(change.display, action, change.diff()))
+        results.append(FileResult(change.display, action, change))
     return results
 
 
@@ -94,6 +102,7 @@ def apply_profile(
             if not dry_run and client.tier < 3:
                 result.notes += client.preflight(env, force)
             plan = planning.plan_apply(client, profile, env, model=model)
+            result.notes += other_managers(plan, env)
         except NotSetUp as exc:
             if skip_not_set_up:
                 result.skipped = exc
@@ -126,6 +135,18 @@ def apply_profile(
                 result.error = exc
                 result.files = []
     return results
+
+
+def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
+    """Another tool's block in a file the plan changes: refused (``WriteRefused``); another tool
+    that also manages such a file: one note each, with what its next switch will do."""
+    from gwconf import managers
+
+    notes = []
+    for change in plan.pending:
+        for sighting in managers.check_edit(change.file.path, change.snapshot.data, change.after, env):
+            notes.append(managers.note(sighting))
+    return notes
 
 
 def restore_clients(
@@ -209,6 +230,7 @@ class ClientStatus:
     applied_profile: str | None = None  # what the ledger says gwconf applied
     drift: list[str] = field(default_factory=list)
     error: GwconfError | None = None
+    others: list[Any] = field(default_factory=list)  # managers.Sighting: other tools on its files
 
     @property
     def points_at_gwconf(self) -> bool:
@@ -231,6 +253,7 @@ class ClientStatus:
             "applied_profile": self.applied_profile,
             "points_at_gwconf": self.points_at_gwconf,
             "changed_by_hand": self.drift,
+            "also_managed_by": [o.to_json() for o in self.others],
             "error": None if self.error is None else self.error.message,
         }
 
@@ -260,7 +283,24 @@ def client_status(
         return status
     status.profile = matching_profile(client, status.reading, profiles, env, status.applied_profile)
     status.drift = drift(client, env, ledger)
+    status.others = other_tools(client, env)
     return status
+
+
+def other_tools(client: ClientAdapter, env: Env) -> list[Any]:
+    """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files."""
+    from gwconf import managers
+    from gwconf.fileio import read_snapshot
+
+    found = []
+    for file in client.files(env):
+        try:
+            data = read_snapshot(file.path).data
+        except (OSError, GwconfError):
+            continue
+        if data is not None or file.path.parent.is_dir():
+            found += managers.scan(file.path, data, env)
+    return found
 
 
 def matching_profile(

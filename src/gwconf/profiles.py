@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gwconf import secrets, urls
+from gwconf import binding, secrets, urls
 from gwconf.errors import ParseError, ProfileError
 from gwconf.fileio import exclusive_lock, read_snapshot, remove_file, write_private
 from gwconf.paths import Env
@@ -73,6 +73,7 @@ class Profile:
     context_window: int | None = None
     max_output_tokens: int | None = None
     source: Path | None = None
+    chosen: Any = None  # binding.Choice: what chose this profile (--profile, GWCONF_PROFILE, a folder...)
 
     # -- the key ---------------------------------------------------------------------------
     @property
@@ -388,8 +389,25 @@ class ProfileStore:
     def exists(self, name: str) -> bool:
         return self.path_for(name).exists()
 
+    def choose(self, name_or_path: str | None) -> binding.Choice:
+        """Which profile a command uses and why (``binding.resolve``: --profile, GWCONF_PROFILE,
+        the nearest .gwconf.toml, the active profile); a refused binding is a ProfileError."""
+        try:
+            return binding.resolve(
+                name_or_path, self.env.environ, str(self.env.cwd), str(self.env.home), self.active()
+            )
+        except binding.BindingError as exc:
+            raise ProfileError(exc.message, exc.hint) from None
+
     def load(self, name_or_path: str | None) -> Profile:
-        """A saved name, a path to a profile file, or (None) the active profile."""
+        """A saved name, a path to a profile file, or (None) the profile the binding order chooses:
+        GWCONF_PROFILE, the nearest .gwconf.toml, the active profile."""
+        choice = self.choose(name_or_path)
+        profile = self._load(choice.name, choice)
+        profile.chosen = choice
+        return profile
+
+    def _load(self, name_or_path: str | None, choice: binding.Choice) -> Profile:
         if name_or_path is None:
             active = self.active()
             if active is None:
@@ -421,8 +439,13 @@ class ProfileStore:
                 saved = self.names()
                 close = difflib.get_close_matches(name_or_path, saved, n=1, cutoff=0.5)
                 known = ", ".join(saved) or "none yet"
+                named_by = (
+                    ""
+                    if choice.source in (binding.FLAG, binding.ACTIVE)
+                    else f" ({choice.describe()} names it)"
+                )
                 raise ProfileError(
-                    f"no profile named {name_or_path!r}"
+                    f"no profile named {name_or_path!r}{named_by}"
                     + (f". Did you mean {close[0]!r}?" if close else f" (saved: {known})."),
                     f"gwconf use {close[0]}"
                     if close

@@ -55,6 +55,10 @@ _ABOUT = frozenset(
 )  # fmt: skip
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
+# a line that may hold a secret's name (``is_secret_name`` decides): only those lines meet the
+# name patterns, so the many other lines of a big diff cost one quick search each
+_HINT = re.compile(r"key|token|secret|pass|auth|credential|pat")  # searched in the lowered text
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
 # a bare value must end its line, item or comment-less clause: "key: the key in …" is prose
 _BARE_VALUE = r"(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"',;#}\]]+(?=[ \t]*(?:$|[,;}\]&#\"']))"
@@ -154,11 +158,34 @@ def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
                 forms.setdefault(form, mask(key))
     for form in sorted(forms, key=len, reverse=True):
         text = text.replace(form, forms[form])
-    for pattern in (_QUOTED_NAME, _BARE_NAME, _FISH, _QUERY):
-        text = pattern.sub(_mask_value, text)
+    text = _named_lines(text)
     text = _SHAPES.sub(lambda m: mask(m.group()), text)
     text = _HEX.sub(lambda m: mask(m.group()), text)
     return _B64.sub(_b64, text)
+
+
+def _named_lines(text: str) -> str:
+    """``text`` with the name patterns applied to the lines that hold a secret-ish word only."""
+    pieces: list[str] = []
+    done = 0
+    lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)  # same length
+    for hint in _HINT.finditer(lowered):
+        if hint.start() < done:
+            continue
+        start = text.rfind("\n", 0, hint.start()) + 1
+        end = text.find("\n", hint.start())
+        end = len(text) if end < 0 else end + 1
+        pieces.append(text[done:start])
+        pieces.append(_named_values(text[start:end]))
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _named_values(line: str) -> str:
+    for pattern in (_QUOTED_NAME, _BARE_NAME, _FISH, _QUERY):
+        line = pattern.sub(_mask_value, line)
+    return line
 
 
 def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:

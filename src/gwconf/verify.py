@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gwconf import urls
 from gwconf.clients._base import ClientAdapter, Finding
 from gwconf.errors import ClientError, ExitCode, GwconfError
 from gwconf.gateway import Probe, probe
 from gwconf.operations import read_client
 from gwconf.paths import Env
 from gwconf.profiles import Profile
+from gwconf.trust import Trust, project_override, untrusted
 
 
 @dataclass
@@ -57,8 +59,10 @@ def verify_client(
     model: str | None = None,
     fallback_model: str | None = None,
     timeout: float = 30.0,
+    trust: Trust | None = None,
 ) -> Check:
-    """Read back what ``client`` will send (its own precedence) and send exactly that, once."""
+    """Read back what ``client`` will send (its own precedence) and send exactly that, once; only to
+    an address ``trust`` allows (every saved profile's unless given)."""
     check = Check(client.id, client.name)
     if client.tier == 3:
         check.error = ClientError(
@@ -97,6 +101,16 @@ def verify_client(
             f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
         )
         return check
+    trust = trust if trust is not None else Trust.of(env)
+    vendor = urls.is_vendor_host(urls.host_of(reading.base_url))  # probe refuses those itself, more precisely
+    if not vendor and not trust.allows(reading.base_url):
+        override = project_override(client, env, reading)
+        if override is None or not trust.project:
+            check.error = untrusted(client, env, reading.base_url, override)
+            return check
+        check.notes.append(
+            f"--trust-project: sent to {override.host}, which {override.where(env)} in this folder chose."
+        )
     try:
         check.probe = probe(
             reading.wire or client.wire,

@@ -33,6 +33,12 @@ Examples:
 @click.option("--stat", is_flag=True, help="Write nothing; one line per client: which files would change.")
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
 @click.option("--show-key", is_flag=True, help="Show the full key in printed steps (tier-3 clients).")
+@click.option(
+    "--project",
+    is_flag=True,
+    help="Write the client's own project-scope file here (e.g. .claude/settings.local.json), not its "
+    "global one; kept out of git.",
+)
 @_common.json_option
 def command(
     client_ids: tuple[str, ...],
@@ -45,6 +51,7 @@ def command(
     stat: bool,
     force: bool,
     show_key: bool,
+    project: bool,
     as_json: bool,
 ) -> int:
     """Rewrite clients' configuration files to use a gateway profile.
@@ -65,10 +72,16 @@ def command(
         raise UsageError("name the clients to apply, or pass --all.", "See the clients with: gwconf clients")
     env = _common.env()
     dry_run = dry_run or stat
+    if project and (all_clients or all_supported):
+        raise UsageError(
+            "--project takes client names, not --all.", "e.g. gwconf apply claude-code opencode --project"
+        )
     if not dry_run and not check:
         for note in operations.repair_interrupted(env):
             _output.warn(note)
     profile = ProfileStore(env).load(profile_ref)
+    if project:
+        return _apply_project(client_ids, profile, env, model, dry_run, check, as_json)
     if all_supported:
         clients = registry.all_clients()
     elif all_clients:
@@ -121,6 +134,7 @@ def command(
             _output.out(summary_line(result))
         _output.out(_dry_run_total(results, profile.name))
     else:
+        _say_chosen(profile)
         _render(results, profile.name, dry_run or check, show_key)
     if failed:
         return int(ExitCode.ERROR)
@@ -148,7 +162,7 @@ def _dry_run_total(results: list[Any], profile: str) -> str:
     return f"\nDry run: nothing was written. {_output.plural(len(changed), 'client')} would change (profile {profile!r})."
 
 
-def _render(results: list[Any], profile: str, dry_run: bool, show_key: bool) -> None:
+def _render(results: list[Any], profile: str, dry_run: bool, show_key: bool, undo_flag: str = "") -> None:
     out = _output.out
     if dry_run and len(results) > 3:  # a long preview: the one-line summary first, then the diffs
         for result in results:
@@ -196,4 +210,59 @@ def _render(results: list[Any], profile: str, dry_run: bool, show_key: bool) -> 
     elif changed:
         out(
             f"\nApplied profile {profile!r} to {', '.join(changed)}. Undo with: gwconf restore {' '.join(changed)}"
+            + undo_flag
         )
+
+
+def _say_chosen(profile: Any) -> None:
+    """Which profile, when something other than the active profile or --profile chose it."""
+    from gwconf import binding
+
+    choice = getattr(profile, "chosen", None)
+    if choice is not None and choice.source in (binding.ENVIRONMENT, binding.FOLDER):
+        _output.out(f"Profile {profile.name!r}, chosen by {choice.describe()}.")
+
+
+def _apply_project(
+    client_ids: tuple[str, ...],
+    profile: Any,
+    env: Any,
+    model: str | None,
+    dry_run: bool,
+    check: bool,
+    as_json: bool,
+) -> int:
+    """``apply CLIENT --project``: the clients' own project-scope files; a file that gets the key is
+    kept out of git (``.git/info/exclude``) before it is written."""
+    from gwconf import operations, project
+
+    adapters = project.adapters(_common.resolve_clients(client_ids), env)
+    key = profile.resolve_key(env)
+    _output.remember_key(key)
+    secret_files = [f.path for a in adapters for f in a.files(env) if f.secret]
+    guard_notes = project.guard_from_git(secret_files, env, dry_run=dry_run or check)
+    results = operations.apply_profile(adapters, profile, env, dry_run=dry_run or check, model=model)
+    for adapter, result in zip(adapters, results, strict=True):
+        result.id = adapter.client_id
+    if results and guard_notes:
+        verb = "would add" if dry_run or check else "added"
+        results[0].notes += [note.replace("added", verb, 1) for note in guard_notes]
+    if as_json:
+        _output.emit_json(
+            {
+                "profile": profile.name,
+                "project": str(project.root_for(env)),
+                "dry_run": dry_run or check,
+                "clients": [r.to_json() for r in results],
+            }
+        )
+    else:
+        _say_chosen(profile)
+        _render(results, profile.name, dry_run or check, False, " --project")
+        if not dry_run and not check and any(r.changed for r in results):
+            _output.out("Only this project's files were written; the global ones were not touched.")
+    if any(r.error for r in results):
+        return int(ExitCode.ERROR)
+    if check and any(r.changed for r in results):
+        return int(ExitCode.CHANGES_PENDING)
+    return 0

@@ -1,7 +1,8 @@
-"""gwconf current: the active profile's name, for shell prompts.
+"""gwconf current: the name of the profile commands here use, for shell prompts.
 
-``gwconf current`` and ``gwconf current --json`` are answered before click is imported
-(``gwconf.cli.print_current``); this command exists for ``--help``, completion and the listing.
+``gwconf current``, ``gwconf current --json`` and ``gwconf current --hook SHELL`` are answered
+before click is imported (``gwconf.cli.print_current``, ``gwconf.hook.export``); this command
+exists for ``--help``, completion and the listing.
 """
 
 from __future__ import annotations
@@ -16,16 +17,28 @@ from gwconf.cli import _common
     epilog="""\b
 Examples:
   gwconf current                          # work
-  gwconf current --json                   # {"active": "work"}
+  gwconf current --json                   # {"profile": "work", "source": "folder", "file": "/src/app/.gwconf.toml", ...}
   PS1='$(gwconf current 2>/dev/null) \\$ '  # in a shell prompt
 """,
 )
 @_common.json_option
-def command(as_json: bool) -> int:
-    """Print the active profile's name (for shell prompts); exit 1 when there is none.
+@click.option(
+    "--hook",
+    type=click.Choice(["bash", "zsh", "fish"]),
+    help="Print the shell code the prompt hook evals (see: gwconf hook).",
+)
+def command(as_json: bool, hook: str | None) -> int:
+    """Print the name of the profile used here (for shell prompts); exit 1 when there is none.
 
-    It reads one small file and runs no key command, so a prompt stays fast.
+    The same order as every command: GWCONF_PROFILE, then the nearest .gwconf.toml from this
+    folder up to the home folder, then the active profile. --json also says which chose it
+    (source: GWCONF_PROFILE, folder or active). It reads small files only and runs no key
+    command, so a prompt stays fast.
     """
+    if hook:
+        from gwconf.hook import export
+
+        return export(hook)
     from gwconf.cli import print_current
 
     return print_current(as_json)

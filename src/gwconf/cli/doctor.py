@@ -31,7 +31,8 @@ Examples:
 Exit codes: 0 all good; 5 key and service are fine, a client's configuration is at
 fault (the fix is printed); 3 the gateway itself rejects the key; 4 the gateway fails
 with the profile's own values (address, model, 429, 5xx, unreachable, timeout);
-1 the check could not be made (no profile, no key, no model).
+1 the check could not be made (no profile, no key, no model); 7 a project file in the
+current folder points a client at an address that is no profile's (nothing is sent there).
 """,
 )
 @_common.clients_argument

@@ -20,8 +20,11 @@ Examples:
 @click.option("--all", "all_clients", is_flag=True, help="Every client gwconf has written.")
 @click.option("--dry-run", "-n", is_flag=True, help="Show the diff; write nothing.")
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
+@click.option("--project", is_flag=True, help="Undo `gwconf apply CLIENT --project` in this project.")
 @_common.json_option
-def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force: bool, as_json: bool) -> int:
+def command(
+    client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force: bool, project: bool, as_json: bool
+) -> int:
     """Put back what each client's files held before gwconf.
 
     A file untouched since gwconf wrote it gets its original bytes back exactly; a file gwconf
@@ -54,7 +57,19 @@ def command(client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force
             _output.out("Nothing to restore: gwconf has not written any client's files.")
     else:
         clients = _common.resolve_clients(client_ids)
-    results = operations.restore_clients(clients, env, dry_run=dry_run, force=force)
+    if project:
+        from gwconf import project as projects
+
+        if all_clients:
+            raise UsageError(
+                "--project takes client names, not --all.", "e.g. gwconf restore claude-code --project"
+            )
+        scoped = projects.adapters(clients, env)
+        results = operations.restore_clients(list(scoped), env, dry_run=dry_run, force=force)
+        for adapter, result in zip(scoped, results, strict=True):
+            result.id = adapter.client_id
+    else:
+        results = operations.restore_clients(clients, env, dry_run=dry_run, force=force)
     if as_json:
         _output.emit_json({"dry_run": dry_run, "clients": [r.to_json() for r in results]})
     else:

@@ -46,12 +46,15 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
     for profile in profiles:  # masked wherever printed; a key command is not run for this
         _output.remember_key(profile.cheap_key(env))
     rows = [operations.client_status(c, env, profiles, ledger) for c in clients]
-    active = ProfileStore(env).active()
+    store = ProfileStore(env)
+    active = store.active()
+    here = _chosen_here(store)
     interrupted = (env.state_dir / "journal.json").exists()
     if as_json:
         _output.emit_json(
             {
                 "active_profile": active,
+                "profile_here": here,
                 "interrupted_run": interrupted,
                 "ledger_damaged": ledger.damaged,
                 "clients": [r.to_json() for r in rows],
@@ -64,6 +67,10 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
             "puts the files back as they were (or finishes the change)."
         )
     _output.out(f"Active profile: {active or '(none)'}")
+    if here.get("error"):
+        _output.warn(str(here["error"]))
+    elif here["source"] not in ("active", None):
+        _output.out(f"Used here:      {here['profile']} (chosen by {here['chosen_by']})")
     if not rows:
         _output.out("No client applied or detected yet. Try: gwconf clients")
     for r in rows:
@@ -84,6 +91,8 @@ def command(client_ids: tuple[str, ...], as_json: bool) -> int:
             _output.out(f"  gwconf last applied {r.applied_profile!r} here")
         for line in r.drift:
             _output.warn(f"changed by hand since gwconf wrote it: {line}")
+        for other in r.others:
+            _output.out(f"  also managed  by {other.manager.name}: {other.evidence}")
     return unreadable(rows, ledger.damaged)
 
 
@@ -93,3 +102,14 @@ def unreadable(rows: list[Any], ledger_damaged: object = None) -> int:
 
     broken = any(r.error is not None or any(": cannot be read (" in d for d in r.drift) for r in rows)
     return int(ExitCode.ERROR) if broken or ledger_damaged else 0
+
+
+def _chosen_here(store: object) -> dict:
+    """The profile commands in this folder use and what chose it (GWCONF_PROFILE, a .gwconf.toml)."""
+    from gwconf.errors import GwconfError
+
+    try:
+        choice = store.choose(None)  # type: ignore[attr-defined]
+    except GwconfError as exc:
+        return {"profile": None, "source": None, "file": None, "chosen_by": None, "error": exc.message}
+    return {**choice.to_json(), "chosen_by": choice.describe() if choice.source else None}

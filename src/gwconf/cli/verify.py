@@ -59,20 +59,43 @@ Examples:
   gwconf verify codex claude-code --json
   gwconf verify                       # every client gwconf applied (or the active profile alone)
   gwconf verify --profile work        # the profile's own chat request
+  gwconf verify -p work -p backup     # two gateways side by side: verdict, first byte, total, model
   gwconf verify continue --model other-model --timeout 10
 \b
 Exit codes: 0 every request answered with content; 3 a key was rejected (401);
 4 any other failure (wrong base address, model, 429, 5xx, unreachable, timeout,
-an answer without content); 1 nothing could be sent (no key, no model, unreadable file).
+an answer without content); 1 nothing could be sent (no key, no model, unreadable file);
+7 a key was held back: the client points at an address that is no profile's (a project
+file in the current folder?) and --trust-project was not given.
 """,
 )
 @_common.clients_argument
-@_common.profile_option
+@click.option(
+    "--profile",
+    "-p",
+    "profile_refs",
+    metavar="NAME|PATH",
+    multiple=True,
+    shell_complete=_common.complete_profiles,
+    help="A saved profile name or a profile file (default: the profile used here). Repeat it to compare "
+    "several gateways side by side.",
+)
 @click.option("--model", "-m", help="Test this model instead of the one the client (or profile) names.")
 @_common.timeout_option("Give up waiting after this long.")
+@click.option(
+    "--trust-project",
+    is_flag=True,
+    help="Also send the key to an address the current folder's files choose (a cloned repository's "
+    "config is not trusted otherwise).",
+)
 @_common.json_option
 def command(
-    client_ids: tuple[str, ...], profile_ref: str | None, model: str | None, timeout: float, as_json: bool
+    client_ids: tuple[str, ...],
+    profile_refs: tuple[str, ...],
+    model: str | None,
+    timeout: float,
+    trust_project: bool,
+    as_json: bool,
 ) -> int:
     """Make one real test completion per client, with exactly what it will send.
 
@@ -82,20 +105,32 @@ def command(
     or Gemini generateContent. It shows the URL, the key's mask, the model, the HTTP status, the
     latency and the reply, and one verdict: ok, key rejected, forbidden, base address wrong,
     model not available, rate limited, gateway error, unreachable, timeout or malformed success.
-    The key goes only to the address being verified: never to a vendor's official address, never
-    through a redirect.
+    The key goes only to an address of a saved profile (or, with --trust-project, to one the
+    current folder's files choose): never to a vendor's official address, never through a
+    redirect. It also reports the time to the first byte and in total, and warns (without
+    failing) when the reply names another model than the one asked for. Several --profile compare
+    those gateways side by side.
     """
-    from gwconf import gateway, registry, verify
-    from gwconf.errors import GwconfError
+    from gwconf import binding, gateway, registry, verify
+    from gwconf.errors import GwconfError, UsageError
     from gwconf.ledger import Ledger
     from gwconf.profiles import ProfileStore
 
     env = _common.env()
     store = ProfileStore(env)
+    if len(profile_refs) > 1:
+        if client_ids:
+            raise UsageError(
+                "several --profile compare the profiles' gateways; clients read their own files.",
+                "e.g. gwconf verify -p work -p backup   (or one profile: gwconf verify codex -p work)",
+            )
+        return _compare(store, profile_refs, env, model, timeout, as_json)
+    profile_ref = profile_refs[0] if profile_refs else None
+    here = store.choose(None) if profile_ref is None and not client_ids else None
     if client_ids:
         clients = _common.resolve_clients(client_ids)
-    elif profile_ref:
-        clients = []
+    elif profile_ref or (here is not None and here.source in (binding.ENVIRONMENT, binding.FOLDER)):
+        clients = []  # the profile named, or the one this folder (or GWCONF_PROFILE) chooses
     else:
         applied = set(Ledger(env).clients())
         clients = [c for c in registry.all_clients() if c.id in applied]
@@ -118,10 +153,13 @@ def command(
         assert profile is not None
         with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
             checks.append(verify.verify_profile(profile, env, model=model, timeout=timeout))
+    trust = verify.Trust.of(env, project=trust_project)
     for client in clients:
         fallback = profile.model_for(client.id) if profile else None
         with Spinner(f"verifying {client.id} …"):
-            check = verify.verify_client(client, env, model=model, fallback_model=fallback, timeout=timeout)
+            check = verify.verify_client(
+                client, env, model=model, fallback_model=fallback, timeout=timeout, trust=trust
+            )
         checks.append(check)
     for check in checks:
         _output.remember_key(check.key)
@@ -133,17 +171,94 @@ def command(
         _output.emit_json(
             {
                 "profile": profile.name if profile else None,
+                "chosen_by": _chosen_by(profile),
                 "results": [c.to_json() for c in checks],
                 "exit_code": code,
             }
         )
         return code
+    chosen = _chosen_by(profile)
+    if profile is not None and chosen is not None and chosen["source"] not in ("active", "--profile"):
+        _output.out(f"Using profile {profile.name!r} (chosen by {chosen['file'] or chosen['source']}).")
     for check in checks:
         render_check(check)
     if len(checks) > 1:
         good = sum(1 for c in checks if c.exit_code == 0)
         _output.out(f"\n{good} of {len(checks)} answered with content.")
     return code
+
+
+def _compare(
+    store: Any, refs: tuple[str, ...], env: Any, model: str | None, timeout: float, as_json: bool
+) -> int:
+    """``verify -p A -p B``: each profile's own request, one row per gateway."""
+    from gwconf import gateway, verify
+    from gwconf.errors import GwconfError
+
+    checks = []
+    for ref in dict.fromkeys(refs):
+        profile = store.load(ref)
+        try:
+            _output.remember_key(profile.resolve_key(env))
+        except GwconfError:
+            pass
+        with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
+            check = verify.verify_profile(profile, env, model=model, timeout=timeout)
+        _output.remember_key(check.key)
+        checks.append((profile, check))
+    code = gateway.overall_exit([c.exit_code for _, c in checks])
+    if as_json:
+        _output.emit_json(
+            {
+                "profiles": [{"profile": p.name, "base_url": p.base_url, **c.to_json()} for p, c in checks],
+                "exit_code": code,
+            }
+        )
+        return code
+    rows = [("profile", "gateway", "verdict", "status", "first byte", "total", "model")]
+    for profile, check in checks:
+        probe = check.probe
+        if probe is None:
+            rows.append((profile.name, profile.base_url, "not sent", "-", "-", "-", "-"))
+            continue
+        answered = probe.model or "-"
+        if probe.substituted:
+            answered = f"{probe.model} → {probe.answered_model} (!)"
+        rows.append(
+            (
+                profile.name,
+                probe.url,
+                probe.label,
+                str(probe.status) if probe.status is not None else "-",
+                f"{probe.first_byte_ms} ms" if probe.first_byte_ms is not None else "-",
+                f"{probe.latency_ms} ms" if probe.latency_ms is not None else "-",
+                answered,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        _output.out("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    for profile, check in checks:
+        if check.probe is not None and check.probe.substituted:
+            _output.warn(_substitution(check.probe) + f" (profile {profile.name!r})")
+        elif check.error is not None:
+            _output.print_error(check.error)
+        elif check.probe is not None and not check.probe.ok:
+            _output.out(f"{profile.name}: {check.probe.detail}")
+    return code
+
+
+def _substitution(probe: Any) -> str:
+    return (
+        f"asked for {probe.model}, the gateway answered as {probe.answered_model}: it may route the request "
+        "to another model than the one named (not a failure)"
+    )
+
+
+def _chosen_by(profile: Any) -> dict[str, Any] | None:
+    """What chose the profile: --profile, GWCONF_PROFILE, a folder's .gwconf.toml or the active one."""
+    choice = getattr(profile, "chosen", None)
+    return None if choice is None else {"source": choice.source, "file": choice.file}
 
 
 def point_to_apply(checks: list[Any], profile: Any, env: Any) -> None:
@@ -234,11 +349,15 @@ def render_probe(probe: Any, key_origin: str = "", indent: str = "  ", remedy: b
         out(f"{indent}status   no HTTP answer{took}")
     else:
         out(f"{indent}status   {probe.status} in {probe.latency_ms} ms")
+        if probe.first_byte_ms is not None:
+            out(f"{indent}timing   first byte {probe.first_byte_ms} ms, total {probe.latency_ms} ms")
     colour = "green" if probe.ok else "red"
     verdict = _output.style(probe.label, fg=colour, bold=True)
     if probe.ok:
         out(f"{indent}verdict  {verdict}")
         out(f"{indent}reply    {probe.reply}")
+        if probe.substituted:
+            out(f"{indent}{_output.style('warning', fg='yellow', bold=True)}  {_substitution(probe)}")
         return
     out(f"{indent}verdict  {verdict}: {probe.detail}")
     for n, line in enumerate(probe.body):

@@ -215,6 +215,10 @@ class ClientModule(Protocol):
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding] | None:
         """The client's own traps, beyond what ``read`` already found."""
 
+    def project_scope_files(self, env: Env) -> list[ConfigFile] | None:
+        """``apply --project``: the client's own project-scope files for the current folder, in
+        the roles ``render`` edits (a role left out is not written); None when it has none."""
+
     def import_link(self, target: Target) -> Link | None:
         """``gwconf link``: the app's own import link for ``target`` (None: it has none)."""
 
@@ -260,6 +264,17 @@ def no_doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Fin
 def no_import_link(target: Target) -> Link | None:
     """No import link of the app's own: ``gwconf link`` does not offer it."""
     return None
+
+
+def no_project_scope_files(env: Env) -> list[ConfigFile] | None:
+    """No project-scope settings file of its own: ``apply --project`` refuses, naming ``run``."""
+    return None
+
+
+def project_folder(env: Env) -> Path:
+    """Where a project-scope file goes when the client looks in the repository's root: the git
+    root above the current folder, else the current folder."""
+    return project_root(env) or env.cwd
 
 
 class ClientAdapter:
@@ -310,6 +325,9 @@ class ClientAdapter:
 
     def doctor(self, docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
         return list(self.module.doctor(docs, env, reading) or [])
+
+    def project_scope_files(self, env: Env) -> list[ConfigFile]:
+        return list(self.module.project_scope_files(env) or [])
 
     @property
     def has_import_link(self) -> bool:

@@ -39,6 +39,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_preflight,
     no_steps,
+    project_folder,
     project_root,
     shown,
 )
@@ -79,6 +80,12 @@ def files(env: Env) -> list[ConfigFile]:
         ConfigFile("config", env.home / CONF, "yaml", secret=True),
         ConfigFile("metadata", env.home / METADATA, "json"),
     ]
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.aider.conf.yml`` at the git root (else the current folder): aider's ``main()`` reads it
+    from the current folder, the git root and the home folder, the nearest winning."""
+    return [ConfigFile("config", project_folder(env) / CONF, "yaml", secret=True)]
 
 
 def detect(env: Env) -> bool:

@@ -29,6 +29,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_import_link,
     no_launch,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError, NotSetUp
@@ -61,6 +62,7 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
@@ -88,7 +90,7 @@ def location(env: Env) -> tuple[Path, str, bool]:
 
 def files(env: Env) -> list[ConfigFile]:
     path, _how, found = location(env)
-    return [ConfigFile("env", path, "dotenv", secret=True)] if found else []
+    return [ConfigFile("env", path, "dotenv-npm", secret=True)] if found else []
 
 
 def detect(env: Env) -> bool:

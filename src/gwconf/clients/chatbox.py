@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     default_target_for,
     no_doctor,
     no_launch,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError, NotSetUp
@@ -59,6 +60,7 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 
 
 def import_link(target: Target) -> Link:

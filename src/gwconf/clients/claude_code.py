@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_preflight,
     no_steps,
+    project_folder,
     project_root,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document
@@ -86,6 +87,23 @@ def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("settings", settings, "json", secret=True, strict=True),
         ConfigFile("state", state, "json", strict=True),
+    ]
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.claude/settings.local.json`` in the project (the git root, else the current folder): the
+    personal, uncommitted layer above ``settings.json`` (checked in the 2.1.330 binary: the
+    ``localSettings`` source is ``<git root or cwd>/.claude/settings.local.json``). The onboarding
+    flag in ``~/.claude.json`` is global and not written here. Claude Code reads project settings
+    only in a folder the user trusts."""
+    return [
+        ConfigFile(
+            "settings",
+            project_folder(env) / ".claude" / "settings.local.json",
+            "json",
+            secret=True,
+            strict=True,
+        )
     ]
 
 

@@ -35,6 +35,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -68,6 +69,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 import_link = no_import_link
+project_scope_files = no_project_scope_files
 
 
 @dataclass

@@ -43,6 +43,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     no_import_link,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
@@ -77,6 +78,7 @@ _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
 detect = default_detect_for(__name__)
 target = default_target_for(__name__)
 steps = no_steps
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 

@@ -29,6 +29,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
@@ -61,6 +62,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
@@ -71,7 +73,7 @@ def folder(env: Env) -> Path:
 def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("config", folder(env) / "config.yaml", "yaml"),
-        ConfigFile("env", folder(env) / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder(env) / ".env", "dotenv-npm", secret=True),
     ]
 
 

@@ -29,6 +29,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -69,6 +70,7 @@ preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 import_link = no_import_link
+project_scope_files = no_project_scope_files
 
 
 def files(env: Env) -> list[ConfigFile]:

@@ -50,6 +50,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_preflight,
     no_steps,
+    project_folder,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
@@ -108,6 +109,18 @@ def files(env: Env) -> list[ConfigFile]:
     if data_file(env).is_file():  # read only: what Crush's model picker saved
         found.append(ConfigFile("data", data_file(env), "json", strict=True))
     return found
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    """``.crush.json`` or ``crush.json`` in the project (the git root, else the current folder):
+    Crush's ``config.Load`` merges ``<dir>/crush.json`` then ``<dir>/.crush.json`` over the
+    global file. The one that exists is edited (``.crush.json`` first, it is merged last); a new
+    one is ``crush.json``."""
+    folder = project_folder(env)
+    for name in (".crush.json", "crush.json"):
+        if (folder / name).is_file():
+            return [ConfigFile("config", folder / name, "json", secret=True, strict=True)]
+    return [ConfigFile("config", folder / "crush.json", "json", secret=True, strict=True)]
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

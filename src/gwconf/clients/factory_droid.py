@@ -34,6 +34,7 @@ from gwconf.clients._base import (
     env_dir,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -71,6 +72,7 @@ import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 import_link = no_import_link
+project_scope_files = no_project_scope_files
 
 
 def factory_dir(env: Env) -> Path:

@@ -92,6 +92,10 @@ def files(env: Env) -> list[ConfigFile]:
     return opencode.layout_files(env, LAYOUT) + vscode_files(env)
 
 
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    return opencode.files_in_project(env, LAYOUT)
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     notes = opencode.render_layout(docs, target, LAYOUT, "Kilo")
     for role, doc in docs.items():

@@ -24,6 +24,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -57,6 +58,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
@@ -71,7 +73,7 @@ def files(env: Env) -> list[ConfigFile]:
     folder = where.folder
     return [
         ConfigFile("config", folder / "librechat.yaml", "yaml"),
-        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder / ".env", "dotenv-npm", secret=True),
     ]
 
 

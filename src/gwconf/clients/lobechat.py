@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.formats import Document
@@ -53,6 +54,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
@@ -66,7 +68,7 @@ def location(env: Env) -> _server.Location:
 
 def files(env: Env) -> list[ConfigFile]:
     where = location(env)
-    return [ConfigFile("env", where.folder / ".env", "dotenv", secret=True)] if where.found else []
+    return [ConfigFile("env", where.folder / ".env", "dotenv-npm", secret=True)] if where.found else []
 
 
 def detect(env: Env) -> bool:

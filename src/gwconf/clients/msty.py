@@ -15,6 +15,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
 )
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -39,6 +40,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 

@@ -46,6 +46,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_preflight,
     no_steps,
+    project_folder,
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
@@ -140,6 +141,24 @@ def layout_files(env: Env, layout: Layout) -> list[ConfigFile]:
 
 def files(env: Env) -> list[ConfigFile]:
     return layout_files(env, OPENCODE)
+
+
+def files_in_project(env: Env, layout: Layout) -> list[ConfigFile]:
+    """The project file at the git root (else the current folder), which the client finds walking
+    up from the current folder to the work tree's root (opencode's ``ConfigPaths.projectFiles``:
+    ``findUp`` of ``<name>.jsonc`` and ``<name>.json`` between ``directory`` and ``worktree``).
+    The one that exists is edited; a new one takes the layout's JSON name."""
+    folder = project_folder(env)
+    names = sorted(layout.project_names, key=lambda n: (not n.startswith(layout.app), not n.endswith("c")))
+    for name in names:
+        if (folder / name).is_file():
+            return [ConfigFile("config", folder / name, "jsonc", secret=True)]
+    new = next(n for n in names if n.endswith(".json"))
+    return [ConfigFile("config", folder / new, "jsonc", secret=True)]
+
+
+def project_scope_files(env: Env) -> list[ConfigFile]:
+    return files_in_project(env, OPENCODE)
 
 
 # -- render --------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from gwconf.clients._base import (
     load_other,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -80,6 +81,7 @@ import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 import_link = no_import_link
+project_scope_files = no_project_scope_files
 
 
 @dataclass

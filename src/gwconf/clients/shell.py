@@ -33,6 +33,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -73,6 +74,7 @@ PS5 = ("Documents", "WindowsPowerShell", "Microsoft.PowerShell_profile.ps1")
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 

@@ -30,6 +30,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_import_link,
     no_preflight,
+    no_project_scope_files,
     no_steps,
     shown,
 )
@@ -88,6 +89,7 @@ target = default_target_for(__name__)
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 

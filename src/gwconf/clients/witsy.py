@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     no_doctor,
     no_import_link,
     no_launch,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -57,6 +58,7 @@ target = default_target_for(__name__)
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 

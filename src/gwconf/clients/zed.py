@@ -29,6 +29,7 @@ from gwconf.clients._base import (
     no_import_link,
     no_launch,
     no_preflight,
+    no_project_scope_files,
     no_steps,
 )
 from gwconf.errors import ClientError
@@ -63,6 +64,7 @@ preflight = no_preflight
 steps = no_steps
 launch = no_launch
 doctor = no_doctor
+project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 

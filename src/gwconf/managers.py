@@ -1,0 +1,257 @@
+"""The other tools that rewrite the same client files, recognised so gwconf can say so (issue 20).
+
+Each one's markers were checked in its own source:
+
+- CC Switch (farion1231/cc-switch 5ca9459): state in ``~/.cc-switch`` (``src-tauri/src/config.rs``);
+  it writes a client's live file whole on every switch; its proxy takeover points the client at
+  ``http://127.0.0.1:15721`` (``database/schema.rs`` default ``listen_port``) with the key
+  ``PROXY_MANAGED`` (``services/proxy.rs`` ``PROXY_TOKEN_PLACEHOLDER``) and puts the file back
+  when the takeover stops.
+- claude-code-router (musistudio/claude-code-router 1347c86): ``# BEGIN CCR managed profile`` /
+  ``Codex provider`` / ``ToolHub MCP`` / ``Context Archive MCP`` blocks, each closed by
+  ``# END CCR managed …``, in Codex's ``config.toml`` (``packages/core/src/profiles/service.ts``);
+  state in ``~/.claude-code-router`` (``runtime/app-paths.ts``); it rewrites its blocks on every
+  profile apply and restores ``.ccr-original`` copies.
+- zcf (UfoMiao/zcf fcb3984): ``# --- model provider added by ZCF ---`` heads its top-level
+  ``model`` / ``model_provider`` lines, ``# --- MCP servers added by ZCF ---`` its MCP tables
+  (``src/utils/code-tools/codex.ts`` ``renderCodexConfig``); it re-renders the whole
+  ``config.toml`` on every switch. State in ``~/.ufomiao/zcf`` (``src/constants.ts``). (The
+  ``managed`` flag is its in-memory ``CodexConfigData.managed``, not written to the file.)
+- OmniRoute (diegosouzapw/OmniRoute): ``ensureBackup`` copies a file into a ``.omniroute.bak``
+  folder beside it before writing it whole (``bin/cli/commands/config.mjs``, the
+  ``/api/cli-tools/apply`` route); its server listens on ``localhost:20128``.
+
+gwconf never edits inside another tool's block: ``check_edit`` refuses such a plan, naming the
+tool. The rest is reported: ``apply`` says who else manages a file and what its next switch
+does, ``status`` shows it, ``doctor`` names it as the likely cause when gwconf's values changed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gwconf.errors import WriteRefused
+from gwconf.paths import Env, display
+
+
+@dataclass(frozen=True)
+class Manager:
+    id: str
+    name: str
+    state: tuple[str, ...]  # home-relative folders or files that mean it is installed here
+    next_switch: str  # what its next switch does to a file it manages
+
+
+CC_SWITCH = Manager(
+    "cc-switch",
+    "CC Switch",
+    (".cc-switch",),
+    "rewrites the whole file with its selected provider, replacing gwconf's values "
+    "(and while its proxy takeover runs, puts its own copy back when the takeover stops)",
+)
+CCR = Manager(
+    "claude-code-router",
+    "claude-code-router",
+    (".claude-code-router",),
+    "rewrites its `# BEGIN CCR managed …` blocks, whose model and provider then win over gwconf's",
+)
+ZCF = Manager(
+    "zcf",
+    "zcf",
+    (".ufomiao/zcf", ".zcf.json"),
+    "re-renders the whole config.toml: its model and model_provider go first and every "
+    "[model_providers.*] table is rewritten with its own fields only",
+)
+OMNIROUTE = Manager(
+    "omniroute",
+    "OmniRoute",
+    (".omniroute",),
+    "writes the whole file from its own template (keeping a copy in .omniroute.bak)",
+)
+MANAGERS = (CC_SWITCH, CCR, ZCF, OMNIROUTE)
+
+CC_SWITCH_PROXY = "127.0.0.1:15721"
+CC_SWITCH_KEY = "PROXY_MANAGED"
+OMNIROUTE_ADDRESSES = ("localhost:20128", "127.0.0.1:20128")
+# the files CC Switch writes live (home-relative), from its per-app config modules
+CC_SWITCH_FILES = (
+    ".claude/settings.json",
+    ".codex/config.toml",
+    ".codex/auth.json",
+    ".gemini/.env",
+    ".gemini/settings.json",
+    ".config/opencode/opencode.json",
+)
+CCR_BEGIN = "# BEGIN CCR managed"
+CCR_END = "# END CCR managed"
+ZCF_MARKERS = ("# --- model provider added by ZCF ---", "# --- MCP servers added by ZCF ---")
+
+
+@dataclass
+class Block:
+    """Lines (1-based, inclusive) another tool owns in a file."""
+
+    first: int
+    last: int
+    label: str
+
+
+@dataclass
+class Sighting:
+    """Another tool's hand on one file."""
+
+    manager: Manager
+    evidence: str  # what was seen, for messages
+    blocks: list[Block] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "tool": self.manager.id,
+            "name": self.manager.name,
+            "evidence": self.evidence,
+            "blocks": [{"first": b.first, "last": b.last, "label": b.label} for b in self.blocks],
+            "next_switch": self.manager.next_switch,
+        }
+
+
+def installed(manager: Manager, env: Env) -> Path | None:
+    for relative in manager.state:
+        path = env.home / relative
+        if path.exists():
+            return path
+    return None
+
+
+def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
+    """Every other tool that manages ``path``, judged by its content and by the tools' own folders."""
+    text = (data or b"").decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    shown = display(path, env)
+    found: list[Sighting] = []
+    blocks = _ccr_blocks(lines)
+    if blocks:
+        found.append(Sighting(CCR, f"{len(blocks)} `{CCR_BEGIN} …` block(s) in {shown}", blocks))
+    zcf = _zcf_blocks(lines)
+    if zcf:
+        found.append(Sighting(ZCF, f"`{ZCF_MARKERS[0][2:].strip()}` section(s) in {shown}", zcf))
+    if CC_SWITCH_PROXY in text or CC_SWITCH_KEY in text:
+        found.append(
+            Sighting(
+                CC_SWITCH,
+                f"{shown} points at CC Switch's proxy takeover ({CC_SWITCH_PROXY}, its placeholder key)",
+            )
+        )
+    else:
+        state = installed(CC_SWITCH, env)
+        if state is not None and _relative(path, env) in CC_SWITCH_FILES:
+            found.append(
+                Sighting(CC_SWITCH, f"CC Switch is installed ({display(state, env)}) and writes {shown}")
+            )
+    backup = path.parent / ".omniroute.bak"
+    if backup.is_dir():
+        found.append(Sighting(OMNIROUTE, f"OmniRoute's backup folder {display(backup, env)} is beside it"))
+    elif any(address in text for address in OMNIROUTE_ADDRESSES):
+        found.append(
+            Sighting(OMNIROUTE, f"{shown} points at OmniRoute's local server ({OMNIROUTE_ADDRESSES[0]})")
+        )
+    if not blocks:
+        state = installed(CCR, env)
+        if state is not None and _relative(path, env) in (".claude/settings.json", ".codex/config.toml"):
+            text_hint = "claude-code-router" in text or "ccr-" in text
+            if text_hint:
+                found.append(
+                    Sighting(CCR, f"claude-code-router ({display(state, env)}) points {shown} at itself")
+                )
+    return found
+
+
+def _relative(path: Path, env: Env) -> str:
+    try:
+        return path.relative_to(env.home).as_posix()
+    except ValueError:
+        return ""
+
+
+def _ccr_blocks(lines: list[str]) -> list[Block]:
+    blocks = []
+    start: tuple[int, str] | None = None
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith(CCR_BEGIN) and start is None:
+            start = (number, stripped[len("# BEGIN ") :])
+        elif stripped.startswith(CCR_END) and start is not None:
+            blocks.append(Block(start[0], number, start[1]))
+            start = None
+    if start is not None:  # an unclosed block runs to the end: all of it is CCR's
+        blocks.append(Block(start[0], len(lines), start[1]))
+    return blocks
+
+
+def _zcf_blocks(lines: list[str]) -> list[Block]:
+    """A ZCF marker and the lines after it up to the next blank line (its top-level fields), or
+    for the MCP marker up to the next marker or non-MCP table."""
+    blocks = []
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped == ZCF_MARKERS[0]:
+            end = number
+            while end < len(lines) and lines[end].strip():
+                end += 1
+            blocks.append(Block(number, end, "model provider added by ZCF"))
+        elif stripped == ZCF_MARKERS[1]:
+            end = number
+            while end < len(lines) and (
+                not lines[end].strip().startswith("[") or lines[end].strip().startswith("[mcp_servers")
+            ):
+                if lines[end].strip().startswith("# ---"):
+                    break
+                end += 1
+            blocks.append(Block(number, end, "MCP servers added by ZCF"))
+    return blocks
+
+
+def check_edit(path: Path, before: bytes | None, after: bytes | None, env: Env) -> list[Sighting]:
+    """Refuse an edit that changes a line inside another tool's block; else the sightings, for
+    the notes ``apply`` prints."""
+    sightings = scan(path, before, env)
+    if after is None or before is None:
+        return sightings
+    old = before.decode("utf-8", errors="replace").splitlines()
+    new = after.decode("utf-8", errors="replace").splitlines()
+    opcodes = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
+    for sighting in sightings:
+        for block in sighting.blocks:
+            line = _touched(block, opcodes)
+            if line is not None:
+                raise WriteRefused(
+                    f"{display(path, env)}: gwconf's change would edit line {line}, inside "
+                    f"{sighting.manager.name}'s block `{block.label}` (lines {block.first}-{block.last}); "
+                    "gwconf never edits inside another tool's block. Nothing was written.",
+                    f"Let {sighting.manager.name} manage this client, or take its block out with "
+                    f"{sighting.manager.name} first; for one launch without touching the file: gwconf run CLIENT",
+                )
+    return sightings
+
+
+def _touched(block: Block, opcodes: list[tuple[str, int, int, int, int]]) -> int | None:
+    """The first line of ``block`` an edit changes (an insertion between two of its lines counts;
+    one just before or after it does not)."""
+    for tag, i1, i2, _j1, _j2 in opcodes:
+        if tag == "equal":
+            continue
+        if i2 > i1:  # old lines i1+1 .. i2 replaced or deleted
+            if i1 + 1 <= block.last and i2 >= block.first:
+                return max(i1 + 1, block.first)
+        elif block.first <= i1 < block.last:  # lines inserted after old line i1
+            return i1 + 1
+    return None
+
+
+def note(sighting: Sighting) -> str:
+    """The line ``apply`` prints for a file another tool also manages."""
+    return (
+        f"{sighting.manager.name} also manages this file ({sighting.evidence}); on its next switch it "
+        f"{sighting.manager.next_switch}"
+    )

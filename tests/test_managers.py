@@ -1,0 +1,180 @@
+"""The other tools on the same files (issue 20): CC Switch, claude-code-router, zcf, OmniRoute.
+
+Each tool's marker, written the way its own source writes it (see gwconf/managers.py for where),
+is reported by doctor and status; apply never edits inside another tool's block (it refuses, the
+file untouched) and leaves the block byte for byte when its edit lies outside it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.gateway_server import VALID_KEY
+
+CCR_PROFILE = (
+    "# BEGIN CCR managed profile\n"
+    'model = "ccr-model"\n'
+    'model_provider = "claude-code-router"\n'
+    "# END CCR managed profile\n"
+)
+CCR_PROVIDER = (
+    "# BEGIN CCR managed Codex provider\n"
+    "[model_providers.claude-code-router]\n"
+    'name = "Claude Code Router"\n'
+    'base_url = "http://127.0.0.1:3456/v1"\n'
+    "# END CCR managed Codex provider\n"
+)
+CCR_TOOLHUB = (
+    "# BEGIN CCR managed ToolHub MCP\n"
+    "[mcp_servers.ccr-toolhub]\n"
+    'command = "node"\n'
+    "# END CCR managed ToolHub MCP\n"
+)
+ZCF_PROVIDER = (
+    "# --- model provider added by ZCF ---\n"
+    'model = "gpt-5"\n'
+    'model_provider = "packycode"\n'
+    "\n"
+    "[model_providers.packycode]\n"
+    'name = "packycode"\n'
+    'base_url = "https://api.example.com/v1"\n'
+    'wire_api = "responses"\n'
+    'env_key = "PACKYCODE_API_KEY"\n'
+)
+ZCF_MCP = (
+    '# --- MCP servers added by ZCF ---\n[mcp_servers.context7]\ncommand = "npx"\nargs = ["-y", "context7"]\n'
+)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def _doctor(gwconf, client: str) -> dict:
+    result = gwconf("doctor", client, "--json")
+    data = json.loads(result.stdout)
+    return next(c for c in data["clients"] if c["id"] == client)
+
+
+def _messages(entry: dict) -> list[str]:
+    return [f["message"] for f in entry["findings"]]
+
+
+def test_apply_refuses_to_edit_inside_a_ccr_block_and_doctor_names_it(
+    gwconf, gateway_profile: str, home: Path
+) -> None:
+    text = 'approval_policy = "never"\n\n' + CCR_PROFILE + "\n" + CCR_PROVIDER
+    config = _write(home / ".codex" / "config.toml", text)
+    done = gwconf("apply", "codex")
+    assert done.exit_code == 1
+    assert "inside claude-code-router's block `CCR managed profile` (lines 3-6)" in done.stderr
+    assert "gwconf never edits inside another tool's block" in done.stderr
+    assert config.read_text() == text
+    messages = _messages(_doctor(gwconf, "codex"))
+    assert any(
+        "claude-code-router also manages this file (2 `# BEGIN CCR managed …` block(s)" in m for m in messages
+    )
+    status = gwconf("status", "codex", "--json")
+    others = json.loads(status.stdout)["clients"][0]["also_managed_by"]
+    assert [o["tool"] for o in others] == ["claude-code-router"]
+    assert [(b["first"], b["last"]) for b in others[0]["blocks"]] == [(3, 6), (8, 12)]
+
+
+def test_an_edit_outside_a_ccr_block_leaves_it_byte_for_byte(
+    gwconf, gateway_profile: str, home: Path
+) -> None:
+    text = 'approval_policy = "never"\n\n' + CCR_TOOLHUB
+    config = _write(home / ".codex" / "config.toml", text)
+    done = gwconf("apply", "codex")
+    assert done.exit_code == 0, done
+    assert "note: claude-code-router also manages this file" in done.stdout
+    assert "on its next switch it rewrites its `# BEGIN CCR managed …` blocks" in done.stdout
+    after = config.read_text()
+    assert CCR_TOOLHUB in after and after.count("# BEGIN CCR managed") == 1
+    assert after.startswith('approval_policy = "never"\n')
+    assert gwconf("restore", "codex").exit_code == 0
+    assert config.read_text() == text
+
+
+def test_zcf_sections_are_never_edited_and_doctor_reports_them(
+    gwconf, gateway_profile: str, home: Path
+) -> None:
+    text = ZCF_PROVIDER + "\n" + ZCF_MCP
+    config = _write(home / ".codex" / "config.toml", text)
+    done = gwconf("apply", "codex")
+    assert done.exit_code == 1 and "inside zcf's block `model provider added by ZCF`" in done.stderr
+    assert config.read_text() == text
+    assert any(m.startswith("zcf also manages this file") for m in _messages(_doctor(gwconf, "codex")))
+
+    only_mcp = 'approval_policy = "never"\n\n' + ZCF_MCP
+    config.write_text(only_mcp)
+    done = gwconf("apply", "codex")
+    assert done.exit_code == 0, done
+    assert ZCF_MCP in config.read_text()
+    assert "note: zcf also manages this file" in done.stdout
+
+
+def test_cc_switch_takeover_is_reported_and_named_when_it_replaces_gwconfs_values(
+    gwconf, gateway_profile: str, home: Path
+) -> None:
+    (home / ".cc-switch").mkdir()
+    settings = _write(
+        home / ".claude" / "settings.json",
+        json.dumps(
+            {
+                "env": {
+                    "ANTHROPIC_BASE_URL": "http://127.0.0.1:15721",
+                    "ANTHROPIC_AUTH_TOKEN": "PROXY_MANAGED",
+                },
+                "permissions": {"allow": ["Bash(ls)"]},
+            },
+            indent=2,
+        )
+        + "\n",
+    )
+    before = _messages(_doctor(gwconf, "claude-code"))
+    assert any(
+        "CC Switch also manages this file" in m
+        and "proxy takeover (127.0.0.1:15721, its placeholder key)" in m
+        for m in before
+    )
+    done = gwconf("apply", "claude-code")
+    assert done.exit_code == 0, done
+    assert "note: CC Switch also manages this file" in done.stdout
+    assert "on its next switch it rewrites the whole file with its selected provider" in done.stdout
+    assert json.loads(settings.read_text())["permissions"] == {"allow": ["Bash(ls)"]}
+
+    # CC Switch switches again: it writes the file whole with its provider
+    settings.write_text(
+        json.dumps(
+            {"env": {"ANTHROPIC_BASE_URL": "https://other.example", "ANTHROPIC_AUTH_TOKEN": "sk-other-1234"}}
+        )
+    )
+    entry = _doctor(gwconf, "claude-code")
+    cause = [f for f in entry["findings"] if "is the likely cause" in f["message"]]
+    assert cause and cause[0]["level"] == "error"
+    assert "gwconf's values were replaced since gwconf wrote them" in cause[0]["message"]
+    assert "CC Switch is the likely cause: CC Switch is installed (~/.cc-switch)" in cause[0]["message"]
+    assert VALID_KEY not in json.dumps(entry)
+
+
+def test_omniroute_backup_folder_is_reported_and_left_alone(gwconf, gateway_profile: str, home: Path) -> None:
+    backup = _write(home / ".claude" / ".omniroute.bak" / "settings.json.bak", '{"env": {}}\n')
+    _write(
+        home / ".claude" / "settings.json",
+        '{\n  "env": {\n    "ANTHROPIC_BASE_URL": "http://localhost:20128"\n  }\n}\n',
+    )
+    assert any(
+        "OmniRoute also manages this file (OmniRoute's backup folder ~/.claude/.omniroute.bak is beside it)"
+        in m
+        for m in _messages(_doctor(gwconf, "claude-code"))
+    )
+    done = gwconf("apply", "claude-code")
+    assert done.exit_code == 0, done
+    assert "note: OmniRoute also manages this file" in done.stdout
+    assert backup.read_text() == '{"env": {}}\n'
+    status = gwconf("status", "claude-code")
+    assert "also managed  by OmniRoute" in status.stdout
