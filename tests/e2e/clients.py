@@ -62,6 +62,8 @@ class E2EClient:
     tui: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     # started from bash after sourcing ~/.bashrc: a client whose settings are shell variables
     via_bashrc: bool = False
+    # a file in the run folder (written by ``seed``) fed to the client's standard input
+    stdin_file: str | None = None
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -892,6 +894,38 @@ KILO = E2EClient(
 )
 
 
+# -- open-interpreter -------------------------------------------------------------------------------
+
+
+def seed_open_interpreter(home: Path, cwd: Path) -> None:
+    write(
+        home / ".config" / "open-interpreter" / "profiles" / "default.yaml",
+        "# offline, headless switches for the e2e run\n"
+        "version: 0.2.5\n"
+        "offline: true\n"
+        "auto_run: true\n"
+        "llm:\n"
+        "  supports_functions: false\n",
+    )
+    write(cwd / "prompt.txt", PROMPT + "\n")
+
+
+OPEN_INTERPRETER = E2EClient(
+    id="open-interpreter",
+    program="interpreter",
+    args=("--stdin", "--plain"),
+    wire_path=CHAT,
+    env={"LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    seed=seed_open_interpreter,
+    stdin_file="prompt.txt",
+    to_vendor=lambda home: drop_lines(
+        home / ".config" / "open-interpreter" / "profiles" / "default.yaml", "api_base:"
+    ),
+    restored_env=openai_env,
+    restored_timeout=60,
+)
+
+
 CLIENTS: dict[str, E2EClient] = {
     c.id: c
     for c in (
@@ -921,5 +955,6 @@ CLIENTS: dict[str, E2EClient] = {
         CLAUDE_CODE_ROUTER,
         FACTORY_DROID,
         KILO,
+        OPEN_INTERPRETER,
     )
 }

@@ -92,6 +92,9 @@ class Harness:
             return self.run_tui(argv, self.env(env), timeout or self.client.timeout)
         if self.client.via_bashrc:  # the environment a new terminal gives it
             argv = ["bash", "-c", '. "$HOME/.bashrc" && exec "$0" "$@"', *argv]
+        if self.client.stdin_file:  # the prompt on standard input (the seed wrote the file)
+            argv = ["bash", "-c", 'exec "$0" "$@" <"$GWCONF_E2E_STDIN"', *argv]
+            env = {**(env or {}), "GWCONF_E2E_STDIN": str(self.cwd / self.client.stdin_file)}
         return self.processes.run(
             argv, env=self.env(env), cwd=self.cwd, timeout=timeout or self.client.timeout
         )
