@@ -279,3 +279,17 @@ def test_doctor_names_a_hand_edited_window_and_the_way_back(gwconf, gateway: Gat
     assert "names a context window of 1,000,000 tokens" in text.stdout
     assert "fix: gwconf apply codex" in text.stdout
     assert text.exit_code == 0
+
+
+def test_init_keeps_the_limits_the_gateway_told(gwconf, gateway: GatewayServer, home: Path) -> None:
+    """init saves the model list under the profile's final name; the limits must go with it."""
+    gateway.model_limits = {"my-model": (1000000, 64000)}
+    gateway.limits_shape = "litellm"
+    result = gwconf(
+        "init", "--yes", "--name", "gw", "--base-url", gateway.base_url, "--key-stdin",
+        "--model", "my-model", "--no-apply", input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    assert "from the gateway (GET /v1/model/info)" in gwconf("profile", "show", "gw").stdout
+    assert gwconf("apply", "codex").exit_code == 0
+    assert codex_config(home)["model_context_window"] == 1000000

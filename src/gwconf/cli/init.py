@@ -151,7 +151,7 @@ def command(
     store.save(profile)
     store.set_active(profile.name)
     if listed.ok:
-        models.save_cache(profile, env, listed.ids)
+        models.save_cache(profile, env, listed.ids, listed.limits)  # the limits it told, too
     _output.out(f"Saved profile {profile.name!r} (active): {profile.base_url}, model {profile.model or '-'}.")
 
     # 4. the clients found here
