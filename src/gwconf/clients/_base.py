@@ -360,6 +360,18 @@ def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def find_table(
+    entries: Any, matches: Callable[[dict[str, Any]], bool]
+) -> tuple[int | None, dict[str, Any] | None]:
+    """The first table in ``entries`` that ``matches``, with its index: the clients take the first one
+    too; ``entries`` that is not a list, and items that are not tables, are passed over, never trusted."""
+    if isinstance(entries, list):
+        for index, entry in enumerate(entries):
+            if isinstance(entry, dict) and matches(entry):
+                return index, entry
+    return None, None
+
+
 def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:
     value = doc.get(path)
     return value if isinstance(value, str) and value is not MISSING else None

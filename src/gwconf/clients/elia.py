@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -78,12 +79,7 @@ def files(env: Env) -> list[ConfigFile]:
 def find_model(data: Any, wanted: str) -> tuple[int | None, dict[str, Any] | None]:
     """The entry elia picks for ``wanted``: its ``id``, else its ``name`` (``lookup_key``)."""
     models = data.get("models") if isinstance(data, dict) else None
-    if not isinstance(models, list):
-        return None, None
-    for index, entry in enumerate(models):
-        if isinstance(entry, dict) and (entry.get("id") or entry.get("name")) == wanted:
-            return index, entry
-    return None, None
+    return find_table(models, lambda entry: (entry.get("id") or entry.get("name")) == wanted)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

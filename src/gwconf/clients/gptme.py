@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
     load_other,
     no_doctor,
     no_import_link,
@@ -79,12 +80,7 @@ def files(env: Env) -> list[ConfigFile]:
 
 def find_provider(data: Any, name: str) -> tuple[int | None, dict[str, Any] | None]:
     providers = data.get("providers") if isinstance(data, dict) else None
-    if not isinstance(providers, list):
-        return None, None
-    for index, entry in enumerate(providers):
-        if isinstance(entry, dict) and entry.get("name") == name:
-            return index, entry
-    return None, None
+    return find_table(providers, lambda entry: entry.get("name") == name)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
     load_other,
     no_doctor,
     no_import_link,
@@ -84,12 +85,7 @@ def files(env: Env) -> list[ConfigFile]:
 
 def _find(data: Any, table: str, key: str, value: str) -> tuple[int | None, dict[str, Any] | None]:
     entries = data.get(table) if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        return None, None
-    for index, entry in enumerate(entries):
-        if isinstance(entry, dict) and entry.get(key) == value:
-            return index, entry
-    return None, None
+    return find_table(entries, lambda entry: entry.get(key) == value)
 
 
 def _upsert(config: Document, table: str, key: str, value: str, entry: dict[str, Any]) -> None:

@@ -33,6 +33,7 @@ from gwconf.clients._base import (
     as_list,
     default_detect_for,
     default_target_for,
+    find_table,
     load_other,
     no_doctor,
     no_import_link,
@@ -104,13 +105,6 @@ def _providers(data: Any) -> list[Any]:
     return as_list(data.get("providers"))
 
 
-def _index(providers: list[Any], name: str) -> int | None:
-    for index, entry in enumerate(providers):
-        if isinstance(entry, dict) and entry.get("name") == name:
-            return index
-    return None
-
-
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     agents, prefs = docs["agents"], docs["preferences"]
     model = require_model(target, NAME, "--model")
@@ -121,7 +115,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             "Fix it by hand, then run gwconf again.",
         )
     entry = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key, "models": [model]}
-    index = _index(current or [], PROVIDER)
+    index, _ = find_table(current, lambda entry: entry.get("name") == PROVIDER)
     if index is None:
         if current is None:
             agents.set(PROVIDERS, [entry])
