@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gwconf import secrets, urls
+from gwconf.errors import ClientError
 from gwconf.formats import MISSING, Document
 from gwconf.limits import Limits
 from gwconf.paths import Env, display
@@ -370,6 +371,38 @@ def find_table(
             if isinstance(entry, dict) and matches(entry):
                 return index, entry
     return None, None
+
+
+def upsert_table(
+    doc: Document,
+    path: tuple[str, ...],
+    entry: dict[str, Any],
+    matches: Callable[[dict[str, Any]], bool],
+    program: str,
+    *,
+    keys: tuple[str, ...] | None = None,
+    hint: str = "",
+) -> int | None:
+    """Set ``entry``'s keys (or only ``keys``) on the first table under ``path`` that ``matches``, else
+    append ``entry``: edits the one entry in place so the user's other entries and comments stay.
+    Returns the index of the entry that was there (``None`` when it was appended). A value at ``path``
+    that is not a list is the user's to fix: the client cannot read it either, so nothing is written."""
+    current = doc.get(path, None)
+    if current is not None and not isinstance(current, list):
+        raise ClientError(
+            f"{doc.source}: `{'.'.join(path)}` is not an array of tables, so {program} cannot read it either.",
+            f"Fix it by hand{f' ({hint})' if hint else ''}, then run gwconf again.",
+        )
+    index, _ = find_table(current, matches)
+    if index is None:
+        if current is None:
+            doc.set(path, [entry])
+        else:
+            doc.append(path, entry)
+    else:
+        for key in keys or tuple(entry):
+            doc.set((*path, index, key), entry[key])
+    return index
 
 
 def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:

@@ -33,9 +33,9 @@ from gwconf.clients._base import (
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
-from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -85,12 +85,6 @@ def find_model(data: Any, wanted: str) -> tuple[int | None, dict[str, Any] | Non
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config = docs["config"]
     model = require_model(target, NAME, "default_model")
-    models = config.get(("models",), None)
-    if models is not None and not isinstance(models, list):
-        raise ClientError(
-            f"{config.source}: `models` is not an array of tables, so elia cannot read it either.",
-            "Fix it by hand ([[models]] entries), then run gwconf again.",
-        )
     entry = {
         "id": ENTRY_ID,
         "name": model if model.startswith(PREFIX) else PREFIX + model,
@@ -99,15 +93,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         "api_base": target.base_url,
         "api_key": target.api_key,
     }
-    index, _ = find_model(config.data(), ENTRY_ID)
-    if index is None:
-        if models is None:
-            config.set(("models",), [entry])
-        else:
-            config.append(("models",), entry)
-    else:
-        for key, value in entry.items():
-            config.set(("models", index, key), value)
+    upsert_table(
+        config,
+        ("models",),
+        entry,
+        lambda item: (item.get("id") or item.get("name")) == ENTRY_ID,
+        "elia",
+        hint="[[models]] entries",
+    )
     config.set(("default_model",), ENTRY_ID)
     return []
 
