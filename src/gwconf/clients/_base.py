@@ -351,6 +351,13 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     return Path(os.path.expanduser(value)) if value else default
 
 
+def local_appdata(env: Env) -> Path:
+    """Windows ``%LOCALAPPDATA%`` (``~/AppData/Local`` when unset): where Python apps using
+    platformdirs, and Go apps, keep their config on Windows, not in the roaming folder."""
+    local = env.get("LOCALAPPDATA")
+    return Path(local) if local else env.home / "AppData" / "Local"
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     """``value`` when it is a mapping, else an empty one: a client file's shape is never trusted."""
     return value if isinstance(value, dict) else {}

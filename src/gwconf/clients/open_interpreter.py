@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     get_str,
+    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -68,9 +69,7 @@ import_link = no_import_link
 
 def config_dir(env: Env) -> Path:
     if env.platform == "win32":
-        local = env.get("LOCALAPPDATA")
-        base = Path(local) if local else env.home / "AppData" / "Local"
-        return base / "open-interpreter" / "open-interpreter"
+        return local_appdata(env) / "open-interpreter" / "open-interpreter"
     if env.platform == "darwin":
         return env.home / "Library" / "Application Support" / "open-interpreter"
     return env.xdg_config_home / "open-interpreter"
