@@ -358,6 +358,12 @@ def local_appdata(env: Env) -> Path:
     return Path(local) if local else env.home / "AppData" / "Local"
 
 
+def litellm_openai_base(env: Env) -> str | None:
+    """The base URL litellm's ``openai/`` route takes when none is passed: ``$OPENAI_BASE_URL``, then
+    ``$OPENAI_API_BASE`` (callers add OpenAI itself as the last fallback where litellm does)."""
+    return env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     """``value`` when it is a mapping, else an empty one: a client file's shape is never trusted."""
     return value if isinstance(value, dict) else {}

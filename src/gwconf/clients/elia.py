@@ -27,6 +27,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     find_table,
+    litellm_openai_base,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -121,9 +122,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if entry is None:
         reading.model = wanted
         reading.provider = "elia's built-in models"
-        reading.base_url = (
-            env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
-        )
+        reading.base_url = litellm_openai_base(env) or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = env.get("OPENAI_API_KEY"), "$OPENAI_API_KEY"
         f.append(
             Finding(
@@ -138,7 +137,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider = str(entry.get("provider") or entry.get("id") or name)
     reading.provider_is_gwconf = entry.get("id") == ENTRY_ID
     base = entry.get("api_base")
-    reading.base_url = str(base) if base else env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")
+    reading.base_url = str(base) if base else litellm_openai_base(env)
     if entry.get("api_key"):
         reading.api_key, reading.key_origin = str(entry["api_key"]), f"{where} models[{wanted}].api_key"
     else:

@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     get_str,
+    litellm_openai_base,
     local_appdata,
     no_doctor,
     no_import_link,
@@ -109,9 +110,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     f = reading.findings
     base = get_str(profile, ("llm", "api_base"))
     # litellm's order for the openai/ route when api_base is not passed
-    reading.base_url = (
-        base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
-    )
+    reading.base_url = base or litellm_openai_base(env) or urls.OFFICIAL_OPENAI_BASE
     key = get_str(profile, ("llm", "api_key"))
     reading.api_key = key or env.get("OPENAI_API_KEY")
     reading.key_origin = f"{where} llm.api_key" if key else "$OPENAI_API_KEY"
