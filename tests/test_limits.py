@@ -170,3 +170,112 @@ def test_kimi_and_openclaw_get_the_limits_or_a_named_default(gwconf, gateway: Ga
     said = " ".join(applied.stdout.split())
     assert "needs the model's context window" in said
     assert said.count("wrote gwconf's default") == 3  # kimi's window, OpenClaw's window and output
+
+
+def test_clients_json_says_which_clients_have_a_place_for_the_limits(gwconf, home: Path) -> None:
+    from gwconf import registry
+
+    result = gwconf("clients", "--json")
+    assert result.exit_code == 0, result
+    rows = {row["id"]: row for row in json.loads(result.stdout)["clients"]}
+    assert rows["codex"]["limits"] == "written"
+    assert "model_context_window" in rows["codex"]["limits_where"]
+    assert rows["claude-code"]["limits"] == "none" and rows["claude-code"]["limits_where"] is None
+    # every client named in the table exists (a renamed id would silently report "none")
+    from gwconf.limits import WRITTEN
+
+    ids = {c.id for c in registry.all_clients()}
+    assert set(WRITTEN) <= ids
+    assert {rows[c]["limits"] for c in WRITTEN} == {"written"}
+
+
+def test_verify_and_doctor_show_the_limits_in_effect_and_their_source(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    gateway.model_limits = {"my-model": (1000000, 64000)}
+    gateway.limits_shape = "litellm"
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("models").exit_code == 0  # asks the gateway and caches what it says
+    assert gwconf("apply", "codex", "crush", "claude-code").exit_code == 0
+    verified = gwconf("verify", "codex")
+    assert verified.exit_code == 0, verified
+    assert "limits   context 1,000,000 tokens, output 64,000 (from the gateway (GET /v1/model/info))" in (
+        verified.stdout
+    )
+    [result] = json.loads(gwconf("verify", "codex", "--json").stdout)["results"]
+    assert result["limits"] == {
+        "context_window": 1000000,
+        "max_output_tokens": 64000,
+        "source": "gateway",
+        "from": "the gateway (GET /v1/model/info)",
+        "written": True,
+    }
+    doctor = json.loads(gwconf("doctor", "codex", "claude-code", "--json").stdout)
+    codex, claude = doctor["clients"]
+    assert codex["limits"]["source"] == "gateway" and codex["limits"]["context_window"] == 1000000
+    assert claude["limits"]["written"] is False  # no place for them in Claude Code
+    assert "this client has no place for them" in gwconf("doctor", "claude-code").stdout
+    # the profile's own numbers win, and say so
+    assert gwconf("profile", "set", "gw", "--context-window", "50000").exit_code == 0
+    doctor = json.loads(gwconf("doctor", "codex", "--json").stdout)
+    assert doctor["clients"][0]["limits"]["source"] == "profile"
+    assert "(from profile gw)" in gwconf("verify", "codex").stdout
+
+
+def test_unknown_limits_show_as_unknown_or_as_the_default_a_client_demands(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("apply", "codex", "crush").exit_code == 0
+    doctor = json.loads(gwconf("doctor", "codex", "crush", "--json").stdout)
+    codex, crush = doctor["clients"]
+    assert codex["limits"]["source"] == "unknown" and codex["limits"]["context_window"] is None
+    assert crush["limits"]["source"] == "default"
+    assert (crush["limits"]["context_window"], crush["limits"]["max_output_tokens"]) == (128000, 8192)
+    text = gwconf("doctor", "codex", "crush").stdout
+    assert "limits   unknown (set them: gwconf profile set NAME" in text
+    assert "limits   context 128,000 tokens, output 8,192 (from gwconf's default)" in text
+
+
+WINDOW_CLIENTS = ("codex", "opencode", "aider", "crush", "goose", "zed", "continue", "kimi-code", "openclaw")
+
+
+def test_doctor_warns_when_a_clients_window_is_larger_than_the_gateway_says(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    gateway.model_limits = {"my-model": (32000, 4000)}
+    gateway.limits_shape = "litellm"
+    add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
+    assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
+    assert gwconf("apply", *WINDOW_CLIENTS).exit_code == 0  # the profile's 200000 wins in the files
+    doctor = json.loads(gwconf("doctor", *WINDOW_CLIENTS, "--json").stdout)
+    for item in doctor["clients"]:
+        [warning] = [f for f in item["findings"] if "context window" in f["message"]]
+        assert warning["level"] == "warning", item["id"]
+        assert "200,000 tokens for 'my-model'; the gateway says 32,000" in warning["message"], item["id"]
+        if item["id"] in ("crush", "goose", "zed"):  # apply keeps their existing model entry
+            assert warning["fix"].startswith("set ") and warning["fix"].endswith(" to 32000 in " + item["name"] + "'s file")
+        else:
+            assert warning["fix"] == "gwconf profile set gw --context-window 32000"
+    assert doctor["clients"][0]["verdict"] == "ok"  # codex: a warning, not a fault (the request works)
+    # with the profile's window at the gateway's, nothing to warn about where apply rewrites it
+    assert gwconf("profile", "set", "gw", "--context-window", "32000").exit_code == 0
+    assert gwconf("apply", *WINDOW_CLIENTS).exit_code == 0
+    doctor = json.loads(gwconf("doctor", *WINDOW_CLIENTS, "--json").stdout)
+    warned = [c["id"] for c in doctor["clients"] for f in c["findings"] if "context window" in f["message"]]
+    assert warned == ["crush", "goose", "zed"]  # their kept entries still say 200000
+
+
+def test_doctor_names_a_hand_edited_window_and_the_way_back(gwconf, gateway: GatewayServer, home: Path) -> None:
+    gateway.model_limits = {"my-model": (32000, 4000)}
+    gateway.limits_shape = "openrouter"
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("models").exit_code == 0
+    assert gwconf("apply", "codex").exit_code == 0
+    config = home / ".codex" / "config.toml"
+    assert codex_config(home)["model_context_window"] == 32000
+    config.write_text(config.read_text().replace("model_context_window = 32000", "model_context_window = 1000000"))
+    text = gwconf("doctor", "codex")
+    assert "names a context window of 1,000,000 tokens" in text.stdout
+    assert "fix: gwconf apply codex" in text.stdout
+    assert text.exit_code == 0

@@ -74,6 +74,7 @@ class ClientReport:
     summary: str = ""
     fixes: list[str] = field(default_factory=list)
     exit_code: int = int(ExitCode.ERROR)
+    limits: dict[str, Any] | None = None  # limits.in_effect: the model's limits for this client
 
     def area_findings(self, area: str) -> list[Finding]:
         return [f for f in self.findings if f.area == area]
@@ -88,6 +89,7 @@ class ClientReport:
             "direct": self.direct.to_json() if self.direct else None,
             "wire_probe": self.wire_probe.to_json() if self.wire_probe else None,
             "client_probe": self.client_probe.to_json() if self.client_probe else None,
+            "limits": self.limits,
             "verdict": self.verdict,
             "summary": self.summary,
             "fixes": self.fixes,
@@ -181,7 +183,7 @@ def run(
 
 def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> ClientReport:
     """Steps (a), (b), (c) and the traps: findings only, nothing sent."""
-    from gwconf import plan
+    from gwconf import limits, plan
 
     item = ClientReport(client.id, client.name)
     fix = f"gwconf apply {client.id}"
@@ -189,6 +191,7 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
     try:
         target = client.target(profile, env)
         item.target_base = target.base_url
+        item.limits = limits.in_effect(client.id, target.limits)
     except GwconfError as exc:
         item.findings.append(Finding("error", "other", f"profile {profile.name!r}: {exc.message}", exc.hint))
     if client.tier == 3 or not client.files(env):  # settings live in the app (or only a link reaches it)
@@ -248,8 +251,39 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
     found += environment_findings(client, env, target, key, found)
     found += stale_processes(client, env)
     found += manager_findings(client, env)
+    found += window_findings(client, docs, reading, target, profile, env)
     item.findings = _dedupe(item.findings + found)
     return item
+
+
+def window_findings(
+    client: ClientAdapter, docs: dict[str, Any], reading: Any, target: Target | None, profile: Profile, env: Env
+) -> list[Finding]:
+    """A window in the client's file larger than the gateway says (its cached answer): the client
+    would fill more context than the model takes, and compact too late (issue 22)."""
+    from gwconf import limits, models
+
+    model = reading.model or (target.model if target else None)
+    written = limits.window_in_file(client.id, docs, model)
+    said = models.cached_limits(profile, env).get(model or "")
+    if written is None or said is None or said[0] is None or written <= said[0]:
+        return []
+    if client.id in limits.KEEPS_ENTRY:  # apply keeps an existing model entry's numbers
+        fix = f"set {limits.WRITTEN[client.id]} to {said[0]} in {client.name}'s file"
+    elif profile.context_window and profile.context_window > said[0]:
+        fix = f"gwconf profile set {profile.name} --context-window {said[0]}"
+    else:
+        fix = f"gwconf apply {client.id}"
+
+    return [
+        Finding(
+            "warning",
+            "other",
+            f"{client.name}'s file names a context window of {written:,} tokens for {model!r}; the gateway "
+            f"says {said[0]:,} ({said[2]}): requests can overflow it.",
+            fix,
+        )
+    ]
 
 
 def manager_findings(client: ClientAdapter, env: Env) -> list[Finding]:

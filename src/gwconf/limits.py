@@ -137,3 +137,109 @@ def _default_note(client: str, what: str, value: int, profile: str) -> str:
         f"{client} needs the model's {what} and neither the profile nor the gateway gives it: wrote "
         f"gwconf's default {value} (set the real one: gwconf profile set {profile} {option} N)"
     )
+
+
+# Where each client reads the limits gwconf writes (issue 22), for ``gwconf clients --json``; a client
+# not named here has no place for them. Kept beside the resolver, not as a hook in every module.
+WRITTEN: dict[str, str] = {
+    "codex": "~/.codex/config.toml model_context_window",
+    "aider": "~/.aider.model.metadata.json openai/<model>.max_input_tokens, max_output_tokens",
+    "opencode": "opencode.json provider.gwconf.models.<model>.limit.context, .output",
+    "kilo": "kilo.json provider.gwconf.models.<model>.limit.context, .output",
+    "continue": "config.yaml models[].defaultCompletionOptions.contextLength, maxTokens",
+    "crush": "crush.json providers.gwconf.models[].context_window, default_max_tokens",
+    "goose": "custom_providers/custom_gwconf.json models[].context_limit",
+    "zed": "settings.json language_models.openai_compatible.gwconf.available_models[].max_tokens",
+    "anythingllm": ".env GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",
+    "kimi-code": "config.toml models.<alias>.max_context_size",
+    "openclaw": "openclaw.json models.providers.gwconf.models[].contextWindow, maxTokens",
+}
+
+
+def place(client_id: str) -> dict[str, str | None]:
+    """Whether gwconf writes the limits into this client, and where (``clients --json``)."""
+    where = WRITTEN.get(client_id)
+    return {"limits": "written" if where else "none", "limits_where": where}
+
+
+# Clients whose file demands a window (and those demanding an output size too): with the limits
+# unknown they get ``DEFAULT_*`` (window_or_default / output_or_default in their modules).
+DEMANDS_WINDOW = frozenset({"crush", "goose", "zed", "anythingllm", "kimi-code", "openclaw"})
+DEMANDS_OUTPUT = frozenset({"crush", "openclaw"})
+
+
+def in_effect(client_id: str, limits: Limits) -> dict[str, Any]:
+    """The limits a client gets and where they came from: profile, gateway, default or unknown
+    (for verify and doctor); ``written`` says whether gwconf puts them in its files at all."""
+    if limits.known:
+        kind = "profile" if limits.source.startswith("profile") else "gateway"
+        window, output = limits.context_window, limits.max_output_tokens
+    elif client_id in DEMANDS_WINDOW:
+        kind, window = "default", DEFAULT_CONTEXT_WINDOW
+        output = DEFAULT_MAX_OUTPUT_TOKENS if client_id in DEMANDS_OUTPUT else None
+    else:
+        kind, window, output = "unknown", None, None
+    return {
+        "context_window": window,
+        "max_output_tokens": output,
+        "source": kind,
+        "from": limits.source or ("gwconf's default" if kind == "default" else None),
+        "written": client_id in WRITTEN,
+    }
+
+
+def describe_in_effect(effect: dict[str, Any]) -> str:
+    """One line for verify's and doctor's text output."""
+    if effect["source"] == "unknown":
+        text = "unknown (set them: gwconf profile set NAME --context-window N --max-output-tokens N)"
+    else:
+        window = f"{effect['context_window']:,}" if effect["context_window"] else "?"
+        output = f"{effect['max_output_tokens']:,}" if effect["max_output_tokens"] else "?"
+        text = f"context {window} tokens, output {output} (from {effect['from']})"
+    return text if effect["written"] else text + "; this client has no place for them"
+
+
+# Where each client's file names the context window gwconf writes: (file role, key path). "<model>"
+# is the model id; "*" is the entry (of a list, or a table's values) whose id/name/model is the model.
+WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "codex": ("config", ("model_context_window",)),
+    "aider": ("metadata", ("openai/<model>", "max_input_tokens")),
+    "opencode": ("config", ("provider", "gwconf", "models", "<model>", "limit", "context")),
+    "kilo": ("config", ("provider", "gwconf", "models", "<model>", "limit", "context")),
+    "continue": ("config", ("models", "*", "defaultCompletionOptions", "contextLength")),
+    "crush": ("config", ("providers", "gwconf", "models", "*", "context_window")),
+    "goose": ("provider", ("models", "*", "context_limit")),
+    "zed": ("settings", ("language_models", "openai_compatible", "gwconf", "available_models", "*", "max_tokens")),
+    "anythingllm": ("env", ("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",)),
+    "kimi-code": ("config", ("models", "*", "max_context_size")),
+    "openclaw": ("config", ("models", "providers", "gwconf", "models", "*", "contextWindow")),
+}
+
+
+# Clients where gwconf adds the model's entry only when it is missing (an existing one is kept, with
+# its numbers): ``apply`` does not change a window there, the user edits it.
+KEEPS_ENTRY = frozenset({"crush", "goose", "zed"})
+
+
+def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> int | None:
+    """The context window the client's own file names for ``model`` (None: none, or unknown shape);
+    doctor compares it with the gateway's."""
+    if client_id not in WINDOW_KEYS or not model:
+        return None
+    role, path = WINDOW_KEYS[client_id]
+    doc = docs.get(role)
+    if doc is None:
+        return None
+    value: Any = doc.get((path[0].replace("<model>", model),), None)
+    for step in path[1:]:
+        if step == "*":
+            items = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
+            value = next(
+                (i for i in items if isinstance(i, dict) and model in (i.get("id"), i.get("name"), i.get("model"))),
+                None,
+            )
+        else:
+            value = value.get(step.replace("<model>", model)) if isinstance(value, dict) else None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    return _positive(value)

@@ -31,6 +31,7 @@ class Check:
     error: GwconfError | None = None
     findings: list[Finding] = field(default_factory=list)  # what the client's files say is wrong
     notes: list[str] = field(default_factory=list)
+    limits: dict[str, Any] | None = None  # limits.in_effect: the model's limits for this client
     key: str | None = field(default=None, repr=False)  # for the CLI's redaction only; never serialised
 
     @property
@@ -47,6 +48,7 @@ class Check:
             **(self.probe.to_json() if self.probe else {"verdict": None, "sent": False}),
             "findings": [f.to_json() for f in self.findings],
             "notes": self.notes,
+            "limits": self.limits,
             "error": None if self.error is None else {"message": self.error.message, "hint": self.error.hint},
             "exit_code": self.exit_code,
         }
@@ -60,9 +62,11 @@ def verify_client(
     fallback_model: str | None = None,
     timeout: float = 30.0,
     trust: Trust | None = None,
+    profile: Profile | None = None,
 ) -> Check:
     """Read back what ``client`` will send (its own precedence) and send exactly that, once; only to
-    an address ``trust`` allows (every saved profile's unless given)."""
+    an address ``trust`` allows (every saved profile's unless given). With ``profile``, also the
+    model's limits in effect (limits.py) for the model the client sends."""
     check = Check(client.id, client.name)
     if client.tier == 3:
         check.error = ClientError(
@@ -101,6 +105,10 @@ def verify_client(
             f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
         )
         return check
+    if profile is not None:
+        from gwconf import limits
+
+        check.limits = limits.in_effect(client.id, limits.resolve(profile, chosen, env))
     trust = trust if trust is not None else Trust.of(env)
     vendor = urls.is_vendor_host(urls.host_of(reading.base_url))  # probe refuses those itself, more precisely
     if not vendor and not trust.allows(reading.base_url):

@@ -22,7 +22,7 @@ def command(as_json: bool) -> int:
     Tier 1: gwconf writes its files. Tier 2: an official import link or file the app reads.
     Tier 3: gwconf prints the exact steps to do in the app.
     """
-    from gwconf import operations, registry
+    from gwconf import limits, operations, registry
     from gwconf.ledger import Ledger
 
     env = _common.env()
@@ -30,7 +30,7 @@ def command(as_json: bool) -> int:
     ledger = Ledger(env)
     rows = [operations.client_status(c, env, profiles, ledger) for c in registry.all_clients()]
     if as_json:
-        _output.emit_json({"clients": [r.to_json() for r in rows]})
+        _output.emit_json({"clients": [{**r.to_json(), **limits.place(r.id)} for r in rows]})
         return 0
     table = [("CLIENT", "TIER", "DETECTED", "POINTS AT", "FILES")]
     for r in rows:

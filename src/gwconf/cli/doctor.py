@@ -139,6 +139,10 @@ def _render(report: Any) -> None:
                 f"  reads    {r.base_url or '-'}  key {_mask(r.api_key)} ({r.key_origin or 'not found'})  model {r.model or '-'}"
             )
             out(f"  provider {r.provider or '-'}")
+        if item.limits is not None:
+            from gwconf.limits import describe_in_effect
+
+            out(f"  limits   {describe_in_effect(item.limits)}")
         for area, title in AREA_TITLES.items():
             found = item.area_findings(area)
             if not found:

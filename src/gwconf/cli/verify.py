@@ -159,7 +159,13 @@ def command(
         fallback = profile.model_for(client.id) if profile else None
         with Spinner(f"verifying {client.id} …"):
             check = verify.verify_client(
-                client, env, model=model, fallback_model=fallback, timeout=timeout, trust=trust
+                client,
+                env,
+                model=model,
+                fallback_model=fallback,
+                timeout=timeout,
+                trust=trust,
+                profile=profile,
             )
         checks.append(check)
     for check in checks:
@@ -326,6 +332,10 @@ def render_check(check: Any) -> None:
         _output.print_error(check.error)
         return
     render_probe(probe, check.key_origin)
+    if check.limits is not None:
+        from gwconf.limits import describe_in_effect
+
+        out(f"  limits   {describe_in_effect(check.limits)}")
     for note in check.notes:
         out(f"  note     {note}")
     for finding in check.findings:
