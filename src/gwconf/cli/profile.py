@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -24,6 +25,36 @@ Examples:
 )
 def command() -> None:
     """Manage saved gateway profiles (TOML files, mode 0600, in gwconf's config folder)."""
+
+
+def _roots_and_limits(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The options ``profile add`` and ``profile set`` share, declared once so their help stays alike."""
+    for option in reversed(
+        [
+            click.option(
+                "--anthropic-base-url",
+                metavar="URL",
+                help="Anthropic-style root (default: base without /v1).",
+            ),
+            click.option(
+                "--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1)."
+            ),
+            click.option(
+                "--context-window",
+                type=click.IntRange(min=0),
+                metavar="TOKENS",
+                help="The model's context window, written into every client with a place for it (0: unset).",
+            ),
+            click.option(
+                "--max-output-tokens",
+                type=click.IntRange(min=0),
+                metavar="TOKENS",
+                help="The most tokens the model may answer with (0: unset).",
+            ),
+        ]
+    ):
+        f = option(f)
+    return f
 
 
 @command.command(
@@ -56,20 +87,7 @@ Examples:
 @click.option(
     "--key", "key_value", metavar="KEY", help="The key itself (lands in shell history: prefer the others)."
 )
-@click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
-@click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
-@click.option(
-    "--context-window",
-    type=click.IntRange(min=0),
-    metavar="TOKENS",
-    help="The model's context window, written into every client with a place for it (0: unset).",
-)
-@click.option(
-    "--max-output-tokens",
-    type=click.IntRange(min=0),
-    metavar="TOKENS",
-    help="The most tokens the model may answer with (0: unset).",
-)
+@_roots_and_limits
 @click.option("--use", "make_active", is_flag=True, help="Make it the active profile.")
 @click.option("--force", is_flag=True, help="Replace a profile of the same name.")
 def add(
@@ -260,20 +278,7 @@ Examples:
 @click.option(
     "--key-keyring", metavar="SERVICE/USER", help="Take the key from the OS keychain (gwconf[keyring])."
 )
-@click.option("--anthropic-base-url", metavar="URL", help="Anthropic-style root (default: base without /v1).")
-@click.option("--gemini-base-url", metavar="URL", help="Gemini-style root (default: base without /v1).")
-@click.option(
-    "--context-window",
-    type=click.IntRange(min=0),
-    metavar="TOKENS",
-    help="The model's context window, written into every client with a place for it (0: unset).",
-)
-@click.option(
-    "--max-output-tokens",
-    type=click.IntRange(min=0),
-    metavar="TOKENS",
-    help="The most tokens the model may answer with (0: unset).",
-)
+@_roots_and_limits
 def set_profile(
     name: str,
     base_url: str | None,

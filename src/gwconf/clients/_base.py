@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gwconf import secrets, urls
+from gwconf.errors import ClientError
 from gwconf.formats import MISSING, Document
 from gwconf.limits import Limits
 from gwconf.paths import Env, display
@@ -350,6 +351,19 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     return Path(os.path.expanduser(value)) if value else default
 
 
+def local_appdata(env: Env) -> Path:
+    """Windows ``%LOCALAPPDATA%`` (``~/AppData/Local`` when unset): where Python apps using
+    platformdirs, and Go apps, keep their config on Windows, not in the roaming folder."""
+    local = env.get("LOCALAPPDATA")
+    return Path(local) if local else env.home / "AppData" / "Local"
+
+
+def litellm_openai_base(env: Env) -> str | None:
+    """The base URL litellm's ``openai/`` route takes when none is passed: ``$OPENAI_BASE_URL``, then
+    ``$OPENAI_API_BASE`` (callers add OpenAI itself as the last fallback where litellm does)."""
+    return env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     """``value`` when it is a mapping, else an empty one: a client file's shape is never trusted."""
     return value if isinstance(value, dict) else {}
@@ -358,6 +372,50 @@ def as_dict(value: Any) -> dict[str, Any]:
 def as_list(value: Any) -> list[Any]:
     """``value`` when it is a list, else an empty one."""
     return value if isinstance(value, list) else []
+
+
+def find_table(
+    entries: Any, matches: Callable[[dict[str, Any]], bool]
+) -> tuple[int | None, dict[str, Any] | None]:
+    """The first table in ``entries`` that ``matches``, with its index: the clients take the first one
+    too; ``entries`` that is not a list, and items that are not tables, are passed over, never trusted."""
+    if isinstance(entries, list):
+        for index, entry in enumerate(entries):
+            if isinstance(entry, dict) and matches(entry):
+                return index, entry
+    return None, None
+
+
+def upsert_table(
+    doc: Document,
+    path: tuple[str, ...],
+    entry: dict[str, Any],
+    matches: Callable[[dict[str, Any]], bool],
+    program: str,
+    *,
+    keys: tuple[str, ...] | None = None,
+    hint: str = "",
+) -> int | None:
+    """Set ``entry``'s keys (or only ``keys``) on the first table under ``path`` that ``matches``, else
+    append ``entry``: edits the one entry in place so the user's other entries and comments stay.
+    Returns the index of the entry that was there (``None`` when it was appended). A value at ``path``
+    that is not a list is the user's to fix: the client cannot read it either, so nothing is written."""
+    current = doc.get(path, None)
+    if current is not None and not isinstance(current, list):
+        raise ClientError(
+            f"{doc.source}: `{'.'.join(path)}` is not an array of tables, so {program} cannot read it either.",
+            f"Fix it by hand{f' ({hint})' if hint else ''}, then run gwconf again.",
+        )
+    index, _ = find_table(current, matches)
+    if index is None:
+        if current is None:
+            doc.set(path, [entry])
+        else:
+            doc.append(path, entry)
+    else:
+        for key in keys or tuple(entry):
+            doc.set((*path, index, key), entry[key])
+    return index
 
 
 def get_str(doc: Document, path: tuple[str | int, ...]) -> str | None:

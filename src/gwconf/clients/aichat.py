@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
     get_str,
     no_doctor,
     no_import_link,
@@ -104,13 +105,7 @@ def client_name(entry: dict[str, Any]) -> str:
 
 
 def find_client(config: Document, name: str) -> tuple[int | None, dict[str, Any] | None]:
-    clients = config.get(("clients",), None)
-    if not isinstance(clients, list):
-        return None, None
-    for index, entry in enumerate(clients):
-        if isinstance(entry, dict) and client_name(entry) == name:
-            return index, entry
-    return None, None
+    return find_table(config.get(("clients",), None), lambda entry: client_name(entry) == name)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

@@ -32,6 +32,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target,
+    find_table,
     no_import_link,
     no_launch,
     no_preflight,
@@ -94,12 +95,7 @@ def files(env: Env) -> list[ConfigFile]:
 
 
 def find_provider(doc: Document, name: str) -> tuple[int | None, dict[str, Any] | None]:
-    providers = doc.get(("Providers",), None)
-    if isinstance(providers, list):
-        for index, entry in enumerate(providers):
-            if isinstance(entry, dict) and entry.get("name") == name:
-                return index, entry
-    return None, None
+    return find_table(doc.get(("Providers",), None), lambda entry: entry.get("name") == name)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

@@ -46,6 +46,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     folders_to_project_root,
+    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -99,8 +100,7 @@ def data_file(env: Env) -> Path:
     if env.get("XDG_DATA_HOME"):
         return env.xdg_data_home / "crush" / "crush.json"
     if env.platform == "win32":
-        local = env.get("LOCALAPPDATA")
-        return (Path(local) if local else env.home / "AppData" / "Local") / "crush" / "crush.json"
+        return local_appdata(env) / "crush" / "crush.json"
     return env.home / ".local" / "share" / "crush" / "crush.json"
 
 

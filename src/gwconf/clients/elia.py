@@ -26,15 +26,17 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
+    litellm_openai_base,
     no_doctor,
     no_import_link,
     no_preflight,
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
-from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -78,23 +80,12 @@ def files(env: Env) -> list[ConfigFile]:
 def find_model(data: Any, wanted: str) -> tuple[int | None, dict[str, Any] | None]:
     """The entry elia picks for ``wanted``: its ``id``, else its ``name`` (``lookup_key``)."""
     models = data.get("models") if isinstance(data, dict) else None
-    if not isinstance(models, list):
-        return None, None
-    for index, entry in enumerate(models):
-        if isinstance(entry, dict) and (entry.get("id") or entry.get("name")) == wanted:
-            return index, entry
-    return None, None
+    return find_table(models, lambda entry: (entry.get("id") or entry.get("name")) == wanted)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config = docs["config"]
     model = require_model(target, NAME, "default_model")
-    models = config.get(("models",), None)
-    if models is not None and not isinstance(models, list):
-        raise ClientError(
-            f"{config.source}: `models` is not an array of tables, so elia cannot read it either.",
-            "Fix it by hand ([[models]] entries), then run gwconf again.",
-        )
     entry = {
         "id": ENTRY_ID,
         "name": model if model.startswith(PREFIX) else PREFIX + model,
@@ -103,15 +94,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         "api_base": target.base_url,
         "api_key": target.api_key,
     }
-    index, _ = find_model(config.data(), ENTRY_ID)
-    if index is None:
-        if models is None:
-            config.set(("models",), [entry])
-        else:
-            config.append(("models",), entry)
-    else:
-        for key, value in entry.items():
-            config.set(("models", index, key), value)
+    upsert_table(
+        config,
+        ("models",),
+        entry,
+        lambda item: (item.get("id") or item.get("name")) == ENTRY_ID,
+        "elia",
+        hint="[[models]] entries",
+    )
     config.set(("default_model",), ENTRY_ID)
     return []
 
@@ -132,9 +122,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if entry is None:
         reading.model = wanted
         reading.provider = "elia's built-in models"
-        reading.base_url = (
-            env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
-        )
+        reading.base_url = litellm_openai_base(env) or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = env.get("OPENAI_API_KEY"), "$OPENAI_API_KEY"
         f.append(
             Finding(
@@ -149,7 +137,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider = str(entry.get("provider") or entry.get("id") or name)
     reading.provider_is_gwconf = entry.get("id") == ENTRY_ID
     base = entry.get("api_base")
-    reading.base_url = str(base) if base else env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")
+    reading.base_url = str(base) if base else litellm_openai_base(env)
     if entry.get("api_key"):
         reading.api_key, reading.key_origin = str(entry["api_key"]), f"{where} models[{wanted}].api_key"
     else:

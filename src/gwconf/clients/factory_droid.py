@@ -32,6 +32,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     env_dir,
+    find_table,
     no_import_link,
     no_preflight,
     no_project_scope_files,
@@ -92,12 +93,9 @@ def model_id(display_name: str, index: int) -> str:
 
 
 def find_entry(doc: Document) -> tuple[int | None, dict[str, Any] | None]:
-    models = doc.get(("customModels",), None)
-    if isinstance(models, list):
-        for index, entry in enumerate(models):
-            if isinstance(entry, dict) and entry.get("displayName") == DISPLAY_NAME:
-                return index, entry
-    return None, None
+    return find_table(
+        doc.get(("customModels",), None), lambda entry: entry.get("displayName") == DISPLAY_NAME
+    )
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
     load_other,
     no_doctor,
     no_import_link,
@@ -35,9 +36,9 @@ from gwconf.clients._base import (
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
-from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -79,33 +80,24 @@ def files(env: Env) -> list[ConfigFile]:
 
 def find_provider(data: Any, name: str) -> tuple[int | None, dict[str, Any] | None]:
     providers = data.get("providers") if isinstance(data, dict) else None
-    if not isinstance(providers, list):
-        return None, None
-    for index, entry in enumerate(providers):
-        if isinstance(entry, dict) and entry.get("name") == name:
-            return index, entry
-    return None, None
+    return find_table(providers, lambda entry: entry.get("name") == name)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config = docs["config"]
     model = require_model(target, NAME, "[env] MODEL")
-    providers = config.get(("providers",), None)
-    if providers is not None and not isinstance(providers, list):
-        raise ClientError(
-            f"{config.source}: `providers` is not an array of tables, so gptme cannot read it either.",
-            "Fix it by hand ([[providers]] entries), then run gwconf again.",
-        )
-    index, _ = find_provider(config.data(), PROVIDER)
     entry = {"name": PROVIDER, "base_url": target.base_url, "api_key": target.api_key, "default_model": model}
-    if index is None:
-        if providers is None:
-            config.set(("providers",), [entry])
-        else:
-            config.append(("providers",), entry)
-    else:
-        for key in ("base_url", "api_key", "default_model"):
-            config.set(("providers", index, key), entry[key])
+    keys = ("base_url", "api_key", "default_model")
+    index = upsert_table(
+        config,
+        ("providers",),
+        entry,
+        lambda item: item.get("name") == PROVIDER,
+        "gptme",
+        keys=keys,
+        hint="[[providers]] entries",
+    )
+    if index is not None:
         config.delete(("providers", index, "api_key_env"))  # api_key wins anyway; no second source
     config.set(("env", "MODEL"), f"{PROVIDER}/{model}")
     return []

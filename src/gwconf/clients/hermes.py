@@ -29,6 +29,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     load_other,
+    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -72,8 +73,7 @@ def folder(env: Env) -> Path:
     if moved:
         return env.expand(moved.strip())
     if env.platform == "win32":
-        local = env.get("LOCALAPPDATA")
-        return (Path(local) if local else env.home / "AppData" / "Local") / "hermes"
+        return local_appdata(env) / "hermes"
     return env.home / ".hermes"
 
 

@@ -33,6 +33,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     load_other,
+    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -83,9 +84,7 @@ def config_dir(env: Env) -> Path:
     if moved:
         return env.expand(moved)
     if env.platform == "win32":
-        local = env.get("LOCALAPPDATA")
-        base = Path(local) if local else env.home / "AppData" / "Local"
-        return base / "mini-swe-agent" / "mini-swe-agent"
+        return local_appdata(env) / "mini-swe-agent" / "mini-swe-agent"
     if env.platform == "darwin":
         return env.home / "Library" / "Application Support" / "mini-swe-agent"
     return env.xdg_config_home / "mini-swe-agent"

@@ -28,6 +28,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    find_table,
     load_other,
     no_doctor,
     no_import_link,
@@ -35,9 +36,9 @@ from gwconf.clients._base import (
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
-from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -84,31 +85,14 @@ def files(env: Env) -> list[ConfigFile]:
 
 def _find(data: Any, table: str, key: str, value: str) -> tuple[int | None, dict[str, Any] | None]:
     entries = data.get(table) if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        return None, None
-    for index, entry in enumerate(entries):
-        if isinstance(entry, dict) and entry.get(key) == value:
-            return index, entry
-    return None, None
+    return find_table(entries, lambda entry: entry.get(key) == value)
 
 
 def _upsert(config: Document, table: str, key: str, value: str, entry: dict[str, Any]) -> None:
     """Set ``entry``'s keys on the ``[[table]]`` entry whose ``key`` is ``value``, or append it."""
-    current = config.get((table,), None)
-    if current is not None and not isinstance(current, list):
-        raise ClientError(
-            f"{config.source}: `{table}` is not an array of tables, so vibe cannot read it either.",
-            f"Fix it by hand ([[{table}]] entries), then run gwconf again.",
-        )
-    index, _ = _find(config.data(), table, key, value)
-    if index is None:
-        if current is None:
-            config.set((table,), [entry])
-        else:
-            config.append((table,), entry)
-        return
-    for name, item in entry.items():
-        config.set((table, index, name), item)
+    upsert_table(
+        config, (table,), entry, lambda item: item.get(key) == value, "vibe", hint=f"[[{table}]] entries"
+    )
 
 
 def alias_for(data: Any, model: str) -> str:

@@ -30,6 +30,7 @@ from gwconf.clients._base import (
     as_dict,
     default_detect_for,
     default_target_for,
+    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -76,8 +77,7 @@ def config_path(env: Env) -> Path:
     if xdg:
         base = Path(xdg)
     elif env.platform == "win32":
-        local = env.get("LOCALAPPDATA")
-        base = Path(local) if local else env.home / "AppData" / "Local"
+        base = local_appdata(env)
     elif env.platform == "darwin":
         base = env.home / "Library" / "Application Support"
     else:

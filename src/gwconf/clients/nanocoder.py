@@ -40,9 +40,9 @@ from gwconf.clients._base import (
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
-from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -104,32 +104,11 @@ def _providers(data: Any) -> list[Any]:
     return as_list(data.get("providers"))
 
 
-def _index(providers: list[Any], name: str) -> int | None:
-    for index, entry in enumerate(providers):
-        if isinstance(entry, dict) and entry.get("name") == name:
-            return index
-    return None
-
-
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     agents, prefs = docs["agents"], docs["preferences"]
     model = require_model(target, NAME, "--model")
-    current = agents.get(PROVIDERS, None)
-    if current is not None and not isinstance(current, list):
-        raise ClientError(
-            f"{agents.source}: nanocoder.providers is not a list, so nanocoder cannot read it either.",
-            "Fix it by hand, then run gwconf again.",
-        )
     entry = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key, "models": [model]}
-    index = _index(current or [], PROVIDER)
-    if index is None:
-        if current is None:
-            agents.set(PROVIDERS, [entry])
-        else:
-            agents.append(PROVIDERS, entry)
-    else:
-        for key, value in entry.items():
-            agents.set((*PROVIDERS, index, key), value)
+    upsert_table(agents, PROVIDERS, entry, lambda item: item.get("name") == PROVIDER, "nanocoder")
     prefs.set(("lastProvider",), PROVIDER)
     prefs.set(("lastModel",), model)
     prefs.set(("providerModels", PROVIDER), model)

@@ -26,6 +26,8 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     get_str,
+    litellm_openai_base,
+    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -68,9 +70,7 @@ import_link = no_import_link
 
 def config_dir(env: Env) -> Path:
     if env.platform == "win32":
-        local = env.get("LOCALAPPDATA")
-        base = Path(local) if local else env.home / "AppData" / "Local"
-        return base / "open-interpreter" / "open-interpreter"
+        return local_appdata(env) / "open-interpreter" / "open-interpreter"
     if env.platform == "darwin":
         return env.home / "Library" / "Application Support" / "open-interpreter"
     return env.xdg_config_home / "open-interpreter"
@@ -110,9 +110,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     f = reading.findings
     base = get_str(profile, ("llm", "api_base"))
     # litellm's order for the openai/ route when api_base is not passed
-    reading.base_url = (
-        base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
-    )
+    reading.base_url = base or litellm_openai_base(env) or urls.OFFICIAL_OPENAI_BASE
     key = get_str(profile, ("llm", "api_key"))
     reading.api_key = key or env.get("OPENAI_API_KEY")
     reading.key_origin = f"{where} llm.api_key" if key else "$OPENAI_API_KEY"

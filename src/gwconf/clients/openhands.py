@@ -30,6 +30,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     get_str,
+    litellm_openai_base,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -129,9 +130,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     f = reading.findings
     model, base, key = _llm_view(doc.get(("llm",), None))
     # litellm's openai/ route without base_url: OPENAI_BASE_URL, OPENAI_API_BASE, then OpenAI itself
-    reading.base_url = (
-        base or env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE") or urls.OFFICIAL_OPENAI_BASE
-    )
+    reading.base_url = base or litellm_openai_base(env) or urls.OFFICIAL_OPENAI_BASE
     reading.api_key = key
     reading.key_origin = f"{where} llm.api_key"
     if model and model.startswith(PREFIX):
