@@ -253,17 +253,14 @@ def test_doctor_warns_when_a_clients_window_is_larger_than_the_gateway_says(
         [warning] = [f for f in item["findings"] if "context window" in f["message"]]
         assert warning["level"] == "warning", item["id"]
         assert "200,000 tokens for 'my-model'; the gateway says 32,000" in warning["message"], item["id"]
-        if item["id"] in ("crush", "goose", "zed"):  # apply keeps their existing model entry
-            assert warning["fix"].startswith("set ") and warning["fix"].endswith(" to 32000 in " + item["name"] + "'s file")
-        else:
-            assert warning["fix"] == "gwconf profile set gw --context-window 32000"
+        assert warning["fix"] == "gwconf profile set gw --context-window 32000", item["id"]
     assert doctor["clients"][0]["verdict"] == "ok"  # codex: a warning, not a fault (the request works)
     # with the profile's window at the gateway's, nothing to warn about where apply rewrites it
     assert gwconf("profile", "set", "gw", "--context-window", "32000").exit_code == 0
     assert gwconf("apply", *WINDOW_CLIENTS).exit_code == 0
     doctor = json.loads(gwconf("doctor", *WINDOW_CLIENTS, "--json").stdout)
     warned = [c["id"] for c in doctor["clients"] for f in c["findings"] if "context window" in f["message"]]
-    assert warned == ["crush", "goose", "zed"]  # their kept entries still say 200000
+    assert warned == []  # apply rewrote the window in every client, crush/goose/zed's entries too
 
 
 def test_doctor_names_a_hand_edited_window_and_the_way_back(gwconf, gateway: GatewayServer, home: Path) -> None:
@@ -293,3 +290,21 @@ def test_init_keeps_the_limits_the_gateway_told(gwconf, gateway: GatewayServer, 
     assert "from the gateway (GET /v1/model/info)" in gwconf("profile", "show", "gw").stdout
     assert gwconf("apply", "codex").exit_code == 0
     assert codex_config(home)["model_context_window"] == 1000000
+
+
+def test_use_rewrites_the_limits_inside_the_model_entry_gwconf_wrote(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    """crush, goose and zed keep the model in an entry of their own list: `use` must not leave the
+    last profile's numbers in it (issue 22: use rewrites the limits)."""
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000")
+    assert gwconf("apply", "crush", "goose").exit_code == 0
+    assert gwconf("use", "small").exit_code == 0
+    crush = json.loads((home / ".config" / "crush" / "crush.json").read_text())
+    [entry] = crush["providers"]["gwconf"]["models"]
+    assert (entry["context_window"], entry["default_max_tokens"]) == (32000, 4000)
+    goose = json.loads((home / ".config" / "goose" / "custom_providers" / "custom_gwconf.json").read_text())
+    assert goose["models"] == [{"name": "my-model", "context_limit": 32000}]
+    assert gwconf("restore", "crush", "goose").exit_code == 0
+    assert not (home / ".config" / "crush" / "crush.json").exists()

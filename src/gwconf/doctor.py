@@ -268,9 +268,7 @@ def window_findings(
     said = models.cached_limits(profile, env).get(model or "")
     if written is None or said is None or said[0] is None or written <= said[0]:
         return []
-    if client.id in limits.KEEPS_ENTRY:  # apply keeps an existing model entry's numbers
-        fix = f"set {limits.WRITTEN[client.id]} to {said[0]} in {client.name}'s file"
-    elif profile.context_window and profile.context_window > said[0]:
+    if profile.context_window and profile.context_window > said[0]:
         fix = f"gwconf profile set {profile.name} --context-window {said[0]}"
     else:
         fix = f"gwconf apply {client.id}"

@@ -112,6 +112,17 @@ def resolve(profile: Any, model: str | None, env: Any) -> Limits:
     return Limits(window, output, f"the gateway ({source})")
 
 
+def known_limits(target: Any, window_key: str | None, output_key: str | None) -> list[tuple[str, int]]:
+    """(key, value) for each limit the target knows, under the client's own key names: what
+    ``use`` rewrites in an entry gwconf already wrote (an unknown limit leaves the entry's own)."""
+    found = []
+    if window_key and target.limits.context_window:
+        found.append((window_key, int(target.limits.context_window)))
+    if output_key and target.limits.max_output_tokens:
+        found.append((output_key, int(target.limits.max_output_tokens)))
+    return found
+
+
 def window_or_default(target: Any, client: str, notes: list[str]) -> int:
     """The context window for a client whose file demands one: the known one, else the stated
     default, which the apply output names (never a silent guess)."""
@@ -215,10 +226,6 @@ WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
     "openclaw": ("config", ("models", "providers", "gwconf", "models", "*", "contextWindow")),
 }
 
-
-# Clients where gwconf adds the model's entry only when it is missing (an existing one is kept, with
-# its numbers): ``apply`` does not change a window there, the user edits it.
-KEEPS_ENTRY = frozenset({"crush", "goose", "zed"})
 
 
 def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> int | None:

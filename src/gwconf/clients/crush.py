@@ -56,7 +56,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
-from gwconf.limits import output_or_default, window_or_default
+from gwconf.limits import known_limits, output_or_default, window_or_default
 from gwconf.paths import Env, display
 
 ID = "crush"
@@ -144,13 +144,19 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*entry, "base_url"), target.base_url)
     config.set((*entry, "api_key"), target.api_key)
     notes: list[str] = []
-    if not any(isinstance(m, dict) and m.get("id") == target.model for m in models or []):
+    index = next(
+        (i for i, m in enumerate(models or []) if isinstance(m, dict) and m.get("id") == target.model), None
+    )
+    if index is None:
         # crush's model entry demands both numbers (catwalk.Model); a stated default when unknown
         limits = {
             "context_window": window_or_default(target, NAME, notes),
             "default_max_tokens": output_or_default(target, NAME, notes),
         }
         config.append((*entry, "models"), {"id": target.model, "name": target.model, **limits})
+    else:  # `use`: the limits this profile knows replace the last ones; an unknown one stays
+        for key, value in known_limits(target, "context_window", "default_max_tokens"):
+            config.set((*entry, "models", index, key), value)
     for slot in SLOTS:
         config.set(("models", slot, "provider"), PROVIDER_ID)
         config.set(("models", slot, "model"), target.model)

@@ -33,6 +33,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_detect_for,
     default_target_for,
     no_doctor,
@@ -45,7 +46,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
-from gwconf.limits import window_or_default
+from gwconf.limits import known_limits, window_or_default
 from gwconf.paths import Env
 
 ID = "goose"
@@ -116,9 +117,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         provider.set((key,), value)
     models = provider.get(("models",), None)
     notes: list[str] = []
-    if not isinstance(models, list) or not any(
-        isinstance(m, dict) and m.get("name") == target.model for m in models
-    ):
+    index = next(
+        (i for i, m in enumerate(as_list(models)) if isinstance(m, dict) and m.get("name") == target.model),
+        None,
+    )
+    if index is not None:  # `use`: the window this profile knows replaces the last one
+        for limit, number in known_limits(target, "context_limit", None):
+            provider.set(("models", index, limit), number)
+    else:
         # goose's ModelInfo demands context_limit: the known window, else a stated default
         entry = {"name": target.model, "context_limit": window_or_default(target, NAME, notes)}
         if isinstance(models, list):

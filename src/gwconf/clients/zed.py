@@ -22,6 +22,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_detect_for,
     default_target_for,
     get_str,
@@ -34,7 +35,7 @@ from gwconf.clients._base import (
 )
 from gwconf.errors import ClientError
 from gwconf.formats import Document
-from gwconf.limits import window_or_default
+from gwconf.limits import known_limits, window_or_default
 from gwconf.paths import Env
 
 ID = "zed"
@@ -99,6 +100,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         entry["max_tokens"] = window_or_default(target, NAME, notes)
         if target.limits.max_output_tokens:
             entry["max_output_tokens"] = target.limits.max_output_tokens
+    index = next(
+        (i for i, m in enumerate(as_list(models)) if isinstance(m, dict) and m.get("name") == target.model),
+        None,
+    )
+    if index is not None:  # `use`: the limits this profile knows replace the last ones
+        for key, value in known_limits(target, "max_tokens", "max_output_tokens"):
+            settings.set((*PROVIDER, "available_models", index, key), value)
     if not isinstance(models, list):
         settings.set((*PROVIDER, "available_models"), [entry])
     elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
