@@ -28,7 +28,6 @@ does, ``status`` shows it, ``doctor`` names it as the likely cause when gwconf's
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -216,8 +215,10 @@ def check_edit(path: Path, before: bytes | None, after: bytes | None, env: Env) 
     """Refuse an edit that changes a line inside another tool's block; else the sightings, for
     the notes ``apply`` prints."""
     sightings = scan(path, before, env)
-    if after is None or before is None:
-        return sightings
+    if after is None or before is None or not any(s.blocks for s in sightings):
+        return sightings  # no other tool's block to keep out of: no line diff needed (issue 15)
+    import difflib
+
     old = before.decode("utf-8", errors="replace").splitlines()
     new = after.decode("utf-8", errors="replace").splitlines()
     opcodes = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()

@@ -5,6 +5,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,19 @@ from gwconf.profiles import Profile, ProfileStore
 
 @dataclass
 class FileResult:
+    """One file a command changed (or would). The diff is worked out when first shown: a real
+    ``apply``/``use``/``restore`` prints only the file's name, and on a large file the unified
+    diff costs more than the edit itself (issue 15)."""
+
     path: str
     action: str  # create, modify, remove
-    diff: str
+    _diff: str | Callable[[], str] = field(repr=False)
+
+    @property
+    def diff(self) -> str:
+        if not isinstance(self._diff, str):
+            self._diff = self._diff()
+        return self._diff
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "action": self.action, "diff": self.diff}
@@ -66,7 +77,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
     results = []
     for change in plan.pending:
         action = "create" if change.creates else "remove" if change.removes else "modify"
-        results.append(FileResult(change.display, action, change.diff()))
+        results.append(FileResult(change.display, action, change.diff))
     return results
 
 

@@ -10,7 +10,6 @@ journal. A run killed half-way is repaired by the next one (``repair``).
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
 import os
 import time
@@ -77,6 +76,8 @@ class FileChange:
         return self.snapshot.exists and self.after is None
 
     def diff(self) -> str:
+        import difflib  # only when a diff is shown: ~2 ms of start-up for every command otherwise
+
         old = _text(self.snapshot.data)
         new = _text(self.after)
         lines = difflib.unified_diff(
