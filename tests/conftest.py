@@ -17,6 +17,15 @@ from tests.hermetic import CLEARED, CLEARED_PREFIXES
 
 pytest_plugins = ["tests.gateway_fixtures"]  # the test gateway: fixtures gateway, gateway_profile
 
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow",
+        action="store_true",
+        help="more examples for the property and stateful tests (tests/stateful: x10)",
+    )
+
+
 REAL_HOME = pathlib.Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
 
 

@@ -147,3 +147,26 @@ def test_a_profile_without_limits_takes_the_last_ones_out(gwconf, gateway: Gatew
     assert "defaultCompletionOptions" not in entry
     assert gwconf("restore", "codex", "opencode", "continue").exit_code == 0
     assert not (home / ".codex" / "config.toml").exists()
+
+
+def _file_of(client: str) -> Path:
+    from gwconf import registry
+    from gwconf.paths import Env
+
+    return registry.get(client).files(Env.current())[0].path
+
+
+def test_kimi_and_openclaw_get_the_limits_or_a_named_default(gwconf, gateway: GatewayServer, home: Path) -> None:
+    add(gwconf, "known", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    assert gwconf("apply", "kimi-code", "openclaw").exit_code == 0
+    [kimi] = tomllib.loads(_file_of("kimi-code").read_text())["models"].values()
+    assert kimi["max_context_size"] == 200000
+    claw = _file_of("openclaw").read_text()
+    assert "200000" in claw and "32000" in claw and "128000" not in claw
+    assert gwconf("restore", "kimi-code", "openclaw").exit_code == 0
+    add(gwconf, "unknown", gateway.base_url, "--use")
+    applied = gwconf("apply", "kimi-code", "openclaw")
+    assert applied.exit_code == 0, applied
+    said = " ".join(applied.stdout.split())
+    assert "needs the model's context window" in said
+    assert said.count("wrote gwconf's default") == 3  # kimi's window, OpenClaw's window and output

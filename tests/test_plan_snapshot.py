@@ -40,6 +40,8 @@ CASES: dict[str, tuple[str, list[tuple[str, tuple[Any, ...], Any]]]] = {
     "dotenv": ("# env\nOPENAI_API_KEY=k\nOPENAI_BASE_URL=u\n", [("set", ("OPENAI_BASE_URL",), "v"),
                ("set", ("OTHER",), "w"), ("delete", ("OPENAI_API_KEY",), None)]),
 }  # fmt: skip
+CASES["dotenv-npm"] = CASES["dotenv"]
+CASES["json5"] = ("// openclaw\n{\n  top: 1,\n  list: [1, 2,],\n  table: {key: 'x'},\n}\n", CASES["jsonc"][1])
 for _fmt in ("shellrc", "fish", "powershell"):
     _doc = formats.load(_fmt, "", "rc")
     _doc.set(("OPENAI_API_KEY",), "k")

@@ -76,7 +76,8 @@ class FileChange:
         return self.snapshot.exists and self.after is None
 
     def diff(self) -> str:
-        import difflib  # only when a diff is shown: ~2 ms of start-up for every command otherwise
+        """The unified diff, made when shown (difflib is imported here: most commands show none)."""
+        import difflib
 
         old = _text(self.snapshot.data)
         new = _text(self.after)
@@ -407,6 +408,7 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
     gwconf's last write, gets that copy back; any other is left as it is and named, with where
     its bytes from before gwconf are (the ledger that knew gwconf's keys is what is missing)."""
     plan = ClientPlan(client=client)
+    wheres: list[Path] = []  # for each change, its pristine copy
     folder = env.backups_dir / client.id
     stores = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
     for store in (BackupStore.at(p) for p in stores):
@@ -418,6 +420,7 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
         file = _file_for(client, env, path, meta)
         item = load_file(file, env)
         plan.read.append((item.snapshot, item.display))
+        where = store.folder / ("pristine" if pristine is not MISSING else "pristine.missing")
         if meta.get("history") == "gwconf" and item.snapshot.digest == meta.get("written_sha256"):
             after = None if pristine is MISSING else pristine
             record = {"folders": meta.get("folders", [])}
@@ -433,12 +436,23 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
                     record=record,
                 )
             )
+            wheres.append(where)
         elif item.snapshot.exists:
-            where = store.folder / ("pristine" if pristine is not MISSING else "pristine.missing")
             plan.left_alone.append(
                 f"{item.display}: changed since gwconf wrote it, and the damaged ledger held which keys "
                 f"were gwconf's; left as it is (its bytes from before gwconf: {where})"
             )
+    if plan.left_alone and plan.changes:
+        # never half a client: Codex's auth.json back alone would send the user's own key to the
+        # gateway its config.toml still names (issue 18 item 11)
+        for change, where in zip(plan.changes, wheres, strict=True):
+            if not change.changed:
+                continue
+            plan.left_alone.append(
+                f"{change.display}: left as it is too, so that {client.name} is not left half restored "
+                f"(its bytes from before gwconf: {where})"
+            )
+        plan.changes = []
     return plan
 
 
@@ -833,6 +847,10 @@ def _replace_all(prepared: list[_Prepared], journal: Path) -> None:
                 # compare-and-swap at the last moment: a client may have written meanwhile
                 check_unchanged(change.snapshot, change.display)
                 remove_file(change.snapshot.target)
+                if change.snapshot.path != change.snapshot.target and change.snapshot.path.is_symlink():
+                    # the user adopted the file gwconf created into a dotfiles folder: the link
+                    # would dangle, and the client's path is as before gwconf only without it
+                    change.snapshot.path.unlink()
             elif change.restore_mode is not None:  # the file's own mode from before gwconf, put back
                 atomic_write(
                     change.snapshot.target,
@@ -924,6 +942,7 @@ def repair(env: Env) -> list[str]:
     cannot go back, and a client must never be left half written (Codex's config.toml pointing at
     the gateway beside an auth.json holding the user's old key, issue 18 item 11): the run is
     finished instead, every file written and the ledger committed, so one restore undoes it all.
+    A killed restore is always undone (the ledger still has every file: the next restore redoes it).
     Temp files of the killed run are removed either way.
     """
     journal = env.state_dir / "journal.json"
@@ -954,12 +973,24 @@ def repair(env: Env) -> list[str]:
         _remove_temp_files(target.parent, f".{target.name}.*{TEMP_SUFFIX}")
     staged = loaded.get("ledger")
     ledger = Ledger(env)
-    if _committed(ledger, entries, staged):
+    restoring = all(e.get("restoring") for e in entries)
+    if _committed(ledger, entries, staged) or (
+        restoring and isinstance(staged, dict) and _without_version(ledger.data) == _without_version(staged)
+    ):  # (a restore whose ledger was committed stays done, whatever a client wrote since)
         for entry in entries:
             if entry.get("restoring") and entry.get("backups"):
                 BackupStore.at(Path(entry["backups"])).retire_pristine()
         notes: list[str] = []
-    elif isinstance(staged, dict) and _changed_since(entries) and _can_finish(entries):
+    elif (
+        isinstance(staged, dict)
+        and not restoring
+        and _changed_since(entries)
+        and _can_finish(entries)
+    ):
+        # a killed restore is never finished around a file another program wrote: that file may
+        # still be gwconf's (not yet restored), and finishing would put the others back and forget
+        # the client, leaving Codex on the gateway with the user's own key. Undone instead, the
+        # ledger still knows every file, and the restore that follows undoes them key by key.
         notes = _finish(entries, ledger, staged, str(loaded.get("client")))
     else:
         notes = _undo(entries)

@@ -22,6 +22,7 @@ SAMPLES = {
     "json5": "{\n  // kept\n  model: 'm',\n}\n",
     "yaml": "model: m  # kept\n",
     "dotenv": "MODEL=m # kept\n",
+    "dotenv-npm": "MODEL=m # kept\n",
     "shellrc": "alias ll='ls -l'\n# >>> gwconf >>>\nexport MODEL='m'\n# <<< gwconf <<<\n",
     "fish": "# >>> gwconf >>>\nset -gx MODEL 'm'\n# <<< gwconf <<<\n",
     "powershell": "# >>> gwconf >>>\n$env:MODEL = 'm'\n# <<< gwconf <<<\n",
@@ -55,7 +56,7 @@ def test_every_editor_declares_the_whole_interface(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", sorted(SAMPLES))
 def test_the_write_gate_hooks_agree_with_a_fresh_parse(fmt: str) -> None:
     doc = formats.load(fmt, SAMPLES[fmt], "sample")
-    path = ("MODEL",) if fmt in ("dotenv", "shellrc", "fish", "powershell") else ("model",)
+    path = ("MODEL",) if fmt in ("dotenv", "dotenv-npm", "shellrc", "fish", "powershell") else ("model",)
     if fmt == "text":
         path = ()
     doc.set(path, "other")
@@ -65,11 +66,11 @@ def test_the_write_gate_hooks_agree_with_a_fresh_parse(fmt: str) -> None:
     assert formats.verify_edit(fmt, formats.load(fmt, SAMPLES[fmt], "sample"), doc) == doc.dump()
 
 
-def test_only_the_json_editor_has_its_own_write_gate_hooks() -> None:
+def test_only_the_json_and_toml_editors_have_their_own_write_gate_hooks() -> None:
     own = {
         fmt
         for fmt in SAMPLES
         if type(formats.load(fmt, SAMPLES[fmt], "s")).reads_as is not never_reads_as
         or type(formats.load(fmt, SAMPLES[fmt], "s")).reread is not reread_from_scratch
     }
-    assert own == {"json", "jsonc", "json5"}
+    assert own == {"json", "jsonc", "json5", "toml"}  # TOML reuses the read-back its dump() made

@@ -101,3 +101,10 @@ def test_what_it_cannot_edit_safely_is_refused_with_its_line(text: str, line: in
 def test_json5_syntax_stays_refused_by_jsonc() -> None:
     with pytest.raises(ParseError):
         load("{a: 1}", "f", fmt="jsonc")
+
+
+def test_a_key_given_twice_reads_as_the_last_and_is_edited_there() -> None:
+    doc = load("{\n  a: 1,\n  'a': 2,\n}\n", "f", fmt="json5")
+    assert doc.data() == {"a": 2}
+    doc.set(("a",), 3)
+    assert doc.dump() == "{\n  a: 1,\n  'a': 3,\n}\n"

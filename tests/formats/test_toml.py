@@ -813,6 +813,34 @@ def test_a_bug_in_the_fast_path_is_not_swallowed(monkeypatch) -> None:
         doc.set(("model",), "m")
 
 
+def test_the_write_gate_reuses_the_read_back_dump_made(monkeypatch) -> None:
+    """Each file is parsed once per command where it can be (issue 15): dump() has read the final
+    text back with tomllib, and the write gate's data check uses that read instead of a third."""
+    import tomllib
+
+    reads: list[int] = []
+    real_loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(len(text)) or real_loads(text))
+    doc = load("toml", CODEX, "config.toml")
+    doc.set(("model",), "my-model")
+    doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
+    text = verify_edit("toml", load("toml", CODEX, "config.toml"), doc)
+    assert len(reads) == 3  # this load, the original's load, the one read back of the result
+    assert load("toml", text, "x").data()["model"] == "my-model"
+
+
+def test_a_text_changed_after_its_read_back_is_parsed_again() -> None:
+    """The reuse holds only for the very text that was read back: anything else is parsed."""
+    doc = load("toml", DOTTED, "config.toml")
+    doc.set(("other", "x"), 2)
+    doc.dump()
+    broken = doc._text.replace("x = 2", "x = 3")
+    doc.edits.append(changed_edit(doc._text, broken))
+    doc._text = broken
+    with pytest.raises(WriteRefused, match="reads back differently"):
+        verify_edit("toml", load("toml", DOTTED, "config.toml"), doc)
+
+
 @pytest.mark.parametrize(
     ("before", "after"),
     [

@@ -1154,3 +1154,23 @@ def test_a_list_turned_into_a_scalar_keeps_the_comment_on_its_key_line(before: s
     doc = load(before, "c.yaml")
     doc.set(("k",), "scalar")
     assert verify_edit("yaml", original, doc) == after
+
+
+@pytest.mark.parametrize(
+    ("before", "edit", "expected"),
+    [  # found by tests/formats/test_differential.py against PyYAML
+        ("a: >+\n  x\n  \nb: |-  # n\n  y\n  \n    \n", ("delete", "b"), {"a": "x\n\n"}),
+        ("a: >+\n  x\n\nb: 1\n\n", ("delete", "b"), {"a": "x\n\n"}),
+        ("a: >+\n  x\n  \nb: >+\n  y", ("delete", "b"), {"a": "x\n\n"}),
+        ("a: |\n  x\nb: 1", ("delete", "b"), {"a": "x\n"}),
+        ("a: |\n  line\n  end", ("set", "k"), {"a": "line\nend", "k": "v"}),
+    ],
+)
+def test_edits_next_to_block_scalars_keep_their_line_breaks(before: str, edit: tuple, expected: Any) -> None:
+    doc = load(before, "c.yaml")
+    if edit[0] == "delete":
+        doc.delete((edit[1],))
+    else:
+        doc.set((edit[1],), "v")
+    assert yaml.safe_load(doc.dump()) == expected
+    assert verify_edit("yaml", load(before, "c.yaml"), doc) == doc.dump()

@@ -205,6 +205,8 @@ def render_dotenv(draw: Any) -> Rendered:
     for key, value in data.items():
         style = draw(st.sampled_from(["{}={}", "export {}={}", "{}='{}'", '{}="{}"', "{} = {}"]))
         tail = "  # mine é" if draw(st.booleans()) else ""
+        if not value and "'" not in style and '"' not in style:
+            tail = ""  # python-dotenv reads `A=  # mine` as "# mine": a value, not a comment
         out.add(style.format(key, value) + tail, (key,))
         if draw(st.booleans()):
             out.add("", None)
@@ -327,6 +329,8 @@ def _value(fmt: str, draw: Any, undo: bool, old: Any) -> Any:
     if not undo:
         if fmt == "text":
             return draw(TEXT.filter(lambda t: "\n" not in t))  # one line: the file holds one value
+        if fmt == "dotenv":  # a value no .env spelling reads the same everywhere is refused
+            return draw(TEXT.filter(_dotenv_writable))
         return draw(TEXT) if flat else draw(SCALARS)
     if isinstance(old, bool):
         return not old
@@ -335,6 +339,17 @@ def _value(fmt: str, draw: Any, undo: bool, old: Any) -> Any:
     if old is MISSING and not flat:
         return draw(MANAGED_TEXT | st.booleans())
     return draw(MANAGED_TEXT.filter(lambda t: t != old))
+
+
+def _dotenv_writable(value: str) -> bool:
+    from gwconf.errors import WriteRefused
+    from gwconf.formats.dotenv import quote
+
+    try:
+        quote(value)
+    except WriteRefused:
+        return False
+    return True
 
 
 def _first_missing(data: Any, path: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -151,7 +151,11 @@ def _applied(home: Path, tmp_path: Path, name: str, chatgpt_login: bool, **field
 def test_hostile_keys_stay_values(home: Path, tmp_path: Path, key: str, chatgpt_login: bool) -> None:
     benign, hostile = _applied(home, tmp_path, "k", chatgpt_login, key=(BENIGN_KEY, key))
     if benign is None:
-        pytest.fail(f"a key was refused: {hostile}")
+        # issue 18 item 5: no spelling in Continue's .env reads the same in npm dotenv,
+        # python-dotenv and a shell: refused with that reason, never written another way
+        assert "has no spelling in a .env file" in hostile.stderr, f"a key was refused: {hostile}"
+        assert "'" in key or "${" in key or "\r" in key
+        return
     assert hostile == _swap(benign, BENIGN_KEY, key), "the key changed the structure of a file"
     assert hostile[".bashrc"]["OPENAI_API_KEY"] == key
     assert hostile[".bashrc"]["KEEP"] == "me"

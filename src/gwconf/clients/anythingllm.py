@@ -90,7 +90,7 @@ def location(env: Env) -> tuple[Path, str, bool]:
 
 def files(env: Env) -> list[ConfigFile]:
     path, _how, found = location(env)
-    return [ConfigFile("env", path, "dotenv", secret=True)] if found else []
+    return [ConfigFile("env", path, "dotenv-npm", secret=True)] if found else []
 
 
 def detect(env: Env) -> bool:

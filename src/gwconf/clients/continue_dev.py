@@ -73,7 +73,7 @@ def folder(env: Env) -> Path:
 def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("config", folder(env) / "config.yaml", "yaml"),
-        ConfigFile("env", folder(env) / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder(env) / ".env", "dotenv-npm", secret=True),
     ]
 
 

@@ -65,6 +65,7 @@ CLI = "gwconf apply copilot-cli"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 target = default_target_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor

@@ -68,6 +68,7 @@ _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
 target = default_target_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 import_link = no_import_link

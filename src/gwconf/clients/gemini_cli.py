@@ -90,7 +90,7 @@ def gemini_dir(env: Env) -> Path:
 def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("settings", gemini_dir(env) / "settings.json", "jsonc"),
-        ConfigFile("env", gemini_dir(env) / ".env", "dotenv", secret=True),
+        ConfigFile("env", gemini_dir(env) / ".env", "dotenv-npm", secret=True),
     ]
 
 
@@ -102,7 +102,7 @@ def project_scope_files(env: Env) -> list[ConfigFile]:
     folder = env.cwd / ".gemini"
     return [
         ConfigFile("settings", folder / "settings.json", "jsonc"),
-        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder / ".env", "dotenv-npm", secret=True),
     ]
 
 
@@ -230,7 +230,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if loaded is None or loaded == ours:
         file_values = dotenv.data() or {}
     else:
-        other = load_other(loaded, "dotenv", env)
+        other = load_other(loaded, "dotenv-npm", env)
         file_values = (other.data() if other is not None else None) or {}
         shadowed = [n for n in MANAGED if dotenv.get((n,), None)]
         if shadowed:

@@ -13,6 +13,8 @@ when missing: kimi refuses a model without it) and ``default_model``. Kimi's own
 in-memory provider that beats ``default_model``), then config.toml. Credentials come only from
 ``api_key``, then the provider's ``[providers.<id>.env]`` table; never from shell variables.
 ``gwconf run kimi-code`` uses that ``KIMI_MODEL_*`` channel for one launch.
+The model entry's ``max_context_size`` (kimi needs one): the model's window (limits.py), else
+gwconf's stated default 128000, named in apply's output.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.formats import Document
+from gwconf.limits import window_or_default
 from gwconf.paths import Env
 
 ID = "kimi-code"
@@ -53,7 +56,6 @@ RESTART = (
 RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER = "gwconf"
-CONTEXT_SIZE = 128000  # kimi needs a number; the gateway spec publishes none
 WIRES = {"openai": "chat", "kimi": "chat", "openai_responses": "responses", "anthropic": "messages"}
 ENV_KEYS = {  # the credential names a provider's [env] table may hold, per type
     "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
@@ -96,10 +98,12 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     name = alias(model)
     config.set(("models", name, "provider"), PROVIDER)
     config.set(("models", name, "model"), model)
-    if config.get(("models", name, "max_context_size"), None) is None:
-        config.set(("models", name, "max_context_size"), CONTEXT_SIZE)
+    notes: list[str] = []
+    if target.limits.context_window or config.get(("models", name, "max_context_size"), None) is None:
+        # kimi needs a number: the model's window (limits.py), else a stated default named in the output
+        config.set(("models", name, "max_context_size"), window_or_default(target, NAME, notes))
     config.set(("default_model",), name)
-    return []
+    return notes
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:

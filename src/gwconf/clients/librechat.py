@@ -73,7 +73,7 @@ def files(env: Env) -> list[ConfigFile]:
     folder = where.folder
     return [
         ConfigFile("config", folder / "librechat.yaml", "yaml"),
-        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder / ".env", "dotenv-npm", secret=True),
     ]
 
 

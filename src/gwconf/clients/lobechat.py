@@ -68,7 +68,7 @@ def location(env: Env) -> _server.Location:
 
 def files(env: Env) -> list[ConfigFile]:
     where = location(env)
-    return [ConfigFile("env", where.folder / ".env", "dotenv", secret=True)] if where.found else []
+    return [ConfigFile("env", where.folder / ".env", "dotenv-npm", secret=True)] if where.found else []
 
 
 def detect(env: Env) -> bool:

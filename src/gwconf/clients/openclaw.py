@@ -19,6 +19,8 @@ in the default ``models.mode: "merge"``, a non-empty ``baseUrl`` or ``apiKey`` a
 copy wins over openclaw.json (docs/concepts/models.md, "Merge mode precedence"). gwconf does not
 edit the copy, which OpenClaw regenerates; ``read`` follows it and doctor names a stale one.
 ``gwconf run openclaw`` points ``OPENCLAW_CONFIG_PATH`` at a rendered temporary copy.
+The model entry's ``contextWindow`` and ``maxTokens``: the model's limits (limits.py), else gwconf's
+stated defaults (128000 and 8192), named in apply's output.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env
 
 ID = "openclaw"
@@ -76,6 +79,7 @@ _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
 target = default_target_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
@@ -115,6 +119,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set((*entry, "baseUrl"), target.base_url)
     config.set((*entry, "apiKey"), target.api_key)
     config.set((*entry, "api"), "openai-completions")
+    notes: list[str] = []
     config.set(
         (*entry, "models"),
         [
@@ -123,8 +128,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
                 "name": model,
                 "reasoning": False,
                 "input": ["text"],
-                "contextWindow": 128000,
-                "maxTokens": 8192,
+                # the model's limits (limits.py), else stated defaults named in the output
+                "contextWindow": window_or_default(target, NAME, notes),
+                "maxTokens": output_or_default(target, NAME, notes),
             }
         ],
     )
@@ -137,7 +143,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         config.set(("agents", "defaults", "model"), f"{PROVIDER_ID}/{model}")
     else:
         config.set(("agents", "defaults", "model", "primary"), f"{PROVIDER_ID}/{model}")
-    return []
+    return notes
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:

@@ -77,6 +77,7 @@ CLI = "gwconf apply pi"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
+import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 import_link = no_import_link

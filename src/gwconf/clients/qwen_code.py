@@ -86,7 +86,7 @@ def qwen_dir(env: Env) -> Path:
 def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("settings", qwen_dir(env) / "settings.json", "jsonc"),
-        ConfigFile("env", qwen_dir(env) / ".env", "dotenv", secret=True),
+        ConfigFile("env", qwen_dir(env) / ".env", "dotenv-npm", secret=True),
     ]
 
 
@@ -97,7 +97,7 @@ def project_scope_files(env: Env) -> list[ConfigFile]:
     folder = env.cwd / ".qwen"
     return [
         ConfigFile("settings", folder / "settings.json", "jsonc"),
-        ConfigFile("env", folder / ".env", "dotenv", secret=True),
+        ConfigFile("env", folder / ".env", "dotenv-npm", secret=True),
     ]
 
 
@@ -202,7 +202,7 @@ def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict[str, Any]]]:
     """The .env files Qwen Code loads, in order (the first to define a name wins)."""
     found: list[tuple[str, dict[str, Any]]] = []
     project = project_env(env)
-    doc = load_other(project, "dotenv", env) if project else None
+    doc = load_other(project, "dotenv-npm", env) if project else None
     if project and doc is not None:
         found.append((display(project, env), doc.data() or {}))
     found.append((display(qwen_dir(env) / ".env", env), dotenv.data() or {}))
@@ -210,7 +210,7 @@ def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict[str, Any]]]:
     if qwen_dir(env) != env.home / ".qwen":  # QWEN_HOME set: the old ~/.qwen/.env still loads
         extra.insert(0, env.home / ".qwen" / ".env")
     for path in extra:
-        doc = load_other(path, "dotenv", env)
+        doc = load_other(path, "dotenv-npm", env)
         if doc is not None:
             found.append((display(path, env), doc.data() or {}))
     return found

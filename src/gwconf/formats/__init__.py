@@ -42,7 +42,8 @@ FORMATS: dict[str, str] = {
     "jsonc": "json",  # JSON with comments and trailing commas
     "json5": "json",  # JSON5 (OpenClaw): unquoted keys, single quotes; comments and commas kept
     "yaml": "yaml",
-    "dotenv": "dotenv",
+    "dotenv": "dotenv",  # read as python-dotenv reads it
+    "dotenv-npm": "dotenv",  # read as npm dotenv reads it (Gemini CLI, Qwen Code, Continue, ...)
     "shellrc": "shellrc",  # one marked block in a POSIX shell rc file
     "fish": "shellrc",
     "powershell": "shellrc",

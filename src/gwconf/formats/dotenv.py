@@ -1,22 +1,33 @@
-"""``.env`` files, edited line by line (formats.md 5.2).
+"""``.env`` files, read as the client's own library reads them and edited one value at a time.
 
-python-dotenv's own ``set_key`` drops ``export``, inline comments and CRLF, rewrites every
-duplicate and writes values bash cannot ``source``; so gwconf keeps each line as a prefix
-(indent, ``export``, name, ``=`` with its spacing), a value token, a tail (blanks and an inline
-comment) and its line ending, and replaces only the value token.
+Each client's ``.env`` is read by one library, and they disagree (issue 23, issue 18 item 5):
 
-Reading follows bash and python-dotenv where they agree: single quotes are literal; double quotes
-understand ``\\" \\\\ \\$ \\``` and ``\\n``; a bare value runs to the end of the line minus an inline
-``#`` comment (one preceded by a blank) and trailing blanks. The last of duplicate names wins.
+- ``dotenv``: python-dotenv 1.2 (mini-swe-agent, aider, Open WebUI; also the nearest reading for
+  the Go and Rust readers of fabric and aichat). Any key without ``=`` or blanks (``MY-VAR=1``),
+  a bare ``export A`` (no value: the variable is not set), single quotes that decode ``\\\\`` and
+  ``\\'``, double quotes that decode ``\\\\ \\' \\" \\a \\b \\f \\n \\r \\t \\v``, a bare value up to a
+  blank-preceded ``#``. What it cannot read (``A="x" y``) it skips with a warning: gwconf refuses
+  the file, naming the line. Its ``${VAR}`` interpolation is not applied (it depends on the
+  environment the client starts in); gwconf never writes a value holding ``${...}``.
+- ``dotenv-npm``: npm ``dotenv`` 16-17 (checked in the installed bundles: Gemini CLI 0.61.0 has
+  17.1.0, Continue's cn 1.5.47 calls 16.x's ``parse`` on each ``.env``, Qwen Code 0.24.4 carries
+  the same expression; LibreChat, AnythingLLM and LobeChat depend on it). One regular expression over the text with CRLF made LF: keys of
+  ``[\\w.-]``, ``=`` or ``: ``, quotes (``'`` ``"`` `````) that may span lines and only double quotes
+  decode ``\\n`` and ``\\r``; what does not match is skipped, as the library skips it.
 
-Values gwconf writes read back the same through this parser and through
-``bash -c 'set -a; source FILE'``: bare when plainly safe, else single quotes, else (the value
-holds ``'``) double quotes with ``\\ " $ ``` escaped. A newline is written literally inside the
-quotes because bash does not decode ``\\n``.
+Both libraries keep the last of two equal names, read the file with universal newlines, and are
+matched here line for line (ported from their source; tests/formats/test_differential.py compares
+with the real libraries). An edit replaces only the value token of the binding that counts, so
+``export``, spacing, inline comments and line endings stay.
+
+gwconf writes only values that npm dotenv, python-dotenv and a POSIX shell (``set -a; . FILE``)
+all read back as the same string: bare when plainly safe, else single quotes, else (the value
+holds ``'``) double quotes without ``\\ " $ ```. A value with no such form is refused.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -27,146 +38,251 @@ from gwconf.formats._base import (
     KeyPath,
     NamedValues,
     Op,
-    changed_edit,
     detect_eol,
     never_reads_as,
     reread_from_scratch,
+    trimmed_edit,
 )
 
-_ASSIGN = re.compile(r"(?P<prefix>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*)")
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names bash can export
+__all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dotenv-npm"
+
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names a shell can export: the only ones gwconf adds
 BARE_RE = re.compile(r"[A-Za-z0-9_./:@+-]+\Z")
-_TAIL = re.compile(r"[ \t]*(?:#[^\r\n]*)?")  # blanks and an inline comment after the value
-_EOL = re.compile(r"\r?\n|\Z")
-_DOUBLE_ESCAPES = {'"': '"', "\\": "\\", "$": "$", "`": "`", "n": "\n"}
+
+# -- python-dotenv 1.2 (dotenv/parser.py), on text with universal newlines -------------------------
+_PY_MULTILINE_WS = re.compile(r"\s*", re.M)
+_PY_WS = re.compile(r"[^\S\r\n]*")
+_PY_EXPORT = re.compile(r"(?:export[^\S\r\n]+)?")
+_PY_SINGLE_KEY = re.compile(r"'([^']+)'")
+_PY_KEY = re.compile(r"([^=\#\s]+)")
+_PY_EQUAL = re.compile(r"(=[^\S\r\n]*)")
+_PY_SINGLE = re.compile(r"'((?:\\'|[^'])*)'")
+_PY_DOUBLE = re.compile(r'"((?:\\"|[^"])*)"')
+_PY_UNQUOTED = re.compile(r"([^\r\n]*)")
+_PY_COMMENT = re.compile(r"(?:[^\S\r\n]*#[^\r\n]*)?")
+_PY_EOL = re.compile(r"[^\S\r\n]*(?:\r\n|\n|\r|$)")
+_PY_DOUBLE_ESCAPES = re.compile(r"\\[\\'\"abfnrtv]")
+_PY_SINGLE_ESCAPES = re.compile(r"\\[\\']")
+_PY_DECODE = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+_PY_INTERPOLATION = re.compile(r"\$\{[^}]*\}")  # python-dotenv would expand it
+
+# -- npm dotenv 17 (lib/main.js), JavaScript's classes spelled out --------------------------------
+_JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_S = f"[{_JS_WS}]"
+_JS_CHARS = _JS_WS.replace("\u2000-\u200a", "".join(map(chr, range(0x2000, 0x200B))))  # for str.strip
+_JS_BOL = r"(?:\A|(?<=[\n\u2028\u2029]))"  # ^ with the m flag
+_JS_EOL = r"(?=[\n\u2028\u2029]|\Z)"  # $ with the m flag
+_JS_DOT = r"[^\n\r\u2028\u2029]"
+_NPM_LINE = re.compile(
+    rf"{_JS_BOL}{_JS_S}*(?P<export>export{_JS_S}+)?(?P<key>[A-Za-z0-9_.-]+)(?P<sep>{_JS_S}*={_JS_S}*?|:{_JS_S}+?)"
+    rf"(?P<value>{_JS_S}*'(?:\\'|[^'])*'|{_JS_S}*\"(?:\\\"|[^\"])*\"|{_JS_S}*`(?:\\`|[^`])*`|[^#\r\n]+)?"
+    rf"{_JS_S}*(?:#{_JS_DOT}*)?{_JS_EOL}"
+)
+_BARE_EXPORT = re.compile(r"export\s+[^\s=]+(?:\s+[^\s=]+)*\Z")
+_NPM_UNQUOTE = re.compile(rf"{_JS_BOL}(['\"`])([\s\S]*)\1{_JS_EOL}")
 
 
 def load(text: str, source: str, *, fmt: str = "dotenv") -> DotenvDocument:
-    return DotenvDocument(text, source)
+    if fmt not in ("dotenv", "dotenv-npm"):
+        raise ValueError(f"not a .env format: {fmt}")
+    return DotenvDocument(text, source, fmt)
 
 
 @dataclass
-class _Line:
-    """One logical line. ``name`` is None for blank and comment lines (all in ``prefix``)."""
+class _Binding:
+    """One ``NAME=value`` as the library reads it; offsets are in the file's own text."""
 
-    prefix: str
-    name: str | None = None
-    token: str = ""  # the value exactly as written, quotes included
-    value: str = ""
-    tail: str = ""  # blanks and inline comment after the value
-    eol: str = ""
-    added_eol: bool = False  # gwconf gave this (formerly last) line its line ending
+    name: str
+    value: str | None  # None: python-dotenv's bare ``export A`` or ``A``, which sets nothing
+    token: tuple[int, int]  # the value as written, quotes included (empty: where one goes)
+    span: tuple[int, int]  # the whole lines it stands on, line ending included
 
-    @property
-    def style(self) -> str:
-        return self.token[:1] if self.token[:1] in ("'", '"') else ""
 
-    def text(self) -> str:
-        return self.prefix + self.token + self.tail + self.eol
+def _single_ok(value: str) -> bool:
+    """'value' reads as value in npm dotenv, python-dotenv (which decodes \\\\ and \\') and sh."""
+    return "'" not in value and "\r" not in value and "\\\\" not in value and not value.endswith("\\")
+
+
+def _double_ok(value: str) -> bool:
+    """A double-quoted value reads as value in all three: no ", $ or `, and a backslash only before a character
+    that none of them decodes after it."""
+    if re.search(r'["$`\r]', value) or value.endswith("\\"):
+        return False
+    return not re.search(r"\\[\\'\"abfnrtv$`\n]", value)
 
 
 def quote(value: str) -> str:
-    """The token for a new value: one that this parser and bash both read back as ``value``."""
-    if BARE_RE.match(value):
-        return value
-    if "'" not in value:
-        return "'" + value + "'"
-    return '"' + re.sub(r'([\\"$`])', r"\\\1", value) + '"'
+    """The token for ``value`` that npm dotenv, python-dotenv and a POSIX shell all read back as
+    ``value``; WriteRefused when there is none."""
+    if "\x00" in value:
+        raise WriteRefused("a .env value cannot hold a NUL character.")
+    if _PY_INTERPOLATION.search(value) is None:
+        if BARE_RE.match(value):
+            return value
+        if _single_ok(value):
+            return "'" + value + "'"
+        if _double_ok(value):
+            return '"' + value + '"'
+    raise WriteRefused(
+        "this value has no spelling in a .env file that npm dotenv, python-dotenv and a shell all read "
+        "the same: it holds ' together with \", $, ` or a backslash (or ${...}, or a carriage return).",
+        "Use a value without those characters (no gateway issues keys with them).",
+    )
 
 
 def _requote(value: str, style: str) -> str:
     """Keep the old quote style when the value can be written in it without surprises."""
-    if style == "'" and "'" not in value:
-        return "'" + value + "'"
-    if style == '"' and not re.search(r'[\\"$`\n]', value):
-        return '"' + value + '"'
-    if style == "" and (BARE_RE.match(value) or value == ""):  # "A=" stays "A=", not "A=''"
-        return value
+    if _PY_INTERPOLATION.search(value) is None and "\x00" not in value:
+        if style == "'" and _single_ok(value):
+            return "'" + value + "'"
+        if style == '"' and _double_ok(value):
+            return '"' + value + '"'
+        if style == "" and (BARE_RE.match(value) or value == ""):  # "A=" stays "A=", not "A=''"
+            return value
     return quote(value)
 
 
 class DotenvDocument(NamedValues):
-    fmt = "dotenv"
     reads_as = never_reads_as
     reread = reread_from_scratch
 
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, fmt: str = "dotenv") -> None:
         self.source = source
+        self.fmt = fmt
         self.eol = detect_eol(text)
         self.ops: list[Op] = []
         self.original = text
-        self.edits: list[Edit] = []
-        self._lines = self._parse(text)
+        self.edits: list[Edit] = []  # for the write gate: every byte outside them is unchanged
+        self._text = text
+        self._eol_added_at = -1  # gwconf gave the last line its line ending here (to give it back)
+        self._bindings = self._parse(text)
 
     # -- reading -----------------------------------------------------------------------------
 
-    def _parse(self, text: str) -> list[_Line]:
-        lines: list[_Line] = []
-        pos = 0
-        while pos < len(text):
-            newline = text.find("\n", pos)
-            end = len(text) if newline < 0 else newline + 1
-            raw = text[pos:end]
-            body = raw.rstrip("\r\n")
-            if not body.strip() or body.lstrip().startswith("#"):
-                lines.append(_Line(body, eol=raw[len(body) :]))
-                pos = end
-                continue
-            m = _ASSIGN.match(text, pos)
-            if not m or m.end() > pos + len(body):
-                raise self._error(text, pos + len(body) - len(body.lstrip()), "expected NAME=value")
-            line, pos = self._parse_value(text, m)
-            lines.append(line)
-        return lines
+    def data(self) -> dict[str, str]:
+        """NAME -> value as the library gives it: the last of equal names wins."""
+        found: dict[str, str | None] = {}
+        for binding in self._bindings:
+            found[binding.name] = binding.value
+        return {name: value for name, value in found.items() if value is not None}
 
-    def _parse_value(self, text: str, m: re.Match[str]) -> tuple[_Line, int]:
-        start = m.end()
-        first = text[start : start + 1]
-        if first == "'":
-            close = text.find("'", start + 1)
-            if close < 0:
-                raise self._error(text, start, "unterminated single-quoted value")
-            value, after = text[start + 1 : close], close + 1
-        elif first == '"':
-            value, after = self._read_double(text, start)
+    def _parse(self, text: str) -> list[_Binding]:
+        # Both libraries read with universal newlines: CRLF and CR become LF. ``shift`` maps an
+        # offset in that text back to the file (a CRLF is one character shorter there).
+        norm = text.replace("\r\n", "\n")
+        crlf = [m.start() - k for k, m in enumerate(re.finditer("\r\n", text))]
+        norm = norm.replace("\r", "\n")
+
+        def shift(i: int) -> int:
+            return i + bisect.bisect_left(crlf, i)
+
+        if self.fmt == "dotenv-npm":
+            found = self._parse_npm(norm, text, shift)
         else:
-            newline = text.find("\n", start)
-            line_end = len(text) if newline < 0 else newline
-            if line_end > start and text[line_end - 1] == "\r":
-                line_end -= 1
-            rest = text[start:line_end]
-            if rest.startswith("#") and m.group("prefix").endswith((" ", "\t")):
-                rest = ""  # `NAME= # note`: the comment starts the tail, the value is empty (bash)
-            comment = re.search(r"[ \t]#", rest)
-            token = (rest[: comment.start()] if comment else rest).rstrip(" \t")
-            value, after = token, start + len(token)
-        tail_m = _TAIL.match(text, after)
-        assert tail_m is not None
-        tail_end = tail_m.end()
-        eol_m = _EOL.match(text, tail_end)
-        if eol_m is None:
-            raise self._error(text, tail_end, "unexpected text after the value (quote it?)")
-        prefix, tail = m.group("prefix"), text[after:tail_end]
-        if start == after:  # no value: blanks after `=` separate the comment, keep them there
-            blanks = len(prefix) - len(prefix.rstrip(" \t"))
-            prefix, tail = prefix[: len(prefix) - blanks], prefix[len(prefix) - blanks :] + tail
-        line = _Line(prefix, m.group("name"), text[start:after], value, tail, eol_m.group(0))
-        return line, eol_m.end()
+            found = self._parse_python(norm, text, shift)
+        out = []
+        for name, value, (t0, t1), head, last in found:
+            start = norm.rfind("\n", 0, head) + 1
+            stop = norm.find("\n", last)
+            stop = len(norm) if stop < 0 else stop + 1
+            out.append(_Binding(name, value, (shift(t0), shift(t1)), (shift(start), shift(stop))))
+        return out
 
-    def _read_double(self, text: str, start: int) -> tuple[str, int]:
-        parts: list[str] = []
-        i = start + 1
-        while i < len(text):
-            c = text[i]
-            if c == '"':
-                return "".join(parts), i + 1
-            if c == "\\" and i + 1 < len(text) and text[i + 1] in _DOUBLE_ESCAPES:
-                parts.append(_DOUBLE_ESCAPES[text[i + 1]])
-                i += 2
-                continue
-            parts.append(c)
-            i += 1
-        raise self._error(text, start, "unterminated double-quoted value")
+    def _parse_python(self, norm: str, text: str, shift: Any) -> list[tuple[Any, ...]]:
+        """python-dotenv's parse_stream, keeping where each part is."""
+        found: list[tuple[Any, ...]] = []
+        pos = 0
+        while pos < len(norm):
+            pos = _PY_MULTILINE_WS.match(norm, pos).end()
+            if pos >= len(norm):
+                break
+            head = pos
+            pos = _PY_EXPORT.match(norm, pos).end()
+            key_at = pos
+            char = norm[pos : pos + 1]
+            if char == "#":
+                key = None
+            else:
+                m = (_PY_SINGLE_KEY if char == "'" else _PY_KEY).match(norm, pos)
+                if m is None:
+                    raise self._unreadable(text, shift(key_at))
+                key, pos = m.group(1), m.end()
+            pos = _PY_WS.match(norm, pos).end()
+            value: str | None = None
+            token = (pos, pos)
+            if norm[pos : pos + 1] == "=":
+                pos = _PY_EQUAL.match(norm, pos).end()
+                token = (pos, pos)
+                char = norm[pos : pos + 1]
+                if char in ("'", '"'):
+                    m = (_PY_SINGLE if char == "'" else _PY_DOUBLE).match(norm, pos)
+                    if m is None:
+                        raise self._unreadable(text, shift(pos), "its quote never closes")
+                    escapes = _PY_SINGLE_ESCAPES if char == "'" else _PY_DOUBLE_ESCAPES
+                    value = escapes.sub(lambda e: _PY_DECODE[e.group()[1]], m.group(1))
+                    token, pos = (pos, m.end()), m.end()
+                elif char in ("", "\n", "\r"):
+                    value = ""
+                else:
+                    part = _PY_UNQUOTED.match(norm, pos).group(1)
+                    value = re.sub(r"\s+#.*", "", part).rstrip()
+                    token, pos = (pos, pos + len(value)), pos + len(part)
+            pos = _PY_COMMENT.match(norm, pos).end()
+            m = _PY_EOL.match(norm, pos)
+            if m is None:
+                raise self._unreadable(text, shift(pos), "unexpected text after the value (quote it?)")
+            pos = m.end()
+            if key is not None:
+                found.append((key, value, token, head, token[1]))
+        return found
+
+    def _unreadable(self, text: str, at: int, why: str = "expected NAME=value") -> Exception:
+        return self._error(text, at, f"{why}; python-dotenv cannot read this line (it skips it)")
+
+    def _parse_npm(self, norm: str, text: str, shift: Any) -> list[tuple[Any, ...]]:
+        """npm dotenv's parse(), keeping where each part is. A line it skips without a word that
+        is neither a comment, a bare ``export A`` nor anything with ``=`` (``'Q K'=1``, which other
+        readers take) is refused: the user meant something by it."""
+        found: list[tuple[Any, ...]] = []
+        done = 0
+        for m in _NPM_LINE.finditer(norm):
+            self._npm_skipped(norm[done : m.start()], done, text, shift)
+            done = m.end()
+            raw = m.group("value") or ""
+            value = raw.strip(_JS_CHARS)  # String.prototype.trim
+            quote_char = value[:1]
+            value = _NPM_UNQUOTE.sub(r"\2", value)
+            if quote_char == '"':
+                value = value.replace("\\n", "\n").replace("\\r", "\r")
+            if m.group("value") is None:
+                token = (m.end("sep"), m.end("sep"))
+            else:
+                lead = len(raw) - len(raw.lstrip(_JS_CHARS))
+                body = raw.strip(_JS_CHARS)
+                start = m.start("value") + (lead if body else 0)
+                token = (start, start + len(body))
+            head = m.start("export") if m.group("export") else m.start("key")
+            found.append((m.group("key"), value, token, head, token[1]))
+        self._npm_skipped(norm[done:], done, text, shift)
+        return found
+
+    def _npm_skipped(self, gap: str, at: int, text: str, shift: Any) -> None:
+        for line in re.finditer(r"[^\n]+", gap):
+            body = line.group().strip(_JS_CHARS)
+            if body and not body.startswith("#") and "=" not in body and not _BARE_EXPORT.match(body):
+                pos = at + line.start() + line.group().index(body[0])
+                raise self._error(text, shift(pos), "expected NAME=value; npm dotenv skips this line")
 
     # -- editing -----------------------------------------------------------------------------
 
@@ -174,59 +290,73 @@ class DotenvDocument(NamedValues):
         name = self._name(path)
         if not isinstance(value, str):
             raise WriteRefused(f"{self.source}: .env values are text; {name} got {value!r}.")
-        if "\x00" in value:
-            raise WriteRefused(f"{self.source}: {name} cannot hold a NUL character.")
-        current = self.data()
-        if current.get(name) == value:
+        if self.data().get(name) == value:
             return
-        last = next((line for line in reversed(self._lines) if line.name == name), None)
-        before, claim = self.dump(), self._line_span(last)
-        if last is not None:  # edit the occurrence that wins
-            last.token = _requote(value, last.style)
-            last.value = value
-            if last.tail.startswith("#"):
-                last.tail = " " + last.tail  # bash would read `A='v'# c` as `v#`
-        else:
-            if not NAME_RE.match(name):
-                raise WriteRefused(f"{self.source}: {name!r} is not a name bash can export.")
-            if self._lines and not self._lines[-1].eol:
-                self._lines[-1].eol = self.eol
-                self._lines[-1].added_eol = True
-            self._lines.append(_Line(f"{name}=", name, quote(value), value, eol=self.eol))
+        last = self._last(name)
+        try:
+            if last is not None and last.value is not None:  # edit the occurrence that wins
+                start, end = last.token
+                old = self._text[start:end]
+                blanks = start
+                while blanks > 0 and self._text[blanks - 1] in " \t":
+                    blanks -= 1
+                text = self._text
+                if (
+                    blanks < start
+                    and blanks > 1
+                    and text[blanks - 1] == "="
+                    and text[blanks - 2] not in " \t"
+                ):
+                    start = blanks  # `A=  x` becomes `A=v`: a shell would run `v` with A empty
+                token = _requote(value, old[:1] if old[:1] in ("'", '"') else "")
+                if not token and re.match(r"[ \t]*#", self._text[end:]):
+                    token = "''"  # python-dotenv would read `A=  # note` as "# note"
+                if self._text[end : end + 1] == "#":
+                    token += " "  # a shell would read `A='v'# c` as `v#`
+                self._splice(start, end, token, last.span)
+            else:
+                if not NAME_RE.match(name):
+                    raise WriteRefused(f"{self.source}: {name!r} is not a name a shell can export.")
+                line = f"{name}={quote(value)}{self.eol}"
+                text = self._text
+                if text and not text.endswith(("\n", "\r")):
+                    self._eol_added_at = len(text)
+                    line = self.eol + line
+                self._splice(len(text), len(text), line)
+        except WriteRefused as exc:
+            if exc.message.startswith(self.source):
+                raise
+            raise WriteRefused(f"{self.source}: {name}: {exc.message}", exc.hint) from None
         self.ops.append(Op("set", (name,), value))
-        self.edits.append(changed_edit(before, self.dump(), claim))
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)
         if name not in self.data():
             return False
-        was_last = self._lines[-1].name == name
-        before = self.dump()
-        self._lines = [line for line in self._lines if line.name != name]
-        if was_last and self._lines and self._lines[-1].added_eol:
-            self._lines[-1].eol = ""  # give back the missing final newline we had added
-            self._lines[-1].added_eol = False
+        for binding in reversed([b for b in self._bindings if b.name == name and b.value is not None]):
+            self._splice(*binding.span, "")
+        if self._eol_added_at >= 0 and len(self._text) == self._eol_added_at + len(self.eol):
+            self._splice(self._eol_added_at, len(self._text), "")  # give back the missing final newline
+            self._eol_added_at = -1
         self.ops.append(Op("delete", (name,)))
-        self.edits.append(changed_edit(before, self.dump()))
         return True
-
-    def _line_span(self, target: _Line | None) -> tuple[int, int] | None:
-        """Where ``target``'s line is in the text: an edit of its value claims that line alone
-        (without its line ending: a comment after the value stays on it)."""
-        if target is None:
-            return None
-        pos = 0
-        for line in self._lines:
-            if line is target:
-                return pos, pos + len(line.text()) - len(line.eol)
-            pos += len(line.text())
-        return None
 
     def append(self, path: KeyPath, value: Any) -> int:
         raise WriteRefused(f"{self.source}: .env values are text, not lists.")
 
     def dump(self) -> str:
-        return "".join(line.text() for line in self._lines)
+        return self._text
+
+    def _last(self, name: str) -> Any:
+        return next((b for b in reversed(self._bindings) if b.name == name), None)
+
+    def _splice(self, start: int, end: int, piece: str, claim: tuple[int, int] | None = None) -> None:
+        """Replace ``[start, end)``; ``claim`` is the binding's lines this edit may change."""
+        self.edits.append(trimmed_edit(self._text, start, end, piece, claim or (start, end), end > start))
+        if start < self._eol_added_at:
+            self._eol_added_at += len(piece) - (end - start)
+        self._text = self._text[:start] + piece + self._text[end:]
+        self._bindings = self._parse(self._text)
 
     gate_text = dump  # the same coordinates as ``original`` and ``edits``
 

@@ -720,7 +720,6 @@ class TomlDocument:
 
     fmt = "toml"
     reads_as = never_reads_as
-    reread = reread_from_scratch
 
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)
@@ -739,21 +738,29 @@ class TomlDocument:
         strict = _strict_read(text)
         self._strict = strict is not None
         if strict is None:
-            self._adopt(text, _parse(text, source), None)
+            self._adopt(text, _parse(text, source), None, read_back=text)
         else:
-            self._adopt(text, None, strict)
+            self._adopt(text, None, strict, read_back=text)
         self._origin = self._state()
         self._careful = False  # every candidate read back before it is taken
         self._unchecked = False  # the text holds optimistic edits not yet read back
 
     # -- reading -----------------------------------------------------------------------------
 
-    def _adopt(self, text: str, tk_doc: Any, data: dict[str, Any] | None, edits: int | None = None) -> None:
+    def _adopt(
+        self,
+        text: str,
+        tk_doc: Any,
+        data: dict[str, Any] | None,
+        edits: int | None = None,
+        read_back: str | None = None,
+    ) -> None:
         """Make ``text`` the state; its tomlkit document and plain data are computed on demand.
 
         A new text is recorded for the write gate as the one span it changed (tomlkit rebuilds
         the text, so that span is all the editor knows); a saved state (``edits``: how many
-        edits it had) takes back the edits made since."""
+        edits it had) takes back the edits made since. ``read_back``: the text ``tk_doc`` and
+        ``data`` were parsed from (None when the data is only what the edits intend)."""
         if edits is not None:
             del self.edits[edits:]
         elif text != self._text:
@@ -761,9 +768,10 @@ class TomlDocument:
         self._text = text
         self._tk_doc = tk_doc
         self._data = data
+        self._read_back = read_back
 
-    def _state(self) -> tuple[str, Any, dict[str, Any] | None, int]:
-        return self._text, self._tk_doc, self._data, len(self.edits)
+    def _state(self) -> tuple[str, Any, dict[str, Any] | None, int, str | None]:
+        return self._text, self._tk_doc, self._data, len(self.edits), self._read_back
 
     @property
     def _doc(self) -> Any:
@@ -788,6 +796,16 @@ class TomlDocument:
 
     gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
+    def reread(self) -> Any:
+        """What the text parses to from scratch, for the write gate's data check. ``dump`` has
+        just read the final text back with the reader ``load`` would use (tomllib for a strict
+        file, else tomlkit), so that parse is reused: a third parse of a 4 MB config.toml was
+        a fifth of ``gwconf apply codex`` (issue 15). A text never read back is parsed again."""
+        text = self.dump()
+        if self._read_back is text:
+            return self.data()
+        return reread_from_scratch(self)
+
     def _settle(self) -> None:
         """Read the optimistic text back once; when it is not what the edits intend, start again
         from the original and make the same edits the careful way."""
@@ -799,7 +817,7 @@ class TomlDocument:
         except _candidate_failures():  # the optimistic text does not even parse
             matches = False
         if matches:
-            self._adopt(self._text, tk_doc, after)
+            self._adopt(self._text, tk_doc, after, read_back=self._text)
             self._unchecked = False
             return
         self._redo_carefully()
@@ -1099,7 +1117,7 @@ class TomlDocument:
                 continue
             for attempt in self._op_variants(ops, before, after) if prune else [ops]:
                 if _same(after, replay(before, attempt)):
-                    self._adopt(text, tk_doc, after)
+                    self._adopt(text, tk_doc, after, read_back=text)
                     self._unchecked = False  # read back whole: the edits before it too
                     return attempt
         raise WriteRefused(

@@ -795,21 +795,15 @@ class YamlDocument:
                 slot = len(node.value) - 1
                 node = node.value[-1]
 
-    def _after_block(self, parent: Node | None, slot: Any, node: Node) -> int:
+    def _after_block(self, parent: Node | None, slot: Any, node: Node, *, empty_too: bool = False) -> int:
         """Where a new entry after ``node`` goes: the line after its text, and past any blank
         lines holding spaces that still belong to a block scalar ending it (in ``|`` or ``>``
-        such a line may be content: the new entry must not cut it off)."""
+        such a line may be content: the new entry must not cut it off). ``empty_too``: past the
+        empty ones as well (a deleted scalar's: left behind, a keep scalar above would take them)."""
         text = self._text
         pos = self._after_line(self._end(parent, slot, node))
-        while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
-            if self._alias_span(parent, slot) is not None:
-                return pos
-            parent = node
-            if isinstance(node, MappingNode):
-                slot, node = (len(node.value) - 1, 1), node.value[-1][1]
-            else:
-                slot, node = len(node.value) - 1, node.value[-1]
-        if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+        node = self._last_leaf(parent, slot, node)
+        if node is None:
             return pos
         best, i = pos, pos
         while i < node.end_mark:
@@ -818,10 +812,24 @@ class YamlDocument:
             line = text[i:j]
             if line.strip():
                 break
-            if line.strip("\r\n"):
+            if empty_too or line.strip("\r\n"):
                 best = j
             i = j
         return best
+
+    def _last_leaf(self, parent: Node | None, slot: Any, node: Node) -> ScalarNode | None:
+        """The block scalar that ends ``node``'s text, or None."""
+        while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+            if self._alias_span(parent, slot) is not None:
+                return None
+            parent = node
+            if isinstance(node, MappingNode):
+                slot, node = (len(node.value) - 1, 1), node.value[-1][1]
+            else:
+                slot, node = len(node.value) - 1, node.value[-1]
+        if self._alias_span(parent, slot) is not None:
+            return None
+        return node if isinstance(node, ScalarNode) and node.style in ("|", ">") else None
 
     def _keeps(self, node: ScalarNode) -> bool:
         header = self._text[node.start_mark : self._after_line(node.start_mark + 1)]
@@ -1117,6 +1125,15 @@ class YamlDocument:
         if pad.strip(" \t"):  # the only key sits after "- " or "? ": indent to its column
             pad = " " * len(pad)
         pos = self._after_block(step.parent, step.slot, node)
+        leaf = self._last_leaf(step.parent, step.slot, node)
+        if pos == len(self._text) and not self._text.endswith("\n") and leaf is not None:
+            # The file ends inside a block scalar without a final newline: a line after it would
+            # give the scalar one ("end" would read "end\n"). The new key goes before the last.
+            last = self._key_anchor(node, len(node.value) - 1)
+            if not self._text[self._line_start(last) : last].strip(" \t"):
+                pos = self._line_start(last)
+                self._splice(pos, pos, "".join(line + self.eol for line in self._entry_lines(key, value, pad)))
+                return
         self._insert_lines(pos, self._entry_lines(key, value, pad))
 
     def _append_item(self, step: _Step, value: Any) -> None:
@@ -1266,8 +1283,21 @@ class YamlDocument:
             return
         line = self._line_start(elem_start)
         if not text[line:elem_start].strip(" \t"):
-            start, end = line, self._after_line(elem_end)
-            if end == len(text) and not text.endswith("\n"):
+            before = None
+            if j > 0:  # a block scalar ends right before: its line breaks must stay as they are
+                prev = (j - 1, 1) if isinstance(parent, MappingNode) else j - 1
+                prev_node = parent.value[j - 1][1] if isinstance(parent, MappingNode) else parent.value[j - 1]
+                before = self._last_leaf(parent, prev, prev_node)
+            keeps = before is not None and self._keeps(before)
+            slot, node = (step.slot, parent.value[j][1]) if isinstance(parent, MappingNode) else (j, parent.value[j])
+            # with the blank lines (with spaces) that end its own block scalar; all blank lines
+            # after it when a keep scalar (``|+``) comes before: they would join that one
+            start = line
+            end = max(self._after_line(elem_end), self._after_block(parent, slot, node, empty_too=keeps))
+            if keeps:
+                while end < len(text) and not text[end : self._after_line(end + 1)].strip():
+                    end = self._after_line(end + 1)
+            if end == len(text) and not text.endswith("\n") and before is None:
                 # the last line of a file without a final newline: the line before becomes last
                 if start > 0 and text[start - 1] == "\n":
                     start -= 1
