@@ -213,6 +213,13 @@ def notes(case: Case, floor: Case, real: Case | None = None) -> str:
     return ", ".join(parts)
 
 
+def ratios(case: Case, floor: Case) -> tuple[float, str]:
+    """The child's CPU time against the floor's (the figure a target is judged on: wall time wanders
+    on a shared machine) and the text for the ratio column, wall beside it."""
+    cpu = case.cpu_median / floor.cpu_median if floor.cpu_median else float("nan")
+    return cpu, f"cpu {cpu:.2f}x, wall {case.median / floor.median:.2f}x"
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 

@@ -1,7 +1,9 @@
-"""Apply across every client: ``gwconf apply --all --dry-run`` and a real ``gwconf apply --all`` on
-a home holding every supported client's files (bench/home.py), against the floor, interleaved.
+"""Apply across every client: ``gwconf apply --all --dry-run``, a real ``gwconf apply --all``, then on the
+applied home ``restore --all``, ``use`` (another profile, re-applied everywhere), ``status`` and
+``clients``, on a home holding every supported client's files (bench/home.py), against the floor,
+interleaved. Targets (issue 15) are judged on the child's CPU time; wall time is shown beside it.
 
-The real apply starts every run from the same copy of the home (reset untimed before each run).
+Every writing command starts each run from the same copy of its home (reset untimed before each run).
 Run alone: ``.venv/bin/python bench/apply.py [--runs N] [--show-home]``.
 """
 
@@ -25,12 +27,16 @@ from _util import (
     ms,
     notes,
     print_table,
+    ratios,
     real_path_case,
     verdict,
 )
 
-DRY_RUN_TARGET = 12.0
+DRY_RUN_TARGET = 8.0
+WRITE_TARGET = 15.0  # apply --all, restore --all, use: each
+APPLIED_TARGET = 6.0  # status, clients on a home with every client applied
 PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
+OTHER = ("other", "https://gw2.example.com/v1", "other-model", "sk-other-0123456789abcdefABCD")
 
 
 def prepare_home(box: Sandbox):  # type: ignore[no-untyped-def]
@@ -40,22 +46,23 @@ def prepare_home(box: Sandbox):  # type: ignore[no-untyped-def]
     from gwconf.paths import Env
     from gwconf.profiles import ProfileStore
 
-    name, base, model, key = PROFILE
-    box.run(
-        [
-            *gwconf_command(),
-            "profile",
-            "add",
-            name,
-            "--base-url",
-            base,
-            "--model",
-            model,
-            "--key-stdin",
-            "--use",
-        ],
-        input=key + "\n",
-    )
+    for name, base, model, key in (OTHER, PROFILE):  # PROFILE last: the active one
+        box.run(
+            [
+                *gwconf_command(),
+                "profile",
+                "add",
+                name,
+                "--base-url",
+                base,
+                "--model",
+                model,
+                "--key-stdin",
+                "--use",
+            ],
+            input=key + "\n",
+        )
+    name = PROFILE[0]
     env = Env(home=box.home, platform="linux", environ=box.environ(), cwd=box.work)
     profile = ProfileStore(env).load(name)
     return home_builder.build(box.home, env, profile)
@@ -108,15 +115,53 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
             ok_codes=codes,
         )
         interleave([floor, dry, real, *([real_python] if real_python else [])], runs)
-        # status and clients on the applied home: read every client back, compare with the ledger
+        # the applied home: restore and use start from it; status and clients read every client
+        # back and compare with the ledger
         reset()
         real.once()
-        status = Case("gwconf status (every client applied)", [*gwconf_command(), "status"], env, box.work)
-        clients = Case("gwconf clients (every client applied)", [*gwconf_command(), "clients"], env, box.work)
+        applied = box.root / "applied"
+        applied.mkdir()
+        shutil.copytree(box.home, applied / "home", symlinks=True)
+        shutil.copytree(box.gwconf_home, applied / "gwconf", symlinks=True)
+
+        def reset_applied() -> None:
+            _copy(applied / "home", box.home)
+            _copy(applied / "gwconf", box.gwconf_home)
+
+        restore = Case(
+            "gwconf restore --all",
+            [*gwconf_command(), "restore", "--all"],
+            env,
+            box.work,
+            prepare=reset_applied,
+        )
+        use = Case(
+            f"gwconf use {OTHER[0]}",
+            [*gwconf_command(), "use", OTHER[0]],
+            env,
+            box.work,
+            prepare=reset_applied,
+        )
+        status = Case(
+            "gwconf status (every client applied)",
+            [*gwconf_command(), "status"],
+            env,
+            box.work,
+            prepare=reset_applied,
+        )
+        clients = Case(
+            "gwconf clients (every client applied)",
+            [*gwconf_command(), "clients"],
+            env,
+            box.work,
+            prepare=reset_applied,
+        )
         floor2 = floor_case(env, box.work)
-        interleave([floor2, status, clients], max(3, runs // 2))
+        interleave([floor2, restore, use, status, clients], runs)
         slowest = breakdown(box) if show_home else []
     base = floor.median
+    dry_ratio, dry_text = ratios(dry, floor)
+    real_ratio, real_text = ratios(real, floor)
     with_files = sum(1 for files in report.files.values() if files)
     described = f"{with_files} clients' {report.file_count} files, {report.total_bytes / 1024:.0f} KB"
     rows = [
@@ -125,30 +170,36 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
             "apply",
             dry.name,
             ms(dry.median),
-            f"{dry.median / base:.2f}x floor",
+            dry_text,
             f"<= {DRY_RUN_TARGET:g}x",
-            verdict(dry.median / base <= DRY_RUN_TARGET),
+            verdict(dry_ratio <= DRY_RUN_TARGET),
             f"{notes(dry, floor, real_python)}; {described}",
         ),
         Row(
             "apply",
             real.name,
             ms(real.median),
-            f"{real.median / base:.2f}x floor",
-            "",
-            "",
+            real_text,
+            f"<= {WRITE_TARGET:g}x",
+            verdict(real_ratio <= WRITE_TARGET),
             f"{notes(real, floor)}; writes, backups, ledger",
         ),
     ]
-    for case in (status, clients):
+    for case, target in (
+        (restore, WRITE_TARGET),
+        (use, WRITE_TARGET),
+        (status, APPLIED_TARGET),
+        (clients, APPLIED_TARGET),
+    ):
+        ratio, text = ratios(case, floor2)
         rows.append(
             Row(
                 "apply",
                 case.name,
                 ms(case.median),
-                f"{case.median / floor2.median:.2f}x floor",
-                "",
-                "",
+                text,
+                f"<= {target:g}x",
+                verdict(ratio <= target),
                 notes(case, floor2),
             )
         )

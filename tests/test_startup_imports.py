@@ -7,6 +7,9 @@
 - ``gwconf apply --dry-run`` on a strict TOML file reads it with tomllib and writes it with gwconf's
   own renderer: no tomlkit; and planning starts no process and writes no file, so neither
   subprocess nor tempfile is imported.
+- ``profile list``, ``clients`` and ``status`` (a profile, nothing applied) load no difflib (a
+  diff is made only where one is shown) and no shutil (its import brings bz2/lzma/zlib);
+  ``profile list`` loads no client module. A real ``apply`` prints no diff, so makes none.
 - The click-free ``--help`` is the same text click prints, and lists every command and root option.
 No timing assertions here: the benchmark reports times.
 """
@@ -30,14 +33,21 @@ from gwconf.cli import run
 args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
-watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile"}
+watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
-print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded}))
+clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
+print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))
 """
 
 
 def probe(args: list[str] | None) -> tuple[int, list[str], str]:
     """(exit code, heavy packages imported, output) of ``gwconf ARGS`` in a fresh interpreter."""
+    result, output = probe_all(args)
+    return result["code"], result["loaded"], output
+
+
+def probe_all(args: list[str] | None) -> tuple[dict, str]:
+    """``probe``'s findings as a dict (``code``, ``loaded``, ``clients``: client modules), and the output."""
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args)],
         capture_output=True,
@@ -47,8 +57,7 @@ def probe(args: list[str] | None) -> tuple[int, list[str], str]:
     )
     assert "LOADED=" in proc.stdout, proc.stderr
     output, _, tail = proc.stdout.rpartition("\nLOADED=")
-    result = json.loads(tail)
-    return result["code"], result["loaded"], output
+    return json.loads(tail), output
 
 
 def test_import_gwconf_cli_loads_no_heavy_library() -> None:
@@ -164,3 +173,29 @@ def test_a_dry_run_on_a_strict_toml_file_loads_no_tomlkit_and_starts_nothing(pro
     assert code == 0, output
     assert '+model = "my-model"  # mine' in output and "+[model_providers.gwconf]" in output
     assert not set(loaded) & {"tomlkit", "subprocess", "tempfile"}, loaded
+
+
+@pytest.mark.parametrize("args", [["profile", "list"], ["clients"], ["status"]])
+def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[str]) -> None:
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert not set(result["loaded"]) & {"difflib", "shutil", *HEAVY}, (
+        f"gwconf {' '.join(args)} loaded {result}"
+    )
+    if args[0] == "profile":
+        assert result["clients"] == [], "profile list needs no client module"
+
+
+def test_a_real_apply_makes_no_diff(profile, tmp_path) -> None:
+    """The diff is made when shown (``--dry-run``, ``--json``); a real apply prints file names only."""
+    config = tmp_path / "home" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('model = "gpt-5"  # mine\n')
+    code, loaded, output = probe(["apply", "codex"])
+    assert code == 0, output
+    assert "updated ~/.codex/config.toml" in output
+    assert 'model = "my-model"  # mine' in config.read_text()
+    assert "difflib" not in loaded, loaded
+    result, output = probe_all(["restore", "codex", "--json"])
+    assert result["code"] == 0, output
+    assert '-model = \\"my-model\\"  # mine' in output  # the JSON still carries the diff

@@ -1094,9 +1094,24 @@ def _undo(entries: list[dict[str, Any]]) -> list[str]:
 def _remove_temp_files(folder: Path, pattern: str, *, recursive: bool = False) -> None:
     """Temp files a killed gwconf left (under the lock no other gwconf is writing one)."""
     try:
-        found = list(folder.rglob(pattern) if recursive else folder.glob(pattern))
+        found = _walk_matches(folder, pattern) if recursive else list(folder.glob(pattern))
     except OSError:
         return
     for path in found:
         with contextlib.suppress(OSError):
             path.unlink()
+
+
+def _walk_matches(folder: Path, pattern: str) -> list[Path]:
+    """``folder.rglob(pattern)`` by os.walk: every write runs this sweep over the state folder,
+    which holds a backup folder per file, and pathlib's rglob cost ~4% of ``apply --all``
+    (issue 15). The same entries: files and folders at any depth, dot-names too, symbolic links
+    to folders not followed; ``pattern`` matched case-sensitively, as pathlib does on POSIX."""
+    import fnmatch
+
+    if not folder.is_dir():
+        return []
+    found = []
+    for root, dirs, files in os.walk(folder):
+        found += [Path(root, name) for name in (*dirs, *files) if fnmatch.fnmatchcase(name, pattern)]
+    return found

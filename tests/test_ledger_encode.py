@@ -1,0 +1,40 @@
+"""The ledger's fast encoder writes exactly what ``json.dumps(indent=2)`` writes (issue 15)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gwconf.ledger import encode
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+ledgers = st.fixed_dictionaries(
+    {"version": st.integers(0, 3), "clients": st.dictionaries(st.text(max_size=10), values, max_size=5)},
+    optional={"note": values},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ledgers)
+def test_encode_is_json_dumps_indent_2(data: dict) -> None:
+    expected = json.dumps(data, indent=2, ensure_ascii=False)
+    assert encode(data) == expected
+    assert encode(data) == expected  # again, from the kept entry texts
+
+
+def test_a_real_ledger_round_trips(profile, gwconf, tmp_path) -> None:
+    """After a real apply the file on disk is the indented JSON of what it holds."""
+    (tmp_path / "home" / ".codex").mkdir(parents=True, exist_ok=True)
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 0, result
+    text = (tmp_path / "gwconf" / "state" / "ledger.json").read_text()
+    data = json.loads(text)
+    assert data["clients"]["codex"]["files"]
+    assert text == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
