@@ -535,9 +535,13 @@ class GwconfMachine(RuleBasedStateMachine):
                 assert PASS_EXTRA not in text, f"{rel}: a key command's other lines were written"
         for rel, moved in self.links.items():
             path = self.path(rel)
-            # gone is fine: restore removed a file gwconf created, and its link with it (never dangling)
-            assert path.is_symlink() or not path.exists(), f"{rel}: the dotfiles link was replaced by a file"
-            assert Path(os.readlink(self.path(rel))) == moved
+            if not path.is_symlink():
+                # gone is fine: restore removed a file gwconf created, and its link with it
+                assert not path.exists(), f"{rel}: the dotfiles link was replaced by a file"
+                assert not moved.exists(), f"{rel}: the link went but the file it pointed to stayed"
+                continue
+            assert Path(os.readlink(path)) == moved
+            assert moved.exists(), f"{rel}: the dotfiles link was left dangling"
 
     @invariant()
     def keys_go_only_to_their_profile(self) -> None:

@@ -58,6 +58,26 @@ def test_restore_of_a_created_file_adopted_into_dotfiles_leaves_no_dangling_link
     assert path.is_file()
 
 
+def test_damaged_ledger_restore_of_an_adopted_created_file_removes_file_and_link(
+    gwconf, home: Path, profile, tmp_path: Path
+) -> None:
+    """CI's sequence for claude-code (no settings.json before): apply, adopt into ~/dotfiles, apply
+    another model, damage the ledger, restore --all. Restore falls back to the backups, which say
+    gwconf created the file: it goes from the dotfiles folder and the link with it, nothing dangles."""
+    path = home / ".claude" / "settings.json"
+    assert gwconf("apply", "claude-code").exit_code == 0
+    moved = home / "dotfiles" / "settings.json"
+    moved.parent.mkdir()
+    path.rename(moved)
+    path.symlink_to(moved)
+    assert gwconf("apply", "claude-code", "--model", "other-model").exit_code == 0
+    assert path.is_symlink() and "other-model" in moved.read_text()
+    (tmp_path / "gwconf" / "state" / "ledger.json").write_text('{"version": 2, "clients": [')
+    result = gwconf("restore", "--all")
+    assert result.exit_code == 0, result
+    assert not path.is_symlink() and not path.exists() and not moved.exists(), result
+
+
 @pytest.mark.xfail(
     strict=True, reason="open: apply over a damaged ledger takes gwconf's own values as the user's"
 )
