@@ -1,8 +1,8 @@
 """``gwconf run``: start a client once with a profile's target injected, writing nothing to its files.
 
 Each client module says how through an optional ``launch(target, env, args) -> LaunchSpec`` hook
-(shared/reference/pitfalls.md section 17, and the "One-shot command" / "Environment variables"
-sections of clients-terminal.md): variables the client reads, the client's own one-launch
+(each module cites the client docs or source that name them, the way cc-switch-cli and OmniRoute
+launch Claude Code and Codex): variables the client reads, the client's own one-launch
 options (Codex ``-c key=value``, Claude Code ``--settings FILE``), or a stand-in for its config
 folder that the variable which moves that folder points at (``QWEN_HOME``, ``LLM_USER_PATH``...).
 A module without the hook cannot be launched this way; ``gwconf apply`` configures it instead.

@@ -116,7 +116,7 @@ def line_col(text: str, pos: int) -> tuple[int, int]:
 
 
 def detect_eol(text: str) -> str:
-    """CRLF when CRLF dominates, else LF (formats.md 1.2)."""
+    """CRLF when CRLF dominates, else LF (one stray LF line does not turn a CRLF file into LF)."""
     crlf = text.count("\r\n")
     if crlf and crlf * 2 > text.count("\n"):
         return "\r\n"

@@ -1,4 +1,4 @@
-"""YAML editor: splice new text into the original at node positions (formats.md section 3).
+"""YAML editor: splice new text into the original at node positions (ruamel round trips rewrote lines).
 
 A full load-and-dump rewrites unrelated lines (quotes, indentation, comments, folding), so this
 editor never does one. It composes the text into PyYAML nodes with exact start/end offsets (from
