@@ -292,16 +292,6 @@ def write_private(folder: Path, name: str, data: bytes) -> None:
         handle.write(data)
 
 
-class _Before:
-    """The document's data as loaded, for ``verify_edit``'s replay."""
-
-    def __init__(self, data: Any) -> None:
-        self._data = data
-
-    def data(self) -> Any:
-        return self._data
-
-
 def render_into(launch: Launch, env: Env, folder: Path) -> list[str]:
     """The client's files as ``render()`` edits them, written into the temporary folder only.
 
@@ -334,7 +324,7 @@ def render_into(launch: Launch, env: Env, folder: Path) -> list[str]:
     for role, name in spec.render.items():
         doc, before, raw, had_bom = loaded[role]
         if doc.ops:
-            original = _Before(before) if before is not None else None
+            original = formats.Frozen(before) if before is not None else None
             data = formats.encode(formats.verify_edit(formats_of[role], original, doc), had_bom)
         else:
             data = raw or b""

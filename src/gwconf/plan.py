@@ -259,18 +259,8 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
     )
 
 
-class _Frozen:
-    """The document as it was before edits, for verify_edit's replay."""
-
-    def __init__(self, data: Any) -> None:
-        self._data = data
-
-    def data(self) -> Any:
-        return self._data
-
-
 def _original(item: Loaded) -> formats.Parsed:
-    return _Frozen(item.data)
+    return formats.Frozen(item.data)
 
 
 def key_records(

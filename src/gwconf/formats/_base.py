@@ -129,6 +129,16 @@ class Parsed(Protocol):
     def data(self) -> Any: ...
 
 
+class Frozen:
+    """The data of a document as loaded, held apart from later edits for the write gate's replay."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def data(self) -> Any:
+        return self._data
+
+
 class Document(Protocol):
     """Parsed file that can be edited in place. ``source`` is the display path for errors.
 
