@@ -39,6 +39,7 @@ from gwconf.clients._base import (
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import require_model
 from gwconf.formats import Document
@@ -69,7 +70,6 @@ import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 launch = no_launch
-import_link = no_import_link
 project_scope_files = no_project_scope_files
 
 
@@ -101,22 +101,16 @@ def find_provider(doc: Document, name: str) -> tuple[int | None, dict[str, Any] 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     model = require_model(target, NAME, "Router.default")
     config = docs["config"]
-    index, _ = find_provider(config, PROVIDER)
-    if index is None:
-        entry = {
-            "name": PROVIDER,
-            "api_base_url": target.base_url,
-            "api_key": target.api_key,
-            "models": [model],
-        }
-        if isinstance(config.get(("Providers",), None), list):
-            config.append(("Providers",), entry)
-        else:
-            config.set(("Providers",), [entry])
-    else:
-        config.set(("Providers", index, "api_base_url"), target.base_url)
-        config.set(("Providers", index, "api_key"), target.api_key)
-        config.set(("Providers", index, "models"), [model])
+    entry = {"name": PROVIDER, "api_base_url": target.base_url, "api_key": target.api_key, "models": [model]}
+    upsert_table(
+        config,
+        ("Providers",),
+        entry,
+        lambda item: item.get("name") == PROVIDER,
+        NAME,
+        keys=("api_base_url", "api_key", "models"),
+        hint="Providers is a list of provider objects",
+    )
     config.set(("Router", "default"), f"{PROVIDER},{model}")
     if not getattr(target, "has_anthropic", True):
         return [no_anthropic_note()]
