@@ -91,11 +91,9 @@ def _key_sources(
     """The key options given (at most one), after refusing what init cannot go on without."""
     from gwconf.profiles import KEY_ENV_PATTERN
 
-    sources = [
-        o for o, v in (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)) if v
-    ]
-    if len(sources) > 1:
-        raise UsageError(f"choose one key source, not {' and '.join(sources)}.", "Keep one of them.")
+    sources = _common.one_key_source(
+        (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)), "Keep one of them."
+    )
     if not ask:
         missing = [
             o
@@ -123,32 +121,21 @@ def _gateway_and_key(
     sources: list[str],
 ) -> tuple[Any, str]:
     """The unsaved profile from the options or the answers, and its key as resolved now."""
-    from gwconf import secrets, urls
     from gwconf.profiles import Profile
 
     if not base_url:
         _output.out("gwconf points your AI clients at one model gateway. First, the gateway.")
         base_url = click.prompt("Gateway base address (e.g. https://gw.example.com/v1)").strip()
-    normalized = urls.normalize_base_url(base_url)
-    for change in normalized.changes:
-        _output.err(f"base address: {change} -> {normalized.url}")
-    for warning in normalized.warnings:
-        _output.warn(warning)
+    base = _common.base_address(base_url)
     key: str | None = None
     if key_stdin:
         key = sys.stdin.readline().rstrip("\r\n")
     elif not sources:
         key = click.prompt("Gateway key (input hidden)", hide_input=True).strip()
     if key is not None:
-        if not key:
-            raise ProfileError("the key is empty.", "Give the key again.")
-        _output.remember_key(key)
-        for problem in secrets.key_problems(key):
-            _output.warn(f"the key {problem}.")
-    name = profile_name or _default_name(normalized.url)
-    profile = Profile(
-        name=name, base_url=normalized.url, model=model, key=key, key_env=key_env, key_cmd=key_cmd
-    )
+        _common.checked_key(key, "Give the key again.")
+    name = profile_name or _default_name(base)
+    profile = Profile(name=name, base_url=base, model=model, key=key, key_env=key_env, key_cmd=key_cmd)
     resolved = profile.resolve_key(env)
     _output.remember_key(resolved)
     return profile, resolved
