@@ -400,15 +400,8 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                 break
             continue
         elif kind is AliasEvent:
-            target = anchors.get(event.anchor)
-            if target is None:
-                raise error(f"found undefined alias *{event.anchor}", event.start_mark)
-            if id(target) in open_ids:
-                raise error(
-                    f"alias *{event.anchor} is inside its own anchor (recursive YAML)", event.start_mark
-                )
-            referenced[id(target)] = event.anchor
-            node = target
+            node = _alias_target(event, anchors, open_ids, error)
+            referenced[id(node)] = event.anchor
             alias_span = (event.start_mark.index, event.end_mark.index)
         else:  # pragma: no cover - the parser emits nothing else inside a document
             raise error(f"unexpected {kind.__name__}", event.start_mark)
@@ -431,27 +424,7 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                 frame[1] = node
                 frame[2] = alias_span
             else:
-                key = frame[1]
-                j = len(parent.value)
-                parent.value.append((key, node))
-                if frame[2] is not None:
-                    aliases.setdefault(id(parent), {})[(j, 0)] = frame[2]
-                if alias_span is not None:
-                    aliases.setdefault(id(parent), {})[(j, 1)] = alias_span
-                frame[1] = frame[2] = None
-                identity = _key_value(key)
-                if identity is not _NO_KEY:
-                    first = frame[3].get(identity)
-                    if first is not None:
-                        line, column = _line_col(text, key.start_mark)
-                        raise ParseError(
-                            source,
-                            f"duplicate key {identity!r} (first at line {_line_col(text, first)[0]}); "
-                            "gwconf refuses to edit a mapping with duplicate keys",
-                            line,
-                            column,
-                        )
-                    frame[3][identity] = key.start_mark
+                _add_entry(frame, node, alias_span, aliases, text, source)
 
         if alias_span is None and isinstance(node, (SequenceNode, MappingNode)):
             stack.append([node, None, None, {}])
@@ -470,6 +443,49 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
     ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
     return _Tree(root, aliases, referenced, ref_starts)
+
+
+def _alias_target(event: Any, anchors: dict[str, Node], open_ids: set[int], error: Any) -> Node:
+    """The node an alias refers to: it must be defined, and closed (no recursive YAML)."""
+    target = anchors.get(event.anchor)
+    if target is None:
+        raise error(f"found undefined alias *{event.anchor}", event.start_mark)
+    if id(target) in open_ids:
+        raise error(f"alias *{event.anchor} is inside its own anchor (recursive YAML)", event.start_mark)
+    return target
+
+
+def _add_entry(
+    frame: list[Any],
+    node: Node,
+    alias_span: tuple[int, int] | None,
+    aliases: dict[int, dict[Any, tuple[int, int]]],
+    text: str,
+    source: str,
+) -> None:
+    """Add the mapping entry (pending key, ``node``) to ``frame``; a duplicate key is refused, since
+    an edit could not tell which of the two the client reads."""
+    parent, key = frame[0], frame[1]
+    j = len(parent.value)
+    parent.value.append((key, node))
+    if frame[2] is not None:
+        aliases.setdefault(id(parent), {})[(j, 0)] = frame[2]
+    if alias_span is not None:
+        aliases.setdefault(id(parent), {})[(j, 1)] = alias_span
+    frame[1] = frame[2] = None
+    identity = _key_value(key)
+    if identity is not _NO_KEY:
+        first = frame[3].get(identity)
+        if first is not None:
+            line, column = _line_col(text, key.start_mark)
+            raise ParseError(
+                source,
+                f"duplicate key {identity!r} (first at line {_line_col(text, first)[0]}); "
+                "gwconf refuses to edit a mapping with duplicate keys",
+                line,
+                column,
+            )
+        frame[3][identity] = key.start_mark
 
 
 def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tuple[Node, str]]:
