@@ -42,6 +42,7 @@ from gwconf.formats._base import (
     detect_eol,
     line_col,
     paused_gc,
+    same_value,
     total,
     trimmed_edit,
 )
@@ -594,17 +595,6 @@ def _check_value(value: Any) -> None:
     raise TypeError(f"not a JSON value: {value!r}")
 
 
-def _equal(a: Any, b: Any) -> bool:
-    """Equality that tells 1, 1.0 and True apart: they are different text in the file."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_equal(a[key], b[key]) for key in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
-
-
 def _show_path(path: KeyPath) -> str:
     out = ""
     for part in path:
@@ -859,7 +849,7 @@ class JsonDocument:
             depth, child_start, start, _, done = self._descend(path, "set")
             if start >= 0 and depth == len(path):
                 current, stop = _PLAIN_SCAN(self._masked, start)
-                if _equal(current, value):
+                if same_value(current, value):
                     del self.notes[noted:]  # nothing edited: nothing to say
                     return
                 self._replace(child_start, start, stop, value, claim=(start, stop))

@@ -48,6 +48,7 @@ from gwconf.formats._base import (
     never_reads_as,
     paused_gc,
     reread_from_scratch,
+    same_value,
     trimmed_edit,
 )
 
@@ -245,19 +246,6 @@ def _check_value(value: Any, depth: int = 0) -> None:
             _check_value(item, depth + 1)
     else:
         raise TypeError(f"gwconf cannot write a {type(value).__name__} to YAML")
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    """Equality that also tells True from 1 and 1 from 1.0: setting those must still write."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
 
 
 def _fmt_path(path: KeyPath) -> str:
@@ -1073,7 +1061,7 @@ class YamlDocument:
 
     def _set(self, path: KeyPath, value: Any) -> bool:
         current = self.get(path)
-        if current is not MISSING and _same_value(current, value):
+        if current is not MISSING and same_value(current, value):
             return False
         if not path and not isinstance(value, (dict, list)):
             self._refuse("gwconf writes a mapping or a list at the top level of a YAML file")
