@@ -1,7 +1,7 @@
 """Claude Code Router (``ccr``): ``~/.claude-code-router/config.json``, a ``Providers`` entry and ``Router.default``.
 
 Docs: https://github.com/musistudio/claude-code-router#2-configuration ; checked against
-@musistudio/claude-code-router 2.0.0 (shared/reference/clients-2026.md section 3.4) and its
+@musistudio/claude-code-router 2.0.0 (run against a test gateway) and its
 ``dist/cli.js``: the folder is ``join(os.homedir(), ".claude-code-router")`` on every OS, with no
 variable to move it; the file is parsed as JSON5 and string values get ``${VAR}`` / ``$VAR``
 filled from the environment (left as written when unset). ``ccr code`` starts the router in the
