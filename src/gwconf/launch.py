@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from gwconf.clients._launch_types import Arg, LaunchSpec, TempPath, fresh_document, require_model
 from gwconf.errors import ClientError, GwconfError, UsageError
+from gwconf.processes import alive
 
 # The types a client fills live in clients/_launch_types.py (re-exported here for callers of
 # ``gwconf run``); the process and file machinery below is imported inside the functions that
@@ -412,7 +413,7 @@ def sweep(root: Path) -> None:
         if not entry.name.startswith(TEMP_PREFIX):
             continue
         pid = entry.name[len(TEMP_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or _alive(int(pid)):
+        if not pid.isdigit() or alive(int(pid)):
             continue
         try:
             if (
@@ -422,18 +423,6 @@ def sweep(root: Path) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
         except (OSError, AttributeError):
             continue
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
 
 
 # -- the child ------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ config path is fixed under the home folder and the router is a shared background
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass, fields
@@ -44,6 +43,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
+from gwconf.processes import alive
 
 ID = "claude-code-router"
 NAME = "Claude Code Router"
@@ -230,7 +230,7 @@ def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Findin
         changed = config.stat().st_mtime
     except (OSError, ValueError):
         pid = 0
-    if pid and _alive(pid) and changed > started:
+    if pid and alive(pid) and changed > started:
         found.append(
             Finding(
                 "warning",
@@ -252,11 +252,3 @@ def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Findin
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
