@@ -363,17 +363,7 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         kind = type(event)
         alias_span: tuple[int, int] | None = None
         if kind is ScalarEvent:
-            tag = event.tag
-            if tag is None or tag == "!":
-                if event.implicit[0]:  # plain: what the text looks like decides (cached per text)
-                    tag = plain_tags.get(event.value)
-                    if tag is None:
-                        tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
-                else:  # quoted: always a string (the resolver's answer without its regexes)
-                    tag = _STR
-            node: Node = ScalarNode(
-                tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None
-            )
+            node: Node = _scalar_node(event, resolve, plain_tags)
         elif kind is SequenceStartEvent or kind is MappingStartEvent:
             cls = SequenceNode if kind is SequenceStartEvent else MappingNode
             tag = event.tag
@@ -431,6 +421,20 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
     ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
     return _Tree(root, aliases, referenced, ref_starts)
+
+
+def _scalar_node(event: Any, resolve: Any, plain_tags: dict[str, str]) -> ScalarNode:
+    """A scalar's node: its tag as written, else what the plain text resolves to (cached per text),
+    else a string (quoted text is a string: the resolver's answer without its regexes)."""
+    tag = event.tag
+    if tag is None or tag == "!":
+        if event.implicit[0]:
+            tag = plain_tags.get(event.value)
+            if tag is None:
+                tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
+        else:
+            tag = _STR
+    return ScalarNode(tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None)
 
 
 def _alias_target(event: Any, anchors: dict[str, Node], open_ids: set[int], error: Any) -> Node:
