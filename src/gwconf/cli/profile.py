@@ -703,11 +703,7 @@ def import_profile(
     the key is asked for on a terminal (input hidden); without a terminal, pass --key-stdin or
     --key-env VAR. A key option replaces the file's own key source.
     """
-    from pathlib import Path
-
-    from gwconf import secrets
-    from gwconf.formats import decode
-    from gwconf.profiles import KEY_ENV_PATTERN, ProfileStore, parse_profile, validate_name
+    from gwconf.profiles import KEY_ENV_PATTERN, ProfileStore
 
     if key_stdin and key_env:
         raise UsageError("choose one key source, not --key-stdin and --key-env.", "Keep one of the two.")
@@ -718,29 +714,7 @@ def import_profile(
         )
     if key_env is not None and not KEY_ENV_PATTERN.match(key_env):
         raise UsageError(f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _.")
-    if source == "-":
-        raw, shown, stem = sys.stdin.buffer.read(1_000_000), "<stdin>", None
-    else:
-        path = Path(source).expanduser()
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ProfileError(f"cannot read {source} ({exc.strerror}).", "Check the path.") from None
-        shown, stem = source, path.stem
-    text, _ = decode(raw, shown)
-    profile = parse_profile(text, shown, stem or "")
-    name = profile_name or (profile.name if profile.name else None)
-    if not name:
-        raise UsageError("the profile from standard input has no name field.", "Pass --name NAME.")
-    profile.name = validate_name(name)
-    from gwconf import registry
-
-    unknown = sorted(set(profile.client_models) - set(registry.MODULES))
-    if unknown:
-        raise ProfileError(
-            f"{shown}: [models] names {', '.join(repr(u) for u in unknown)}, which is no client gwconf knows.",
-            "Fix the id (every id: gwconf clients), or remove the line.",
-        )
+    profile, shown = _read_profile_file(source, profile_name)
     store = ProfileStore(_common.env())
     if store.exists(profile.name) and not force:
         raise ProfileError(
@@ -761,13 +735,7 @@ def import_profile(
             )
         profile.key = click.prompt("Gateway key (input hidden)", hide_input=True)
     if profile.key is not None:
-        if not profile.key:
-            raise ProfileError(
-                "the key is empty.", "Give the key again (--key-stdin, or type it when asked)."
-            )
-        _output.remember_key(profile.key)
-        for problem in secrets.key_problems(profile.key):
-            _output.warn(f"the key {problem}.")
+        _common.checked_key(profile.key, "Give the key again (--key-stdin, or type it when asked).")
     if profile.key_cmd:
         _output.warn(
             f"this profile runs a command to get its key: {profile.key_cmd}  (check it is yours to run)"
@@ -784,3 +752,35 @@ def import_profile(
     else:
         _output.out(f"Use it with: gwconf use {profile.name}")
     return 0
+
+
+def _read_profile_file(source: str, profile_name: str | None) -> tuple[Any, str]:
+    """The profile in FILE (or standard input), named and checked, and how to show where it came from."""
+    from pathlib import Path
+
+    from gwconf import registry
+    from gwconf.formats import decode
+    from gwconf.profiles import parse_profile, validate_name
+
+    if source == "-":
+        raw, shown, stem = sys.stdin.buffer.read(1_000_000), "<stdin>", None
+    else:
+        path = Path(source).expanduser()
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ProfileError(f"cannot read {source} ({exc.strerror}).", "Check the path.") from None
+        shown, stem = source, path.stem
+    text, _ = decode(raw, shown)
+    profile = parse_profile(text, shown, stem or "")
+    name = profile_name or (profile.name if profile.name else None)
+    if not name:
+        raise UsageError("the profile from standard input has no name field.", "Pass --name NAME.")
+    profile.name = validate_name(name)
+    unknown = sorted(set(profile.client_models) - set(registry.MODULES))
+    if unknown:
+        raise ProfileError(
+            f"{shown}: [models] names {', '.join(repr(u) for u in unknown)}, which is no client gwconf knows.",
+            "Fix the id (every id: gwconf clients), or remove the line.",
+        )
+    return profile, shown
