@@ -2,7 +2,7 @@
 config folder.
 
 Docs: https://github.com/sigoden/aichat/wiki/Configuration-Guide ; checked against aichat 0.30.0
-source (shared/reference/clients-terminal.md section 14; ``src/config/mod.rs`` ``config_dir``,
+source (``src/config/mod.rs`` ``config_dir``,
 ``load_env_file``; ``src/client/macros.rs`` ``config_get_fn``). Folder: ``$AICHAT_CONFIG_DIR``, else
 ``$XDG_CONFIG_HOME/aichat``, else ``dirs::config_dir()/aichat`` (``~/.config``, ``~/Library/Application
 Support``, ``%APPDATA%``); ``$AICHAT_CONFIG_FILE`` / ``$AICHAT_ENV_FILE`` move the two files. gwconf

@@ -2,8 +2,8 @@
 ``~/.cline/data/globalState.json`` + ``secrets.json``, one client.
 
 Docs: https://docs.cline.bot/provider-config/openai-compatible ; checked against the CLI
-``cline`` 3.0.65 (RUN, shared/reference/clients-terminal.md section 8) and the cline/cline source
-@21cb8d2525 (extension 4.1.13; clients-editors.md section 3): ``StoredProviderSettingsSchema``
+``cline`` 3.0.65 (run against a test gateway) and the cline/cline source
+@21cb8d2525 (extension 4.1.13): ``StoredProviderSettingsSchema``
 (``updatedAt`` must be an ISO date-time, else the whole providers.json reads as empty and Cline
 falls back to its own cloud provider), ``state-keys.ts`` and ``ClineFileStorage.ts``.
 ``CLINE_DIR`` moves ``~/.cline``, ``CLINE_DATA_DIR`` its ``data`` folder,

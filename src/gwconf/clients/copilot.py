@@ -1,7 +1,7 @@
 """VS Code GitHub Copilot Chat, bring your own key: ``<VS Code user folder>/chatLanguageModels.json``.
 
 Docs: https://code.visualstudio.com/docs/copilot/customization/language-models ; checked against
-Copilot Chat 0.42.0 source and the June-2026 docs (clients-editors.md section 8). VS Code keeps BYOK
+Copilot Chat 0.42.0 source and the June-2026 docs (vscode-copilot-chat @31acd00a). VS Code keeps BYOK
 provider groups in ``chatLanguageModels.json`` (a JSON array) in the profile folder and reloads it
 when it changes. gwconf owns the group ``vendor: "customendpoint"``, ``name: "gwconf"`` (the
 "Custom Endpoint" provider, OpenAI-compatible, ``apiType: "chat-completions"``) whose model ``url``

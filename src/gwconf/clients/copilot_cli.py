@@ -2,7 +2,7 @@
 ``COPILOT_MODEL`` into its marked block in the shell start-up files, next to what ``shell`` writes.
 
 Docs: ``copilot help providers`` (https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli);
-checked against @github/copilot 1.0.102 (shared/reference/clients-2026.md section 3.3):
+checked against @github/copilot 1.0.102 (run against a test gateway):
 ``COPILOT_PROVIDER_BASE_URL`` switches it to BYOK and away from the GitHub login,
 ``COPILOT_PROVIDER_TYPE`` (``openai``/``azure``/``anthropic``), ``COPILOT_PROVIDER_API_KEY`` (or
 ``_BEARER_TOKEN``, ``_API_KEY_COMMAND``), ``COPILOT_PROVIDER_WIRE_API`` (``completions``/

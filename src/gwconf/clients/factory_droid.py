@@ -1,7 +1,7 @@
 """Factory Droid (``droid``): ``~/.factory/settings.json`` ``customModels`` + ``sessionDefaultSettings.model``.
 
 Docs: https://docs.factory.ai/cli/byok/overview ; checked against the @factory/cli-linux-x64
-0.225.2 binary (shared/reference/clients-2026.md section 3.9, and its strings): the home folder is
+0.225.2 binary (run against a test gateway, and its strings): the home folder is
 ``$FACTORY_HOME_OVERRIDE``, else ``$HOME`` / ``%USERPROFILE%``, with ``.factory`` below it on every
 OS; the legacy ``~/.factory/config.json`` ``custom_models`` (snake_case) is merged, settings.json
 winning. A custom model's id is ``custom:<displayName, blanks as ->-<index in customModels>``

@@ -1,7 +1,7 @@
 """Hermes Agent (PyPI ``hermes-agent``, Nous Research): ``~/.hermes/config.yaml``.
 
 Docs: https://hermes-agent.nousresearch.com/docs/user-guide/configuration ; checked against
-hermes-agent 0.19.0 (shared/reference/clients-2026.md section 3.10, and ``hermes_constants.py``,
+hermes-agent 0.19.0 (run against a test gateway, and ``hermes_constants.py``,
 ``hermes_cli/main.py``, ``hermes_cli/runtime_provider.py`` in the 0.19.0 wheel). Folder:
 ``HERMES_HOME``, else ``~/.hermes`` (Windows: ``%LOCALAPPDATA%\\hermes``, not ``%USERPROFILE%``
 as the reference had it). A sticky profile (``active_profile`` naming anything but ``default``)

@@ -1,7 +1,7 @@
 """Mistral Vibe (``vibe``): ``~/.vibe/config.toml`` and the key in ``~/.vibe/.env``.
 
 Docs: https://docs.mistral.ai/mistral-vibe/introduction/configuration ; checked against
-mistral-vibe 3.0.2 (shared/reference/clients-2026.md section 3.7, and ``vibe/utils/vibe_home.py``,
+mistral-vibe 3.0.2 (run against a test gateway, and ``vibe/utils/vibe_home.py``,
 ``vibe/core/config/models.py``, ``core/config/layers/environment.py``). ``VIBE_HOME`` moves both
 files (default ``~/.vibe`` on every OS). A ``[[providers]]`` entry names the *variable* that holds
 its key (``api_key_env_var``), and vibe loads that variable from ``.env``; a non-empty variable of

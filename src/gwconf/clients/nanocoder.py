@@ -1,7 +1,7 @@
 """nanocoder (npm ``@nanocollective/nanocoder``): ``agents.config.json`` and ``nanocoder-preferences.json``.
 
 Docs: https://github.com/Nano-Collective/nanocoder#configuration ; checked against
-@nanocollective/nanocoder 1.30.0 (shared/reference/clients-2026.md section 3.14, and
+@nanocollective/nanocoder 1.30.0 (run against a test gateway, and
 ``dist/config/paths.js``, ``config/index.js``, ``config/mcp-config-loader.js``,
 ``config/preferences.js``, ``client-factory.js``, ``plain/initialize.js`` in the npm package).
 Folder: Linux ``$XDG_CONFIG_HOME/nanocoder`` (``~/.config``), macOS ``~/Library/Preferences/

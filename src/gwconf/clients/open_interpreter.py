@@ -2,7 +2,7 @@
 ``platformdirs.user_config_dir("open-interpreter")``.
 
 Docs: https://docs.openinterpreter.com/settings/profiles ; checked against open-interpreter 0.4.3,
-the last release (shared/reference/clients-terminal.md section 12, and
+the last release (run against a test gateway, and
 ``interpreter/terminal_interface/utils/oi_dir.py``, ``profiles/profiles.py``). Folder: Linux
 ``$XDG_CONFIG_HOME/open-interpreter`` (``~/.config``), macOS ``~/Library/Application
 Support/open-interpreter``, Windows ``%LOCALAPPDATA%\\open-interpreter\\open-interpreter``

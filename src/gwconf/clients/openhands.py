@@ -1,7 +1,7 @@
 """OpenHands CLI (``openhands``): ``~/.openhands/agent_settings.json``, the agent it saves.
 
 Docs: https://docs.openhands.dev/openhands/usage/cli/installation ; checked against the PyPI
-package ``openhands`` 1.16.0 (shared/reference/clients-2026.md section 3.12, and
+package ``openhands`` 1.16.0 (run against a test gateway, and
 ``openhands_cli/locations.py``, ``stores/agent_store.py`` in OpenHands/OpenHands-CLI). The folder
 is ``~/.openhands`` on every OS (``os.path.expanduser``); ``OPENHANDS_PERSISTENCE_DIR`` moves it.
 The file is a pydantic-serialized SDK ``Agent`` (strict JSON): ``llm`` is the model the agent

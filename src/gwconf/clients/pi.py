@@ -2,7 +2,7 @@
 
 Docs: docs/models.md and docs/settings.md in the npm package
 (https://github.com/badlogic/pi-mono/tree/main/packages/coding-agent/docs); checked against
-@mariozechner/pi-coding-agent 0.73.1 (shared/reference/clients-2026.md section 3.1) and its
+@mariozechner/pi-coding-agent 0.73.1 (run against a test gateway) and its
 ``dist/``: ``config.js`` builds the folder as ``$PI_CODING_AGENT_DIR`` (``~`` expanded), else
 ``join(homedir(), ".pi", "agent")``, the same on every OS (``%USERPROFILE%\\.pi\\agent``);
 ``model-registry.js`` reads models.json after stripping ``//`` comments and trailing commas (no

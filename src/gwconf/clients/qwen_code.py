@@ -1,7 +1,7 @@
 """Qwen Code: ``~/.qwen/settings.json`` (auth type, model, provider entry) + ``~/.qwen/.env`` (key).
 
 Docs: https://qwenlm.github.io/qwen-code-docs/en/users/configuration/model-providers/ ; checked
-against @qwen-code/qwen-code 0.24.4 (shared/reference/clients-terminal.md section 4) and the
+against @qwen-code/qwen-code 0.24.4 (run against a test gateway) and the
 QwenLM/qwen-code source (``modelConfigResolver.ts``: a ``modelProviders`` entry whose ``id`` is
 the chosen model wins over ``--openai-*`` flags, ``OPENAI_*`` variables and
 ``security.auth.apiKey``/``baseUrl``; ``environment.ts``: a project ``.qwen/.env`` or ``.env``

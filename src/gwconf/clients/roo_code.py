@@ -1,7 +1,7 @@
 """Roo Code (VS Code extension ``RooVeterinaryInc.roo-cline``): an import file + VS Code ``settings.json``.
 
-Docs: https://docs.roocode.com/ ; checked against Roo Code 3.52.1 source (clients-editors.md
-section 4). Roo keeps its provider profiles in VS Code's encrypted SecretStorage, which nobody
+Docs: https://docs.roocode.com/ ; checked against Roo Code 3.52.1 source
+@cb836567. Roo keeps its provider profiles in VS Code's encrypted SecretStorage, which nobody
 should write. Its official route is the setting ``roo-cline.autoImportSettingsPath``: on every
 extension start Roo imports that JSON file (profiles are merged). gwconf writes the file
 ``<gwconf config>/roo-code-settings.json`` (0600, UTF-8 without BOM) with one profile ``gwconf``
