@@ -123,6 +123,21 @@ def known_limits(target: Any, window_key: str | None, output_key: str | None) ->
     return found
 
 
+def write_limits(doc: Any, entry: tuple[Any, ...], places: list[tuple[tuple[str, ...], int | None]]) -> None:
+    """Set each limit under ``entry`` (an entry gwconf owns), or take it out when unknown, together
+    with the tables that held only it (an empty ``samplingParams`` is not the same as none)."""
+    for sub, value in places:
+        if value:
+            doc.set((*entry, *sub), int(value))
+            continue
+        doc.delete((*entry, *sub))
+        for depth in range(len(sub) - 1, 0, -1):
+            parent = doc.get((*entry, *sub[:depth]), None)
+            if not (isinstance(parent, dict) and not parent):
+                break
+            doc.delete((*entry, *sub[:depth]))
+
+
 def window_or_default(target: Any, client: str, notes: list[str]) -> int:
     """The context window for a client whose file demands one: the known one, else the stated
     default, which the apply output names (never a silent guess)."""
@@ -164,6 +179,18 @@ WRITTEN: dict[str, str] = {
     "anythingllm": ".env GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",
     "kimi-code": "config.toml models.<alias>.max_context_size",
     "openclaw": "openclaw.json models.providers.gwconf.models[].contextWindow, maxTokens",
+    "pi": "~/.pi/agent/models.json providers.gwconf.models[].contextWindow, maxTokens",
+    "factory-droid": "~/.factory/settings.json customModels[gwconf].maxOutputTokens (no window setting)",
+    "cline": (
+        "~/.cline/data/settings/models.json providers.openai-compatible.models.<model>.contextWindow, "
+        "maxTokens; globalState.json act/planModeOpenAiModelInfo"
+    ),
+    "roo-code": "roo-code-settings.json providerProfiles.apiConfigs.gwconf.openAiCustomModelInfo",
+    "qwen-code": (
+        "~/.qwen/settings.json modelProviders.openai[].generationConfig.contextWindowSize, "
+        "samplingParams.max_tokens"
+    ),
+    "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
 }
 
 
@@ -220,12 +247,22 @@ WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
     "continue": ("config", ("models", "*", "defaultCompletionOptions", "contextLength")),
     "crush": ("config", ("providers", "gwconf", "models", "*", "context_window")),
     "goose": ("provider", ("models", "*", "context_limit")),
-    "zed": ("settings", ("language_models", "openai_compatible", "gwconf", "available_models", "*", "max_tokens")),
+    "zed": (
+        "settings",
+        ("language_models", "openai_compatible", "gwconf", "available_models", "*", "max_tokens"),
+    ),
     "anythingllm": ("env", ("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",)),
     "kimi-code": ("config", ("models", "*", "max_context_size")),
     "openclaw": ("config", ("models", "providers", "gwconf", "models", "*", "contextWindow")),
+    "pi": ("models", ("providers", "gwconf", "models", "*", "contextWindow")),
+    "cline": ("models", ("providers", "openai-compatible", "models", "<model>", "contextWindow")),
+    "roo-code": (
+        "import",
+        ("providerProfiles", "apiConfigs", "gwconf", "openAiCustomModelInfo", "contextWindow"),
+    ),
+    "qwen-code": ("settings", ("modelProviders", "openai", "*", "generationConfig", "contextWindowSize")),
+    "claude-code": ("settings", ("env", "CLAUDE_CODE_MAX_CONTEXT_TOKENS")),
 }
-
 
 
 def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> int | None:
@@ -240,9 +277,15 @@ def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> i
     value: Any = doc.get((path[0].replace("<model>", model),), None)
     for step in path[1:]:
         if step == "*":
-            items = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
+            items = (
+                value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
+            )
             value = next(
-                (i for i in items if isinstance(i, dict) and model in (i.get("id"), i.get("name"), i.get("model"))),
+                (
+                    i
+                    for i in items
+                    if isinstance(i, dict) and model in (i.get("id"), i.get("name"), i.get("model"))
+                ),
                 None,
             )
         else:

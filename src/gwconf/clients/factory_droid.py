@@ -11,7 +11,13 @@ winning. A custom model's id is ``custom:<displayName, blanks as ->-<index in cu
 ``anthropic`` Messages). ``apiKey`` may be ``${VAR}``. A BYOK run needs no Factory login.
 
 gwconf owns the ``customModels`` element whose ``displayName`` is ``gwconf`` (``model``, ``baseUrl``,
-``apiKey``, ``provider``, ``maxOutputTokens``) and ``sessionDefaultSettings.model``. Droid does not
+``apiKey``, ``provider``, ``maxOutputTokens``) and ``sessionDefaultSettings.model``.
+``maxOutputTokens`` is the model's output limit when known (limits.py), sent as ``max_tokens`` and
+used as the summarizer's ceiling; it is optional (the 0.225.2 schema: ``maxOutputTokens:l().optional()``,
+and without it Droid uses its own default), so with the limits unknown it is left out: no made-up
+number. Droid has no place for the context window that 0.225.2 reads: the schema declares
+``maxContextLimit`` but nothing reads it, and the compaction point of a custom model is
+``general.compactionTokenLimit`` (default 250000), a compaction setting rather than the window. Droid does not
 show a rejected key (``droid exec`` prints only "Exec failed"), so doctor's direct request is
 what tells a bad key from a bad setting. ``gwconf run factory-droid`` adds ``-m <id>`` after a
 temporary ``FACTORY_HOME_OVERRIDE`` whose settings.json ``render()`` edited.
@@ -41,6 +47,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import known_limits
 from gwconf.paths import Env
 
 ID = "factory-droid"
@@ -108,7 +115,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         "baseUrl": target.base_url,
         "apiKey": target.api_key,
         "provider": "generic-chat-completion-api",
-        "maxOutputTokens": 8192,
+        **dict(known_limits(target, None, "maxOutputTokens")),
     }
     models = settings.get(("customModels",), None)
     if index is None:
@@ -120,6 +127,8 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     else:
         for key, value in fields_.items():
             settings.set(("customModels", index, key), value)
+        if "maxOutputTokens" not in fields_:  # unknown now: no number left from another profile
+            settings.delete(("customModels", index, "maxOutputTokens"))
     settings.set(("sessionDefaultSettings", "model"), model_id(DISPLAY_NAME, index))
     return []
 
