@@ -17,7 +17,7 @@ with a configured catalog Codex uses a ``StaticModelsManager`` ("authoritative")
 bundled models.json plus ``/models`` refresh, for every provider (the key is top-level), so the user's
 OpenAI models leave the picker and lose their metadata (0.169 ``codex debug models``: 12 models
 without it, 1 with a one-entry catalog). ``load_catalog_json`` parses it strictly: an entry that lacks
-a field the running Codex requires (17 today, ``shell_type`` among them; a later Codex may add more)
+a field the running Codex requires (``shell_type``, checked with 0.169; a later Codex may add more)
 stops Codex at startup ("failed to parse model_catalog_json"), and an entry needs behaviour metadata
 (``base_instructions``, tools, reasoning levels) that gwconf would have to make up.
 """
