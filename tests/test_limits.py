@@ -478,3 +478,29 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     for item in doctor["clients"]:
         [warning] = [f for f in item["findings"] if "context window" in f["message"]]
         assert "200,000 tokens for 'my-model'; the gateway says 32,000" in warning["message"], item["id"]
+
+
+def test_copilot_gets_the_window_as_prompt_plus_output_or_named_defaults(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    """Copilot demands both numbers and takes the window as their sum (resolveModelInfo, 0.42)."""
+    user = home / ".config" / "Code - Insiders" / "User"
+    user.mkdir(parents=True)
+    path = user / "chatLanguageModels.json"
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    applied = gwconf("apply", "copilot")
+    assert applied.exit_code == 0 and "default" not in applied.stdout, applied
+    [group] = _json(path)
+    assert {k: group["models"][0][k] for k in ("maxInputTokens", "maxOutputTokens")} == {
+        "maxInputTokens": 168000,
+        "maxOutputTokens": 32000,
+    }
+    switched = gwconf("use", "unknown")
+    assert switched.exit_code == 0, switched
+    [group] = _json(path)
+    assert (group["models"][0]["maxInputTokens"], group["models"][0]["maxOutputTokens"]) == (119808, 8192)
+    said = " ".join(switched.stdout.split())
+    assert "needs the model's context window" in said and "wrote gwconf's default 8192" in said
+    assert gwconf("restore", "copilot").exit_code == 0
+    assert not path.exists()

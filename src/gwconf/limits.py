@@ -191,6 +191,7 @@ WRITTEN: dict[str, str] = {
         "samplingParams.max_tokens"
     ),
     "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+    "copilot": "chatLanguageModels.json gwconf group models[].maxInputTokens (window - output), maxOutputTokens",
 }
 
 
@@ -202,8 +203,8 @@ def place(client_id: str) -> dict[str, str | None]:
 
 # Clients whose file demands a window (and those demanding an output size too): with the limits
 # unknown they get ``DEFAULT_*`` (window_or_default / output_or_default in their modules).
-DEMANDS_WINDOW = frozenset({"crush", "goose", "zed", "anythingllm", "kimi-code", "openclaw"})
-DEMANDS_OUTPUT = frozenset({"crush", "openclaw"})
+DEMANDS_WINDOW = frozenset({"crush", "goose", "zed", "anythingllm", "kimi-code", "openclaw", "copilot"})
+DEMANDS_OUTPUT = frozenset({"crush", "openclaw", "copilot"})
 
 
 def in_effect(client_id: str, limits: Limits) -> dict[str, Any]:
