@@ -504,3 +504,19 @@ def test_copilot_gets_the_window_as_prompt_plus_output_or_named_defaults(
     assert "needs the model's context window" in said and "wrote gwconf's default 8192" in said
     assert gwconf("restore", "copilot").exit_code == 0
     assert not path.exists()
+
+
+def test_copilot_cli_gets_the_limits_in_its_shell_block(gwconf, gateway: GatewayServer, home: Path) -> None:
+    rc = home / ".bashrc"
+    rc.write_text("# my bashrc\nexport EDITOR=vim\n")
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "copilot-cli").exit_code == 0
+    text = rc.read_text()
+    assert "COPILOT_PROVIDER_MAX_PROMPT_TOKENS" in text and "168000" in text  # the window less the output
+    assert "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS" in text and "32000" in text
+    assert gwconf("use", "unknown").exit_code == 0
+    text = rc.read_text()
+    assert "COPILOT_MODEL" in text and "MAX_PROMPT_TOKENS" not in text and "MAX_OUTPUT_TOKENS" not in text
+    assert gwconf("restore", "copilot-cli").exit_code == 0
+    assert rc.read_text() == "# my bashrc\nexport EDITOR=vim\n"

@@ -192,6 +192,7 @@ WRITTEN: dict[str, str] = {
     ),
     "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "copilot": "chatLanguageModels.json gwconf group models[].maxInputTokens (window - output), maxOutputTokens",
+    "copilot-cli": "shell block COPILOT_PROVIDER_MAX_PROMPT_TOKENS (window - output), COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
 }
 
 
