@@ -472,7 +472,7 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code")
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder")
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -520,3 +520,21 @@ def test_copilot_cli_gets_the_limits_in_its_shell_block(gwconf, gateway: Gateway
     assert "COPILOT_MODEL" in text and "MAX_PROMPT_TOKENS" not in text and "MAX_OUTPUT_TOKENS" not in text
     assert gwconf("restore", "copilot-cli").exit_code == 0
     assert rc.read_text() == "# my bashrc\nexport EDITOR=vim\n"
+
+
+def test_nanocoder_gets_the_window_in_its_provider_entry(gwconf, gateway: GatewayServer, home: Path) -> None:
+    path = home / ".config" / "nanocoder" / "agents.config.json"
+    path.parent.mkdir(parents=True)
+    mine = {"name": "local", "baseUrl": "http://localhost:11434/v1", "models": ["qwen3"], "contextWindow": 4096}
+    path.write_text(json.dumps({"nanocoder": {"providers": [mine]}}, indent=2) + "\n")
+    before = path.read_text()
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "nanocoder").exit_code == 0
+    providers = _json(path)["nanocoder"]["providers"]
+    assert providers[0] == mine
+    assert providers[1]["name"] == "gwconf" and providers[1]["contextWindow"] == 200000
+    assert gwconf("use", "unknown").exit_code == 0
+    assert "contextWindow" not in _json(path)["nanocoder"]["providers"][1]
+    assert gwconf("restore", "nanocoder").exit_code == 0
+    assert path.read_text() == before

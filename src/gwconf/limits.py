@@ -192,6 +192,7 @@ WRITTEN: dict[str, str] = {
     ),
     "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "copilot": "chatLanguageModels.json gwconf group models[].maxInputTokens (window - output), maxOutputTokens",
+    "nanocoder": "agents.config.json nanocoder.providers[gwconf].contextWindow",
     "copilot-cli": "shell block COPILOT_PROVIDER_MAX_PROMPT_TOKENS (window - output), COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
 }
 
@@ -264,6 +265,7 @@ WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "qwen-code": ("settings", ("modelProviders", "openai", "*", "generationConfig", "contextWindowSize")),
     "claude-code": ("settings", ("env", "CLAUDE_CODE_MAX_CONTEXT_TOKENS")),
+    "nanocoder": ("agents", ("nanocoder", "providers", "*", "contextWindow")),
 }
 
 
@@ -286,7 +288,13 @@ def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> i
                 (
                     i
                     for i in items
-                    if isinstance(i, dict) and model in (i.get("id"), i.get("name"), i.get("model"))
+                    if isinstance(i, dict)
+                    and (
+                        model in (i.get("id"), i.get("name"), i.get("model"))
+                        or (
+                            isinstance(i.get("models"), list) and model in i["models"]
+                        )  # a provider's own list
+                    )
                 ),
                 None,
             )
