@@ -472,7 +472,7 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder")
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat")
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -537,4 +537,23 @@ def test_nanocoder_gets_the_window_in_its_provider_entry(gwconf, gateway: Gatewa
     assert gwconf("use", "unknown").exit_code == 0
     assert "contextWindow" not in _json(path)["nanocoder"]["providers"][1]
     assert gwconf("restore", "nanocoder").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_aichat_gets_the_limits_on_its_model_item(gwconf, gateway: GatewayServer, home: Path) -> None:
+    import yaml
+
+    path = home / ".config" / "aichat" / "config.yaml"
+    path.parent.mkdir(parents=True)
+    before = "# mine\nclients:\n  - type: openai\n    models:\n      - name: my-model\n        max_input_tokens: 4096\n"
+    path.write_text(before)
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "aichat").exit_code == 0
+    mine, ours = yaml.safe_load(path.read_text())["clients"]
+    assert mine["models"] == [{"name": "my-model", "max_input_tokens": 4096}]  # the user's own client
+    assert ours["models"] == [{"name": "my-model", "max_input_tokens": 200000, "max_output_tokens": 32000}]
+    assert gwconf("use", "unknown").exit_code == 0
+    assert yaml.safe_load(path.read_text())["clients"][1]["models"] == [{"name": "my-model"}]
+    assert gwconf("restore", "aichat").exit_code == 0
     assert path.read_text() == before

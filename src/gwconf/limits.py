@@ -192,6 +192,7 @@ WRITTEN: dict[str, str] = {
     ),
     "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "copilot": "chatLanguageModels.json gwconf group models[].maxInputTokens (window - output), maxOutputTokens",
+    "aichat": "config.yaml clients[gwconf].models[].max_input_tokens, max_output_tokens",
     "nanocoder": "agents.config.json nanocoder.providers[gwconf].contextWindow",
     "copilot-cli": "shell block COPILOT_PROVIDER_MAX_PROMPT_TOKENS (window - output), COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
 }
@@ -265,8 +266,19 @@ WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "qwen-code": ("settings", ("modelProviders", "openai", "*", "generationConfig", "contextWindowSize")),
     "claude-code": ("settings", ("env", "CLAUDE_CODE_MAX_CONTEXT_TOKENS")),
+    "aichat": ("config", ("clients", "*", "models", "*", "max_input_tokens")),
     "nanocoder": ("agents", ("nanocoder", "providers", "*", "contextWindow")),
 }
+
+
+def _holds(item: Any, model: str) -> bool:
+    """Is ``item`` the entry for ``model``: named so, or a provider whose own model list has it."""
+    if not isinstance(item, dict):
+        return False
+    if model in (item.get("id"), item.get("name"), item.get("model")):
+        return True
+    listed = item.get("models")
+    return isinstance(listed, list) and any(m == model or _holds(m, model) for m in listed)
 
 
 def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> int | None:
@@ -284,20 +296,8 @@ def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> i
             items = (
                 value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
             )
-            value = next(
-                (
-                    i
-                    for i in items
-                    if isinstance(i, dict)
-                    and (
-                        model in (i.get("id"), i.get("name"), i.get("model"))
-                        or (
-                            isinstance(i.get("models"), list) and model in i["models"]
-                        )  # a provider's own list
-                    )
-                ),
-                None,
-            )
+            ours = [i for i in items if isinstance(i, dict) and "gwconf" in (i.get("name"), i.get("id"))]
+            value = next((i for i in [*ours, *items] if _holds(i, model)), None)  # gwconf's entry first
         else:
             value = value.get(step.replace("<model>", model)) if isinstance(value, dict) else None
     if isinstance(value, str) and value.strip().isdigit():
