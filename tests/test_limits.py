@@ -472,7 +472,7 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat")
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe")
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -556,4 +556,22 @@ def test_aichat_gets_the_limits_on_its_model_item(gwconf, gateway: GatewayServer
     assert gwconf("use", "unknown").exit_code == 0
     assert yaml.safe_load(path.read_text())["clients"][1]["models"] == [{"name": "my-model"}]
     assert gwconf("restore", "aichat").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_mistral_vibe_gets_the_limits_on_its_model_entry(gwconf, gateway: GatewayServer, home: Path) -> None:
+    path = home / ".vibe" / "config.toml"
+    path.parent.mkdir(parents=True)
+    before = '# mine\n[[models]]\nname = "devstral"\nprovider = "mistral"\nalias = "devstral"\nmax_context_length = 4096\n'
+    path.write_text(before)
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    mine, ours = tomllib.loads(path.read_text())["models"]
+    assert mine["max_context_length"] == 4096 and "max_output_tokens" not in mine
+    assert (ours["max_context_length"], ours["max_output_tokens"]) == (200000, 32000)
+    assert gwconf("use", "unknown").exit_code == 0
+    ours = tomllib.loads(path.read_text())["models"][1]
+    assert "max_context_length" not in ours and "max_output_tokens" not in ours
+    assert gwconf("restore", "mistral-vibe").exit_code == 0
     assert path.read_text() == before

@@ -192,6 +192,7 @@ WRITTEN: dict[str, str] = {
     ),
     "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "copilot": "chatLanguageModels.json gwconf group models[].maxInputTokens (window - output), maxOutputTokens",
+    "mistral-vibe": "~/.vibe/config.toml [[models]] (provider gwconf) max_context_length, max_output_tokens",
     "aichat": "config.yaml clients[gwconf].models[].max_input_tokens, max_output_tokens",
     "nanocoder": "agents.config.json nanocoder.providers[gwconf].contextWindow",
     "copilot-cli": "shell block COPILOT_PROVIDER_MAX_PROMPT_TOKENS (window - output), COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
@@ -266,6 +267,7 @@ WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "qwen-code": ("settings", ("modelProviders", "openai", "*", "generationConfig", "contextWindowSize")),
     "claude-code": ("settings", ("env", "CLAUDE_CODE_MAX_CONTEXT_TOKENS")),
+    "mistral-vibe": ("config", ("models", "*", "max_context_length")),
     "aichat": ("config", ("clients", "*", "models", "*", "max_input_tokens")),
     "nanocoder": ("agents", ("nanocoder", "providers", "*", "contextWindow")),
 }
