@@ -472,7 +472,7 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe")
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes")
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -574,4 +574,24 @@ def test_mistral_vibe_gets_the_limits_on_its_model_entry(gwconf, gateway: Gatewa
     ours = tomllib.loads(path.read_text())["models"][1]
     assert "max_context_length" not in ours and "max_output_tokens" not in ours
     assert gwconf("restore", "mistral-vibe").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_hermes_gets_the_limits_in_its_model_mapping(gwconf, gateway: GatewayServer, home: Path) -> None:
+    import yaml
+
+    path = home / ".hermes" / "config.yaml"
+    path.parent.mkdir(parents=True)
+    before = "# mine\nagent:\n  max_turns: 40\n"
+    path.write_text(before)
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "hermes").exit_code == 0
+    data = yaml.safe_load(path.read_text())
+    assert (data["model"]["context_length"], data["model"]["max_tokens"]) == (200000, 32000)
+    assert data["agent"] == {"max_turns": 40}
+    assert gwconf("use", "unknown").exit_code == 0
+    model = yaml.safe_load(path.read_text())["model"]
+    assert "context_length" not in model and "max_tokens" not in model and model["provider"] == "custom"
+    assert gwconf("restore", "hermes").exit_code == 0
     assert path.read_text() == before
