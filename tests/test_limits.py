@@ -472,7 +472,7 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes")
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes", "openhands")
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -595,3 +595,19 @@ def test_hermes_gets_the_limits_in_its_model_mapping(gwconf, gateway: GatewaySer
     assert "context_length" not in model and "max_tokens" not in model and model["provider"] == "custom"
     assert gwconf("restore", "hermes").exit_code == 0
     assert path.read_text() == before
+
+
+def test_openhands_gets_the_limits_in_both_llm_settings(gwconf, gateway: GatewayServer, home: Path) -> None:
+    path = home / ".openhands" / "agent_settings.json"
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "openhands").exit_code == 0
+    data = _json(path)
+    for llm in (data["llm"], data["condenser"]["llm"]):
+        assert (llm["max_input_tokens"], llm["max_output_tokens"]) == (200000, 32000)
+    assert gwconf("use", "unknown").exit_code == 0
+    data = _json(path)
+    for llm in (data["llm"], data["condenser"]["llm"]):
+        assert "max_input_tokens" not in llm and "max_output_tokens" not in llm
+    assert gwconf("restore", "openhands").exit_code == 0
+    assert not path.exists()
