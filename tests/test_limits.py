@@ -472,7 +472,7 @@ def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: Gat
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes", "openhands")
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes", "openhands", "open-interpreter")
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -610,4 +610,20 @@ def test_openhands_gets_the_limits_in_both_llm_settings(gwconf, gateway: Gateway
     for llm in (data["llm"], data["condenser"]["llm"]):
         assert "max_input_tokens" not in llm and "max_output_tokens" not in llm
     assert gwconf("restore", "openhands").exit_code == 0
+    assert not path.exists()
+
+
+def test_open_interpreter_gets_the_limits_in_its_profile(gwconf, gateway: GatewayServer, home: Path) -> None:
+    import yaml
+
+    path = _file_of("open-interpreter")
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "open-interpreter").exit_code == 0
+    llm = yaml.safe_load(path.read_text())["llm"]
+    assert (llm["context_window"], llm["max_tokens"]) == (200000, 32000)
+    assert gwconf("use", "unknown").exit_code == 0
+    llm = yaml.safe_load(path.read_text())["llm"]
+    assert "context_window" not in llm and "max_tokens" not in llm
+    assert gwconf("restore", "open-interpreter").exit_code == 0
     assert not path.exists()
