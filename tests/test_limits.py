@@ -367,6 +367,8 @@ def test_the_limits_reach_pi_droid_cline_roo_qwen_and_claude_code(
     seen = _limits_seen(home)
     assert seen["pi"] == (200000, 32000)
     assert seen["droid"] == 32000
+    # Droid has no window setting: its compaction point for gwconf's model, the window less the output
+    assert _json(_places(home)["droid"])["compactionTokenLimitPerModel"] == {"custom:gwconf-0": 168000}
     assert seen["cline"] == {"contextWindow": 200000, "maxTokens": 32000}
     assert _json(_places(home)["cline-models"])["version"] == 1  # StoredModelsFileSchema demands it
     info = {
@@ -397,6 +399,7 @@ def test_unknown_limits_leave_these_clients_their_own_defaults(
         "claude": (None, None),
     }
     assert not _places(home)["cline-models"].exists()  # nothing to say: the file is not created
+    assert "compactionTokenLimitPerModel" not in _json(_places(home)["droid"])  # Droid's 250000 stands
 
 
 def test_use_rewrites_these_limits_beside_the_users_own_entries_and_restore_takes_them_back(
@@ -627,3 +630,30 @@ def test_open_interpreter_gets_the_limits_in_its_profile(gwconf, gateway: Gatewa
     assert "context_window" not in llm and "max_tokens" not in llm
     assert gwconf("restore", "open-interpreter").exit_code == 0
     assert not path.exists()
+
+
+def test_droid_keeps_the_users_compaction_points_and_moves_gwconfs_with_its_entry(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    path = home / ".factory" / "settings.json"
+    path.parent.mkdir(parents=True)
+    mine = {"customModels": [], "compactionTokenLimitPerModel": {"claude-opus-4-7": 150000}}
+    path.write_text(json.dumps(mine, indent=2) + "\n")
+    before = path.read_text()
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000")
+    assert gwconf("apply", "factory-droid").exit_code == 0
+    assert _json(path)["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-0": 168000}
+    assert gwconf("use", "small").exit_code == 0
+    assert _json(path)["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-0": 28000}
+    assert gwconf("restore", "factory-droid").exit_code == 0
+    assert path.read_text() == before
+    # the user adds a model before gwconf's: its id becomes custom:gwconf-1, and the point moves with it
+    assert gwconf("apply", "factory-droid").exit_code == 0
+    data = _json(path)
+    data["customModels"].insert(0, {"model": "x", "displayName": "Local", "provider": "generic-chat-completion-api"})
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    assert gwconf("use", "big").exit_code == 0
+    data = _json(path)
+    assert data["sessionDefaultSettings"]["model"] == "custom:gwconf-1"
+    assert data["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-1": 168000}

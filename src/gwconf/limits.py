@@ -180,7 +180,10 @@ WRITTEN: dict[str, str] = {
     "kimi-code": "config.toml models.<alias>.max_context_size",
     "openclaw": "openclaw.json models.providers.gwconf.models[].contextWindow, maxTokens",
     "pi": "~/.pi/agent/models.json providers.gwconf.models[].contextWindow, maxTokens",
-    "factory-droid": "~/.factory/settings.json customModels[gwconf].maxOutputTokens (no window setting)",
+    "factory-droid": (
+        "~/.factory/settings.json customModels[gwconf].maxOutputTokens; "
+        "compactionTokenLimitPerModel[custom:gwconf-N] (window - output)"
+    ),
     "cline": (
         "~/.cline/data/settings/models.json providers.openai-compatible.models.<model>.contextWindow, "
         "maxTokens; globalState.json act/planModeOpenAiModelInfo"
