@@ -70,7 +70,9 @@ def test_the_real_client_runs_with_the_limits_gwconf_wrote(
     applied = h.cli("apply", client)
     assert applied.exit_code == 0, applied
     assert "wrote gwconf's default" not in " ".join(applied.stdout.split())  # nothing was guessed
-    run_on_the_gateway(h, gateway)
+    run = run_on_the_gateway(h, gateway)
+    if client == "claude-code":  # with CLAUDE_CODE_MAX_CONTEXT_TOKENS it knows the window (2.1.330)
+        assert "recognize the model" not in run.stdout + run.stderr, run
     sent = {_sent_output_limit(r.json) for r in gateway.requests_to(spec.wire_path)} - {None}
     # a client sends the profile's output limit, or none at all (then the gateway's own applies)
     assert sent <= {OUTPUT}, f"{client} asked for {sorted(sent)} output tokens, not {OUTPUT}"
