@@ -15,7 +15,9 @@ The model's window, when known (limits.py), goes to the profile's ``openAiCustom
 optional): ``OpenAiHandler.getModel`` (src/api/providers/openai.ts, 3.52.1) uses that object
 instead of ``openAiModelInfoSaneDefaults``, so gwconf writes those defaults with the model's
 ``contextWindow`` and ``maxTokens`` (-1, Roo's "not set", when only the window is known). Unknown,
-the object is taken out. Checked in the RooCodeInc/Roo-Code source at 3.52.1 (cb83656718).
+the object is taken out: the import replaces a profile whole (``importExport.ts`` spreads
+``apiConfigs`` by name), so Roo drops it too. Checked in the RooCodeInc/Roo-Code source at 3.52.1
+(cb83656718); an object failing ``modelInfoSchema`` would make Roo skip the whole profile.
 """
 
 from __future__ import annotations
