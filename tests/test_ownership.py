@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import json
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,41 @@ def test_symlink_replaced_by_a_real_file_is_restored(gwconf, home, two_profiles)
 
     rows = json.loads(gwconf("status", "claude-code", "--json").stdout)["clients"]
     assert rows[0]["applied_profile"] is None, "restore forgot nothing it still had to undo"
+
+
+USERS_ENTRY = {
+    "model": "mine",
+    "displayName": "Mine",
+    "baseUrl": "https://mine.example/v1",
+    "apiKey": "sk-users-own-droid-000000000000",
+    "provider": "generic-chat-completion-api",  # the same type as gwconf's entry: not a way to tell
+}
+
+
+@pytest.mark.parametrize("between", ["use-second", "nothing"])
+@pytest.mark.parametrize("move", ["insert-before", "remove-before"])
+def test_list_entry_gwconf_owns_is_followed_when_entries_shift(gwconf, home, two_profiles, between, move) -> None:
+    """Droid's customModels: the user inserts their own model before gwconf's entry (or removes one
+    that stood before it). gwconf's keys were recorded by position; they must follow gwconf's
+    entry, so use rewrites it in place and restore takes out gwconf's entry alone, the user's
+    entries whole (before: the user's entry lost keys and gwconf's kept the first profile's key)."""
+    path = home / ".factory" / "settings.json"
+    path.parent.mkdir()
+    first_users = {**USERS_ENTRY, "model": "old-one"}
+    path.write_text(json.dumps({"customModels": [first_users] if move == "remove-before" else []}, indent=2))
+    assert gwconf("apply", "factory-droid").exit_code == 0
+    data = json.loads(path.read_text())
+    if move == "insert-before":
+        data["customModels"].insert(0, USERS_ENTRY)
+    else:
+        data["customModels"].pop(0)
+    path.write_text(json.dumps(data, indent=2))
+    if between == "use-second":
+        assert gwconf("use", "second").exit_code == 0
+        models = json.loads(path.read_text())["customModels"]
+        assert [m["model"] for m in models] == (["mine", "model-b"] if move == "insert-before" else ["model-b"])
+    result = gwconf("restore", "factory-droid")
+    assert result.exit_code == 0, result
+    left = json.loads(path.read_text())["customModels"]
+    assert left == ([USERS_ENTRY] if move == "insert-before" else []), result.output
+    _no_gateway_left(path.read_text())

@@ -366,7 +366,7 @@ def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:
         except GwconfError as exc:
             changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
             continue
-        for key in record["keys"]:
+        for key in planning.rebased_keys(record["keys"], item.data):
             if not written_by_gwconf(key, get_plain(item.data, tuple(key["path"])), client.restamped):
                 changed.append(f"{item.display}: {'.'.join(str(p) for p in key['path'])}")
     return changed

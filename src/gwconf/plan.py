@@ -342,7 +342,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 after = None if pristine is MISSING else pristine
                 plan.changes.append(_restoring(client.id, item, after, backups.pristine_mode(), record))
                 continue
-        for managed in reversed(record["keys"]):
+        for managed in reversed(rebased_keys(record["keys"], item.data)):
             _restore_key(item, managed, backups, plan, client.restamped)
         _remove_empty_parents(item, record)
         after_bytes: bytes | None = item.snapshot.data
@@ -464,26 +464,54 @@ def backups_for(env: Env, client_id: str, key: Path, record: dict[str, Any] | No
     return BackupStore(env, client_id, key)
 
 
-def _locate(item: Loaded, key: dict[str, Any]) -> tuple[Any, ...]:
-    """A list element gwconf appended may have moved (the user inserted one before it): it is
-    found again by what gwconf wrote."""
-    path = tuple(key["path"])
-    if not path or not isinstance(path[-1], int):
-        return path
-    container = get_plain(item.data, path[:-1])
-    current = get_plain(item.data, path)
-    if not isinstance(container, list) or value_hash(current) == key["after_hash"]:
-        return path
-    for index, element in enumerate(container):
-        if value_hash(element) == key["after_hash"]:
-            return (*path[:-1], index)
-    return path
+def rebased_keys(keys: list[dict[str, Any]], data: Any) -> list[dict[str, Any]]:
+    """Managed keys whose path runs through a list element gwconf wrote, moved to where that element
+    is now: the user (or the client) may have inserted or removed entries before it since. The
+    element is found again by what gwconf wrote in it, all of its keys at once, so a user's entry
+    that happens to share one value (a provider type) is never taken for gwconf's."""
+    moved: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    rebased = []
+    for key in keys:
+        path = tuple(key["path"])
+        at = next((i for i, part in enumerate(path) if isinstance(part, int)), None)
+        if at is None:
+            rebased.append(key)
+            continue
+        prefix = path[: at + 1]
+        if prefix not in moved:
+            moved[prefix] = _element_now(keys, prefix, data)
+        now = moved[prefix]
+        rebased.append(key if now == prefix else {**key, "path": [*now, *path[at + 1 :]]})
+    return rebased
+
+
+def _element_now(keys: list[dict[str, Any]], prefix: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
+    """Where the list element gwconf's keys under ``prefix`` recorded now is (``prefix`` itself when
+    it still holds them, or when no other element holds more of them)."""
+    group = [tuple(k["path"])[len(prefix) :] for k in keys if tuple(k["path"])[: len(prefix)] == prefix]
+    hashes = [k["after_hash"] for k in keys if tuple(k["path"])[: len(prefix)] == prefix]
+    container = get_plain(data, prefix[:-1])
+
+    def held(element: Any) -> int:
+        return sum(value_hash(get_plain(element, rest)) == h for rest, h in zip(group, hashes, strict=True))
+
+    if not isinstance(container, list):
+        return prefix
+    index = prefix[-1]
+    best, count = index, held(container[index]) if 0 <= index < len(container) else 0
+    if count == len(group):
+        return prefix
+    for other, element in enumerate(container):
+        found = held(element)
+        if found > count:
+            best, count = other, found
+    return (*prefix[:-1], best)
 
 
 def _restore_key(
     item: Loaded, key: dict[str, Any], backups: BackupStore, plan: ClientPlan, restamped: tuple[str, ...] = ()
 ) -> None:
-    path = _locate(item, key)
+    path = tuple(key["path"])
     current = get_plain(item.doc.data(), path)
     shown_path = ".".join(str(p) for p in path)
     if not written_by_gwconf(key, current, restamped):
@@ -734,6 +762,23 @@ def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
     return _Prepared(change, backups, name, folders)
 
 
+def _rebase_record(ledger: Ledger, change: FileChange) -> None:
+    """Before a write is merged into the file's record: the record's keys inside list elements,
+    moved to where those elements are in the bytes this write replaces (``rebased_keys``), so the
+    merge keeps each key's value from before gwconf instead of taking gwconf's own as the user's."""
+    found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
+    if found is None or change.snapshot.data is None:
+        return
+    keys = found[1].get("keys", [])
+    if not any(isinstance(part, int) for key in keys for part in key["path"]):
+        return
+    try:
+        data = formats.load(change.file.format, _text(change.snapshot.data), change.display).data()
+    except GwconfError:
+        return
+    found[1]["keys"] = rebased_keys(keys, data)
+
+
 def _staged_ledger(
     ledger: Ledger, plan: ClientPlan, prepared: list[_Prepared], profile: str | None
 ) -> Ledger:
@@ -747,6 +792,7 @@ def _staged_ledger(
             if found is not None:
                 staged.forget(change.client_id, found[0])
             continue
+        _rebase_record(staged, change)
         staged.record_apply(
             change.client_id,
             profile or (plan.target.profile_name if plan.target else "?"),
