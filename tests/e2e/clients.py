@@ -58,7 +58,8 @@ class E2EClient:
     # paths the client asks the gateway for besides its wire (discovery probes): not the wire's checks
     probes: tuple[str, ...] = ()
     # a full-screen client: run in tmux, the screen read as its output; steps of (text to wait for,
-    # tmux keys to send then) before the reply is awaited
+    # tmux keys to send then) before the reply is awaited; a key "click:TEXT" clicks where TEXT shows,
+    # and "!TEXT" waits until TEXT is gone
     tui: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     # started from bash after sourcing ~/.bashrc: a client whose settings are shell variables
     via_bashrc: bool = False
@@ -638,6 +639,45 @@ GROK_CLI = E2EClient(
 )
 
 
+# -- oterm ----------------------------------------------------------------------------------------
+
+
+def oterm_to_vendor(home: Path) -> None:
+    """Only Ollama again: the ``openaiCompatible`` endpoint gwconf added is gone."""
+    path = home / ".local" / "share" / "oterm" / "config.json"
+    data = json.loads(path.read_text())
+    data.get("openaiCompatible", {}).pop("gwconf", None)
+    path.write_text(json.dumps(data))
+
+
+OTERM = E2EClient(
+    id="oterm",
+    program="oterm",
+    args=(),
+    wire_path=CHAT,
+    # The model cannot be preset (the module's docstring): a new chat is made in its dialog (Ctrl+N),
+    # provider picked from the list, the model typed (the list needs /v1/models, which the wrong-key
+    # run does not get), then Save and the prompt.
+    tui=(
+        ("^n new chat", ("C-n",)),  # (the footer: a second start opens the last chat, no welcome text)
+        ("Type model name", ("Enter",)),  # opens the provider list
+        ("gwconf", ("click:gwconf",)),
+        ("Type model name", ("click:Type model name",)),
+        ("Type model name", ("-l", "my-model")),
+        ("my-model", ("Tab",)),  # leaving the field commits the model
+        ("Model: my-model", ("click:Save",)),
+        ("!Cancel", ("-l", PROMPT)),  # once the dialog is gone (a chat may be open behind it)
+        (PROMPT, ("Enter",)),
+    ),
+    probes=("/v1/models", "/api/v0/models"),
+    wrong_key_text="There was an error running your request",  # a toast, shown for about 5 s
+    to_vendor=oterm_to_vendor,
+    restored_skip="after restore config.json has no openaiCompatible.gwconf, so the new-chat dialog "
+    "offers only Ollama: there is no gateway left to pick (status's reading is the proof)",
+    timeout=240,
+)
+
+
 # -- elia -----------------------------------------------------------------------------------------
 
 ELIA = E2EClient(
@@ -947,6 +987,7 @@ CLIENTS: dict[str, E2EClient] = {
         KIMI_CODE,
         GROK_CLI,
         ELIA,
+        OTERM,
         MISTRAL_VIBE,
         OPENHANDS,
         PI,

@@ -147,8 +147,17 @@ class Harness:
         try:
             deadline = started + timeout
             for text, keys in self.client.tui:
-                if wait_for((text,), deadline):
-                    subprocess.run([*tmux, "send-keys", "-t", "e2e", *keys], check=False)
+                if text.startswith("!"):  # until the text is gone (a dialog closed)
+                    while text[1:] in screen and time.monotonic() < deadline:
+                        time.sleep(1)
+                        screen = subprocess.run(
+                            [*tmux, "capture-pane", "-p", "-J", "-t", "e2e"], capture_output=True, text=True
+                        ).stdout
+                elif not wait_for((text,), deadline):
+                    continue
+                if keys and keys[0].startswith("click:"):
+                    keys = ("-l", *_click(screen, keys[0].removeprefix("click:")))
+                subprocess.run([*tmux, "send-keys", "-t", "e2e", *keys], check=False)
             finished = wait_for(done, deadline)
         finally:
             subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
@@ -167,6 +176,17 @@ class Harness:
 
         paths = [f.path for f in registry.get(self.client.id).files(Env.current())]
         return {p: (p.read_bytes() if p.exists() else None) for p in paths}
+
+
+def _click(screen: str, text: str) -> tuple[str, str]:
+    """A left click in the middle of the last place ``text`` shows on the screen (SGR mouse
+    reports: the full-screen clients here turn mouse reporting on)."""
+    for row, line in reversed(list(enumerate(screen.splitlines(), 1))):
+        column = line.find(text)
+        if column >= 0:
+            x = column + 1 + len(text) // 2
+            return f"\x1b[<0;{x};{row}M", f"\x1b[<0;{x};{row}m"
+    return "", ""
 
 
 def seen(gateway: GatewayServer) -> list[str]:
