@@ -7,9 +7,9 @@ comments and the user's own settings. ``edit`` is the user's change between gwco
 
 from __future__ import annotations
 
+import json
 import os
 import stat
-import json
 from pathlib import Path
 
 import pytest
