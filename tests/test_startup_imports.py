@@ -10,6 +10,7 @@
 - ``profile list``, ``clients`` and ``status`` (a profile, nothing applied) load no difflib (a
   diff is made only where one is shown) and no shutil (its import brings bz2/lzma/zlib);
   ``profile list`` loads no client module. A real ``apply`` prints no diff, so makes none.
+- ``profile list`` (and ``--json``) prints without click, the same text click's path prints.
 - The click-free ``--help`` is the same text click prints, and lists every command and root option.
 No timing assertions here: the benchmark reports times.
 """
@@ -184,6 +185,21 @@ def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[st
     )
     if args[0] == "profile":
         assert result["clients"] == [], "profile list needs no client module"
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_profile_list_needs_no_click_and_prints_what_click_prints(profile, tmp_path, json_flag) -> None:
+    """A damaged profile file is listed too (as click's path lists it), not fatal."""
+    bad = tmp_path / "gwconf" / "profiles" / "broken.toml"
+    assert bad.parent.is_dir()
+    bad.write_text("base_url = [\n")
+    fast, output = probe_all(["profile", "list", *json_flag])
+    through_click, click_output = probe_all(["--debug", "profile", "list", *json_flag])
+    assert fast["code"] == through_click["code"] == 0
+    assert "click" not in fast["loaded"] and "click" in through_click["loaded"]
+    assert output == click_output
+    assert "broken" in output and ('"error"' if json_flag else "(cannot be read:") in output
+    assert "sk-" not in output.replace("sk-…", "")  # the key stays masked on the new path
 
 
 def test_a_real_apply_makes_no_diff(profile, tmp_path) -> None:

@@ -201,7 +201,8 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _fast(args: list[str]) -> int | None:
-    """``gwconf --version`` / ``--help`` / ``current`` without click; None when click must handle ``args``."""
+    """``gwconf --version`` / ``--help`` / ``current`` / ``profile list`` without click; None when click
+    must handle ``args``."""
     if "_GWCONF_COMPLETE" in os.environ:
         return None
     if args and args[0] == "current" and set(args[1:]) <= {"--json"} and len(args) <= 2:
@@ -210,6 +211,8 @@ def _fast(args: list[str]) -> int | None:
         from gwconf.hook import export
 
         return export(args[2])
+    if args[:2] == ["profile", "list"] and args[2:] in ([], ["--json"]):
+        return _profile_list(as_json=len(args) == 3)
     if not args:
         return _no_arguments()
     if len(args) != 1:
@@ -229,6 +232,18 @@ def _fast(args: list[str]) -> int | None:
     except BrokenPipeError:
         pass
     return 0
+
+
+def _profile_list(as_json: bool) -> int | None:
+    """``gwconf profile list [--json]`` without click; None (click runs it and reports the error)
+    when reading the profiles fails, before anything is printed."""
+    from gwconf.cli import _listing
+
+    try:
+        active, rows = _listing.collect()
+    except Exception:
+        return None
+    return _listing.render(active, rows, as_json)
 
 
 def active_profile_file() -> str:
