@@ -1205,7 +1205,7 @@ class TomlDocument:
         holds no table there), or None when only tomlkit can tell (inline tables, dotted keys,
         paths through array elements)."""
         if any(not isinstance(part, str) for part in path):
-            return None
+            return self._kind_in_element(path)
         size = len(path)
         reached = False
         for section in self._header_sections():
@@ -1218,6 +1218,27 @@ class TomlDocument:
         if reached:
             return "table"
         return None if isinstance(self.get(path), dict) else "value"
+
+    def _kind_in_element(self, path: tuple[str | int, ...]) -> str | None:
+        """``_kind`` of ``(*aot, index, key)``, a key of one ``[[aot]]`` element: "value" when no
+        header line reaches that key in any element and the data holds no table there, else None.
+        elia's and gptme's ``[[models]]`` entries are edited key by key: without this, each key
+        built tomlkit's tree of the whole file (about half of ``gwconf use``, issue 15)."""
+        if len(path) < 3:
+            return None
+        aot, index, key = path[:-2], path[-2], path[-1]
+        if not isinstance(key, str) or not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            return None
+        if self._kind(aot) != "aot":  # only an array written as [[headers]]: never inline
+            return None
+        size = len(aot)
+        for section in self._header_sections():
+            if len(section.path) > size and section.path[:size] == aot and section.path[size] == key:
+                return None  # a [aot.key] or [[aot.key]] header: tomlkit tells which element it is in
+        value = self.get(path)
+        if isinstance(value, dict) or _is_table_list(value):
+            return None  # a dotted-key table or an inline one: tomlkit tells them apart
+        return "value"
 
     def _all_sections(self) -> list[_Section]:
         """The current text's sections (the preamble first), computed once per text."""
