@@ -215,3 +215,41 @@ def test_a_real_apply_makes_no_diff(profile, tmp_path) -> None:
     result, output = probe_all(["restore", "codex", "--json"])
     assert result["code"] == 0, output
     assert '-model = \\"my-model\\"  # mine' in output  # the JSON still carries the diff
+
+
+def test_format_patterns_compile_on_first_use_and_every_one_is_valid() -> None:
+    """json and dotenv compile their patterns when first used (``clients`` on an empty home used
+    a few of their 27); each one still compiles, and each ``total`` one matches the empty string."""
+    import re
+
+    from gwconf.formats import dotenv, json
+    from gwconf.formats._base import LazyPattern
+
+    for module in (json, dotenv):
+        patterns = {n: v for n, v in vars(module).items() if isinstance(v, LazyPattern)}
+        assert len(patterns) >= 10, module.__name__
+        for name, pattern in patterns.items():
+            compiled = pattern.compiled()
+            assert isinstance(compiled, re.Pattern), name
+            assert pattern.match is not None and pattern.pattern == compiled.pattern
+            if pattern._args[1]:  # total
+                assert pattern.match("") is not None, name
+    bad = LazyPattern("a", total=True)
+    with pytest.raises(ValueError, match="not total"):
+        bad.match("a")
+
+
+def test_clients_on_an_empty_home_compiles_few_format_patterns(profile) -> None:
+    code = (
+        "from gwconf.cli import run\n"
+        "run(['clients'])\n"
+        "from gwconf.formats import json, dotenv\n"
+        "from gwconf.formats._base import LazyPattern\n"
+        "used = [n for m in (json, dotenv) for n, v in vars(m).items()"
+        " if isinstance(v, LazyPattern) and 'match' in vars(v)]\n"
+        "print('USED', len(used))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    used = int(proc.stdout.rsplit("USED ", 1)[1])
+    assert used <= 8, f"clients compiled {used} json/dotenv patterns: compile them where they are used"
