@@ -253,3 +253,36 @@ def test_clients_on_an_empty_home_compiles_few_format_patterns(profile) -> None:
     assert proc.returncode == 0, proc.stderr
     used = int(proc.stdout.rsplit("USED ", 1)[1])
     assert used <= 8, f"clients compiled {used} json/dotenv patterns: compile them where they are used"
+
+
+@pytest.mark.parametrize("args", [["clients"], ["clients", "--json"], ["status"], ["status", "--json"]])
+def test_clients_and_status_need_no_click_and_print_what_click_prints(profile, tmp_path, args) -> None:
+    """On a home with a client applied, one file damaged by hand and a damaged ledger: the same
+    stdout, stderr and exit code as click's path (``--debug`` sends the command line to click)."""
+    from tests.conftest import TEST_KEY
+
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    (home / ".codex" / "config.toml").write_text('model = "gpt-5"\n')
+    code, _, output = probe(["apply", "codex"])
+    assert code == 0, output
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text('{"env": {"ANTHROPIC_BASE_URL": ')  # unreadable
+    outcomes = []
+    for ledger_text in (None, "{not json"):
+        if ledger_text is not None:
+            (tmp_path / "gwconf" / "state" / "ledger.json").write_text(ledger_text)
+        for line in (args, ["--debug", *args]):
+            proc = subprocess.run(
+                [sys.executable, "-c", PROBE, json.dumps(line)], capture_output=True, text=True, timeout=60
+            )
+            assert "LOADED=" in proc.stdout, proc.stderr
+            output, _, tail = proc.stdout.rpartition("\nLOADED=")
+            outcomes.append((json.loads(tail), output, proc.stderr))
+        (fast, fast_out, fast_err), (slow, slow_out, slow_err) = outcomes[-2:]
+        assert "click" not in fast["loaded"] and "click" in slow["loaded"]
+        assert (fast["code"], fast_out, fast_err) == (slow["code"], slow_out, slow_err)
+        assert "codex" in fast_out and TEST_KEY not in fast_out + fast_err
+    if args[0] == "status":
+        assert outcomes[0][0]["code"] == 1 and "settings.json" in outcomes[0][1] + outcomes[0][2]
+        assert "cannot tell which clients it applied" in outcomes[2][2]
