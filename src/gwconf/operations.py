@@ -122,6 +122,7 @@ def apply_profile(
     if not dry_run:
         by_id = {r.id: r for r in results}
         written: set[Path] = set()
+        written_any = False  # the first write sweeps stray temp files for the whole command
         for plan in plans:
             result = by_id[plan.client.id]
             try:
@@ -130,7 +131,8 @@ def apply_profile(
                     # Kilo Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                planning.execute([plan], env, profile=profile.name)
+                planning.execute([plan], env, profile=profile.name, sweep=not written_any)
+                written_any = True
                 written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
                 result.error = exc
@@ -155,6 +157,7 @@ def restore_clients(
 ) -> list[ClientResult]:
     ledger = Ledger(env)
     results = []
+    swept = False  # the first write sweeps stray temp files for the whole command
     for client in clients:
         result = ClientResult(client.id, client.name)
         results.append(result)
@@ -174,7 +177,8 @@ def restore_clients(
             result.restart = client.restart
             if not dry_run:
                 if plan.pending:
-                    planning.execute([plan], env)
+                    planning.execute([plan], env, sweep=not swept)
+                    swept = True
                 elif ledger.damaged:
                     pass
                 elif not _forget(env, client.id, ledger.client(client.id)):

@@ -697,11 +697,19 @@ def _stamp() -> str:
 
 
 def execute(
-    plans: list[ClientPlan], env: Env, ledger: Ledger | None = None, *, profile: str | None = None
+    plans: list[ClientPlan],
+    env: Env,
+    ledger: Ledger | None = None,
+    *,
+    profile: str | None = None,
+    sweep: bool = True,
 ) -> None:
-    """Write every pending change: all files of one client land together or not at all."""
+    """Write every pending change: all files of one client land together or not at all.
+
+    ``sweep=False``: this command has swept the state folder for stray temp files already (its
+    first client did); see ``repair``."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
-        repair(env)
+        repair(env, sweep=sweep)
         ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
         for plan in plans:
             pending = plan.pending
@@ -933,7 +941,7 @@ def _put_back(target: Path, data: bytes | None, mode: int | None, secret: bool) 
         atomic_write(target, data, mode=mode, secret=secret and mode is None)
 
 
-def repair(env: Env) -> list[str]:
+def repair(env: Env, *, sweep: bool = True) -> list[str]:
     """Finish or undo a change a killed gwconf left half-done; returns what was done (call under the lock).
 
     The ledger's save is a run's commit point. Committed (the ledger is what the run staged): only
@@ -944,11 +952,16 @@ def repair(env: Env) -> list[str]:
     finished instead, every file written and the ledger committed, so one restore undoes it all.
     A killed restore is always undone (the ledger still has every file: the next restore redoes it).
     Temp files of the killed run are removed either way.
+
+    ``sweep=False`` skips the walk over the state folder for stray temp files unless a killed
+    run's journal is found: a command writing many clients sweeps once, with its first client,
+    not once per client (the walk grows with the backups kept; issue 15).
     """
     journal = env.state_dir / "journal.json"
     snap = read_snapshot(journal)
-    for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
-        _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
+    if sweep or snap.data is not None:
+        for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
+            _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
         _remove_pending_copies(env.state_dir)
         return []
