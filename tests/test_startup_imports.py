@@ -286,3 +286,31 @@ def test_clients_and_status_need_no_click_and_print_what_click_prints(profile, t
     if args[0] == "status":
         assert outcomes[0][0]["code"] == 1 and "settings.json" in outcomes[0][1] + outcomes[0][2]
         assert "cannot tell which clients it applied" in outcomes[2][2]
+
+
+def test_status_reads_each_client_file_once(profile, tmp_path) -> None:
+    """status and clients read a client's files for its reading, its drift and the other managers
+    on it: once each file per command (an audit hook counts the opens), and drift still shows."""
+    config = tmp_path / "home" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('model = "gpt-5"\n')
+    code, _, output = probe(["apply", "codex"])
+    assert code == 0, output
+    config.write_text(config.read_text().replace('"my-model"', '"by-hand"'))
+    counter = (
+        "import sys\n"
+        f"watched = {str(config)!r}\n"
+        "opens = []\n"
+        "sys.addaudithook(lambda event, args: opens.append(1) if event == 'open' and str(args[0]) == watched else None)\n"
+        "from gwconf.cli import run\n"
+        "code = run(sys.argv[1:])\n"
+        "print('OPENS', len(opens), code)\n"
+    )
+    for command in ("status", "clients"):
+        proc = subprocess.run(
+            [sys.executable, "-c", counter, command], capture_output=True, text=True, timeout=60
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.rstrip().endswith("OPENS 1 0"), proc.stdout
+        if command == "status":
+            assert "changed by hand since gwconf wrote it: ~/.codex/config.toml: model" in proc.stderr

@@ -282,25 +282,33 @@ def client_status(
     if client.tier == 3 or not read_files:
         return status
     try:
-        status.reading = read_client(client, env)
+        loaded = planning.load_client(client, env)
+        status.reading = client.read(planning.docs_of(loaded), env)
     except GwconfError as exc:
         status.error = exc
         return status
     status.profile = matching_profile(client, status.reading, profiles, env, status.applied_profile)
-    status.drift = drift(client, env, ledger)
-    status.others = other_tools(client, env)
+    # the files just read serve drift and other_tools too: reading each again was a third of
+    # status and clients on a home where every client is applied (issue 15)
+    status.drift = drift(client, env, ledger, loaded)
+    status.others = other_tools(client, env, loaded)
     return status
 
 
-def other_tools(client: ClientAdapter, env: Env) -> list[Any]:
-    """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files."""
+def other_tools(
+    client: ClientAdapter, env: Env, loaded: dict[str, planning.Loaded] | None = None
+) -> list[Any]:
+    """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files.
+    ``loaded``: the client's files as this command read them already (``plan.load_client``)."""
     from gwconf import managers
     from gwconf.fileio import read_snapshot
 
+    already = {item.file.path: item.snapshot for item in (loaded or {}).values()}
     found = []
     for file in client.files(env):
         try:
-            data = read_snapshot(file.path).data
+            snapshot = already.get(file.path) or read_snapshot(file.path)
+            data = snapshot.data
         except (OSError, GwconfError):
             continue
         if data is not None or file.path.parent.is_dir():
@@ -356,20 +364,26 @@ def _keyless(profile: Profile) -> Profile:
     return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
 
 
-def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:
-    """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client)."""
+def drift(
+    client: ClientAdapter, env: Env, ledger: Ledger, loaded: dict[str, planning.Loaded] | None = None
+) -> list[str]:
+    """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client).
+    ``loaded``: the client's files as this command read them already (``plan.load_client``)."""
     from gwconf.formats import get_plain
 
+    already = {item.file: item for item in (loaded or {}).values()}
     changed = []
     for target, record in ledger.files(client.id).items():
         from pathlib import Path
 
         file = planning._file_for(client, env, Path(target), record)
-        try:
-            item = planning.load_file(file, env)
-        except GwconfError as exc:
-            changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
-            continue
+        item = already.get(file)
+        if item is None:
+            try:
+                item = planning.load_file(file, env)
+            except GwconfError as exc:
+                changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
+                continue
         for key in record["keys"]:
             if not written_by_gwconf(key, get_plain(item.data, tuple(key["path"])), client.restamped):
                 changed.append(f"{item.display}: {'.'.join(str(p) for p in key['path'])}")
