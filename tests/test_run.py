@@ -23,7 +23,7 @@ from tests.conftest import TEST_KEY
 FAKE = Path(__file__).with_name("fake_client.py")
 PROGRAMS = (
     "codex", "claude", "cn", "gemini", "qwen", "opencode", "kilo", "crush", "cline", "aider", "llm",
-    "sgpt", "interpreter", "goose", "aichat", "mods", "fabric", "tool",
+    "sgpt", "interpreter", "goose", "aichat", "mods", "fabric", "tool", "gptme", "vibe", "elia",
 )  # fmt: skip
 
 
@@ -250,6 +250,64 @@ def test_env_only_clients(gwconf, profile, fake, home):
     assert (env["OPENAI_HOST"], env["OPENAI_BASE_PATH"]) == ("https://gw.example.com", "/v1/chat/completions")
     assert env["OPENAI_API_KEY"] == TEST_KEY
     assert state(home) == before
+
+
+def test_gptme_local_provider_by_prefixed_variables(gwconf, profile, fake, home, monkeypatch):
+    """gptme has no other-config flag: its ``local`` provider, configured by GPTME_-prefixed
+    variables that beat the shell's OPENAI_* and every config file, with config.toml untouched."""
+    write(home / ".config" / "gptme" / "config.toml", '[env]\nMODEL = "openai/gpt-4o"\n')
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("GPTME_MODEL", "openai/gpt-4o")
+    before = state(home)
+    assert gwconf("run", "gptme", "--", "-n", "hi").exit_code == 0
+    got = report(fake, "gptme")
+    assert got["args"] == ["--model", "local/my-model", "-n", "hi"]
+    env = got["env"]
+    assert env["GPTME_OPENAI_API_BASE"] == "https://gw.example.com/v1"
+    assert env["GPTME_OPENAI_API_KEY"] == TEST_KEY
+    assert "GPTME_MODEL" not in env
+    assert state(home) == before
+
+
+def test_vibe_home_stand_in_with_the_gwconf_provider(gwconf, profile, fake, home, tmp_path, monkeypatch):
+    """A vibe whose config names only Mistral's own provider (no apply before): one launch gets a
+    stand-in VIBE_HOME whose config.toml has the gwconf provider and model active, the key in the
+    environment only, and VIBE_ACTIVE_MODEL from the shell removed."""
+    write(home / ".vibe" / "config.toml", '# mine\nactive_model = "devstral"\n')
+    write(home / ".vibe" / ".env", "MISTRAL_API_KEY=sk-mistral-own\n")
+    write(home / ".vibe" / "logs" / "a.log", "x")
+    monkeypatch.setenv("VIBE_ACTIVE_MODEL", "devstral")
+    before = state(home)
+    assert gwconf("run", "mistral-vibe", "--", "-p", "hi").exit_code == 0
+    got = report(fake, "vibe")
+    folder = got["env"]["VIBE_HOME"]
+    assert folder.startswith(str(tmp_path / "tmp")) and "VIBE_ACTIVE_MODEL" not in got["env"]
+    listing = got["paths"][folder]["tree"]
+    assert listing["logs"] == {"link": str(home / ".vibe" / "logs")}
+    assert listing[".env"] == {"link": str(home / ".vibe" / ".env")}
+    config = listing["config.toml"]["text"]
+    assert config.startswith("# mine") and 'active_model = "my-model"' in config
+    assert 'api_base = "https://gw.example.com/v1"' in config and TEST_KEY not in config
+    assert got["env"]["GWCONF_VIBE_API_KEY"] == TEST_KEY
+    assert temp_left(tmp_path) == [] and state(home) == before
+
+
+def test_elia_config_home_stand_in(gwconf, profile, fake, home, tmp_path):
+    """elia takes no other config file: XDG_CONFIG_HOME points at a stand-in whose elia/config.toml
+    carries the gwconf entry; the user's other config folders are links, the user's file untouched."""
+    write(home / ".config" / "elia" / "config.toml", '# mine\ndefault_model = "gpt-4o"\n')
+    write(home / ".config" / "git" / "config", "[user]\n")
+    before = state(home)
+    assert gwconf("run", "elia", "--", "hi").exit_code == 0
+    got = report(fake, "elia")
+    assert got["args"] == ["-m", "gwconf", "hi"]
+    folder = got["env"]["XDG_CONFIG_HOME"]
+    listing = got["paths"][folder]["tree"]
+    assert listing["git"] == {"link": str(home / ".config" / "git")}
+    config = listing["elia/config.toml"]
+    assert config["mode"] == "0o600" and config["text"].startswith("# mine")
+    assert 'default_model = "gwconf"' in config["text"] and TEST_KEY in config["text"]
+    assert temp_left(tmp_path) == [] and state(home) == before
 
 
 def test_open_interpreter_profile_copy(gwconf, profile, fake, home):

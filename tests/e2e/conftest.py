@@ -41,25 +41,10 @@ XFAIL: dict[str, str] = {
 # Known gaps in gwconf that only the real client shows, per test and client, with the finding. The
 # tests assert what should happen, as strict expected failures until gwconf is fixed.
 _RUN = "test_run_reaches_the_gateway_and_writes_nothing"
-GAPS: dict[tuple[str, str], str] = {
-    # `gwconf run` for the clients added in issue 14, first run by the whole suite on 2026-11-26:
-    (_RUN, "gptme"): "gptme has no flag or variable for another config file, so `run` passes only "
-    "--model gwconf/<m>, and gptme refuses it ('Unknown provider: gwconf') until `gwconf apply gptme`",
-    (_RUN, "mini-swe-agent"): "mini probes /api/v1/models and other paths with a key that is not the "
-    "profile's before it chats: run's injected variables do not reach every request it makes",
-    (_RUN, "hermes"): "hermes sends its ~16 discovery requests (GET /api/v1/models, /api/tags, /props...) "
-    "with a key other than the profile's under `run`",
-    (_RUN, "mistral-vibe"): "vibe reads the key from MISTRAL_API_KEY for its built-in mistral provider: "
-    "`run` does not switch its provider for one launch ('Missing MISTRAL_API_KEY')",
-    (_RUN, "claude-code-router"): "ccr's router is a shared background service with a fixed config path; "
-    "gwconf has no one-launch route for it (`gwconf apply claude-code-router` is the way)",
-    (_RUN, "open-interpreter"): "with --stdin, interpreter reads the prompt from standard input and the "
-    "test gives it none (EOFError): the test's command line, not gwconf, is what is wrong here",
+GAPS: dict[tuple[str, str], str] = {  # none today
 }
 # Gaps that hang until a timeout: marked, not run (each would cost the suite five minutes).
-NOT_RUN: dict[tuple[str, str], str] = {
-    (_RUN, "elia"): "elia is full-screen: under `run` without tmux it waits for a terminal until the "
-    "test's 300 s timeout (its apply test drives it through tmux and passes)",
+NOT_RUN: dict[tuple[str, str], str] = {  # none today
 }
 
 # The environment as pytest started, before the hermetic fixture moved HOME and cleared XDG_*.

@@ -152,6 +152,12 @@ class Harness:
             finished = wait_for(done, deadline)
         finally:
             subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+            # what ran in it got SIGHUP and was handed to us (the subreaper): let it finish its
+            # clean-up (gwconf run removes its temporary folder), then end whatever is left
+            deadline = time.monotonic() + 30
+            while self.processes._our_children() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            self.processes._end(self.processes._our_children())
         return Run(argv, 0 if finished else 1, screen, "", time.monotonic() - started, timed_out=not finished)
 
     def snapshot(self) -> dict[pathlib.Path, bytes | None]:

@@ -34,6 +34,8 @@ from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
 
 MODEL = "my-model"
 REVOKED = "sk-litellm-other-0123456789abcdefOTHR"
+# one worker runs them all (scripts/test: --dist loadgroup): the proxies start once, not once per worker
+pytestmark = pytest.mark.xdist_group("litellm")
 
 
 # -- the proxy, once per session ------------------------------------------------------------------

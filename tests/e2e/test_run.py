@@ -16,6 +16,8 @@ import sys
 
 import pytest
 
+from gwconf import registry
+from gwconf.clients._base import no_launch
 from tests.e2e.clients import CLIENTS
 from tests.e2e.conftest import Install, Processes
 from tests.e2e.test_clients import Harness, seen
@@ -57,20 +59,38 @@ def test_run_reaches_the_gateway_and_writes_nothing(
     )  # fmt: skip
     assert added.exit_code == 0, added
     argv = [sys.executable, "-m", "gwconf", "run", client, "--", *spec.args]
-    env = h.env({"GWCONF_HOME": os.environ["GWCONF_HOME"], **RIVALS})
+    if registry.get(client).module.launch is no_launch:  # no one-launch route: it must say so, exit 2
+        before = home_files(h.home)
+        refused = h.cli("run", client, "--", *spec.args)
+        assert refused.exit_code == 2 and f"gwconf apply {client}" in refused.stderr, refused
+        assert home_files(h.home) == before and not gateway.requests
+        return
+    extra = {"GWCONF_HOME": os.environ["GWCONF_HOME"], **RIVALS}
+    if spec.stdin_file:  # the prompt on standard input, as the apply test gives it
+        argv = ["bash", "-c", 'exec "$0" "$@" <"$GWCONF_E2E_STDIN"', *argv]
+        extra["GWCONF_E2E_STDIN"] = str(h.cwd / spec.stdin_file)
+    env = h.env(extra)
 
     declared = h.snapshot()
     before = home_files(h.home)
-    run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout)
+    if spec.tui is not None:  # full-screen: in its own tmux server, the screen read as its output
+        run = h.run_tui(argv, env, spec.timeout)
+    else:
+        run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout)
     assert run.returncode == 0, run
-    assert DEFAULT_REPLY in run.stdout, run
+    reply = run.stdout + (spec.reply(h.home, h.cwd) if spec.reply else "")  # (mini: its trajectory)
+    assert DEFAULT_REPLY in reply, run
     assert gateway.requests, f"nothing reached the gateway: {seen(gateway)}"
     for request in gateway.requests:
+        if request.path in spec.probes:  # the client's own discovery requests (clients.py lists them)
+            assert request.key in (None, VALID_KEY), f"{request.path} carried another key"
+            continue
         assert request.key == VALID_KEY, (
             f"{request.path} carried another key; the gateway saw {seen(gateway)}"
         )
         assert request.model == MODEL, f"{request.path} asked for {request.model!r}"
-    assert f"starting {client} on profile 'gw'" in run.stderr, run
+    if spec.tui is None:  # (a full-screen client clears the line from its screen)
+        assert f"starting {client} on profile 'gw'" in run.stderr, run
 
     assert [p.name for p in h.tmpdir.iterdir() if p.name.startswith("gwconf-run-")] == []
     for path, data in home_files(h.home).items():

@@ -9,8 +9,10 @@ Windows too. elia reads the file with ``tomllib`` and creates it empty when it i
 Managed keys: the ``[[models]]`` entry with ``id = "gwconf"`` (``name = "openai/<model>"``: litellm's
 OpenAI-compatible route, ``api_base``, ``api_key``, ``provider``, ``display_name``) and
 ``default_model = "gwconf"``. ``elia -m <id or name>`` beats ``default_model``; the entry's
-``api_key``/``api_base`` beat litellm's ``OPENAI_*`` variables. ``gwconf run elia`` passes
-``-m gwconf`` (the entry must be in config.toml already: elia takes no other config file).
+``api_key``/``api_base`` beat litellm's ``OPENAI_*`` variables. ``gwconf run elia``: elia takes no
+other config file, so one launch points ``XDG_CONFIG_HOME`` at a temporary stand-in for the user's
+(links to its entries) whose ``elia/config.toml`` is rendered with the entry, and passes ``-m gwconf``.
+elia's chats live under ``XDG_DATA_HOME``, which stays the user's.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from gwconf.clients._base import (
     shown,
     upsert_table,
 )
-from gwconf.clients._launch_types import LaunchSpec, require_model
+from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -108,7 +110,12 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     require_model(target, NAME, "default_model")
-    return LaunchSpec(argv=["elia", "-m", ENTRY_ID, *args])
+    return LaunchSpec(
+        argv=["elia", "-m", ENTRY_ID, *args],
+        env={"XDG_CONFIG_HOME": TempPath("config")},
+        copies={"config": env.xdg_config_home},
+        render={"config": "config/elia/config.toml"},
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

@@ -10,9 +10,13 @@ Managed keys: one ``[[providers]]`` entry named ``gwconf`` (``base_url``, ``api_
 ``default_model``; gptme speaks Chat Completions to it) and ``[env] MODEL = "gwconf/<model>"``.
 gptme's own precedence for a setting such as ``MODEL``: ``--model``, then ``GPTME_MODEL`` / ``MODEL``
 in the environment, then the project's ``gptme.toml``, then ``config.local.toml``, then
-``config.toml``; ``read`` follows it. ``gwconf run gptme`` passes ``--model gwconf/<model>``:
-gptme has no flag or variable for another config file, so the ``gwconf`` provider must already be
-in config.toml (``gwconf apply gptme``).
+``config.toml``; ``read`` follows it.
+
+``gwconf run gptme``: gptme has no flag or variable for another config file, so one launch uses its
+built-in ``local`` provider (OpenAI-compatible at ``OPENAI_API_BASE``, else ``OPENAI_BASE_URL``, with
+``OPENAI_API_KEY``; ``llm/llm_openai.py``) through ``--model local/<model>``. gptme's ``get_env``
+(``config/core.py``) takes ``GPTME_<NAME>`` before ``<NAME>``, and the environment before every
+config file, so the ``GPTME_``-prefixed variables beat the shell's and a project's ``[env]``.
 """
 
 from __future__ import annotations
@@ -103,10 +107,18 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     return []
 
 
+# gptme's built-in OpenAI-compatible provider, configured only by variables (for `run`)
+LOCAL_PROVIDER = "local"
+
+
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
-    """Only the model can be passed for one launch (see the module docstring)."""
+    """gptme's built-in ``local`` provider, pointed at the gateway by variables (module docstring)."""
     model = require_model(target, NAME, "--model")
-    return LaunchSpec(argv=["gptme", "--model", f"{PROVIDER}/{model}", *args], unset=("MODEL", "GPTME_MODEL"))
+    return LaunchSpec(
+        argv=["gptme", "--model", f"{LOCAL_PROVIDER}/{model}", *args],
+        env={"GPTME_OPENAI_API_BASE": target.base_url, "GPTME_OPENAI_API_KEY": target.api_key},
+        unset=("MODEL", "GPTME_MODEL", "GPTME_OPENAI_BASE_URL"),
+    )
 
 
 def _layers(env: Env, config: Document, findings: list[Finding]) -> list[tuple[str, dict[str, Any]]]:

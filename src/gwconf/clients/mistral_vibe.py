@@ -12,8 +12,10 @@ Managed keys: the ``[[providers]]`` entry named ``gwconf`` (``api_base``, ``api_
 ``[[models]]`` entry whose ``provider`` is ``gwconf`` (``name`` is the wire model, ``alias`` what
 vibe shows), ``active_model = <alias>``, and ``GWCONF_VIBE_API_KEY`` in ``.env``. Vibe's layers,
 which ``read`` follows: ``config.toml``, then a trusted project's ``.vibe/config.toml``, then
-``VIBE_*`` variables (``VIBE_ACTIVE_MODEL``). ``gwconf run mistral-vibe`` exports the key and
-``VIBE_ACTIVE_MODEL`` for one launch (the entries must be in config.toml already).
+``VIBE_*`` variables (``VIBE_ACTIVE_MODEL``). ``gwconf run mistral-vibe`` points ``VIBE_HOME`` at
+a temporary stand-in for ``~/.vibe`` (links to its entries) whose ``config.toml`` is rendered with
+the entries above, exports the key variable (the environment wins over ``.env``) and unsets
+``VIBE_ACTIVE_MODEL`` so the rendered ``active_model`` holds; the user's files are not touched.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from gwconf.clients._base import (
     shown,
     upsert_table,
 )
-from gwconf.clients._launch_types import LaunchSpec, require_model
+from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
 
@@ -120,8 +122,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
-    model = require_model(target, NAME, "VIBE_ACTIVE_MODEL")
-    return LaunchSpec(argv=["vibe", *args], env={KEY_VAR: target.api_key, "VIBE_ACTIVE_MODEL": model})
+    require_model(target, NAME, "active_model")
+    return LaunchSpec(
+        argv=["vibe", *args],
+        env={"VIBE_HOME": TempPath("vibe"), KEY_VAR: target.api_key},
+        unset=("VIBE_ACTIVE_MODEL",),
+        copies={"vibe": folder(env)},
+        render={"config": "vibe/config.toml"},
+    )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
