@@ -269,13 +269,21 @@ def read_client(client: ClientAdapter, env: Env) -> Reading:
 
 
 def client_status(
-    client: ClientAdapter, env: Env, profiles: list[Profile], ledger: Ledger, *, read_files: bool = True
+    client: ClientAdapter,
+    env: Env,
+    profiles: list[Profile],
+    ledger: Ledger,
+    *,
+    read_files: bool = True,
+    detected: bool | None = None,
 ) -> ClientStatus:
+    """Where ``client`` points now. ``detected``: ``client.detect(env)`` when the caller has
+    just asked it (status picks its clients by it), so it is not asked twice."""
     status = ClientStatus(
         id=client.id,
         name=client.name,
         tier=client.tier,
-        detected=client.detect(env),
+        detected=client.detect(env) if detected is None else detected,
         files=[display(f.path, env) for f in client.files(env)],
         applied_profile=ledger.profile_of(client.id),
     )

@@ -96,17 +96,25 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
                 "`gwconf restore --all` falls back to the backups it can still find.",
             )
         )
+    detected: dict[str, bool] = {}  # asked once per client: client_status needs the answer too
     if client_ids:
         from gwconf.cli._common import resolve_clients
 
         clients = resolve_clients(client_ids)
     else:
         applied = set(ledger.clients())
-        clients = [c for c in registry.all_clients() if c.id in applied or (c.tier < 3 and c.detect(env))]
+        clients = []
+        for c in registry.all_clients():
+            if c.tier < 3:
+                detected[c.id] = c.detect(env)
+            if c.id in applied or detected.get(c.id):
+                clients.append(c)
     profiles = operations.load_profiles(env)
     for profile in profiles:  # masked wherever printed; a key command is not run for this
         _output.remember_key(profile.cheap_key(env))
-    rows = [operations.client_status(c, env, profiles, ledger) for c in clients]
+    rows = [
+        operations.client_status(c, env, profiles, ledger, detected=detected.get(c.id)) for c in clients
+    ]
     store = ProfileStore(env)
     active = store.active()
     here = _chosen_here(store)
