@@ -904,18 +904,29 @@ def _after_commit(prepared: list[_Prepared], ledger: Ledger) -> None:
         refs = {k.get("before_ref") for k in (found[1].get("keys", []) if found else [])}
         item.backups.rotate({r for r in refs if r})
         if found is not None and not change.restoring:
-            record = found[1]
-            item.backups.write_meta(
-                {
-                    "client": change.client_id,
-                    "path": found[0],
-                    "format": record.get("format"),
-                    "created": record.get("created"),
-                    "history": record.get("history"),
-                    "written_sha256": record.get("written_sha256"),
-                    "folders": record.get("folders", []),
-                }
-            )
+            item.backups.write_meta(_meta(change.client_id, *found))
+
+
+def _meta(client_id: str, key: str, record: dict[str, Any]) -> dict[str, Any]:
+    """A backup folder's ``meta.json``: enough of the ledger's record to restore without it."""
+    return {
+        "client": client_id,
+        "path": key,
+        "format": record.get("format"),
+        "created": record.get("created"),
+        "history": record.get("history"),
+        "written_sha256": record.get("written_sha256"),
+        "folders": record.get("folders", []),
+    }
+
+
+def _rewrite_metas(ledger: Ledger, client_id: str, entries: list[dict[str, Any]]) -> None:
+    """The meta.json of a committed or finished run's backup folders: the killed run's clean-up
+    after its commit may not have written them, and a damaged ledger's restore needs them."""
+    folders = {e["backups"] for e in entries if isinstance(e.get("backups"), str) and not e.get("restoring")}
+    for key, record in ledger.files(client_id).items():
+        if isinstance(record, dict) and record.get("backups") in folders:
+            BackupStore.at(Path(record["backups"])).write_meta(_meta(client_id, key, record))
 
 
 def remove_empty_folders(folders: list[str]) -> None:
@@ -993,6 +1004,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         for entry in entries:
             if entry.get("restoring") and entry.get("backups"):
                 BackupStore.at(Path(entry["backups"])).retire_pristine()
+        _rewrite_metas(ledger, str(loaded.get("client")), entries)
         notes: list[str] = []
     elif (
         isinstance(staged, dict)
@@ -1005,6 +1017,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         # the client, leaving Codex on the gateway with the user's own key. Undone instead, the
         # ledger still knows every file, and the restore that follows undoes them key by key.
         notes = _finish(entries, ledger, staged, str(loaded.get("client")))
+        _rewrite_metas(ledger, str(loaded.get("client")), entries)
     else:
         notes = _undo(entries)
     remove_file(journal)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import TEST_KEY
+from tests.hardening._world import run_forked
 
 USERS_OWN = "sk-users-own-codex-00000000000000"
 
@@ -76,6 +78,34 @@ def test_damaged_ledger_restore_of_an_adopted_created_file_removes_file_and_link
     result = gwconf("restore", "--all")
     assert result.exit_code == 0, result
     assert not path.is_symlink() and not path.exists() and not moved.exists(), result
+
+
+def test_killed_apply_then_damaged_ledger_restore_still_finds_gwconfs_copies(
+    gwconf, home: Path, profile, tmp_path: Path
+) -> None:
+    """The json machine's sequence: apply killed (SIGKILL before each of its renames/unlinks), the
+    next apply repairs and completes, the ledger is damaged, restore --all. Killed after the ledger's
+    commit but before the backup folders' meta.json, the repair never wrote them: the damaged-ledger
+    restore found "nothing to restore" and left the gateway's address and key in settings.json."""
+    state = tmp_path / "gwconf" / "state"
+    watch = (str(home), str(tmp_path / "gwconf"))
+    files = (home / ".claude" / "settings.json", home / ".claude.json")
+    log = tmp_path / "ops.log"
+    assert os.WEXITSTATUS(run_forked(("apply", "claude-code"), watch=watch, log=log)) == 0
+    count = len(log.read_text().splitlines())
+    for kill_at in range(1, count + 1):
+        shutil.rmtree(state)
+        for path in files:
+            path.unlink(missing_ok=True)
+        status = run_forked(("apply", "claude-code"), kill_at=kill_at, watch=watch)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+        assert gwconf("apply", "claude-code").exit_code == 0
+        (state / "ledger.json").write_text('{"version": 2, "clients": [')
+        result = gwconf("restore", "--all")
+        assert result.exit_code == 0, (kill_at, result)
+        for path in files:
+            left = path.read_text() if path.exists() else ""
+            assert "gw.example.com" not in left and TEST_KEY not in left, (kill_at, path, result.output)
 
 
 @pytest.mark.xfail(
