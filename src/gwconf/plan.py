@@ -142,8 +142,13 @@ def load_file(file: ConfigFile, env: Env) -> Loaded:
     return Loaded(file, shown, snap, had_bom, doc, doc.data())
 
 
-# Formats whose editor imports a library that costs tens of milliseconds (tomlkit, PyYAML).
-_DEFERRED_FORMATS = frozenset({"toml", "yaml"})
+# Formats whose empty document is loaded only on its first edit: those whose editor imports a
+# library that costs tens of milliseconds (tomlkit, PyYAML), and those whose editor reads an empty
+# text as {} with "\n" line endings, as ``_EmptyDocument`` answers (JSON, .env, shell rc files):
+# ``clients`` and ``status`` read every client's files, most of them missing (issue 15).
+_DEFERRED_FORMATS = frozenset(
+    {"toml", "yaml", "json", "jsonc", "json5", "dotenv", "dotenv-npm", "shellrc", "fish", "powershell"}
+)
 
 
 class _EmptyDocument:
