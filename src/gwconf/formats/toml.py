@@ -43,6 +43,7 @@ from gwconf.formats._base import (
     Op,
     changed_edit,
     detect_eol,
+    lazy,
     never_reads_as,
     reread_from_scratch,
 )
@@ -126,10 +127,10 @@ class _Section:
         return self.rows[-1].end if self.rows else 0
 
 
-_LEX_SPECIAL = re.compile(r"""[#"'\[\]{}]""")
-_BASIC_REST = re.compile(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*')  # a basic string's body, escapes skipped
-_LITERAL_REST = re.compile(r"[^'\n]*")
-_ML_BASIC_BODY = re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*')
+_LEX_SPECIAL = lazy(r"""[#"'\[\]{}]""")
+_BASIC_REST = lazy(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*')  # a basic string's body, escapes skipped
+_LITERAL_REST = lazy(r"[^'\n]*")
+_ML_BASIC_BODY = lazy(r'(?:[^"\\]|\\[\s\S]|"(?!""))*')
 
 
 def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
@@ -174,8 +175,8 @@ def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
 
 
 _HEADER_KEY_PATTERN = r"""[A-Za-z0-9_-]+|"[^"\\\x00-\x1f\x7f]*"|'[^'\x00-\x08\x0a-\x1f\x7f]*'"""
-_HEADER_KEY = re.compile(_HEADER_KEY_PATTERN)
-_SIMPLE_HEADER = re.compile(
+_HEADER_KEY = lazy(_HEADER_KEY_PATTERN)
+_SIMPLE_HEADER = lazy(
     rf"(?P<open>\[\[?)[ \t]*(?P<keys>(?:{_HEADER_KEY_PATTERN})(?:[ \t]*\.[ \t]*(?:{_HEADER_KEY_PATTERN}))*)"
     rf"[ \t]*(?P<close>\]\]?)[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
 )
@@ -406,8 +407,8 @@ def _insert_key_line(text: str, section: _Section, line: str, eol: str) -> str:
     return before + indent + line + eol + after
 
 
-_KEY_LINE = re.compile(r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\\n])*"|'[^'\n]*')[ \t]*=[ \t]*""")
-_BARE_VALUE = re.compile(r"[^\s#]+")
+_KEY_LINE = lazy(r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\\n])*"|'[^'\n]*')[ \t]*=[ \t]*""")
+_BARE_VALUE = lazy(r"[^\s#]+")
 _BASIC_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
@@ -570,7 +571,7 @@ def _tomlkit_chunk(path: tuple[str, ...], value: Any) -> str:
     return str(doc.as_string())
 
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEY = lazy(r"[A-Za-z0-9_-]+")
 
 
 def _key_text(key: str) -> str:
