@@ -12,7 +12,7 @@ KEY = "sk-bench-0123456789abcdefWXYZ"
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True  # else ~40 ms per answer (Nagle + delayed ACK, formats.md 9.1)
+    disable_nagle_algorithm = True  # else ~40 ms per answer (Nagle + delayed ACK)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)

@@ -1,6 +1,6 @@
 """A model gateway for tests: a real HTTP server on 127.0.0.1 that follows spec/model-gateway-api.md.
 
-It speaks the four wires gwconf verifies and the real clients use (formats.md 9.1):
+It speaks the four wires gwconf verifies and the real clients use (shared/reference/formats.md 9.1):
 
 | route | auth | success |
 |---|---|---|

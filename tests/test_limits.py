@@ -180,7 +180,7 @@ def test_clients_json_says_which_clients_have_a_place_for_the_limits(gwconf, hom
     rows = {row["id"]: row for row in json.loads(result.stdout)["clients"]}
     assert rows["codex"]["limits"] == "written"
     assert "model_context_window" in rows["codex"]["limits_where"]
-    assert rows["claude-code"]["limits"] == "none" and rows["claude-code"]["limits_where"] is None
+    assert rows["gemini-cli"]["limits"] == "none" and rows["gemini-cli"]["limits_where"] is None
     # every client named in the table exists (a renamed id would silently report "none")
     from gwconf.limits import WRITTEN
 
@@ -196,7 +196,7 @@ def test_verify_and_doctor_show_the_limits_in_effect_and_their_source(
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--use")
     assert gwconf("models").exit_code == 0  # asks the gateway and caches what it says
-    assert gwconf("apply", "codex", "crush", "claude-code").exit_code == 0
+    assert gwconf("apply", "codex", "crush", "gemini-cli").exit_code == 0
     verified = gwconf("verify", "codex")
     assert verified.exit_code == 0, verified
     assert "limits   context 1,000,000 tokens, output 64,000 (from the gateway (GET /v1/model/info))" in (
@@ -210,11 +210,11 @@ def test_verify_and_doctor_show_the_limits_in_effect_and_their_source(
         "from": "the gateway (GET /v1/model/info)",
         "written": True,
     }
-    doctor = json.loads(gwconf("doctor", "codex", "claude-code", "--json").stdout)
-    codex, claude = doctor["clients"]
+    doctor = json.loads(gwconf("doctor", "codex", "gemini-cli", "--json").stdout)
+    codex, gemini = doctor["clients"]
     assert codex["limits"]["source"] == "gateway" and codex["limits"]["context_window"] == 1000000
-    assert claude["limits"]["written"] is False  # no place for them in Claude Code
-    assert "this client has no place for them" in gwconf("doctor", "claude-code").stdout
+    assert gemini["limits"]["written"] is False  # no place for them in Gemini CLI (0.61: tokenLimit())
+    assert "this client has no place for them" in gwconf("doctor", "gemini-cli").stdout
     # the profile's own numbers win, and say so
     assert gwconf("profile", "set", "gw", "--context-window", "50000").exit_code == 0
     doctor = json.loads(gwconf("doctor", "codex", "--json").stdout)
@@ -308,3 +308,352 @@ def test_use_rewrites_the_limits_inside_the_model_entry_gwconf_wrote(
     assert goose["models"] == [{"name": "my-model", "context_limit": 32000}]
     assert gwconf("restore", "crush", "goose").exit_code == 0
     assert not (home / ".config" / "crush" / "crush.json").exists()
+
+
+# -- the clients checked for issue 22's second round: pi, Droid, Cline, Roo Code, Qwen Code, Claude Code
+
+MORE = ("pi", "factory-droid", "cline", "roo-code", "qwen-code", "claude-code")
+
+
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _places(home: Path) -> dict[str, Path]:
+    from gwconf import registry
+    from gwconf.paths import Env
+
+    roo = {f.role: f.path for f in registry.get("roo-code").files(Env.current())}["import"]
+    return {
+        "pi": home / ".pi" / "agent" / "models.json",
+        "droid": home / ".factory" / "settings.json",
+        "cline-models": home / ".cline" / "data" / "settings" / "models.json",
+        "cline-state": home / ".cline" / "data" / "globalState.json",
+        "roo": roo,
+        "qwen": home / ".qwen" / "settings.json",
+        "claude": home / ".claude" / "settings.json",
+    }
+
+
+def _limits_seen(home: Path) -> dict[str, object]:
+    """What each of these clients' files says about the model's limits (None: nothing)."""
+    at = _places(home)
+    [pi] = _json(at["pi"])["providers"]["gwconf"]["models"]
+    [droid] = [m for m in _json(at["droid"])["customModels"] if m["displayName"] == "gwconf"]
+    models = _json(at["cline-models"]) if at["cline-models"].exists() else {}
+    cline = models.get("providers", {}).get("openai-compatible", {}).get("models", {}).get("my-model")
+    state = _json(at["cline-state"])
+    roo = _json(at["roo"])["providerProfiles"]["apiConfigs"]["gwconf"].get("openAiCustomModelInfo")
+    [qwen] = [e for e in _json(at["qwen"])["modelProviders"]["openai"] if e.get("envKey") == "GWCONF_API_KEY"]
+    claude = _json(at["claude"])["env"]
+    return {
+        "pi": (pi.get("contextWindow"), pi.get("maxTokens")),
+        "droid": droid.get("maxOutputTokens"),
+        "cline": cline,
+        "cline-state": [state.get(k) for k in ("actModeOpenAiModelInfo", "planModeOpenAiModelInfo")],
+        "roo": roo,
+        "qwen": qwen.get("generationConfig"),
+        "claude": (claude.get("CLAUDE_CODE_MAX_CONTEXT_TOKENS"), claude.get("CLAUDE_CODE_MAX_OUTPUT_TOKENS")),
+    }
+
+
+def test_the_limits_reach_pi_droid_cline_roo_qwen_and_claude_code(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    applied = gwconf("apply", *MORE)
+    assert applied.exit_code == 0, applied
+    assert "default" not in applied.stdout
+    seen = _limits_seen(home)
+    assert seen["pi"] == (200000, 32000)
+    assert seen["droid"] == 32000
+    # Droid has no window setting: its compaction point for gwconf's model, the window less the output
+    assert _json(_places(home)["droid"])["compactionTokenLimitPerModel"] == {"custom:gwconf-0": 168000}
+    assert seen["cline"] == {"contextWindow": 200000, "maxTokens": 32000}
+    assert _json(_places(home)["cline-models"])["version"] == 1  # StoredModelsFileSchema demands it
+    info = {
+        "maxTokens": 32000, "contextWindow": 200000, "supportsImages": True, "supportsPromptCache": False,
+        "inputPrice": 0, "outputPrice": 0,
+    }  # fmt: skip
+    assert seen["cline-state"] == [{**info, "temperature": 0}] * 2
+    assert seen["roo"] == info
+    assert seen["qwen"] == {"contextWindowSize": 200000, "samplingParams": {"max_tokens": 32000}}
+    assert seen["claude"] == ("200000", "32000")  # the env block holds strings
+
+
+def test_unknown_limits_leave_these_clients_their_own_defaults(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    add(gwconf, "gw", gateway.base_url, "--use")
+    applied = gwconf("apply", *MORE)
+    assert applied.exit_code == 0, applied
+    assert "default" not in applied.stdout  # none of them demands a number
+    seen = _limits_seen(home)
+    assert seen == {
+        "pi": (None, None),
+        "droid": None,  # no longer a silent 8192
+        "cline": None,
+        "cline-state": [None, None],
+        "roo": None,
+        "qwen": None,
+        "claude": (None, None),
+    }
+    assert not _places(home)["cline-models"].exists()  # nothing to say: the file is not created
+    assert "compactionTokenLimitPerModel" not in _json(_places(home)["droid"])  # Droid's 250000 stands
+
+
+def test_use_rewrites_these_limits_beside_the_users_own_entries_and_restore_takes_them_back(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    at = _places(home)
+    mine = {
+        "cline-models": {
+            "version": 1,
+            "providers": {"ollama": {"models": {"qwen3": {"contextWindow": 32768}}}},
+        },
+        "qwen": {
+            "modelProviders": {
+                "openai": [
+                    {"id": "local", "envKey": "MY_KEY", "generationConfig": {"contextWindowSize": 4096}}
+                ]
+            }
+        },
+        "claude": {"env": {"CLAUDE_CODE_MAX_TURNS": "40"}},
+        "pi": {
+            "providers": {"mine": {"baseUrl": "http://x/v1", "models": [{"id": "m", "contextWindow": 9}]}}
+        },
+    }
+    for name, data in mine.items():
+        at[name].parent.mkdir(parents=True, exist_ok=True)
+        at[name].write_text(json.dumps(data, indent=2) + "\n")
+    before = {name: at[name].read_text() for name in mine}
+    add(
+        gwconf,
+        "big",
+        gateway.base_url,
+        "--context-window",
+        "1000000",
+        "--max-output-tokens",
+        "64000",
+        "--use",
+    )
+    add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", *MORE).exit_code == 0
+    assert _limits_seen(home)["qwen"] == {
+        "contextWindowSize": 1000000,
+        "samplingParams": {"max_tokens": 64000},
+    }
+    assert gwconf("use", "small").exit_code == 0
+    seen = _limits_seen(home)
+    assert (seen["pi"], seen["droid"], seen["claude"]) == ((32000, 4000), 4000, ("32000", "4000"))
+    assert seen["cline"] == {"contextWindow": 32000, "maxTokens": 4000}
+    assert seen["roo"]["contextWindow"] == 32000 and seen["qwen"]["contextWindowSize"] == 32000
+    # the user's own entries beside gwconf's stay as they were
+    assert _json(at["cline-models"])["providers"]["ollama"] == mine["cline-models"]["providers"]["ollama"]
+    assert _json(at["qwen"])["modelProviders"]["openai"][0] == mine["qwen"]["modelProviders"]["openai"][0]
+    assert _json(at["claude"])["env"]["CLAUDE_CODE_MAX_TURNS"] == "40"
+    assert _json(at["pi"])["providers"]["mine"] == mine["pi"]["providers"]["mine"]
+    # a profile without limits takes gwconf's numbers out, empty tables with them
+    assert gwconf("use", "unknown").exit_code == 0
+    seen = _limits_seen(home)
+    assert (seen["pi"], seen["droid"], seen["cline"], seen["roo"], seen["qwen"]) == (
+        (None, None),
+        None,
+        None,
+        None,
+        None,
+    )
+    assert seen["claude"] == (None, None) and seen["cline-state"] == [None, None]
+    assert gwconf("restore", *MORE).exit_code == 0
+    for name in mine:
+        assert at[name].read_text() == before[name], name
+
+
+def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: GatewayServer, home: Path) -> None:
+    gateway.model_limits = {"my-model": (32000, 4000)}
+    gateway.limits_shape = "litellm"
+    add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
+    assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
+    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes", "openhands", "open-interpreter")
+    assert gwconf("apply", *windowed).exit_code == 0
+    doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
+    for item in doctor["clients"]:
+        [warning] = [f for f in item["findings"] if "context window" in f["message"]]
+        assert "200,000 tokens for 'my-model'; the gateway says 32,000" in warning["message"], item["id"]
+
+
+def test_copilot_gets_the_window_as_prompt_plus_output_or_named_defaults(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    """Copilot demands both numbers and takes the window as their sum (resolveModelInfo, 0.42)."""
+    user = home / ".config" / "Code - Insiders" / "User"
+    user.mkdir(parents=True)
+    path = user / "chatLanguageModels.json"
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    applied = gwconf("apply", "copilot")
+    assert applied.exit_code == 0 and "default" not in applied.stdout, applied
+    [group] = _json(path)
+    assert {k: group["models"][0][k] for k in ("maxInputTokens", "maxOutputTokens")} == {
+        "maxInputTokens": 168000,
+        "maxOutputTokens": 32000,
+    }
+    switched = gwconf("use", "unknown")
+    assert switched.exit_code == 0, switched
+    [group] = _json(path)
+    assert (group["models"][0]["maxInputTokens"], group["models"][0]["maxOutputTokens"]) == (119808, 8192)
+    said = " ".join(switched.stdout.split())
+    assert "needs the model's context window" in said and "wrote gwconf's default 8192" in said
+    assert gwconf("restore", "copilot").exit_code == 0
+    assert not path.exists()
+
+
+def test_copilot_cli_gets_the_limits_in_its_shell_block(gwconf, gateway: GatewayServer, home: Path) -> None:
+    rc = home / ".bashrc"
+    rc.write_text("# my bashrc\nexport EDITOR=vim\n")
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "copilot-cli").exit_code == 0
+    text = rc.read_text()
+    assert "COPILOT_PROVIDER_MAX_PROMPT_TOKENS" in text and "168000" in text  # the window less the output
+    assert "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS" in text and "32000" in text
+    assert gwconf("use", "unknown").exit_code == 0
+    text = rc.read_text()
+    assert "COPILOT_MODEL" in text and "MAX_PROMPT_TOKENS" not in text and "MAX_OUTPUT_TOKENS" not in text
+    assert gwconf("restore", "copilot-cli").exit_code == 0
+    assert rc.read_text() == "# my bashrc\nexport EDITOR=vim\n"
+
+
+def test_nanocoder_gets_the_window_in_its_provider_entry(gwconf, gateway: GatewayServer, home: Path) -> None:
+    path = home / ".config" / "nanocoder" / "agents.config.json"
+    path.parent.mkdir(parents=True)
+    mine = {"name": "local", "baseUrl": "http://localhost:11434/v1", "models": ["qwen3"], "contextWindow": 4096}
+    path.write_text(json.dumps({"nanocoder": {"providers": [mine]}}, indent=2) + "\n")
+    before = path.read_text()
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "nanocoder").exit_code == 0
+    providers = _json(path)["nanocoder"]["providers"]
+    assert providers[0] == mine
+    assert providers[1]["name"] == "gwconf" and providers[1]["contextWindow"] == 200000
+    assert gwconf("use", "unknown").exit_code == 0
+    assert "contextWindow" not in _json(path)["nanocoder"]["providers"][1]
+    assert gwconf("restore", "nanocoder").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_aichat_gets_the_limits_on_its_model_item(gwconf, gateway: GatewayServer, home: Path) -> None:
+    import yaml
+
+    path = home / ".config" / "aichat" / "config.yaml"
+    path.parent.mkdir(parents=True)
+    before = "# mine\nclients:\n  - type: openai\n    models:\n      - name: my-model\n        max_input_tokens: 4096\n"
+    path.write_text(before)
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "aichat").exit_code == 0
+    mine, ours = yaml.safe_load(path.read_text())["clients"]
+    assert mine["models"] == [{"name": "my-model", "max_input_tokens": 4096}]  # the user's own client
+    assert ours["models"] == [{"name": "my-model", "max_input_tokens": 200000, "max_output_tokens": 32000}]
+    assert gwconf("use", "unknown").exit_code == 0
+    assert yaml.safe_load(path.read_text())["clients"][1]["models"] == [{"name": "my-model"}]
+    assert gwconf("restore", "aichat").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_mistral_vibe_gets_the_limits_on_its_model_entry(gwconf, gateway: GatewayServer, home: Path) -> None:
+    path = home / ".vibe" / "config.toml"
+    path.parent.mkdir(parents=True)
+    before = '# mine\n[[models]]\nname = "devstral"\nprovider = "mistral"\nalias = "devstral"\nmax_context_length = 4096\n'
+    path.write_text(before)
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    mine, ours = tomllib.loads(path.read_text())["models"]
+    assert mine["max_context_length"] == 4096 and "max_output_tokens" not in mine
+    assert (ours["max_context_length"], ours["max_output_tokens"]) == (200000, 32000)
+    assert gwconf("use", "unknown").exit_code == 0
+    ours = tomllib.loads(path.read_text())["models"][1]
+    assert "max_context_length" not in ours and "max_output_tokens" not in ours
+    assert gwconf("restore", "mistral-vibe").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_hermes_gets_the_limits_in_its_model_mapping(gwconf, gateway: GatewayServer, home: Path) -> None:
+    import yaml
+
+    path = home / ".hermes" / "config.yaml"
+    path.parent.mkdir(parents=True)
+    before = "# mine\nagent:\n  max_turns: 40\n"
+    path.write_text(before)
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "hermes").exit_code == 0
+    data = yaml.safe_load(path.read_text())
+    assert (data["model"]["context_length"], data["model"]["max_tokens"]) == (200000, 32000)
+    assert data["agent"] == {"max_turns": 40}
+    assert gwconf("use", "unknown").exit_code == 0
+    model = yaml.safe_load(path.read_text())["model"]
+    assert "context_length" not in model and "max_tokens" not in model and model["provider"] == "custom"
+    assert gwconf("restore", "hermes").exit_code == 0
+    assert path.read_text() == before
+
+
+def test_openhands_gets_the_limits_in_both_llm_settings(gwconf, gateway: GatewayServer, home: Path) -> None:
+    path = home / ".openhands" / "agent_settings.json"
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "openhands").exit_code == 0
+    data = _json(path)
+    for llm in (data["llm"], data["condenser"]["llm"]):
+        assert (llm["max_input_tokens"], llm["max_output_tokens"]) == (200000, 32000)
+    assert gwconf("use", "unknown").exit_code == 0
+    data = _json(path)
+    for llm in (data["llm"], data["condenser"]["llm"]):
+        assert "max_input_tokens" not in llm and "max_output_tokens" not in llm
+    assert gwconf("restore", "openhands").exit_code == 0
+    assert not path.exists()
+
+
+def test_open_interpreter_gets_the_limits_in_its_profile(gwconf, gateway: GatewayServer, home: Path) -> None:
+    import yaml
+
+    path = _file_of("open-interpreter")
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "unknown", gateway.base_url)
+    assert gwconf("apply", "open-interpreter").exit_code == 0
+    llm = yaml.safe_load(path.read_text())["llm"]
+    assert (llm["context_window"], llm["max_tokens"]) == (200000, 32000)
+    assert gwconf("use", "unknown").exit_code == 0
+    llm = yaml.safe_load(path.read_text())["llm"]
+    assert "context_window" not in llm and "max_tokens" not in llm
+    assert gwconf("restore", "open-interpreter").exit_code == 0
+    assert not path.exists()
+
+
+def test_droid_keeps_the_users_compaction_points_and_moves_gwconfs_with_its_entry(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    path = home / ".factory" / "settings.json"
+    path.parent.mkdir(parents=True)
+    mine = {"customModels": [], "compactionTokenLimitPerModel": {"claude-opus-4-7": 150000}}
+    path.write_text(json.dumps(mine, indent=2) + "\n")
+    before = path.read_text()
+    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000")
+    assert gwconf("apply", "factory-droid").exit_code == 0
+    assert _json(path)["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-0": 168000}
+    assert gwconf("use", "small").exit_code == 0
+    assert _json(path)["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-0": 28000}
+    assert gwconf("restore", "factory-droid").exit_code == 0
+    assert path.read_text() == before
+    # the user adds a model before gwconf's: its id becomes custom:gwconf-1, and the point moves with it
+    assert gwconf("apply", "factory-droid").exit_code == 0
+    data = _json(path)
+    data["customModels"].insert(0, {"model": "x", "displayName": "Local", "provider": "generic-chat-completion-api"})
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    assert gwconf("use", "big").exit_code == 0
+    data = _json(path)
+    assert data["sessionDefaultSettings"]["model"] == "custom:gwconf-1"
+    assert data["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-1": 168000}

@@ -1,4 +1,4 @@
-"""Base-address forms: what users paste, what each client gets (pitfalls.md section 4)."""
+"""Base-address forms: what users paste, what each client gets (shared/reference/pitfalls.md section 4)."""
 
 from __future__ import annotations
 

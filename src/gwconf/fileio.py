@@ -1,4 +1,4 @@
-"""Reading and writing files without ever losing one (formats.md section 7).
+"""Reading and writing files without ever losing one (an own recipe: atomicwrites replaces a symlink).
 
 ``atomic_write`` follows symlinks to their target (the link stays), writes a temp file in the
 target's folder, keeps mode and owner, fsyncs file and folder, and replaces with ``os.replace``.

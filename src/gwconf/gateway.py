@@ -1,14 +1,14 @@
 """The four wire protocols, one small request each, classified into a fixed set of verdicts.
 
 verify and doctor never trust a client's own error text (Claude Code retries a 401 for minutes,
-Codex five times; pitfalls.md 3.6): they send the smallest real request themselves, with the
+Codex five times, seen in runs): they send the smallest real request themselves, with the
 address, key, header and model the client would use, and say what came back (spec 4.1, 5.3,
-5.6, 7; pitfalls.md 3 and 12).
+5.6, 7).
 
 Rules kept here, in one place:
 - the key goes only to the URL being probed: never to a vendor's official host (spec 5.3; the
   fault is reported instead) and never through a redirect (a redirect is reported, not followed);
-- httpx is imported inside ``_send`` only (it costs ~200 ms at start-up, formats.md 9), with
+- httpx is imported inside ``_send`` only (it costs ~200 ms at start-up, measured), with
   ``trust_env=False`` so no proxy, netrc or environment setting reroutes the request;
 - every body shown is trimmed and passed through ``secrets.redact`` with the key.
 """
@@ -489,7 +489,7 @@ def second_look(request: Request, result: Probe, timeout: float) -> None:
 
 
 def classify(result: Probe, raw: bytes, content_type: str, location: str | None, key: str) -> Probe:
-    """Turn status and body into a verdict (pitfalls.md 3.2 and 12)."""
+    """Turn status and body into a verdict the user can act on (spec 5.6, 7: key, address, model...)."""
     status = result.status or 0
     text = raw.decode("utf-8", errors="replace")
     html = _is_html(text, content_type)

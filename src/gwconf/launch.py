@@ -1,8 +1,8 @@
 """``gwconf run``: start a client once with a profile's target injected, writing nothing to its files.
 
 Each client module says how through an optional ``launch(target, env, args) -> LaunchSpec`` hook
-(shared/reference/pitfalls.md section 17, and the "One-shot command" / "Environment variables"
-sections of clients-terminal.md): variables the client reads, the client's own one-launch
+(each module cites the client docs or source that name them, the way cc-switch-cli and OmniRoute
+launch Claude Code and Codex): variables the client reads, the client's own one-launch
 options (Codex ``-c key=value``, Claude Code ``--settings FILE``), or a stand-in for its config
 folder that the variable which moves that folder points at (``QWEN_HOME``, ``LLM_USER_PATH``...).
 A module without the hook cannot be launched this way; ``gwconf apply`` configures it instead.
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from gwconf.clients._launch_types import Arg, LaunchSpec, TempPath, fresh_document, require_model
 from gwconf.errors import ClientError, GwconfError, UsageError
+from gwconf.processes import alive
 
 # The types a client fills live in clients/_launch_types.py (re-exported here for callers of
 # ``gwconf run``); the process and file machinery below is imported inside the functions that
@@ -292,16 +293,6 @@ def write_private(folder: Path, name: str, data: bytes) -> None:
         handle.write(data)
 
 
-class _Before:
-    """The document's data as loaded, for ``verify_edit``'s replay."""
-
-    def __init__(self, data: Any) -> None:
-        self._data = data
-
-    def data(self) -> Any:
-        return self._data
-
-
 def render_into(launch: Launch, env: Env, folder: Path) -> list[str]:
     """The client's files as ``render()`` edits them, written into the temporary folder only.
 
@@ -334,7 +325,7 @@ def render_into(launch: Launch, env: Env, folder: Path) -> list[str]:
     for role, name in spec.render.items():
         doc, before, raw, had_bom = loaded[role]
         if doc.ops:
-            original = _Before(before) if before is not None else None
+            original = formats.Frozen(before) if before is not None else None
             data = formats.encode(formats.verify_edit(formats_of[role], original, doc), had_bom)
         else:
             data = raw or b""
@@ -422,7 +413,7 @@ def sweep(root: Path) -> None:
         if not entry.name.startswith(TEMP_PREFIX):
             continue
         pid = entry.name[len(TEMP_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or _alive(int(pid)):
+        if not pid.isdigit() or alive(int(pid)):
             continue
         try:
             if (
@@ -432,18 +423,6 @@ def sweep(root: Path) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
         except (OSError, AttributeError):
             continue
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
 
 
 # -- the child ------------------------------------------------------------------------------------

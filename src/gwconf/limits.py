@@ -123,6 +123,21 @@ def known_limits(target: Any, window_key: str | None, output_key: str | None) ->
     return found
 
 
+def write_limits(doc: Any, entry: tuple[Any, ...], places: list[tuple[tuple[str, ...], int | None]]) -> None:
+    """Set each limit under ``entry`` (an entry gwconf owns), or take it out when unknown, together
+    with the tables that held only it (an empty ``samplingParams`` is not the same as none)."""
+    for sub, value in places:
+        if value:
+            doc.set((*entry, *sub), int(value))
+            continue
+        doc.delete((*entry, *sub))
+        for depth in range(len(sub) - 1, 0, -1):
+            parent = doc.get((*entry, *sub[:depth]), None)
+            if not (isinstance(parent, dict) and not parent):
+                break
+            doc.delete((*entry, *sub[:depth]))
+
+
 def window_or_default(target: Any, client: str, notes: list[str]) -> int:
     """The context window for a client whose file demands one: the known one, else the stated
     default, which the apply output names (never a silent guess)."""
@@ -164,6 +179,29 @@ WRITTEN: dict[str, str] = {
     "anythingllm": ".env GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",
     "kimi-code": "config.toml models.<alias>.max_context_size",
     "openclaw": "openclaw.json models.providers.gwconf.models[].contextWindow, maxTokens",
+    "pi": "~/.pi/agent/models.json providers.gwconf.models[].contextWindow, maxTokens",
+    "factory-droid": (
+        "~/.factory/settings.json customModels[gwconf].maxOutputTokens; "
+        "compactionTokenLimitPerModel[custom:gwconf-N] (window - output)"
+    ),
+    "cline": (
+        "~/.cline/data/settings/models.json providers.openai-compatible.models.<model>.contextWindow, "
+        "maxTokens; globalState.json act/planModeOpenAiModelInfo"
+    ),
+    "roo-code": "roo-code-settings.json providerProfiles.apiConfigs.gwconf.openAiCustomModelInfo",
+    "qwen-code": (
+        "~/.qwen/settings.json modelProviders.openai[].generationConfig.contextWindowSize, "
+        "samplingParams.max_tokens"
+    ),
+    "claude-code": "~/.claude/settings.json env CLAUDE_CODE_MAX_CONTEXT_TOKENS, CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+    "copilot": "chatLanguageModels.json gwconf group models[].maxInputTokens (window - output), maxOutputTokens",
+    "open-interpreter": "profiles/default.yaml llm.context_window, llm.max_tokens",
+    "openhands": "~/.openhands/agent_settings.json llm and condenser.llm max_input_tokens, max_output_tokens",
+    "hermes": "~/.hermes/config.yaml model.context_length, model.max_tokens",
+    "mistral-vibe": "~/.vibe/config.toml [[models]] (provider gwconf) max_context_length, max_output_tokens",
+    "aichat": "config.yaml clients[gwconf].models[].max_input_tokens, max_output_tokens",
+    "nanocoder": "agents.config.json nanocoder.providers[gwconf].contextWindow",
+    "copilot-cli": "shell block COPILOT_PROVIDER_MAX_PROMPT_TOKENS (window - output), COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
 }
 
 
@@ -175,8 +213,8 @@ def place(client_id: str) -> dict[str, str | None]:
 
 # Clients whose file demands a window (and those demanding an output size too): with the limits
 # unknown they get ``DEFAULT_*`` (window_or_default / output_or_default in their modules).
-DEMANDS_WINDOW = frozenset({"crush", "goose", "zed", "anythingllm", "kimi-code", "openclaw"})
-DEMANDS_OUTPUT = frozenset({"crush", "openclaw"})
+DEMANDS_WINDOW = frozenset({"crush", "goose", "zed", "anythingllm", "kimi-code", "openclaw", "copilot"})
+DEMANDS_OUTPUT = frozenset({"crush", "openclaw", "copilot"})
 
 
 def in_effect(client_id: str, limits: Limits) -> dict[str, Any]:
@@ -220,12 +258,38 @@ WINDOW_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
     "continue": ("config", ("models", "*", "defaultCompletionOptions", "contextLength")),
     "crush": ("config", ("providers", "gwconf", "models", "*", "context_window")),
     "goose": ("provider", ("models", "*", "context_limit")),
-    "zed": ("settings", ("language_models", "openai_compatible", "gwconf", "available_models", "*", "max_tokens")),
+    "zed": (
+        "settings",
+        ("language_models", "openai_compatible", "gwconf", "available_models", "*", "max_tokens"),
+    ),
     "anythingllm": ("env", ("GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT",)),
     "kimi-code": ("config", ("models", "*", "max_context_size")),
     "openclaw": ("config", ("models", "providers", "gwconf", "models", "*", "contextWindow")),
+    "pi": ("models", ("providers", "gwconf", "models", "*", "contextWindow")),
+    "cline": ("models", ("providers", "openai-compatible", "models", "<model>", "contextWindow")),
+    "roo-code": (
+        "import",
+        ("providerProfiles", "apiConfigs", "gwconf", "openAiCustomModelInfo", "contextWindow"),
+    ),
+    "qwen-code": ("settings", ("modelProviders", "openai", "*", "generationConfig", "contextWindowSize")),
+    "claude-code": ("settings", ("env", "CLAUDE_CODE_MAX_CONTEXT_TOKENS")),
+    "open-interpreter": ("profile", ("llm", "context_window")),
+    "openhands": ("agent", ("llm", "max_input_tokens")),
+    "hermes": ("config", ("model", "context_length")),
+    "mistral-vibe": ("config", ("models", "*", "max_context_length")),
+    "aichat": ("config", ("clients", "*", "models", "*", "max_input_tokens")),
+    "nanocoder": ("agents", ("nanocoder", "providers", "*", "contextWindow")),
 }
 
+
+def _holds(item: Any, model: str) -> bool:
+    """Is ``item`` the entry for ``model``: named so, or a provider whose own model list has it."""
+    if not isinstance(item, dict):
+        return False
+    if model in (item.get("id"), item.get("name"), item.get("model")):
+        return True
+    listed = item.get("models")
+    return isinstance(listed, list) and any(m == model or _holds(m, model) for m in listed)
 
 
 def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> int | None:
@@ -240,11 +304,11 @@ def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> i
     value: Any = doc.get((path[0].replace("<model>", model),), None)
     for step in path[1:]:
         if step == "*":
-            items = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
-            value = next(
-                (i for i in items if isinstance(i, dict) and model in (i.get("id"), i.get("name"), i.get("model"))),
-                None,
+            items = (
+                value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
             )
+            ours = [i for i in items if isinstance(i, dict) and "gwconf" in (i.get("name"), i.get("id"))]
+            value = next((i for i in [*ours, *items] if _holds(i, model)), None)  # gwconf's entry first
         else:
             value = value.get(step.replace("<model>", model)) if isinstance(value, dict) else None
     if isinstance(value, str) and value.strip().isdigit():

@@ -2,7 +2,7 @@
 
 Each client with an import link builds its payload in its own module (``import_link``: Cherry
 Studio's ``cherrystudio://providers/api-keys?v=1&data=…`` and Chatbox's
-``chatbox://provider/import?config=…``, clients-editors.md 2.4) and calls ``make``. The base64 is
+``chatbox://provider/import?config=…``) and calls ``make``. The base64 is
 made of letters and digits only (``encode``), so no app version's decoder can misread it. Either
 app asks the user to confirm. The link carries the key, so callers print it only when asked to, and
 ``open_link`` hands it to the system's URL handler (``xdg-open``, ``open``, ``os.startfile``)

@@ -1,8 +1,9 @@
 """Where things live. Core code takes an explicit ``Env`` instead of reading globals.
 
-Client paths are fixed by each client (``~/.codex``, ``~/.claude``...) and never go through
-platformdirs; platformdirs (imported lazily, it costs ~45 ms) only places gwconf's own
-config and state. ``GWCONF_HOME`` moves config, state and backups into one folder.
+Client paths are fixed by each client (``~/.codex``, ``~/.claude``...). gwconf's own config and
+state follow platformdirs' rules, placed by ``gwconf.dirs`` for this Env (not the process) and
+without importing platformdirs (~45 ms). ``GWCONF_HOME`` moves config, state and backups into one
+folder.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
+
+from gwconf.dirs import own_folders
 
 
 @dataclass(frozen=True)
@@ -45,17 +47,11 @@ class Env:
     # -- gwconf's own folders ------------------------------------------------------------------
     @property
     def config_dir(self) -> Path:
-        root = self.get("GWCONF_HOME")
-        if root:
-            return Path(root)
-        return Path(self._platformdirs().user_config_dir("gwconf", appauthor=False, roaming=True))
+        return Path(own_folders(self.environ, self.platform, str(self.home))[0])
 
     @property
     def state_dir(self) -> Path:
-        root = self.get("GWCONF_HOME")
-        if root:
-            return Path(root) / "state"
-        return Path(self._platformdirs().user_state_dir("gwconf", appauthor=False))
+        return Path(own_folders(self.environ, self.platform, str(self.home))[1])
 
     @property
     def profiles_dir(self) -> Path:
@@ -64,12 +60,6 @@ class Env:
     @property
     def backups_dir(self) -> Path:
         return self.state_dir / "backups"
-
-    def _platformdirs(self) -> ModuleType:
-        """platformdirs, imported only when gwconf's own folders are needed without GWCONF_HOME."""
-        import platformdirs
-
-        return platformdirs
 
     # -- clients ---------------------------------------------------------------------------------
     def which(self, program: str) -> str | None:

@@ -264,18 +264,8 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
     )
 
 
-class _Frozen:
-    """The document as it was before edits, for verify_edit's replay."""
-
-    def __init__(self, data: Any) -> None:
-        self._data = data
-
-    def data(self) -> Any:
-        return self._data
-
-
 def _original(item: Loaded) -> formats.Parsed:
-    return _Frozen(item.data)
+    return formats.Frozen(item.data)
 
 
 def key_records(
@@ -355,18 +345,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             pristine = backups.pristine()
             if pristine is not None:  # nothing but gwconf wrote it since the copy: the original bytes
                 after = None if pristine is MISSING else pristine
-                plan.changes.append(
-                    FileChange(
-                        client.id,
-                        file,
-                        item.display,
-                        item.snapshot,
-                        after,
-                        restoring=True,
-                        restore_mode=backups.pristine_mode(),
-                        record=record,
-                    )
-                )
+                plan.changes.append(_restoring(client.id, item, after, backups.pristine_mode(), record))
                 continue
         for managed in reversed(record["keys"]):
             _restore_key(item, managed, backups, plan, client.restamped)
@@ -391,18 +370,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             and item.snapshot.mode == record["mode"]
         ):
             restore_mode = backups.pristine_mode()  # the mode gwconf changed (0600 for a key), put back
-        plan.changes.append(
-            FileChange(
-                client.id,
-                file,
-                item.display,
-                item.snapshot,
-                after_bytes,
-                restoring=True,
-                restore_mode=restore_mode,
-                record=record,
-            )
-        )
+        plan.changes.append(_restoring(client.id, item, after_bytes, restore_mode, record))
     return plan
 
 
@@ -429,18 +397,7 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
         if meta.get("history") == "gwconf" and item.snapshot.digest == meta.get("written_sha256"):
             after = None if pristine is MISSING else pristine
             record = {"folders": meta.get("folders", [])}
-            plan.changes.append(
-                FileChange(
-                    client.id,
-                    file,
-                    item.display,
-                    item.snapshot,
-                    after,
-                    restoring=True,
-                    restore_mode=store.pristine_mode(),
-                    record=record,
-                )
-            )
+            plan.changes.append(_restoring(client.id, item, after, store.pristine_mode(), record))
             wheres.append(where)
         elif item.snapshot.exists:
             plan.left_alone.append(
@@ -468,6 +425,22 @@ def clients_in_backups(env: Env) -> list[str]:
         return []
     return sorted(
         p.name for p in root.iterdir() if p.is_dir() and any(f.is_file() for f in p.glob("*/meta.json"))
+    )
+
+
+def _restoring(
+    client_id: str, item: Loaded, after: bytes | None, mode: int | None, record: dict[str, Any]
+) -> FileChange:
+    """A restore's change of one file: ``after`` (None: remove it), back in the mode it had."""
+    return FileChange(
+        client_id,
+        item.file,
+        item.display,
+        item.snapshot,
+        after,
+        restoring=True,
+        restore_mode=mode,
+        record=record,
     )
 
 

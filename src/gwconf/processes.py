@@ -17,6 +17,19 @@ from pathlib import Path
 PROC = Path("/proc")
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (on every platform; another user's process counts)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: it exists, and is someone else's
+        return True
+    return True
+
+
 @dataclass
 class Process:
     pid: int

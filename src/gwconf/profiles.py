@@ -164,24 +164,10 @@ class Profile:
         doc = tomlkit.document()
         doc.add(tomlkit.comment(f"gwconf profile {self.name!r}: see the README's 'Profiles' section"))
         doc.add("base_url", self.base_url)
-        if self.model:
-            doc.add("model", self.model)
-        if self.key is not None and include_key:
-            doc.add("key", self.key)
-        if self.key_env:
-            doc.add("key_env", self.key_env)
-        if self.key_cmd:
-            doc.add("key_cmd", self.key_cmd)
-        if self.key_keyring:
-            doc.add("key_keyring", self.key_keyring)
-        if self.anthropic_base_url:
-            doc.add("anthropic_base_url", self.anthropic_base_url)
-        if self.gemini_base_url:
-            doc.add("gemini_base_url", self.gemini_base_url)
-        if self.context_window:
-            doc.add("context_window", self.context_window)
-        if self.max_output_tokens:
-            doc.add("max_output_tokens", self.max_output_tokens)
+        for name in (*_TEXT_FIELDS[1:], *_TOKEN_FIELDS):
+            value = getattr(self, name)
+            if (value is not None and include_key) if name == "key" else value:
+                doc.add(name, value)
         if self.client_models:
             table = tomlkit.table()
             for client_id, model in sorted(self.client_models.items()):
@@ -257,8 +243,8 @@ def _needs_shell(command: str) -> bool:
     return any(ch in command for ch in "|&;<>$`")
 
 
-_KNOWN_KEYS = {
-    "name",
+# The fields of a profile file, in the order ``to_toml`` writes them (then the [models] table).
+_TEXT_FIELDS = (
     "base_url",
     "model",
     "key",
@@ -267,10 +253,9 @@ _KNOWN_KEYS = {
     "key_keyring",
     "anthropic_base_url",
     "gemini_base_url",
-    "models",
-    "context_window",
-    "max_output_tokens",
-}
+)
+_TOKEN_FIELDS = ("context_window", "max_output_tokens")
+_KNOWN_KEYS = {"name", *_TEXT_FIELDS, *_TOKEN_FIELDS, "models"}
 
 
 def parse_profile(text: str, source: str, name: str) -> Profile:
@@ -288,17 +273,7 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
             f"{source}: unknown field(s) {', '.join(unknown)}.",
             "Allowed: " + ", ".join(sorted(_KNOWN_KEYS)),
         )
-    for key in (
-        "base_url",
-        "model",
-        "key",
-        "key_env",
-        "key_cmd",
-        "key_keyring",
-        "anthropic_base_url",
-        "gemini_base_url",
-        "name",
-    ):
+    for key in (*_TEXT_FIELDS, "name"):
         if key in data and not isinstance(data[key], str):
             raise ProfileError(f"{source}: {key} must be a string.", f'Quote the value: {key} = "..."')
     if "base_url" not in data:
@@ -323,7 +298,7 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
             f"{source}: [models] must map client ids to model names.",
             'Write a [models] table with lines such as: codex = "my-model"  (ids: gwconf clients)',
         )
-    for key in ("context_window", "max_output_tokens"):
+    for key in _TOKEN_FIELDS:
         value = data.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise ProfileError(

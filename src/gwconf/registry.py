@@ -61,7 +61,7 @@ MODULES: dict[str, str] = {
 
 IDS: tuple[str, ...] = tuple(sorted(MODULES))
 
-# Clients that cannot be pointed at a gateway, and why (shared/reference/clients-2026.md 1b). The
+# Clients that cannot be pointed at a gateway, and why (each line names what the client lacks). The
 # README's client section carries the same lines; typing one of these ids prints its line.
 UNSUPPORTED: dict[str, str] = {
     "amp": (

@@ -1,4 +1,4 @@
-"""Base-address forms, in one place (pitfalls.md section 4).
+"""Base-address forms, in one place (each client module says which form its client wants, and why).
 
 The profile stores one canonical OpenAI-style base ending in ``/v1`` (spec 1, 9). Each client
 gets the form it wants: ``/v1``; the root without ``/v1`` (Anthropic- and Gemini-style SDKs append

@@ -72,3 +72,15 @@ def test_doctor_names_a_router_started_before_the_change(gwconf, home: Path, pro
     text = json.dumps(entry)
     assert "still routes the old way" in text and "ccr restart" in text
     assert "no Anthropic-style address" in text
+
+
+def test_a_providers_value_that_is_not_a_list_is_left_alone(gwconf, home: Path, profile: str) -> None:
+    """The router cannot read a Providers object either; overwriting it would lose the user's providers."""
+    config(home).parent.mkdir(parents=True)
+    text = '{\n  // mine\n  Providers: {deepseek: {api_key: "sk-mine"}},\n  Router: {default: "deepseek,chat"},\n}\n'
+    config(home).write_text(text)
+    applied = gwconf("apply", "claude-code-router")
+    assert applied.exit_code == 1
+    assert "error: ~/.claude-code-router/config.json: `Providers` is not an array" in applied.output
+    assert "Fix it by hand (Providers is a list of provider objects)" in applied.output
+    assert config(home).read_text() == text

@@ -1,8 +1,8 @@
 """The JSON / JSONC editor: surgical edits, exact errors, and a property test over random layouts.
 
-Fixtures are hand-written copies of real files (formats.md 4.1): VS Code settings (tabs, comments,
-trailing commas), Claude settings (strict JSON, 2 spaces), an opencode-style file whose last member
-carries a comment and no comma.
+Fixtures are hand-written copies of real files (shared/reference/formats.md 4.1): VS Code settings
+(tabs, comments, trailing commas), Claude settings (strict JSON, 2 spaces), an opencode-style file
+whose last member carries a comment and no comma.
 """
 
 from __future__ import annotations
@@ -698,7 +698,7 @@ PATHOLOGICAL = [
 
 @pytest.mark.parametrize("text", PATHOLOGICAL)
 def test_long_comments_and_strings_scan_in_linear_time(text: str) -> None:
-    """The lazy block-comment regex took 62 s on 1 MB (formats.md 4.3); these would hang."""
+    """The lazy block-comment regex took 62 s on 1 MB (shared/reference/formats.md 4.3); these would hang."""
     assert load(text, "f", fmt="jsonc").data() == json.loads(jsonfmt._mask(text)[0])
     assert _outcome(jsonfmt._mask(text)) == _outcome(jsonfmt._mask_spans(text, jsonfmt._find_masks(text)))
 

@@ -64,3 +64,27 @@ def test_a_big_mapping_is_compared_block_by_block_to_its_last_entry() -> None:
     assert not _same(big, renamed)
     reordered = dict(reversed(big.items()))  # marshal differs; _equal decides: same mapping
     assert _same(big, reordered)
+
+
+# -- the editors' "nothing to change" check (formats._base.same_value), one rule for all three ------
+
+NO_OP_CASES = [
+    ("json", '{"a": 1}\n', 1, False),
+    ("json", '{"a": 1}\n', 1.0, True),  # 1.0 is other text than 1: setting it must write
+    ("json", '{"a": 1}\n', True, True),
+    ("yaml", "a: 1\n", 1, False),
+    ("yaml", "a: 1\n", True, True),
+    ("yaml", "a: .nan\n", math.nan, False),  # NaN read back equals NaN: nothing to write
+    ("toml", "a = 1\n", 1, False),
+    ("toml", "a = 1\n", 1.0, True),
+    ("toml", "a = nan\n", math.nan, False),
+]
+
+
+@pytest.mark.parametrize(("fmt", "text", "value", "writes"), NO_OP_CASES)
+def test_setting_the_same_value_writes_nothing_in_every_editor(
+    fmt: str, text: str, value: Any, writes: bool
+) -> None:
+    doc = load(fmt, text, f"x.{fmt}")
+    doc.set(("a",), value)
+    assert (doc.dump() != text) is writes

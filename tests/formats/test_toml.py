@@ -454,7 +454,7 @@ def test_adding_then_removing_single_keys_gives_back_the_original_bytes(variant)
     assert verify_edit("toml", load("toml", applied, "config.toml"), later) == original
 
 
-# -- the dotted-key super-table corruption of tomlkit (formats.md 2.1) ----------------------------
+# -- the dotted-key super-table corruption of tomlkit (shared/reference/formats.md 2.1) ----------
 
 DOTTED = 'model_providers.gw.name = "GW"\nmodel_providers.gw.base_url = "u"\n\n[other]\nx = 1\n'
 

@@ -247,22 +247,15 @@ def _profile_list(as_json: bool) -> int | None:
 
 
 def active_profile_file() -> str:
-    """``<gwconf config>/active`` as ``Env.config_dir`` places it, without platformdirs (~45 ms).
+    """``<gwconf config>/active``, placed by the one rule ``Env.config_dir`` uses (``gwconf.dirs``).
 
     ``gwconf current`` runs in shell prompts: it reads this one small file and imports nothing
-    (tests/test_newcomer.py checks that the two agree).
+    it can avoid (no ``Env``, no pathlib; tests/test_newcomer.py checks that the two agree).
     """
-    root = os.environ.get("GWCONF_HOME")
-    if root:
-        return os.path.join(root, "active")
+    from gwconf.dirs import own_folders
+
     home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or os.path.expanduser("~")
-    if sys.platform.startswith("win"):
-        folder = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
-    elif sys.platform == "darwin":
-        folder = os.path.join(home, "Library", "Application Support")
-    else:
-        folder = (os.environ.get("XDG_CONFIG_HOME") or "").strip() or os.path.join(home, ".config")
-    return os.path.join(folder, "gwconf", "active")
+    return os.path.join(own_folders(os.environ, sys.platform, home)[0], "active")
 
 
 def read_active_name() -> str | None:

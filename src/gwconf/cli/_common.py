@@ -1,4 +1,4 @@
-"""Shared option parsing for commands: the Env, client ids, profiles."""
+"""Shared option parsing for commands: the Env, client ids, profiles, base addresses and keys."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from gwconf.errors import UsageError
+from gwconf.cli import _output
+from gwconf.errors import ProfileError, UsageError
 from gwconf.paths import Env
 
 
@@ -124,3 +125,35 @@ def timeout_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..
         metavar="SECONDS",
         help=help_text,
     )
+
+
+def one_key_source(given: tuple[tuple[str, object], ...], hint: str) -> list[str]:
+    """The key options given, of ``(option, value)`` pairs; more than one is refused."""
+    chosen = [option for option, value in given if value]
+    if len(chosen) > 1:
+        raise UsageError(f"choose one key source, not {' and '.join(chosen)}.", hint)
+    return chosen
+
+
+def base_address(base_url: str) -> str:
+    """The canonical base for a pasted one, saying what was changed and what looks wrong."""
+    from gwconf import urls
+
+    normalized = urls.normalize_base_url(base_url)
+    for change in normalized.changes:
+        _output.err(f"base address: {change} -> {normalized.url}")
+    for warning in normalized.warnings:
+        _output.warn(warning)
+    return normalized.url
+
+
+def checked_key(key: str, empty_hint: str) -> str:
+    """A typed, piped or adopted key: refused when empty, masked in all later output, oddities named."""
+    from gwconf import secrets
+
+    if not key:
+        raise ProfileError("the key is empty.", empty_hint)
+    _output.remember_key(key)
+    for problem in secrets.key_problems(key):
+        _output.warn(f"the key {problem}.")
+    return key

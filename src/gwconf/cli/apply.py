@@ -60,7 +60,7 @@ def command(
     in each file is kept byte for byte. The original is backed up first; `gwconf restore` puts
     it back. Each client ends with what to restart.
     """
-    from gwconf import operations, registry
+    from gwconf import operations
     from gwconf.profiles import ProfileStore
 
     if sum(map(bool, (all_clients, all_supported, client_ids))) > 1:
@@ -82,19 +82,7 @@ def command(
     profile = ProfileStore(env).load(profile_ref)
     if project:
         return _apply_project(client_ids, profile, env, model, dry_run, check, as_json)
-    if all_supported:
-        clients = registry.all_clients()
-    elif all_clients:
-        # the same set whether writing, previewing (--dry-run) or checking (--check)
-        clients = [c for c in registry.all_clients() if c.detect(env)]
-        if not clients:
-            _output.warn(
-                "no supported client was detected (no program on PATH, no config folder); "
-                "name one (gwconf apply codex), or preview every supported client with "
-                "gwconf apply --all-supported --dry-run"
-            )
-    else:
-        clients = _common.resolve_clients(client_ids)
+    clients = _chosen_clients(env, client_ids, all_clients, all_supported)
     missing = {c.id for c in clients if c.tier < 3 and not c.detect(env)} if not all_clients else set()
     key = profile.resolve_key(env)
     _output.remember_key(key)
@@ -107,18 +95,7 @@ def command(
         force=force,
         skip_not_set_up=all_clients or all_supported,
     )
-    for result in results:
-        if result.id in missing and result.changed:
-            result.notes.append(
-                f"{result.name} does not look installed here: the file is ready for when it is."
-            )
-    for result in results:
-        client = registry.get(result.id)
-        if client.tier == 3 and show_key:
-            result.steps = client.steps(client.target(profile, env), True)
-        elif result.steps is None and not result.files and not result.error and not client.files(env):
-            # nothing to write here (a link-only app, an editor variant without the file route): its steps
-            result.steps = client.steps(client.target(profile, env), show_key)
+    _add_notes_and_steps(results, missing, profile, env, show_key)
     failed = any(r.error for r in results)
     pending = any(r.changed for r in results)
     if as_json:
@@ -141,6 +118,47 @@ def command(
     if check and pending:
         return int(ExitCode.CHANGES_PENDING)
     return 0
+
+
+def _chosen_clients(
+    env: Any, client_ids: tuple[str, ...], all_clients: bool, all_supported: bool
+) -> list[Any]:
+    """The clients named, every supported one, or (``--all``) those detected here."""
+    from gwconf import registry
+
+    if all_supported:
+        return registry.all_clients()
+    if not all_clients:
+        return _common.resolve_clients(client_ids)
+    # the same set whether writing, previewing (--dry-run) or checking (--check)
+    clients = [c for c in registry.all_clients() if c.detect(env)]
+    if not clients:
+        _output.warn(
+            "no supported client was detected (no program on PATH, no config folder); "
+            "name one (gwconf apply codex), or preview every supported client with "
+            "gwconf apply --all-supported --dry-run"
+        )
+    return clients
+
+
+def _add_notes_and_steps(
+    results: list[Any], missing: set[str], profile: Any, env: Any, show_key: bool
+) -> None:
+    """A note for a client that does not look installed; the in-app steps where gwconf writes nothing."""
+    from gwconf import registry
+
+    for result in results:
+        if result.id in missing and result.changed:
+            result.notes.append(
+                f"{result.name} does not look installed here: the file is ready for when it is."
+            )
+    for result in results:
+        client = registry.get(result.id)
+        if client.tier == 3 and show_key:
+            result.steps = client.steps(client.target(profile, env), True)
+        elif result.steps is None and not result.files and not result.error and not client.files(env):
+            # nothing to write here (a link-only app, an editor variant without the file route): its steps
+            result.steps = client.steps(client.target(profile, env), show_key)
 
 
 def summary_line(result: object) -> str:

@@ -56,18 +56,44 @@ def command(
     Without a terminal, or with --yes, it takes everything from the options and fails clearly
     when one is missing.
     """
-    from gwconf import models, operations, registry, secrets, urls
-    from gwconf.cli.apply import summary_line
-    from gwconf.profiles import KEY_ENV_PATTERN, Profile, ProfileStore, validate_name
+    from gwconf import models
+    from gwconf.profiles import ProfileStore
 
     env = _common.env()
-    store = ProfileStore(env)
     ask = not yes and sys.stdin.isatty() and not key_stdin
-    sources = [
-        o for o, v in (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)) if v
-    ]
-    if len(sources) > 1:
-        raise UsageError(f"choose one key source, not {' and '.join(sources)}.", "Keep one of them.")
+    sources = _key_sources(base_url, key_stdin, key_env, key_cmd, ask)
+
+    # 1. the gateway and the key
+    profile, resolved = _gateway_and_key(
+        env, profile_name, base_url, key_stdin, key_env, key_cmd, model, sources
+    )
+
+    # 2. check both with the model list
+    listed = models.fetch(profile, env, timeout=timeout, key=resolved)
+    if listed.verdict not in ("ok", "not_listed"):
+        from gwconf.cli.models import render
+
+        render(listed, None)
+        _output.err("Nothing was saved.")
+        return listed.exit_code
+    _settle_model(profile, env, listed, ask)
+
+    # 3. the profile
+    _save_profile(ProfileStore(env), profile, env, listed, ask=ask, named=bool(profile_name), force=force)
+
+    # 4. the clients found here, then 5. verify each and what to restart
+    return _apply_found(profile, env, ask=ask, no_apply=no_apply, timeout=timeout)
+
+
+def _key_sources(
+    base_url: str | None, key_stdin: bool, key_env: str | None, key_cmd: str | None, ask: bool
+) -> list[str]:
+    """The key options given (at most one), after refusing what init cannot go on without."""
+    from gwconf.profiles import KEY_ENV_PATTERN
+
+    sources = _common.one_key_source(
+        (("--key-stdin", key_stdin), ("--key-env", key_env), ("--key-cmd", key_cmd)), "Keep one of them."
+    )
     if not ask:
         missing = [
             o
@@ -81,42 +107,44 @@ def command(
             )
     if key_env and not KEY_ENV_PATTERN.match(key_env):
         raise UsageError(f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _.")
+    return sources
 
-    # 1. the gateway and the key
+
+def _gateway_and_key(
+    env: Any,
+    profile_name: str | None,
+    base_url: str | None,
+    key_stdin: bool,
+    key_env: str | None,
+    key_cmd: str | None,
+    model: str | None,
+    sources: list[str],
+) -> tuple[Any, str]:
+    """The unsaved profile from the options or the answers, and its key as resolved now."""
+    from gwconf.profiles import Profile
+
     if not base_url:
         _output.out("gwconf points your AI clients at one model gateway. First, the gateway.")
         base_url = click.prompt("Gateway base address (e.g. https://gw.example.com/v1)").strip()
-    normalized = urls.normalize_base_url(base_url)
-    for change in normalized.changes:
-        _output.err(f"base address: {change} -> {normalized.url}")
-    for warning in normalized.warnings:
-        _output.warn(warning)
+    base = _common.base_address(base_url)
     key: str | None = None
     if key_stdin:
         key = sys.stdin.readline().rstrip("\r\n")
     elif not sources:
         key = click.prompt("Gateway key (input hidden)", hide_input=True).strip()
     if key is not None:
-        if not key:
-            raise ProfileError("the key is empty.", "Give the key again.")
-        _output.remember_key(key)
-        for problem in secrets.key_problems(key):
-            _output.warn(f"the key {problem}.")
-    name = profile_name or _default_name(normalized.url)
-    profile = Profile(
-        name=name, base_url=normalized.url, model=model, key=key, key_env=key_env, key_cmd=key_cmd
-    )
+        _common.checked_key(key, "Give the key again.")
+    name = profile_name or _default_name(base)
+    profile = Profile(name=name, base_url=base, model=model, key=key, key_env=key_env, key_cmd=key_cmd)
     resolved = profile.resolve_key(env)
     _output.remember_key(resolved)
+    return profile, resolved
 
-    # 2. check both with the model list
-    listed = models.fetch(profile, env, timeout=timeout, key=resolved)
-    if listed.verdict not in ("ok", "not_listed"):
-        from gwconf.cli.models import render
 
-        render(listed, None)
-        _output.err("Nothing was saved.")
-        return listed.exit_code
+def _settle_model(profile: Any, env: Any, listed: Any, ask: bool) -> None:
+    """Say what the model list proved; pick the model (asked, or the only one listed) or warn about it."""
+    from gwconf import models
+
     if listed.ok:
         _output.out(f"The gateway accepted the key and lists {_output.plural(len(listed.ids), 'model')}.")
     else:
@@ -134,8 +162,16 @@ def command(
             f"the gateway does not list {profile.model!r}" + (f"; closest: {', '.join(near)}" if near else "")
         )
 
-    # 3. the profile
-    if ask and not profile_name:
+
+def _save_profile(
+    store: Any, profile: Any, env: Any, listed: Any, *, ask: bool, named: bool, force: bool
+) -> None:
+    """Name the profile (asked unless --name), refuse to replace one without consent, save it active."""
+    from gwconf import models
+    from gwconf.profiles import validate_name
+
+    name = profile.name
+    if ask and not named:
         name = click.prompt("Name for this profile", default=name).strip()
     profile.name = validate_name(name)
     replace = force or (
@@ -154,7 +190,12 @@ def command(
         models.save_cache(profile, env, listed.ids, listed.limits)  # the limits it told, too
     _output.out(f"Saved profile {profile.name!r} (active): {profile.base_url}, model {profile.model or '-'}.")
 
-    # 4. the clients found here
+
+def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: float) -> int:
+    """Show each detected client's change, apply on yes, then verify (the exit code is verify's)."""
+    from gwconf import operations, registry
+    from gwconf.cli.apply import summary_line
+
     clients = [] if no_apply else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
     if not clients:
         if not no_apply:
@@ -186,8 +227,6 @@ def command(
             _output.out(
                 f"Applied to {ids.replace(' ', ', ')} (a backup first; undo with: gwconf restore {ids})."
             )
-
-    # 5. verify each client, then what to restart
     return _verify_clients(
         [registry.get(r.id) for r in preview if not r.error and not r.skipped], profile, env, timeout, applied
     )

@@ -108,30 +108,24 @@ def add(
     force: bool,
 ) -> int:
     """Save a profile NAME. With no key option on a terminal, asks for the key (hidden)."""
-    from gwconf import secrets, urls
-    from gwconf.profiles import KEY_ENV_PATTERN, Profile, ProfileStore, validate_name
+    from gwconf import urls
+    from gwconf.profiles import Profile, ProfileStore, validate_name
 
     env = _common.env()
     store = ProfileStore(env)
     validate_name(name)
     if store.exists(name) and not force:
         raise ProfileError(f"a profile named {name!r} already exists.", "Add --force to replace it.")
-    chosen = [
-        o
-        for o, v in (
+    chosen = _common.one_key_source(
+        (
             ("--key-stdin", key_stdin),
             ("--key-env", key_env),
             ("--key-cmd", key_cmd),
             ("--key-keyring", key_keyring),
             ("--key", key_value),
-        )
-        if v
-    ]
-    if len(chosen) > 1:
-        raise UsageError(
-            f"choose one key source, not {' and '.join(chosen)}.",
-            "Keep one of --key-stdin, --key-env VAR, --key-cmd CMD, --key KEY.",
-        )
+        ),
+        "Keep one of --key-stdin, --key-env VAR, --key-cmd CMD, --key KEY.",
+    )
     adopted = None
     if from_client:
         if chosen:
@@ -149,47 +143,17 @@ def add(
             "give the gateway's address with --base-url URL (or adopt a client's: --from CLIENT).",
             f"e.g. gwconf profile add {name} --base-url https://gw.example.com/v1   (or: gwconf init)",
         )
-    normalized = urls.normalize_base_url(base_url)
-    for change in normalized.changes:
-        _output.err(f"base address: {change} -> {normalized.url}")
-    for warning in normalized.warnings:
-        _output.warn(warning)
-    key: str | None = None
-    if adopted is not None:
-        key = adopted.key
-    elif key_stdin:
-        key = sys.stdin.readline().rstrip("\r\n")
-    elif key_value is not None:
-        _output.warn(
-            "a key on the command line lands in your shell history; prefer --key-stdin or --key-env."
-        )
-        key = key_value
-    elif key_env:
-        if not KEY_ENV_PATTERN.match(key_env):
-            raise UsageError(
-                f"--key-env {key_env!r} is not a valid variable name.",
-                "Use letters, digits and _, not starting with a digit (e.g. GWCONF_API_KEY).",
-            )
-        if not env.get(key_env):
-            _output.warn(f"${key_env} is not set now; export it before using this profile.")
-    elif not key_cmd and not key_keyring:
-        if not sys.stdin.isatty():
-            raise UsageError(
-                "no key given and no terminal to ask on.",
-                "Pass --key-stdin (and pipe the key), --key-env VAR or --key-cmd CMD.",
-            )
-        key = click.prompt("Gateway key (input hidden)", hide_input=True)
+    base = _common.base_address(base_url)
+    key = (
+        adopted.key
+        if adopted is not None
+        else _key_to_save(env, key_stdin, key_value, key_env, key_cmd, key_keyring)
+    )
     if key is not None:
-        if not key:
-            raise ProfileError(
-                "the key is empty.", "Give the key again (pipe it to --key-stdin, or type it)."
-            )
-        _output.remember_key(key)
-        for problem in secrets.key_problems(key):
-            _output.warn(f"the key {problem}.")
+        _common.checked_key(key, "Give the key again (pipe it to --key-stdin, or type it).")
     profile = Profile(
         name=name,
-        base_url=normalized.url,
+        base_url=base,
         model=model,
         key=key,
         key_env=key_env,
@@ -214,6 +178,44 @@ def add(
     else:
         _output.out(f"Switch to it with: gwconf use {name}")
     return 0
+
+
+def _key_to_save(
+    env: Any,
+    key_stdin: bool,
+    key_value: str | None,
+    key_env: str | None,
+    key_cmd: str | None,
+    key_keyring: str | None,
+) -> str | None:
+    """The key ``profile add`` stores itself (piped, given or asked), or None when the profile only
+    says where to get it (a variable, a command, the keychain), which is checked here."""
+    from gwconf.profiles import KEY_ENV_PATTERN
+
+    if key_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    if key_value is not None:
+        _output.warn(
+            "a key on the command line lands in your shell history; prefer --key-stdin or --key-env."
+        )
+        return key_value
+    if key_env:
+        if not KEY_ENV_PATTERN.match(key_env):
+            raise UsageError(
+                f"--key-env {key_env!r} is not a valid variable name.",
+                "Use letters, digits and _, not starting with a digit (e.g. GWCONF_API_KEY).",
+            )
+        if not env.get(key_env):
+            _output.warn(f"${key_env} is not set now; export it before using this profile.")
+        return None
+    if key_cmd or key_keyring:
+        return None
+    if not sys.stdin.isatty():
+        raise UsageError(
+            "no key given and no terminal to ask on.",
+            "Pass --key-stdin (and pipe the key), --key-env VAR or --key-cmd CMD.",
+        )
+    return str(click.prompt("Gateway key (input hidden)", hide_input=True))
 
 
 class _Adopted:
@@ -302,18 +304,15 @@ def set_profile(
     profile = store.load(name)
     if profile.source is None or profile.source != store.path_for(profile.name):
         raise UsageError(f"{name!r} is not a saved profile.", "Name a saved profile: gwconf profile list")
-    sources = [
-        o
-        for o, v in (
+    sources = _common.one_key_source(
+        (
             ("--key-stdin", key_stdin),
             ("--key-env", key_env),
             ("--key-cmd", key_cmd),
             ("--key-keyring", key_keyring),
-        )
-        if v
-    ]
-    if len(sources) > 1:
-        raise UsageError(f"choose one key source, not {' and '.join(sources)}.", "Keep one of them.")
+        ),
+        "Keep one of them.",
+    )
     changes = []
     if base_url:
         normalized = urls.normalize_base_url(base_url)
@@ -339,12 +338,7 @@ def set_profile(
     if sources:
         profile.key = profile.key_env = profile.key_cmd = profile.key_keyring = None
         if key_stdin:
-            key = sys.stdin.readline().rstrip("\r\n")
-            if not key:
-                raise ProfileError("the key is empty.", "Pipe the key to --key-stdin.")
-            _output.remember_key(key)
-            for problem in secrets.key_problems(key):
-                _output.warn(f"the key {problem}.")
+            key = _common.checked_key(sys.stdin.readline().rstrip("\r\n"), "Pipe the key to --key-stdin.")
             profile.key = key
             changes.append(f"key {secrets.mask(key)}")
         elif key_env:
@@ -687,11 +681,7 @@ def import_profile(
     the key is asked for on a terminal (input hidden); without a terminal, pass --key-stdin or
     --key-env VAR. A key option replaces the file's own key source.
     """
-    from pathlib import Path
-
-    from gwconf import secrets
-    from gwconf.formats import decode
-    from gwconf.profiles import KEY_ENV_PATTERN, ProfileStore, parse_profile, validate_name
+    from gwconf.profiles import KEY_ENV_PATTERN, ProfileStore
 
     if key_stdin and key_env:
         raise UsageError("choose one key source, not --key-stdin and --key-env.", "Keep one of the two.")
@@ -702,29 +692,7 @@ def import_profile(
         )
     if key_env is not None and not KEY_ENV_PATTERN.match(key_env):
         raise UsageError(f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _.")
-    if source == "-":
-        raw, shown, stem = sys.stdin.buffer.read(1_000_000), "<stdin>", None
-    else:
-        path = Path(source).expanduser()
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ProfileError(f"cannot read {source} ({exc.strerror}).", "Check the path.") from None
-        shown, stem = source, path.stem
-    text, _ = decode(raw, shown)
-    profile = parse_profile(text, shown, stem or "")
-    name = profile_name or (profile.name if profile.name else None)
-    if not name:
-        raise UsageError("the profile from standard input has no name field.", "Pass --name NAME.")
-    profile.name = validate_name(name)
-    from gwconf import registry
-
-    unknown = sorted(set(profile.client_models) - set(registry.MODULES))
-    if unknown:
-        raise ProfileError(
-            f"{shown}: [models] names {', '.join(repr(u) for u in unknown)}, which is no client gwconf knows.",
-            "Fix the id (every id: gwconf clients), or remove the line.",
-        )
+    profile, shown = _read_profile_file(source, profile_name)
     store = ProfileStore(_common.env())
     if store.exists(profile.name) and not force:
         raise ProfileError(
@@ -745,13 +713,7 @@ def import_profile(
             )
         profile.key = click.prompt("Gateway key (input hidden)", hide_input=True)
     if profile.key is not None:
-        if not profile.key:
-            raise ProfileError(
-                "the key is empty.", "Give the key again (--key-stdin, or type it when asked)."
-            )
-        _output.remember_key(profile.key)
-        for problem in secrets.key_problems(profile.key):
-            _output.warn(f"the key {problem}.")
+        _common.checked_key(profile.key, "Give the key again (--key-stdin, or type it when asked).")
     if profile.key_cmd:
         _output.warn(
             f"this profile runs a command to get its key: {profile.key_cmd}  (check it is yours to run)"
@@ -768,3 +730,35 @@ def import_profile(
     else:
         _output.out(f"Use it with: gwconf use {profile.name}")
     return 0
+
+
+def _read_profile_file(source: str, profile_name: str | None) -> tuple[Any, str]:
+    """The profile in FILE (or standard input), named and checked, and how to show where it came from."""
+    from pathlib import Path
+
+    from gwconf import registry
+    from gwconf.formats import decode
+    from gwconf.profiles import parse_profile, validate_name
+
+    if source == "-":
+        raw, shown, stem = sys.stdin.buffer.read(1_000_000), "<stdin>", None
+    else:
+        path = Path(source).expanduser()
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ProfileError(f"cannot read {source} ({exc.strerror}).", "Check the path.") from None
+        shown, stem = source, path.stem
+    text, _ = decode(raw, shown)
+    profile = parse_profile(text, shown, stem or "")
+    name = profile_name or (profile.name if profile.name else None)
+    if not name:
+        raise UsageError("the profile from standard input has no name field.", "Pass --name NAME.")
+    profile.name = validate_name(name)
+    unknown = sorted(set(profile.client_models) - set(registry.MODULES))
+    if unknown:
+        raise ProfileError(
+            f"{shown}: [models] names {', '.join(repr(u) for u in unknown)}, which is no client gwconf knows.",
+            "Fix the id (every id: gwconf clients), or remove the line.",
+        )
+    return profile, shown

@@ -80,6 +80,8 @@ def command(
                 _output.print_error(result.error)
             elif result.changed:
                 _output.out(f"  {result.id}: re-applied ({', '.join(f.path for f in result.files)})")
+                for note in result.notes:  # e.g. a stated default written for unknown limits
+                    _output.out(f"    note: {note}")
                 _output.out(f"    restart: {result.restart}")
             else:
                 _output.out(f"  {result.id}: already up to date")

@@ -111,11 +111,9 @@ def command(
     failing) when the reply names another model than the one asked for. Several --profile compare
     those gateways side by side.
     """
-    from gwconf import binding, gateway, registry, verify
-    from gwconf.errors import GwconfError, UsageError
-    from gwconf.ledger import Ledger
+    from gwconf import gateway
+    from gwconf.errors import UsageError
     from gwconf.profiles import ProfileStore
-    from gwconf.trust import Trust
 
     env = _common.env()
     store = ProfileStore(env)
@@ -127,47 +125,8 @@ def command(
             )
         return _compare(store, profile_refs, env, model, timeout, as_json)
     profile_ref = profile_refs[0] if profile_refs else None
-    here = store.choose(None) if profile_ref is None and not client_ids else None
-    if client_ids:
-        clients = _common.resolve_clients(client_ids)
-    elif profile_ref or (here is not None and here.source in (binding.ENVIRONMENT, binding.FOLDER)):
-        clients = []  # the profile named, or the one this folder (or GWCONF_PROFILE) chooses
-    else:
-        applied = set(Ledger(env).clients())
-        clients = [c for c in registry.all_clients() if c.id in applied]
-    profile = None
-    if clients:
-        try:
-            profile = store.load(profile_ref)  # only for a fallback model and masking
-        except GwconfError:
-            if profile_ref:
-                raise
-    else:
-        profile = store.load(profile_ref)
-    if profile is not None:
-        try:
-            _output.remember_key(profile.resolve_key(env))
-        except GwconfError:
-            pass
-    checks = []
-    if not clients:
-        assert profile is not None
-        with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
-            checks.append(verify.verify_profile(profile, env, model=model, timeout=timeout))
-    trust = Trust.of(env, project=trust_project)
-    for client in clients:
-        fallback = profile.model_for(client.id) if profile else None
-        with Spinner(f"verifying {client.id} …"):
-            check = verify.verify_client(
-                client,
-                env,
-                model=model,
-                fallback_model=fallback,
-                timeout=timeout,
-                trust=trust,
-                profile=profile,
-            )
-        checks.append(check)
+    clients, profile = _what_to_verify(store, env, client_ids, profile_ref)
+    checks = _run_checks(clients, profile, env, model=model, timeout=timeout, trust_project=trust_project)
     for check in checks:
         _output.remember_key(check.key)
     if profile is not None:
@@ -193,6 +152,69 @@ def command(
         good = sum(1 for c in checks if c.exit_code == 0)
         _output.out(f"\n{good} of {len(checks)} answered with content.")
     return code
+
+
+def _what_to_verify(
+    store: Any, env: Any, client_ids: tuple[str, ...], profile_ref: str | None
+) -> tuple[list[Any], Any]:
+    """The clients to verify (named, else those gwconf applied, else none: the profile alone) and the
+    profile (for a client, only a fallback model and key masking, so a missing one is no error)."""
+    from gwconf import binding, registry
+    from gwconf.errors import GwconfError
+    from gwconf.ledger import Ledger
+
+    here = store.choose(None) if profile_ref is None and not client_ids else None
+    if client_ids:
+        clients = _common.resolve_clients(client_ids)
+    elif profile_ref or (here is not None and here.source in (binding.ENVIRONMENT, binding.FOLDER)):
+        clients = []  # the profile named, or the one this folder (or GWCONF_PROFILE) chooses
+    else:
+        applied = set(Ledger(env).clients())
+        clients = [c for c in registry.all_clients() if c.id in applied]
+    profile = None
+    if clients:
+        try:
+            profile = store.load(profile_ref)  # only for a fallback model and masking
+        except GwconfError:
+            if profile_ref:
+                raise
+    else:
+        profile = store.load(profile_ref)
+    if profile is not None:
+        try:
+            _output.remember_key(profile.resolve_key(env))
+        except GwconfError:
+            pass
+    return clients, profile
+
+
+def _run_checks(
+    clients: list[Any], profile: Any, env: Any, *, model: str | None, timeout: float, trust_project: bool
+) -> list[Any]:
+    """One real request per client (or for the profile alone when there is no client)."""
+    from gwconf import verify
+    from gwconf.trust import Trust
+
+    checks = []
+    if not clients:
+        assert profile is not None
+        with Spinner(f"verifying profile {profile.name} at {profile.base_url} …"):
+            checks.append(verify.verify_profile(profile, env, model=model, timeout=timeout))
+    trust = Trust.of(env, project=trust_project)
+    for client in clients:
+        fallback = profile.model_for(client.id) if profile else None
+        with Spinner(f"verifying {client.id} …"):
+            check = verify.verify_client(
+                client,
+                env,
+                model=model,
+                fallback_model=fallback,
+                timeout=timeout,
+                trust=trust,
+                profile=profile,
+            )
+        checks.append(check)
+    return checks
 
 
 def _compare(

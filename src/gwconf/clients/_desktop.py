@@ -1,4 +1,4 @@
-"""Desktop apps: Electron's ``userData`` folder and "is the app running?" (clients-editors.md 2.2, 2.3).
+"""Desktop apps: Electron's ``userData`` folder and "is the app running?".
 
 Electron's ``app.getPath('userData')`` is ``<appData>/<AppName>``: Linux ``$XDG_CONFIG_HOME``
 (``~/.config``), macOS ``~/Library/Application Support``, Windows ``%APPDATA%``. Apps that read

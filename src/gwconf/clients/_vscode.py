@@ -1,6 +1,6 @@
 """VS Code and its forks: where each keeps its user folder and extensions, on every OS, in one place.
 
-Facts (shared/reference/clients-editors.md section 2.1, and VS Code's own ``src/paths.js``): the
+Facts (VS Code's own ``src/paths.js``): the
 user folder is ``<appData>/<product folder>/User`` where appData is ``$VSCODE_APPDATA``, else
 Linux ``$XDG_CONFIG_HOME`` (``~/.config``), macOS ``~/Library/Application Support``, Windows
 ``%APPDATA%``. A portable install (``$VSCODE_PORTABLE``) keeps it in ``<portable>/user-data/User``.

@@ -2,7 +2,7 @@
 config folder.
 
 Docs: https://github.com/sigoden/aichat/wiki/Configuration-Guide ; checked against aichat 0.30.0
-source (shared/reference/clients-terminal.md section 14; ``src/config/mod.rs`` ``config_dir``,
+source (``src/config/mod.rs`` ``config_dir``,
 ``load_env_file``; ``src/client/macros.rs`` ``config_get_fn``). Folder: ``$AICHAT_CONFIG_DIR``, else
 ``$XDG_CONFIG_HOME/aichat``, else ``dirs::config_dir()/aichat`` (``~/.config``, ``~/Library/Application
 Support``, ``%APPDATA%``); ``$AICHAT_CONFIG_FILE`` / ``$AICHAT_ENV_FILE`` move the two files. gwconf
@@ -11,6 +11,8 @@ openai-compatible``, ``api_base``, its ``models``). The key goes to ``.env`` as 
 aichat loads that file at start over the environment, and ``<CLIENT>_API_KEY`` beats the entry's
 ``api_key``, so the key stays out of config.yaml (often kept in dotfiles) and a stray shell
 variable cannot shadow it. aichat's .env reader trims ``NAME=value`` and keeps quotes literally.
+The model's limits, when known (limits.py), go to gwconf's model item as ``max_input_tokens``
+(the window) and ``max_output_tokens``; unknown, they are taken out.
 ``gwconf run aichat`` points ``AICHAT_CONFIG_DIR`` at a temporary stand-in for the folder (its
 entries linked; config.yaml and .env as ``render()`` edits them).
 """
@@ -40,6 +42,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env
 
 ID = "aichat"
@@ -142,6 +145,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             config.set(("clients", index, "models"), [{"name": target.model}])
         elif not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
             config.append(("clients", index, "models"), {"name": target.model})
+    _render_limits(config, target)
     config.set(("model",), f"{CLIENT}:{target.model}")
     if dotenv.get((KEY_VAR,), None) is not None and aichat_env(dotenv.dump()).get(KEY_VAR) != dotenv.get(
         (KEY_VAR,), None
@@ -149,6 +153,24 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         dotenv.delete((KEY_VAR,))  # quoted or commented: aichat would read those characters too
     dotenv.set((KEY_VAR,), target.api_key)
     return []
+
+
+def _render_limits(config: Document, target: Target) -> None:
+    """The model's limits on gwconf's entry for the model (``ModelData`` in src/client/model.rs:
+    ``max_input_tokens``, the window aichat checks a prompt against, as in its models.yaml, and
+    ``max_output_tokens``); unknown, taken out, so aichat's own handling applies."""
+    index, _ = find_client(config, CLIENT)
+    models = config.get(("clients", index, "models"), None) if index is not None else None
+    for position, model in enumerate(models if isinstance(models, list) else []):
+        if isinstance(model, dict) and model.get("name") == target.model:
+            write_limits(
+                config,
+                ("clients", index, "models", position),
+                [
+                    (("max_input_tokens",), target.limits.context_window),
+                    (("max_output_tokens",), target.limits.max_output_tokens),
+                ],
+            )
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:

@@ -1,7 +1,7 @@
 """Aider: ``~/.aider.conf.yml`` (YAML; the same under ``%USERPROFILE%`` on Windows).
 
 Docs: https://aider.chat/docs/config/aider_conf.html and /docs/llms/openai-compat.html ; checked
-against aider-chat 0.86.2 (shared/reference/clients-terminal.md section 9, and ``aider/main.py``,
+against aider-chat 0.86.2 (run against a test gateway, and ``aider/main.py``,
 ``aider/args.py`` at 0.86.3.dev). Managed keys: ``openai-api-base``, ``openai-api-key`` and
 ``model: openai/<model>`` (the ``openai/`` prefix sends litellm down its OpenAI-compatible route).
 When the model's limits are known (profile or gateway, limits.py), the entry ``openai/<model>`` of

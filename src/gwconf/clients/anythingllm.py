@@ -1,7 +1,7 @@
 """AnythingLLM: its ``.env`` (Generic OpenAI provider), found in a server folder or the desktop storage.
 
 Docs: https://docs.anythingllm.com/ ; checked against Mintplex-Labs/anything-llm 1.16.0 source
-(``server/.env.example``, ``server/utils/helpers/updateENV.js``; clients-editors.md section 15).
+(``server/.env.example``, ``server/utils/helpers/updateENV.js``).
 gwconf sets ``LLM_PROVIDER='generic-openai'`` ("Generic OpenAI" = OpenAI-compatible),
 ``GENERIC_OPEN_AI_BASE_PATH`` …/v1, ``GENERIC_OPEN_AI_MODEL_PREF``, ``GENERIC_OPEN_AI_API_KEY`` and,
 when missing, ``GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT``. Where the ``.env`` is, first match wins:

@@ -1,7 +1,7 @@
 """Chatbox: ``<userData>/config.json`` (electron-store) while the app is closed; else its import link.
 
 Docs: https://chatboxai.app/ ; checked against Chatbox Community Edition 1.20.0 source
-(clients-editors.md section 9). userData is ``xyz.chatboxapp.app`` (official builds) or
+(chatboxai/chatbox @0d3139e5). userData is ``xyz.chatboxapp.app`` (official builds) or
 ``xyz.chatboxapp.ce`` (Community Edition): gwconf uses whichever exists (both when both do). In
 ``settings`` gwconf adds the custom provider ``gwconf`` (``customProviders[]`` entry, type
 ``openai`` = "OpenAI API Compatible"), its ``providers.gwconf`` block (``apiHost`` …/v1, key,

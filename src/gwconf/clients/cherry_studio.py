@@ -1,8 +1,8 @@
 """Cherry Studio: no file gwconf may write; its own import link ``cherrystudio://providers/api-keys``.
 
 Docs: https://docs.cherry-ai.com/ ; checked against CherryHQ/cherry-studio
-``src/main/services/urlschema/handle-providers.ts`` @1bf07218 (clients-editors.md sections 2.4, 10;
-app version UNVERIFIED). Cherry Studio keeps providers in its renderer's database, so gwconf
+``src/main/services/urlschema/handle-providers.ts`` @1bf07218 (app
+version UNVERIFIED). Cherry Studio keeps providers in its renderer's database, so gwconf
 writes nothing: ``gwconf link cherry-studio`` builds the link (provider ``gwconf``, type
 ``openai``, base address with a trailing slash ``…/v1/`` so every Cherry Studio generation uses it
 as given) and ``--open`` hands it to the app, which asks the user to confirm. The link carries no

@@ -1,12 +1,20 @@
 """Claude Code: ``~/.claude/settings.json`` (``env`` block) + ``~/.claude.json`` (onboarding flag).
 
 Docs: https://code.claude.com/docs/en/settings and /llm-gateway ; checked against
-@anthropic-ai/claude-code 2.1.330 (shared/reference/clients-terminal.md section 2).
+@anthropic-ai/claude-code 2.1.330 (run against a test gateway).
 Anthropic-style family: ``ANTHROPIC_BASE_URL`` is the root (Claude appends ``/v1/messages``),
 the key goes in ``ANTHROPIC_AUTH_TOKEN`` (sent as Bearer, no approval prompt), and
 ``ANTHROPIC_API_KEY`` is removed (both together break auth). ``CLAUDE_CONFIG_DIR`` moves both files.
 ``gwconf run claude-code`` writes nothing of the user's: ``--settings FILE`` (command-line settings
 win over every settings file; the file is temporary) carries the same env block.
+
+The model's limits (limits.py), when known, go to the env block as ``CLAUDE_CODE_MAX_CONTEXT_TOKENS``
+(the window) and ``CLAUDE_CODE_MAX_OUTPUT_TOKENS``; unknown, both are taken out. Checked in the
+2.1.330 binary: for a model id it does not know as a Claude model, ``fw()`` takes the window from
+``CLAUDE_CODE_MAX_CONTEXT_TOKENS`` (else it assumes one, and its unknown-model notice says "set
+CLAUDE_CODE_MAX_CONTEXT_TOKENS to its real window"); a Claude-named id keeps its built-in window.
+``CLAUDE_CODE_MAX_OUTPUT_TOKENS`` is the ``max_tokens`` it sends (capped at the model's upper limit),
+so a gateway model with a smaller output limit is not asked for more than it gives.
 """
 
 from __future__ import annotations
@@ -116,6 +124,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         notes.append("removed env.ANTHROPIC_API_KEY (with ANTHROPIC_AUTH_TOKEN both headers are sent)")
     if target.model:
         settings.set(("env", "ANTHROPIC_MODEL"), target.model)
+    for name, value in (
+        ("CLAUDE_CODE_MAX_CONTEXT_TOKENS", target.limits.context_window),
+        ("CLAUDE_CODE_MAX_OUTPUT_TOKENS", target.limits.max_output_tokens),
+    ):
+        if value:  # the env block holds strings
+            settings.set(("env", name), str(value))
+        else:  # unknown for this model: a number left from another profile would be a guess
+            settings.delete(("env", name))
     if settings.delete(("forceLoginMethod",)):
         notes.append("removed forceLoginMethod (it forces the vendor's login)")
     state.set(("hasCompletedOnboarding",), True)

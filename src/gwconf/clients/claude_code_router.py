@@ -1,7 +1,7 @@
 """Claude Code Router (``ccr``): ``~/.claude-code-router/config.json``, a ``Providers`` entry and ``Router.default``.
 
 Docs: https://github.com/musistudio/claude-code-router#2-configuration ; checked against
-@musistudio/claude-code-router 2.0.0 (shared/reference/clients-2026.md section 3.4) and its
+@musistudio/claude-code-router 2.0.0 (run against a test gateway) and its
 ``dist/cli.js``: the folder is ``join(os.homedir(), ".claude-code-router")`` on every OS, with no
 variable to move it; the file is parsed as JSON5 and string values get ``${VAR}`` / ``$VAR``
 filled from the environment (left as written when unset). ``ccr code`` starts the router in the
@@ -18,7 +18,6 @@ config path is fixed under the home folder and the router is a shared background
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass, fields
@@ -39,10 +38,12 @@ from gwconf.clients._base import (
     no_project_scope_files,
     no_steps,
     shown,
+    upsert_table,
 )
 from gwconf.clients._launch_types import require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
+from gwconf.processes import alive
 
 ID = "claude-code-router"
 NAME = "Claude Code Router"
@@ -69,7 +70,6 @@ import_link = no_import_link
 preflight = no_preflight
 steps = no_steps
 launch = no_launch
-import_link = no_import_link
 project_scope_files = no_project_scope_files
 
 
@@ -101,22 +101,16 @@ def find_provider(doc: Document, name: str) -> tuple[int | None, dict[str, Any] 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     model = require_model(target, NAME, "Router.default")
     config = docs["config"]
-    index, _ = find_provider(config, PROVIDER)
-    if index is None:
-        entry = {
-            "name": PROVIDER,
-            "api_base_url": target.base_url,
-            "api_key": target.api_key,
-            "models": [model],
-        }
-        if isinstance(config.get(("Providers",), None), list):
-            config.append(("Providers",), entry)
-        else:
-            config.set(("Providers",), [entry])
-    else:
-        config.set(("Providers", index, "api_base_url"), target.base_url)
-        config.set(("Providers", index, "api_key"), target.api_key)
-        config.set(("Providers", index, "models"), [model])
+    entry = {"name": PROVIDER, "api_base_url": target.base_url, "api_key": target.api_key, "models": [model]}
+    upsert_table(
+        config,
+        ("Providers",),
+        entry,
+        lambda item: item.get("name") == PROVIDER,
+        NAME,
+        keys=("api_base_url", "api_key", "models"),
+        hint="Providers is a list of provider objects",
+    )
     config.set(("Router", "default"), f"{PROVIDER},{model}")
     if not getattr(target, "has_anthropic", True):
         return [no_anthropic_note()]
@@ -236,7 +230,7 @@ def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Findin
         changed = config.stat().st_mtime
     except (OSError, ValueError):
         pid = 0
-    if pid and _alive(pid) and changed > started:
+    if pid and alive(pid) and changed > started:
         found.append(
             Finding(
                 "warning",
@@ -258,11 +252,3 @@ def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Findin
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -2,8 +2,8 @@
 ``~/.cline/data/globalState.json`` + ``secrets.json``, one client.
 
 Docs: https://docs.cline.bot/provider-config/openai-compatible ; checked against the CLI
-``cline`` 3.0.65 (RUN, shared/reference/clients-terminal.md section 8) and the cline/cline source
-@21cb8d2525 (extension 4.1.13; clients-editors.md section 3): ``StoredProviderSettingsSchema``
+``cline`` 3.0.65 (run against a test gateway) and the cline/cline source
+@21cb8d2525 (extension 4.1.13): ``StoredProviderSettingsSchema``
 (``updatedAt`` must be an ISO date-time, else the whole providers.json reads as empty and Cline
 falls back to its own cloud provider), ``state-keys.ts`` and ``ClineFileStorage.ts``.
 ``CLINE_DIR`` moves ``~/.cline``, ``CLINE_DATA_DIR`` its ``data`` folder,
@@ -16,6 +16,17 @@ files). Extension: ``actModeApiProvider`` and ``planModeApiProvider`` = ``"opena
 "OpenAI Compatible" provider; both modes are stored apart), ``openAiBaseUrl``, the act and plan
 model ids, ``welcomeViewCompleted`` when unset, and ``openAiApiKey`` in ``secrets.json`` (0600).
 providers.json alone does not switch the extension: its state files win.
+
+The model's limits (limits.py), when known: ``models.json`` beside providers.json (the SDK's
+``resolveModelsRegistryPath``; ``StoredModelsFileSchema``: ``version: 1`` and
+``providers["openai-compatible"].models.<model>.contextWindow`` / ``maxTokens``), which the CLI
+3.0.65 (its binary: ``M7()``, ``registerCustomModels``) and the extension 4.1.13
+(``sdk/model-catalog/store.ts``: "models.json overrides, which are the source of truth" for
+openai-compatible) read; and ``actModeOpenAiModelInfo`` / ``planModeOpenAiModelInfo`` in
+globalState.json, which older extensions use instead of their defaults (so: those defaults with the
+model's numbers; 4.1 migrates it once into models.json when that has no entry). No ``capabilities``
+list is written: a list without "tools" would switch tool calling off (cline #13463). Unknown, all of
+it is taken out (an emptied model entry too).
 
 The extension reads these files once and rewrites them whole from memory, so ``preflight``
 refuses to write while VS Code, a VS Code fork or a JetBrains IDE with Cline, or a ``cline``
@@ -49,6 +60,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env, display
 
 ID = "cline"
@@ -70,6 +82,18 @@ CLI_PROVIDER = "openai-compatible"
 EXT_PROVIDER = "openai"
 STATE_KEYS = ("actModeApiProvider", "planModeApiProvider")
 MODEL_KEYS = ("actModeOpenAiModelId", "planModeOpenAiModelId")
+INFO_KEYS = ("actModeOpenAiModelInfo", "planModeOpenAiModelInfo")
+# openAiModelInfoSafeDefaults (apps/vscode/src/shared/api.ts @21cb8d2525): what the extension assumes
+# without a model info, and what its own model picker writes; maxTokens -1 is its "not set"
+SAFE_DEFAULTS: dict[str, int | bool] = {
+    "maxTokens": -1,
+    "contextWindow": 128_000,
+    "supportsImages": True,
+    "supportsPromptCache": False,
+    "inputPrice": 0,
+    "outputPrice": 0,
+    "temperature": 0,
+}
 EXTENSION = "saoudrizwan.claude-dev"
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
 
@@ -99,11 +123,17 @@ def providers_path(env: Env) -> Path:
     return data_dir(env) / "settings" / "providers.json"
 
 
+def models_path(env: Env) -> Path:
+    """``models.json`` beside providers.json (the SDK's ``resolveModelsRegistryPath``)."""
+    return providers_path(env).parent / "models.json"
+
+
 def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("providers", providers_path(env), "json", secret=True, strict=True),
         ConfigFile("state", data_dir(env) / "globalState.json", "json", strict=True),
         ConfigFile("secrets", data_dir(env) / "secrets.json", "json", secret=True, strict=True),
+        ConfigFile("models", models_path(env), "json", strict=True),
     ]
 
 
@@ -148,6 +178,8 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     if state.get(("welcomeViewCompleted",), None) is None:
         state.set(("welcomeViewCompleted",), True)
     secrets.set(("openAiApiKey",), target.api_key)
+    if "models" in docs:
+        _render_limits(docs["models"], state, target)
     notes = []
     problem = _valid_store(providers.data())
     if problem:
@@ -162,6 +194,33 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             "files: update the extension to 3.66 or later"
         )
     return notes
+
+
+def _render_limits(models: Document, state: Document, target: Target) -> None:
+    """The model's limits where Cline reads them: models.json (the CLI, the extension from 4.1) and
+    the act/plan model info in globalState.json (older extensions; 4.1 migrates it once)."""
+    model = str(target.model)
+    entry = ("providers", CLI_PROVIDER, "models", model)
+    if target.limits.known and models.get(("version",), None) is None:
+        models.set(("version",), 1)
+    write_limits(
+        models,
+        entry,
+        [
+            (("contextWindow",), target.limits.context_window),
+            (("maxTokens",), target.limits.max_output_tokens),
+        ],
+    )
+    if models.get(entry, None) == {}:
+        models.delete(entry)
+    for key in INFO_KEYS:
+        if target.limits.context_window:
+            # the extension uses this object instead of its defaults, whole
+            info = {**SAFE_DEFAULTS, "contextWindow": target.limits.context_window}
+            info["maxTokens"] = target.limits.max_output_tokens or SAFE_DEFAULTS["maxTokens"]
+            state.set((key,), info)
+        else:  # unknown: Cline's own defaults, not another profile's numbers
+            state.delete((key,))
 
 
 # -- the rewrite hazard: who holds these files in memory -------------------------------------------

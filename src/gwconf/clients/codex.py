@@ -1,7 +1,7 @@
 """OpenAI Codex CLI (and Codex Desktop): ``$CODEX_HOME/config.toml`` + ``auth.json``.
 
 Docs: https://developers.openai.com/codex/config-reference ; checked against @openai/codex 0.169.0
-(shared/reference/clients-terminal.md section 1). A custom provider table with the fixed id
+(run against a test gateway). A custom provider table with the fixed id
 ``gwconf`` (Codex files session history under the provider id), ``wire_api = "responses"`` (the
 only value current Codex accepts). The key goes to ``auth.json`` with ``requires_openai_auth``
 unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
@@ -11,8 +11,15 @@ The model's context window, when known (profile or gateway, limits.py), goes to
 ``model_context_window`` (0.169 reads it; its ``model_max_output_tokens`` is ignored with a warning,
 so it is not written); unknown, the key is taken out. Checked with the real 0.169: the window does
 not silence "Model metadata for `<model>` not found. Defaulting to fallback metadata": that comes
-from Codex's model catalog (``model_catalog_json``), which gwconf does not write (a catalog replaces
-the built-in one whole).
+from Codex's model catalog (``model_catalog_json``), which gwconf does not write: it is not safe.
+openai/codex ``codex-rs/model-provider/src/provider.rs`` ``ConfiguredModelProvider::models_manager``:
+with a configured catalog Codex uses a ``StaticModelsManager`` ("authoritative") instead of the
+bundled models.json plus ``/models`` refresh, for every provider (the key is top-level), so the user's
+OpenAI models leave the picker and lose their metadata (0.169 ``codex debug models``: 12 models
+without it, 1 with a one-entry catalog). ``load_catalog_json`` parses it strictly: an entry that lacks
+a field the running Codex requires (``shell_type``, checked with 0.169; a later Codex may add more)
+stops Codex at startup ("failed to parse model_catalog_json"), and an entry needs behaviour metadata
+(``base_instructions``, tools, reasoning levels) that gwconf would have to make up.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Continue (VS Code, JetBrains and the ``cn`` CLI): ``~/.continue/config.yaml`` + ``~/.continue/.env``.
 
 Docs: https://docs.continue.dev/reference ; checked against @continuedev/cli 1.5.47
-(shared/reference/clients-terminal.md section 7, clients-editors.md section 6). gwconf owns one
+(run against a test gateway) and continuedev/continue ``core/util/paths.ts``. gwconf owns one
 ``models`` entry (its name starts with ``gwconf``): ``provider: openai``, ``apiBase``, ``model``,
 and ``apiKey: ${{ secrets.GWCONF_API_KEY }}`` resolved from ``~/.continue/.env`` (0600), so the
 key stays out of a file people share. ``CONTINUE_GLOBAL_DIR`` moves the folder. The model's limits,

@@ -1,7 +1,7 @@
 """VS Code GitHub Copilot Chat, bring your own key: ``<VS Code user folder>/chatLanguageModels.json``.
 
 Docs: https://code.visualstudio.com/docs/copilot/customization/language-models ; checked against
-Copilot Chat 0.42.0 source and the June-2026 docs (clients-editors.md section 8). VS Code keeps BYOK
+Copilot Chat 0.42.0 source and the June-2026 docs (vscode-copilot-chat @31acd00a). VS Code keeps BYOK
 provider groups in ``chatLanguageModels.json`` (a JSON array) in the profile folder and reloads it
 when it changes. gwconf owns the group ``vendor: "customendpoint"``, ``name: "gwconf"`` (the
 "Custom Endpoint" provider, OpenAI-compatible, ``apiType: "chat-completions"``) whose model ``url``
@@ -9,6 +9,12 @@ is the full ``…/v1/chat/completions``. That provider exists on VS Code Insider
 Stable in 0.42), so gwconf writes the Insiders file; when only Stable is installed it writes nothing
 and prints the steps. The old setting ``github.copilot.chat.customOAIModels`` is deprecated and not
 used.
+
+The model entry's ``maxInputTokens`` and ``maxOutputTokens`` are required (package.json 0.42, the
+provider's ``configuration`` schema); ``resolveModelInfo`` (src/extension/byok/common/byokProvider.ts)
+takes their sum as the context window. gwconf writes the model's output limit and the window less
+it (limits.py), else gwconf's stated defaults (128000 and 8192), named in apply's output; ``use``
+rewrites them in gwconf's entry for the model.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from gwconf.clients._base import (
 )
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env
 
 ID = "copilot"
@@ -78,25 +85,32 @@ def files(env: Env) -> list[ConfigFile]:
     return [ConfigFile("models", _vscode.user_dir(env, chosen) / FILE, "jsonc", secret=True)]
 
 
-def _group(target: Target) -> dict[str, Any]:
+def _group(target: Target, notes: list[str]) -> dict[str, Any]:
     return {
         "name": GROUP_NAME,
         "vendor": VENDOR,
         "apiKey": target.api_key,
         "apiType": "chat-completions",
-        "models": [_model(target)],
+        "models": [_model(target, notes)],
     }
 
 
-def _model(target: Target) -> dict[str, Any]:
+def _limits(target: Target, notes: list[str]) -> dict[str, int]:
+    """``maxInputTokens`` and ``maxOutputTokens`` (both required): Copilot takes the window as their
+    sum (``resolveModelInfo``), so the prompt limit is the window less the output."""
+    window = window_or_default(target, NAME, notes)
+    output = output_or_default(target, NAME, notes)
+    return {"maxInputTokens": window - output if window > output else window, "maxOutputTokens": output}
+
+
+def _model(target: Target, notes: list[str]) -> dict[str, Any]:
     return {
         "id": target.model,
         "name": f"{target.model} (gateway)",
         "url": target.base_url,
         "toolCalling": True,
         "vision": False,
-        "maxInputTokens": 120000,
-        "maxOutputTokens": 8000,
+        **_limits(target, notes),
     }
 
 
@@ -121,9 +135,10 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         )
     doc = docs["models"]
     groups = doc.data()
+    notes: list[str] = []
     if groups in ({}, None):
-        doc.set((), [_group(target)])
-        return []
+        doc.set((), [_group(target, notes)])
+        return notes
     if not isinstance(groups, list):
         raise ClientError(
             f"{doc.source}: expected a JSON array of provider groups, found an object.",
@@ -131,21 +146,24 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         )
     index = find_group(groups)
     if index is None:
-        doc.append((), _group(target))
-        return []
+        doc.append((), _group(target, notes))
+        return notes
     group = groups[index]
     doc.set((index, "apiKey"), target.api_key)
     doc.set((index, "apiType"), "chat-completions")
     models = group.get("models")
     if not isinstance(models, list):
-        doc.set((index, "models"), [_model(target)])
-        return []
+        doc.set((index, "models"), [_model(target, notes)])
+        return notes
     for position, model in enumerate(models):
         if isinstance(model, dict) and model.get("url") != target.base_url:
             doc.set((index, "models", position, "url"), target.base_url)
+        if isinstance(model, dict) and model.get("id") == target.model:
+            for key, value in _limits(target, notes).items():  # the profile's limits, not the last one's
+                doc.set((index, "models", position, key), value)
     if not any(isinstance(m, dict) and m.get("id") == target.model for m in models):
-        doc.append((index, "models"), _model(target))
-    return []
+        doc.append((index, "models"), _model(target, notes))
+    return notes
 
 
 def steps(target: Target, show_key: bool) -> list[str]:

@@ -2,7 +2,7 @@
 ``COPILOT_MODEL`` into its marked block in the shell start-up files, next to what ``shell`` writes.
 
 Docs: ``copilot help providers`` (https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli);
-checked against @github/copilot 1.0.102 (shared/reference/clients-2026.md section 3.3):
+checked against @github/copilot 1.0.102 (run against a test gateway):
 ``COPILOT_PROVIDER_BASE_URL`` switches it to BYOK and away from the GitHub login,
 ``COPILOT_PROVIDER_TYPE`` (``openai``/``azure``/``anthropic``), ``COPILOT_PROVIDER_API_KEY`` (or
 ``_BEARER_TOKEN``, ``_API_KEY_COMMAND``), ``COPILOT_PROVIDER_WIRE_API`` (``completions``/
@@ -10,6 +10,11 @@ checked against @github/copilot 1.0.102 (shared/reference/clients-2026.md sectio
 setting, and the undocumented ``providers.json`` is not written. The files are the ``shell``
 client's (bash, zsh, fish, PowerShell; see shell.py): the same block, other variables, each
 client restoring only its own.
+
+The model's limits, when known (limits.py), go to the same block as
+``COPILOT_PROVIDER_MAX_PROMPT_TOKENS`` (the window less the output) and
+``COPILOT_PROVIDER_MAX_OUTPUT_TOKENS`` (``copilot help providers`` in 1.0.102); unknown, they are
+taken out of the block.
 
 ``read`` is the environment a new terminal gets: the block of the login shell's file, plus the
 assignments after the block that override it; doctor also compares it with this terminal's
@@ -59,6 +64,9 @@ MANAGED = (
     "COPILOT_PROVIDER_WIRE_API",
     "COPILOT_MODEL",
 )
+# The model's limits (``copilot help providers``, 1.0.102: "Maximum prompt tokens" / "Maximum output
+# tokens"), set when known (limits.py) and taken out when not, so Copilot CLI keeps its own.
+LIMIT_VARS = ("COPILOT_PROVIDER_MAX_PROMPT_TOKENS", "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS")
 # Set next to gwconf's key, these change which credential Copilot CLI sends.
 RIVALS = ("COPILOT_PROVIDER_BEARER_TOKEN", "COPILOT_PROVIDER_API_KEY_COMMAND", "COPILOT_PROVIDER_MODEL_ID")
 CLI = "gwconf apply copilot-cli"
@@ -99,16 +107,38 @@ def variables(target: Target) -> dict[str, str]:
     }
 
 
+def limit_variables(target: Target) -> dict[str, str]:
+    """The prompt limit is the window less the output when both are known (the prompt and the answer
+    share the window), else the window; the output limit as known."""
+    window, output = target.limits.context_window, target.limits.max_output_tokens
+    found = {}
+    if window:
+        found["COPILOT_PROVIDER_MAX_PROMPT_TOKENS"] = str(
+            window - output if output and window > output else window
+        )
+    if output:
+        found["COPILOT_PROVIDER_MAX_OUTPUT_TOKENS"] = str(output)
+    return found
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     wanted = variables(target)
+    limits = limit_variables(target)
     for doc in docs.values():
         for name in MANAGED:
             doc.set((name,), wanted[name])
+        for name in LIMIT_VARS:
+            if name in limits:
+                doc.set((name,), limits[name])
+            else:
+                doc.delete((name,))
     return []
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
-    return LaunchSpec(argv=["copilot", *args], env=dict(variables(target)), unset=RIVALS)
+    return LaunchSpec(
+        argv=["copilot", *args], env={**variables(target), **limit_variables(target)}, unset=RIVALS
+    )
 
 
 def _block(doc: Document | None) -> dict[str, str]:

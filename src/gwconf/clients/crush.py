@@ -2,8 +2,8 @@
 
 Docs: https://github.com/charmbracelet/crush/blob/main/docs/config/README.md ; checked against the
 charmbracelet/crush source @37f36e9 (2026-08-21, after v0.90.0; ``internal/config/load.go``
-``lookupConfigs``/``GlobalConfig``/``GlobalConfigData``) and shared/reference/clients-terminal.md
-section 6 (not run: no package carries the binary). ``CRUSH_GLOBAL_CONFIG`` (a folder) moves the
+``lookupConfigs``/``GlobalConfig``/``GlobalConfigData``)
+(not run: no package carries the binary). ``CRUSH_GLOBAL_CONFIG`` (a folder) moves the
 global file, else ``$XDG_CONFIG_HOME/crush`` or ``~/.config/crush`` on every OS
 (``%USERPROFILE%\\.config\\crush`` on Windows).
 

@@ -1,7 +1,7 @@
 """Cursor: no file gwconf may write (settings live in the opaque ``state.vscdb``): printed UI steps.
 
 Docs: https://cursor.com/docs/settings/api-keys (address UNVERIFIED); checked against third-party
-gateway guides, August 2026 (clients-editors.md section 17; Cursor is closed source). Cursor's
+gateway guides, August 2026 (Cursor is closed source). Cursor's
 OpenAI-compatible mode is its OpenAI key with "Override OpenAI Base URL"; requests are built on
 Cursor's servers, so the gateway must be reachable over public HTTPS, and the override applies to
 every OpenAI-named model.

@@ -1,7 +1,7 @@
 """elia (PyPI ``elia-chat``): ``$XDG_CONFIG_HOME/elia/config.toml``, a full-screen chat app.
 
 Docs: https://github.com/darrenburns/elia#configuration ; checked against elia-chat 1.10.0, its last
-release (shared/reference/clients-2026.md section 3.16, and ``elia_chat/locations.py``,
+release (run against a test gateway, and ``elia_chat/locations.py``,
 ``config.py``, ``__main__.py``, ``widgets/chat.py`` at darrenburns/elia 3236532). The folder comes
 from ``xdg_base_dirs.xdg_config_home()``: ``$XDG_CONFIG_HOME``, else ``~/.config``, on macOS and
 Windows too. elia reads the file with ``tomllib`` and creates it empty when it is missing.

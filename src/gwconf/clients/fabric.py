@@ -1,7 +1,7 @@
 """fabric: ``~/.config/fabric/.env`` (godotenv), through its ``LiteLLM`` vendor.
 
 Docs: https://github.com/danielmiessler/fabric#environment-variables ; checked against fabric
-v1.4.261 source (shared/reference/clients-terminal.md section 16; ``internal/cli/initialization.go``,
+v1.4.261 source (``internal/cli/initialization.go``,
 ``internal/plugins/ai/openai/openai.go``, ``openai_compatible/providers_config.go``). The folder is
 ``os.UserHomeDir()/.config/fabric`` on every OS. fabric's ``OpenAI`` vendor speaks the Responses
 API only; its ``LiteLLM`` vendor is a plain OpenAI-compatible Chat Completions client with a

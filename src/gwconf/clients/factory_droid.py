@@ -1,7 +1,7 @@
 """Factory Droid (``droid``): ``~/.factory/settings.json`` ``customModels`` + ``sessionDefaultSettings.model``.
 
 Docs: https://docs.factory.ai/cli/byok/overview ; checked against the @factory/cli-linux-x64
-0.225.2 binary (shared/reference/clients-2026.md section 3.9, and its strings): the home folder is
+0.225.2 binary (run against a test gateway, and its strings): the home folder is
 ``$FACTORY_HOME_OVERRIDE``, else ``$HOME`` / ``%USERPROFILE%``, with ``.factory`` below it on every
 OS; the legacy ``~/.factory/config.json`` ``custom_models`` (snake_case) is merged, settings.json
 winning. A custom model's id is ``custom:<displayName, blanks as ->-<index in customModels>``
@@ -11,7 +11,17 @@ winning. A custom model's id is ``custom:<displayName, blanks as ->-<index in cu
 ``anthropic`` Messages). ``apiKey`` may be ``${VAR}``. A BYOK run needs no Factory login.
 
 gwconf owns the ``customModels`` element whose ``displayName`` is ``gwconf`` (``model``, ``baseUrl``,
-``apiKey``, ``provider``, ``maxOutputTokens``) and ``sessionDefaultSettings.model``. Droid does not
+``apiKey``, ``provider``, ``maxOutputTokens``) and ``sessionDefaultSettings.model``.
+``maxOutputTokens`` is the model's output limit when known (limits.py), sent as ``max_tokens`` and
+used as the summarizer's ceiling; it is optional (the 0.225.2 schema: ``maxOutputTokens:l().optional()``,
+and without it Droid uses its own default), so with the limits unknown it is left out: no made-up
+number. Droid has no setting for the window itself that 0.225.2 reads (the schema declares
+``maxContextLimit`` but nothing reads it): a custom model compacts at
+``compactionTokenLimitPerModel[<its id>]``, else ``compactionTokenLimit``, else 250000 whatever its
+window (``getCompactionTokenLimitForModel``; the per-model table is a top-level key of settings.json,
+which Droid's own /compact-limit picker writes). With both limits known gwconf writes its model's
+entry there: the window less the output, the point Droid derives for its own models
+(``maxInputTokens``); otherwise it takes that entry out. Droid does not
 show a rejected key (``droid exec`` prints only "Exec failed"), so doctor's direct request is
 what tells a bad key from a bad setting. ``gwconf run factory-droid`` adds ``-m <id>`` after a
 temporary ``FACTORY_HOME_OVERRIDE`` whose settings.json ``render()`` edited.
@@ -41,6 +51,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import known_limits
 from gwconf.paths import Env
 
 ID = "factory-droid"
@@ -108,7 +119,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         "baseUrl": target.base_url,
         "apiKey": target.api_key,
         "provider": "generic-chat-completion-api",
-        "maxOutputTokens": 8192,
+        **dict(known_limits(target, None, "maxOutputTokens")),
     }
     models = settings.get(("customModels",), None)
     if index is None:
@@ -120,8 +131,29 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     else:
         for key, value in fields_.items():
             settings.set(("customModels", index, key), value)
+        if "maxOutputTokens" not in fields_:  # unknown now: no number left from another profile
+            settings.delete(("customModels", index, "maxOutputTokens"))
     settings.set(("sessionDefaultSettings", "model"), model_id(DISPLAY_NAME, index))
+    _render_compaction(settings, model_id(DISPLAY_NAME, index), target)
     return []
+
+
+def _render_compaction(settings: Document, custom_id: str, target: Target) -> None:
+    """``compactionTokenLimitPerModel[<custom id>]``: the window less the output when both are known
+    (what Droid derives for its own models: ``maxInputTokens``, the window without the output, is
+    their compaction point); else taken out, and so is an id of gwconf's entry at another place."""
+    table = ("compactionTokenLimitPerModel",)
+    current = settings.get(table, None)
+    for key in list(current) if isinstance(current, dict) else []:
+        if key != custom_id and key.startswith(f"custom:{DISPLAY_NAME}-"):
+            settings.delete((*table, key))
+    window, output = target.limits.context_window, target.limits.max_output_tokens
+    if window and output and window > output:
+        settings.set((*table, custom_id), window - output)
+    else:
+        settings.delete((*table, custom_id))
+    if settings.get(table, None) == {}:
+        settings.delete(table)
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:

@@ -1,7 +1,7 @@
 """Gemini CLI: ``~/.gemini/.env`` (address, key, model) + ``~/.gemini/settings.json`` (auth type).
 
 Docs: https://geminicli.com/docs/get-started/authentication ;
-checked against @google/gemini-cli 0.61.0 (shared/reference/clients-terminal.md section 3) and the
+checked against @google/gemini-cli 0.61.0 (run against a test gateway) and the
 google-gemini/gemini-cli source (``findEnvFile``/``loadEnvironment`` in
 ``packages/cli/src/config/settings.ts``, ``checkPathTrust`` in ``packages/core/src/utils/trust.ts``).
 Gemini-style family: ``GOOGLE_GEMINI_BASE_URL`` is the root (the SDK appends

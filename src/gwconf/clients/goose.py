@@ -4,7 +4,7 @@
 Docs: https://block.github.io/goose/docs/guides/config-file and
 https://block.github.io/goose/docs/getting-started/providers#configure-provider ; checked against the
 goose source (``crates/goose/src/config/{paths.rs,base/mod.rs,base/secrets.rs,declarative_providers.rs}``,
-read November 2026; no release was run: shared/reference/clients-terminal.md section 13). Config
+read November 2026; no release was run). Config
 folder: ``$GOOSE_PATH_ROOT/config`` (absolute paths only), else etcetera's XDG strategy on Linux
 and macOS (``$XDG_CONFIG_HOME/goose``, ``~/.config/goose``) and ``%APPDATA%\\Block\\goose\\config``
 on Windows. gwconf writes the provider goose's own "add custom provider" would write for the

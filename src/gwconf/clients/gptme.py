@@ -1,7 +1,7 @@
 """gptme: ``~/.config/gptme/config.toml``, the same literal path on every OS.
 
 Docs: https://gptme.org/docs/custom-providers.html and https://gptme.org/docs/config.html ; checked
-against gptme 0.35.1 (shared/reference/clients-2026.md section 3.11, and ``gptme/config/user.py``,
+against gptme 0.35.1 (run against a test gateway, and ``gptme/config/user.py``,
 ``config/models.py``, ``config/core.py``). The path is ``os.path.expanduser("~/.config/gptme/
 config.toml")``: no XDG variable and no Windows folder moves it. ``config.local.toml`` beside it is
 merged over it, and a project's ``gptme.toml`` ``[env]`` over both.

@@ -1,7 +1,7 @@
 """grok-cli (``grok``, npm ``@vibe-kit/grok-cli``): ``~/.grok/user-settings.json``.
 
 Docs: https://github.com/superagent-ai/grok-cli#readme ; checked against @vibe-kit/grok-cli 0.0.34
-(shared/reference/clients-2026.md section 3.13, and ``dist/utils/settings-manager.js``,
+(run against a test gateway, and ``dist/utils/settings-manager.js``,
 ``dist/index.js`` in the npm package). ``os.homedir()/.grok`` on every OS; no variable moves it.
 
 Managed keys: ``apiKey``, ``baseURL``, ``defaultModel``, and the model in ``models`` (the list

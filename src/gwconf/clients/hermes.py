@@ -1,7 +1,7 @@
 """Hermes Agent (PyPI ``hermes-agent``, Nous Research): ``~/.hermes/config.yaml``.
 
 Docs: https://hermes-agent.nousresearch.com/docs/user-guide/configuration ; checked against
-hermes-agent 0.19.0 (shared/reference/clients-2026.md section 3.10, and ``hermes_constants.py``,
+hermes-agent 0.19.0 (run against a test gateway, and ``hermes_constants.py``,
 ``hermes_cli/main.py``, ``hermes_cli/runtime_provider.py`` in the 0.19.0 wheel). Folder:
 ``HERMES_HOME``, else ``~/.hermes`` (Windows: ``%LOCALAPPDATA%\\hermes``, not ``%USERPROFILE%``
 as the reference had it). A sticky profile (``active_profile`` naming anything but ``default``)
@@ -14,6 +14,9 @@ config.yaml (over ``$HERMES_INFERENCE_PROVIDER``); for a ``custom`` provider the
 ``$CUSTOM_BASE_URL`` (shell or ``~/.hermes/.env``) before ``model.base_url``, and the key is
 ``model.api_key`` (``OPENAI_API_KEY`` is never sent to an unrelated host). ``gwconf run hermes``
 points ``HERMES_HOME`` at a temporary copy of the folder with config.yaml edited.
+The model's limits, when known (limits.py), go to the same mapping as ``context_length`` and
+``max_tokens`` (0.19.0 ``agent/agent_init.py``: explicit overrides of the auto-detected window and
+of the provider's default output); unknown, they are taken out.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env
 
 ID = "hermes"
@@ -86,12 +90,23 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     model = require_model(target, NAME, "model.default")
     values = {"default": model, "provider": "custom", "base_url": target.base_url, "api_key": target.api_key}
     current = config.get(("model",), None)
+    notes = []
     if current is not None and not isinstance(current, dict):
         config.set(("model",), values)  # the legacy `model: <name>` string
-        return [f"model: {current!r} became a mapping (default, provider, base_url, api_key)"]
-    for key, value in values.items():
-        config.set(("model", key), value)
-    return []
+        notes.append(f"model: {current!r} became a mapping (default, provider, base_url, api_key)")
+    else:
+        for key, value in values.items():
+            config.set(("model", key), value)
+    # the model's limits; unknown: taken out, so hermes detects them itself
+    write_limits(
+        config,
+        ("model",),
+        [
+            (("context_length",), target.limits.context_window),
+            (("max_tokens",), target.limits.max_output_tokens),
+        ],
+    )
+    return notes
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:

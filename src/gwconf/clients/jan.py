@@ -1,7 +1,7 @@
 """Jan: no file gwconf may write (providers live in the app's WebView localStorage): printed UI steps.
 
 Docs: https://jan.ai/docs/remote-models/openai ; checked against janhq/jan
-``web-app/src/hooks/useModelProvider.ts`` @00ec5d11 (clients-editors.md section 11; version and UI
+``web-app/src/hooks/useModelProvider.ts`` @00ec5d11 (version and UI
 wording UNVERIFIED). No deep link or import for providers was found.
 """
 

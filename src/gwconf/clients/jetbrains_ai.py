@@ -1,7 +1,7 @@
 """JetBrains AI Assistant: no file gwconf may write (IDE options XML + Password Safe): printed UI steps.
 
 Docs: https://www.jetbrains.com/help/ai-assistant/bring-your-own-key-byok.html ; checked against
-AI Assistant 2026.1 docs (clients-editors.md section 18). The provider is "OpenAI-compatible"; one
+AI Assistant 2026.1 docs. The provider is "OpenAI-compatible"; one
 entry per model. The form of the URL field is UNVERIFIED (the …/v1 base is expected).
 """
 

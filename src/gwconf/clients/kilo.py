@@ -1,7 +1,7 @@
 """Kilo CLI and Kilo Code 7.x: ``~/.config/kilo/kilo.jsonc`` (+ VS Code ``kilo-code.new.model.*``).
 
 Docs: https://kilo.ai/docs/ai-providers/openai-compatible ; checked against @kilocode/cli 7.7.9
-(RUN) and kilo-vscode 7.0.25 (shared/reference/clients-editors.md section 5a), and the
+(RUN) and kilo-vscode 7.0.25 (``packages/kilo-vscode/package.json``), and the
 Kilo-Org/kilocode source (global files merged ``config.json`` < ``kilo.json`` < ``kilo.jsonc`` <
 ``opencode.json`` < ``opencode.jsonc``; ``KILO_CONFIG``, ``KILO_CONFIG_DIR``,
 ``KILO_CONFIG_CONTENT``, ``KILO_DISABLE_PROJECT_CONFIG``). Kilo is an opencode fork: the provider

@@ -1,7 +1,7 @@
 """Kimi Code CLI (``kimi``, npm ``@moonshot-ai/kimi-code``): ``~/.kimi-code/config.toml``.
 
 Docs: https://github.com/MoonshotAI/kimi-code/blob/main/docs/en/configuration/providers.md ; checked
-against @moonshot-ai/kimi-code 2.1.0 (shared/reference/clients-2026.md section 3.8, and
+against @moonshot-ai/kimi-code 2.1.0 (run against a test gateway, and
 ``docs/en/configuration/{config-files,providers,overrides,env-vars,data-locations}.md`` at
 MoonshotAI/kimi-code d723cc47). Not the archived PyPI ``kimi-cli``. ``KIMI_CODE_HOME`` moves the
 folder; without it, ``~/.kimi-code`` on every OS (``C:\\Users\\<name>\\.kimi-code`` on Windows).

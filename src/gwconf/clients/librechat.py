@@ -1,7 +1,7 @@
 """LibreChat (server): ``librechat.yaml`` (custom endpoint) + ``.env`` (the key) in its folder.
 
 Docs: https://www.librechat.ai/docs/configuration/librechat_yaml ; checked against
-``librechat.example.yaml`` @00450b59, config ``version: 1.3.17`` (clients-editors.md section 14).
+``librechat.example.yaml`` @00450b59, config ``version: 1.3.17``.
 The folder: ``$LIBRECHAT_DIR``, else the current folder when it holds ``librechat.yaml`` (or
 ``librechat.example.yaml``); otherwise gwconf refuses (it never guesses). gwconf owns the entry of
 ``endpoints.custom`` named "gwconf gateway" (OpenAI-compatible by default): ``baseURL`` …/v1,

@@ -2,7 +2,7 @@
 in llm's user folder.
 
 Docs: https://llm.datasette.io/en/stable/other-models.html#openai-compatible-models ; checked
-against llm 0.36 (shared/reference/clients-terminal.md section 10, and ``llm/__init__.py``
+against llm 0.36 (run against a test gateway, and ``llm/__init__.py``
 ``user_dir``/``get_key``, ``llm/default_plugins/openai_models.py``). The user folder is
 ``$LLM_USER_PATH``, else ``click.get_app_dir("io.datasette.llm")``: ``$XDG_CONFIG_HOME`` (or
 ``~/.config``) on Linux, ``~/Library/Application Support`` on macOS, ``%APPDATA%`` on Windows.

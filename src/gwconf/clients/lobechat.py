@@ -2,7 +2,7 @@
 
 Docs: https://lobehub.com/docs/self-hosting/environment-variables/model-provider ; checked against
 ``docs/self-hosting/environment-variables/model-provider.mdx`` @001d37c6 and @lobehub/chat 1.143
-(clients-editors.md section 12). The server's built-in OpenAI provider takes a base-URL override
+(lobehub/lobe-chat ``ImportSettings``). The server's built-in OpenAI provider takes a base-URL override
 (``OPENAI_PROXY_URL``, with ``/v1``), the key and ``OPENAI_MODEL_LIST`` (``+my-model`` adds the
 model). The folder: ``$LOBECHAT_DIR``, else the current folder when a compose file there runs the
 LobeChat image; otherwise gwconf refuses. The web URL import (``/?settings=``) is best effort on

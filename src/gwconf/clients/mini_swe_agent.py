@@ -1,7 +1,7 @@
 """mini-swe-agent (``mini``): the ``.env`` in ``platformdirs.user_config_dir("mini-swe-agent")``.
 
 Docs: https://mini-swe-agent.com/latest/advanced/global_configuration/ ; checked against
-mini-swe-agent 2.4.6 (shared/reference/clients-2026.md section 3.15, and ``minisweagent/__init__.py``,
+mini-swe-agent 2.4.6 (run against a test gateway, and ``minisweagent/__init__.py``,
 ``run/mini.py``, ``run/utilities/config.py``, ``models/litellm_model.py`` at 2.4.6). Folder: Linux
 ``$XDG_CONFIG_HOME/mini-swe-agent`` (``~/.config``), macOS ``~/Library/Application
 Support/mini-swe-agent``, Windows ``%LOCALAPPDATA%\\mini-swe-agent\\mini-swe-agent``;

@@ -1,7 +1,7 @@
 """Mistral Vibe (``vibe``): ``~/.vibe/config.toml`` and the key in ``~/.vibe/.env``.
 
 Docs: https://docs.mistral.ai/mistral-vibe/introduction/configuration ; checked against
-mistral-vibe 3.0.2 (shared/reference/clients-2026.md section 3.7, and ``vibe/utils/vibe_home.py``,
+mistral-vibe 3.0.2 (run against a test gateway, and ``vibe/utils/vibe_home.py``,
 ``vibe/core/config/models.py``, ``core/config/layers/environment.py``). ``VIBE_HOME`` moves both
 files (default ``~/.vibe`` on every OS). A ``[[providers]]`` entry names the *variable* that holds
 its key (``api_key_env_var``), and vibe loads that variable from ``.env``; a non-empty variable of
@@ -16,6 +16,9 @@ which ``read`` follows: ``config.toml``, then a trusted project's ``.vibe/config
 a temporary stand-in for ``~/.vibe`` (links to its entries) whose ``config.toml`` is rendered with
 the entries above, exports the key variable (the environment wins over ``.env``) and unsets
 ``VIBE_ACTIVE_MODEL`` so the rendered ``active_model`` holds; the user's files are not touched.
+The model's limits, when known (limits.py), go to gwconf's ``[[models]]`` entry as
+``max_context_length`` (``ModelConfig`` in core/config/models.py; auto-compaction at 80% of it, the
+bundled vibe skill says) and ``max_output_tokens`` (the output cap); unknown, they are taken out.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env
 
 ID = "mistral-vibe"
@@ -116,6 +120,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     _upsert(config, "providers", "name", PROVIDER, provider)
     alias = alias_for(config.data(), model)
     _upsert(config, "models", "provider", PROVIDER, {"name": model, "provider": PROVIDER, "alias": alias})
+    index, _ = _find(config.data(), "models", "provider", PROVIDER)
+    if index is not None:  # the model's limits on gwconf's entry; unknown: taken out, vibe's own handling
+        write_limits(
+            config,
+            ("models", index),
+            [
+                (("max_context_length",), target.limits.context_window),
+                (("max_output_tokens",), target.limits.max_output_tokens),
+            ],
+        )
     config.set(("active_model",), alias)
     dotenv.set((KEY_VAR,), target.api_key)
     return []

@@ -2,7 +2,7 @@
 
 Docs: https://github.com/charmbracelet/mods#custom-apis ; checked against mods v1.8.1 source, the
 last release (the repository was archived on 2026-03-09; upstream points to ``crush run``;
-shared/reference/clients-terminal.md section 15; ``config.go`` ``ensureConfig``, ``mods.go``
+``config.go`` ``ensureConfig``, ``mods.go``
 ``resolveModel``/``ensureKey``). ``xdg.ConfigFile("mods/mods.yml")`` (adrg/xdg):
 ``$XDG_CONFIG_HOME`` on every OS, else ``~/.config`` (Linux), ``~/Library/Application Support``
 (macOS), ``%LOCALAPPDATA%`` (Windows). Any API name mods does not know (ollama, anthropic, google,

@@ -1,6 +1,6 @@
 """Msty: no verifiable config file, import format or deep link (closed source): printed UI steps.
 
-Docs: https://docs.msty.app/ ; checked August 2026 (clients-editors.md section 20; menu wording and
+Docs: https://docs.msty.app/ ; checked August 2026 (menu wording and
 the …/v1 base form are UNVERIFIED). Provider choice: "OpenAI Compatible".
 """
 

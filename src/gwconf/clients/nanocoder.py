@@ -1,7 +1,7 @@
 """nanocoder (npm ``@nanocollective/nanocoder``): ``agents.config.json`` and ``nanocoder-preferences.json``.
 
 Docs: https://github.com/Nano-Collective/nanocoder#configuration ; checked against
-@nanocollective/nanocoder 1.30.0 (shared/reference/clients-2026.md section 3.14, and
+@nanocollective/nanocoder 1.30.0 (run against a test gateway, and
 ``dist/config/paths.js``, ``config/index.js``, ``config/mcp-config-loader.js``,
 ``config/preferences.js``, ``client-factory.js``, ``plain/initialize.js`` in the npm package).
 Folder: Linux ``$XDG_CONFIG_HOME/nanocoder`` (``~/.config``), macOS ``~/Library/Preferences/
@@ -17,6 +17,10 @@ preferences file (same values) at every start. Provider entries merge by name: t
 then ``./agents.config.json`` in the current folder, then ``$NANOCODER_PROVIDERS``; a
 ``./nanocoder-preferences.json`` replaces the user one. ``gwconf run nanocoder`` passes the
 provider and model as ``--provider gwconf --model <model>`` with the entry in ``$NANOCODER_PROVIDERS``.
+The model's window, when known (limits.py), is the entry's ``contextWindow``
+(``models/models-dev-client.js`` ``resolveModelContextLimit``: a session override, the provider's
+``contextWindows[<model>]``, its ``contextWindow``, ``$NANOCODER_CONTEXT_LIMIT``, then models.dev);
+unknown, it is taken out. nanocoder has no output-limit setting.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.formats import Document
+from gwconf.limits import known_limits
 from gwconf.paths import Env
 
 ID = "nanocoder"
@@ -107,17 +112,27 @@ def _providers(data: Any) -> list[Any]:
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     agents, prefs = docs["agents"], docs["preferences"]
     model = require_model(target, NAME, "--model")
-    entry = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key, "models": [model]}
-    upsert_table(agents, PROVIDERS, entry, lambda item: item.get("name") == PROVIDER, "nanocoder")
+    entry = _entry(target, model)
+    index = upsert_table(agents, PROVIDERS, entry, lambda item: item.get("name") == PROVIDER, "nanocoder")
+    if index is not None and "contextWindow" not in entry:  # unknown now: no number from another profile
+        agents.delete((*PROVIDERS, index, "contextWindow"))
     prefs.set(("lastProvider",), PROVIDER)
     prefs.set(("lastModel",), model)
     prefs.set(("providerModels", PROVIDER), model)
     return []
 
 
+def _entry(target: Target, model: str) -> dict[str, Any]:
+    """gwconf's provider entry; ``contextWindow`` (the provider's default window, which nanocoder
+    takes before ``NANOCODER_CONTEXT_LIMIT`` and a models.dev lookup) only when known."""
+    entry: dict[str, Any] = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key}
+    entry["models"] = [model]
+    return {**entry, **dict(known_limits(target, "contextWindow", None))}
+
+
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     model = require_model(target, NAME, "--model")
-    entry = {"name": PROVIDER, "baseUrl": target.base_url, "apiKey": target.api_key, "models": [model]}
+    entry = _entry(target, model)
     return LaunchSpec(
         argv=["nanocoder", "--provider", PROVIDER, "--model", model, *args],
         env={"NANOCODER_PROVIDERS": json.dumps([entry])},

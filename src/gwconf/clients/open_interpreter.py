@@ -2,13 +2,16 @@
 ``platformdirs.user_config_dir("open-interpreter")``.
 
 Docs: https://docs.openinterpreter.com/settings/profiles ; checked against open-interpreter 0.4.3,
-the last release (shared/reference/clients-terminal.md section 12, and
+the last release (run against a test gateway, and
 ``interpreter/terminal_interface/utils/oi_dir.py``, ``profiles/profiles.py``). Folder: Linux
 ``$XDG_CONFIG_HOME/open-interpreter`` (``~/.config``), macOS ``~/Library/Application
 Support/open-interpreter``, Windows ``%LOCALAPPDATA%\\open-interpreter\\open-interpreter``
 (platformdirs with appauthor = appname). Managed keys: ``llm.model`` (``openai/<model>``: litellm's
 OpenAI-compatible route), ``llm.api_base``, ``llm.api_key``; ``version: 0.2.5`` only when the key
 is missing (without it Open Interpreter stops at an interactive migration prompt).
+The model's limits, when known (limits.py), go to ``llm.context_window`` and ``llm.max_tokens``
+(``profiles.py`` maps them like ``--context_window`` / ``--max_tokens``; ``core/llm/llm.py`` trims
+the conversation to the window less the output); unknown, they are taken out.
 ``gwconf run open-interpreter`` passes ``--profile FILE``: a temporary copy of the default profile
 as ``render()`` edits it (Open Interpreter takes a path there as it is).
 """
@@ -38,6 +41,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env
 
 ID = "open-interpreter"
@@ -91,6 +95,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     profile.set(("llm", "model"), model)
     profile.set(("llm", "api_base"), target.base_url)
     profile.set(("llm", "api_key"), target.api_key)
+    write_limits(  # the model's limits; unknown: taken out, Open Interpreter's own handling
+        profile,
+        ("llm",),
+        [
+            (("context_window",), target.limits.context_window),
+            (("max_tokens",), target.limits.max_output_tokens),
+        ],
+    )
     if profile.get(("version",), None) is None:
         profile.set(("version",), PROFILE_VERSION)
     return []

@@ -1,7 +1,7 @@
 """Open WebUI (server): an env file with ``OPENAI_API_BASE_URLS`` / ``OPENAI_API_KEYS``.
 
 Docs: https://docs.openwebui.com/getting-started/env-configuration ; checked against the docs
-v0.5.1-v0.9.0 and ``backend/open_webui/config.py`` (clients-editors.md section 13). gwconf writes
+v0.5.1-v0.9.0 and ``backend/open_webui/config.py``. gwconf writes
 ``.env`` in the Open WebUI folder: ``$OPEN_WEBUI_DIR``, else the current folder when it is a
 checkout (``backend/open_webui``) or holds a compose file that runs the ``open-webui`` image;
 otherwise it refuses. A checkout loads that ``.env`` itself; Docker needs ``--env-file .env`` or

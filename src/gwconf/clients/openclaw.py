@@ -2,7 +2,7 @@
 
 Docs: https://docs.openclaw.ai/concepts/models and docs/providers/litellm.md (a proxy, the same
 shape), docs/help/environment.md and docs/gateway/configuration.md in the npm package; checked
-against openclaw 2026.9.2 (shared/reference/clients-2026.md section 3.2) and its
+against openclaw 2026.9.2 (run against a test gateway) and its
 ``dist/paths-*.js``: the config is ``$OPENCLAW_CONFIG_PATH``, else ``openclaw.json`` in the state
 folder, ``$OPENCLAW_STATE_DIR``, else ``~/.openclaw`` (``$OPENCLAW_HOME`` replaces the home
 folder), the same on every OS. The file is JSON5: gwconf edits it with the JSON editor's JSON5

@@ -1,7 +1,7 @@
 """opencode: ``opencode.jsonc`` / ``opencode.json`` in ``$XDG_CONFIG_HOME/opencode`` (+ ``auth.json``).
 
 Docs: https://opencode.ai/docs/providers/#custom-provider and https://opencode.ai/docs/config/ ;
-checked against opencode-ai 1.18.33 (shared/reference/clients-terminal.md section 5) and the
+checked against opencode-ai 1.18.33 (run against a test gateway) and the
 anomalyco/opencode source (global files merged ``config.json`` < ``opencode.json`` <
 ``opencode.jsonc``; ``options.apiKey`` wins over ``auth.json``, which wins over the provider's
 ``env`` list). The folder is xdg-basedir's: ``~/.config/opencode`` on every OS, Windows included

@@ -1,7 +1,7 @@
 """OpenHands CLI (``openhands``): ``~/.openhands/agent_settings.json``, the agent it saves.
 
 Docs: https://docs.openhands.dev/openhands/usage/cli/installation ; checked against the PyPI
-package ``openhands`` 1.16.0 (shared/reference/clients-2026.md section 3.12, and
+package ``openhands`` 1.16.0 (run against a test gateway, and
 ``openhands_cli/locations.py``, ``stores/agent_store.py`` in OpenHands/OpenHands-CLI). The folder
 is ``~/.openhands`` on every OS (``os.path.expanduser``); ``OPENHANDS_PERSISTENCE_DIR`` moves it.
 The file is a pydantic-serialized SDK ``Agent`` (strict JSON): ``llm`` is the model the agent
@@ -10,6 +10,10 @@ settings. Managed keys, in both: ``model`` (``openai/<model>``: litellm's OpenAI
 ``base_url``, ``api_key``. On a new file gwconf also writes what the CLI's own set-up writes around
 them (``kind``, ``usage_id``, the ``LLMSummarizingCondenser``). The ``LLM_API_KEY``,
 ``LLM_BASE_URL`` and ``LLM_MODEL`` variables count only with ``--override-with-envs``.
+The model's limits, when known (limits.py), go to both ``llm`` settings as ``max_input_tokens`` (the
+window: litellm's ``max_input_tokens`` is what the SDK otherwise looks up, and below 16384 the SDK
+refuses the model) and ``max_output_tokens`` (sent with each request); unknown, they are taken out
+(SDK 1.21.0 ``openhands/sdk/llm/llm.py``).
 
 A wrong key is not reported: OpenHands prints the conversation and "Goodbye!" and exits 0, so
 ``gwconf verify openhands`` is the way to check the key. ``gwconf run openhands`` passes
@@ -40,6 +44,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env
 
 ID = "openhands"
@@ -86,6 +91,14 @@ def _set_llm(doc: Document, at: tuple[str, ...], model: str, target: Target, usa
     doc.set((*at, "api_key"), target.api_key)
     if doc.get((*at, "usage_id"), None) is None:
         doc.set((*at, "usage_id"), usage_id)
+    write_limits(
+        doc,
+        at,
+        [
+            (("max_input_tokens",), target.limits.context_window),
+            (("max_output_tokens",), target.limits.max_output_tokens),
+        ],
+    )
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:

@@ -1,7 +1,7 @@
 """oterm: ``config.json`` in its data folder, ``openaiCompatible`` endpoints (a full-screen chat app).
 
 Docs: https://ggozad.github.io/oterm/app_config/ ; checked against oterm 0.26.1
-(shared/reference/clients-2026.md section 3.17, and ``src/oterm/config.py``, ``utils.py``
+(run against a test gateway, and ``src/oterm/config.py``, ``utils.py``
 ``get_default_data_dir``, ``providers/__init__.py`` at ggozad/oterm e090ffe). Folder: Linux
 ``$XDG_DATA_HOME/oterm`` (``~/.local/share``), macOS ``$XDG_DATA_HOME/oterm`` else
 ``~/Library/Application Support/oterm``, Windows ``~/AppData/Roaming/oterm`` (the home folder,

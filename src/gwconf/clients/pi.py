@@ -2,7 +2,7 @@
 
 Docs: docs/models.md and docs/settings.md in the npm package
 (https://github.com/badlogic/pi-mono/tree/main/packages/coding-agent/docs); checked against
-@mariozechner/pi-coding-agent 0.73.1 (shared/reference/clients-2026.md section 3.1) and its
+@mariozechner/pi-coding-agent 0.73.1 (run against a test gateway) and its
 ``dist/``: ``config.js`` builds the folder as ``$PI_CODING_AGENT_DIR`` (``~`` expanded), else
 ``join(homedir(), ".pi", "agent")``, the same on every OS (``%USERPROFILE%\\.pi\\agent``);
 ``model-registry.js`` reads models.json after stripping ``//`` comments and trailing commas (no
@@ -20,6 +20,10 @@ profile sets an Anthropic-style address, and ``defaultProvider``/``defaultModel`
 The Responses wire pi also speaks is not offered: the gateway's spec serves chat completions.
 ``gwconf run pi`` starts pi with ``--provider gwconf --model <m>`` on a temporary copy of the
 agent folder (``PI_CODING_AGENT_DIR``) whose two files ``render()`` edited.
+
+The model entry's ``contextWindow`` and ``maxTokens`` (docs/models.md "Model fields", both optional;
+``model-registry.js`` rejects values <= 0 and defaults them to 128000 and 16384): the model's
+limits when known (limits.py), left out when unknown, so pi's own defaults apply.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
+from gwconf.limits import known_limits
 from gwconf.paths import Env
 
 ID = "pi"
@@ -115,23 +120,25 @@ def files(env: Env) -> list[ConfigFile]:
 # -- render --------------------------------------------------------------------------------------
 
 
-def _provider(doc: Document, provider: str, base: str, api: str, key: str, model: str) -> None:
+def _provider(doc: Document, provider: str, base: str, api: str, target: Target, model: str) -> None:
     entry = ("providers", provider)
     doc.set((*entry, "baseUrl"), base)
     doc.set((*entry, "api"), api)
-    doc.set((*entry, "apiKey"), key)
+    doc.set((*entry, "apiKey"), target.api_key)
     if api == "openai-completions":
         doc.set((*entry, "compat", "supportsDeveloperRole"), False)
-    doc.set((*entry, "models"), [{"id": model, "name": model}])
+    # the whole list is gwconf's: the limits of another profile cannot stay behind in it
+    limits = dict(known_limits(target, "contextWindow", "maxTokens"))
+    doc.set((*entry, "models"), [{"id": model, "name": model, **limits}])
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     model = require_model(target, NAME, "settings.json defaultModel")
     models, settings = docs["models"], docs["settings"]
-    _provider(models, PROVIDER_ID, target.base_url, "openai-completions", target.api_key, model)
+    _provider(models, PROVIDER_ID, target.base_url, "openai-completions", target, model)
     anthropic = getattr(target, "anthropic_base", None)
     if anthropic:
-        _provider(models, ANTHROPIC_ID, anthropic, "anthropic-messages", target.api_key, model)
+        _provider(models, ANTHROPIC_ID, anthropic, "anthropic-messages", target, model)
     else:
         models.delete(("providers", ANTHROPIC_ID))
     settings.set(("defaultProvider",), PROVIDER_ID)

@@ -1,7 +1,7 @@
 """Qwen Code: ``~/.qwen/settings.json`` (auth type, model, provider entry) + ``~/.qwen/.env`` (key).
 
 Docs: https://qwenlm.github.io/qwen-code-docs/en/users/configuration/model-providers/ ; checked
-against @qwen-code/qwen-code 0.24.4 (shared/reference/clients-terminal.md section 4) and the
+against @qwen-code/qwen-code 0.24.4 (run against a test gateway) and the
 QwenLM/qwen-code source (``modelConfigResolver.ts``: a ``modelProviders`` entry whose ``id`` is
 the chosen model wins over ``--openai-*`` flags, ``OPENAI_*`` variables and
 ``security.auth.apiKey``/``baseUrl``; ``environment.ts``: a project ``.qwen/.env`` or ``.env``
@@ -14,6 +14,12 @@ free tier ended), sets ``model.name``, and owns one ``modelProviders.openai`` en
 to ``~/.qwen/.env`` (0600) under ``GWCONF_API_KEY``: a name of its own, so an exported
 ``OPENAI_API_KEY`` or a project ``.env`` with OpenAI's names cannot shadow it. Qwen Code rewrites
 settings.json itself (keeps comments, adds ``"$version"``); that is not drift.
+The model's limits (limits.py), when known, go to that entry's ``generationConfig``:
+``contextWindowSize`` (the window Qwen Code assumes for the model, else a guess from the model's
+name) and ``samplingParams.max_tokens`` (the output limit it sends; the bundled
+docs/configuration/settings.md of 0.24.4: a provider entry's generationConfig is sealed, the
+top-level ``model.generationConfig`` is not read for it). Unknown, both are taken out, and a
+``samplingParams`` left empty with them (a set ``samplingParams`` stops Qwen Code's own default).
 ``gwconf run qwen-code`` points ``QWEN_HOME`` at a temporary stand-in for ``~/.qwen`` (its entries
 linked; settings.json and .env as ``render()`` edits them) and sets ``GWCONF_API_KEY`` in Qwen
 Code's environment, where it wins over every .env.
@@ -44,6 +50,7 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.limits import write_limits
 from gwconf.paths import Env, display
 
 ID = "qwen-code"
@@ -135,10 +142,21 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     }
     index = find_entry(settings)
     if index is None:
-        settings.append(PROVIDERS, entry)
+        index = settings.append(PROVIDERS, entry)
     else:
         for key in ("id", "name", "baseUrl"):
             settings.set((*PROVIDERS, index, key), entry[key])
+    # the model's limits in the entry's own generationConfig (sealed: the top-level one is not read)
+    write_limits(
+        settings,
+        (*PROVIDERS, index, "generationConfig"),
+        [
+            (("contextWindowSize",), target.limits.context_window),
+            (("samplingParams", "max_tokens"), target.limits.max_output_tokens),
+        ],
+    )
+    if settings.get((*PROVIDERS, index, "generationConfig"), None) == {}:
+        settings.delete((*PROVIDERS, index, "generationConfig"))
     dotenv.set((KEY_NAME,), target.api_key)
     notes = []
     if env.get(KEY_NAME) and env.get(KEY_NAME) != target.api_key:

@@ -1,7 +1,7 @@
 """Roo Code (VS Code extension ``RooVeterinaryInc.roo-cline``): an import file + VS Code ``settings.json``.
 
-Docs: https://docs.roocode.com/ ; checked against Roo Code 3.52.1 source (clients-editors.md
-section 4). Roo keeps its provider profiles in VS Code's encrypted SecretStorage, which nobody
+Docs: https://docs.roocode.com/ ; checked against Roo Code 3.52.1 source
+@cb836567. Roo keeps its provider profiles in VS Code's encrypted SecretStorage, which nobody
 should write. Its official route is the setting ``roo-cline.autoImportSettingsPath``: on every
 extension start Roo imports that JSON file (profiles are merged). gwconf writes the file
 ``<gwconf config>/roo-code-settings.json`` (0600, UTF-8 without BOM) with one profile ``gwconf``
@@ -9,6 +9,15 @@ extension start Roo imports that JSON file (profiles are merged). gwconf writes 
 built-in mode to it (otherwise switching mode silently returns to the old profile), and points the
 setting at it in the user ``settings.json`` (JSONC, comments kept) of each VS Code variant that has
 Roo installed (else each variant that exists, else VS Code).
+
+The model's window, when known (limits.py), goes to the profile's ``openAiCustomModelInfo``
+(``modelInfoSchema``: ``contextWindow`` and ``supportsPromptCache`` required, ``maxTokens``
+optional): ``OpenAiHandler.getModel`` (src/api/providers/openai.ts, 3.52.1) uses that object
+instead of ``openAiModelInfoSaneDefaults``, so gwconf writes those defaults with the model's
+``contextWindow`` and ``maxTokens`` (-1, Roo's "not set", when only the window is known). Unknown,
+the object is taken out: the import replaces a profile whole (``importExport.ts`` spreads
+``apiConfigs`` by name), so Roo drops it too. Checked in the RooCodeInc/Roo-Code source at 3.52.1
+(cb83656718); an object failing ``modelInfoSchema`` would make Roo skip the whole profile.
 """
 
 from __future__ import annotations
@@ -52,6 +61,16 @@ EXTENSION = "rooveterinaryinc.roo-cline"
 SETTING = "roo-cline.autoImportSettingsPath"
 PROFILE_ID = "gwconf"
 MODES = ("architect", "code", "ask", "debug", "orchestrator")  # packages/types/src/mode.ts
+# openAiModelInfoSaneDefaults (packages/types/src/providers/openai.ts, 3.52.1): what Roo assumes
+# without openAiCustomModelInfo; maxTokens -1 is its "not set"
+SANE_DEFAULTS: dict[str, int | bool] = {
+    "maxTokens": -1,
+    "contextWindow": 128_000,
+    "supportsImages": True,
+    "supportsPromptCache": False,
+    "inputPrice": 0,
+    "outputPrice": 0,
+}
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -98,6 +117,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     data.set((*config, "openAiBaseUrl"), target.base_url)
     data.set((*config, "openAiApiKey"), target.api_key)
     data.set((*config, "openAiModelId"), target.model)
+    if target.limits.context_window:
+        # Roo uses this object instead of its defaults, whole: its defaults with the model's limits
+        info = {**SANE_DEFAULTS, "contextWindow": target.limits.context_window}
+        info["maxTokens"] = target.limits.max_output_tokens or SANE_DEFAULTS["maxTokens"]
+        data.set((*config, "openAiCustomModelInfo"), info)
+    else:  # unknown: Roo's own defaults, not another profile's numbers
+        data.delete((*config, "openAiCustomModelInfo"))
     for mode in MODES:
         data.set((*root, "modeApiConfigs", mode), PROFILE_ID)
     path = str(import_file(env))

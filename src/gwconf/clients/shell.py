@@ -2,7 +2,7 @@
 and the PowerShell profile, exporting the variables every OpenAI SDK program reads.
 
 Not a program: the route for the many tools that read ``OPENAI_BASE_URL`` / ``OPENAI_API_BASE`` +
-``OPENAI_API_KEY`` (shared/reference/clients-terminal.md sections 17 and 18.1), plus the
+``OPENAI_API_KEY`` (the OpenAI SDKs' own defaults), plus the
 Anthropic-style (``ANTHROPIC_BASE_URL`` + ``ANTHROPIC_AUTH_TOKEN``) and Gemini-style
 (``GOOGLE_GEMINI_BASE_URL`` + ``GEMINI_API_KEY``) pairs when the profile sets those addresses
 explicitly (a derived guess is not exported to every program on the machine). Which files:

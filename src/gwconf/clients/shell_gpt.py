@@ -1,7 +1,7 @@
 """shell-gpt (``sgpt``): ``~/.config/shell_gpt/.sgptrc`` (``KEY=value`` lines).
 
 Docs: https://github.com/TheR1D/shell_gpt#runtime-configuration-file ; checked against shell-gpt
-1.5.1 (shared/reference/clients-terminal.md section 11, and ``sgpt/config.py`` /
+1.5.1 (run against a test gateway, and ``sgpt/config.py`` /
 ``sgpt/handlers/handler.py`` at 1.5.1). The path is fixed (``~`` expanded, no XDG, the same on
 Windows). Managed keys: ``API_BASE_URL``, ``OPENAI_API_KEY``, ``DEFAULT_MODEL`` (and
 ``USE_LITELLM`` back to ``false`` when it was ``true``: litellm cannot route a bare gateway model

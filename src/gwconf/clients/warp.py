@@ -1,8 +1,8 @@
 """Warp: no file gwconf may write (custom endpoints live in the OS secure storage): printed UI steps.
 
 Docs: https://docs.warp.dev/agent-platform/inference/custom-inference-endpoint ; checked against
-those docs and warpdotdev/warp ``crates/ai/src/api_keys.rs`` @19548aec (clients-editors.md section
-19). The endpoint schema is "OpenAI Chat Completions"; requests go through Warp's servers, so the
+those docs and warpdotdev/warp ``crates/ai/src/api_keys.rs`` @19548aec.
+The endpoint schema is "OpenAI Chat Completions"; requests go through Warp's servers, so the
 address must be public HTTPS. ``settings.toml`` does not hold these settings.
 """
 

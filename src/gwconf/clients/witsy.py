@@ -1,7 +1,7 @@
 """Witsy: ``<userData>/settings.json`` (userData ``Witsy``): a custom engine, and the key only when safe.
 
 Docs: https://github.com/Kochava-Studios/witsy ; checked against Witsy 3.6.0 source
-(clients-editors.md section 16, ``src/main/config.ts``). gwconf adds the engine ``cgwconf``
+(``src/main/config.ts``). gwconf adds the engine ``cgwconf``
 (label "gwconf gateway", ``api: "openai"``, ``baseURL``, the model) and selects it in
 ``llm.engine``. Key hazard: when settings.json holds any ``…apiKey`` string, Witsy deletes every key
 it keeps encrypted in ``apiKeys.json`` and keeps only the ones in the file. So gwconf writes the key

@@ -1,7 +1,7 @@
 """Zed: ``settings.json`` (JSONC) in Zed's config folder; the key only in the environment.
 
 Docs: https://zed.dev/docs/ai/llm-providers ; checked against Zed's docs ``use-api-access.md``
-@03560fd4 and ``open_ai_compatible.rs`` @014676e4 (clients-editors.md section 7; Zed release
+@03560fd4 and ``open_ai_compatible.rs`` @014676e4 (Zed release
 UNVERIFIED). gwconf adds ``language_models.openai_compatible.gwconf`` (``api_url`` and the model in
 ``available_models``) and sets ``agent.default_model`` to it. Zed reads the key for provider
 ``gwconf`` from ``$GWCONF_API_KEY`` (upper-snake provider id + ``_API_KEY``) or its keychain,

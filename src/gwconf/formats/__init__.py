@@ -13,13 +13,14 @@ import marshal
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, Document, Edit, KeyPath, Op, Parsed, detect_eol
+from gwconf.formats._base import MISSING, Document, Edit, Frozen, KeyPath, Op, Parsed, detect_eol
 
 __all__ = [
     "FORMATS",
     "MISSING",
     "Document",
     "Edit",
+    "Frozen",
     "KeyPath",
     "Op",
     "Parsed",

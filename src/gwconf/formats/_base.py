@@ -116,17 +116,41 @@ def line_col(text: str, pos: int) -> tuple[int, int]:
 
 
 def detect_eol(text: str) -> str:
-    """CRLF when CRLF dominates, else LF (formats.md 1.2)."""
+    """CRLF when CRLF dominates, else LF (one stray LF line does not turn a CRLF file into LF)."""
     crlf = text.count("\r\n")
     if crlf and crlf * 2 > text.count("\n"):
         return "\r\n"
     return "\n"
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether setting ``b`` where ``a`` is changes nothing, for every editor: 1, 1.0 and True are
+    different text in a file (so setting one over another must write), and NaN equals NaN."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and a != a:
+        return bool(b != b)
+    return bool(a == b)
+
+
 class Parsed(Protocol):
     """What the write gate needs of the document as loaded: its data, to replay the edits on."""
 
     def data(self) -> Any: ...
+
+
+class Frozen:
+    """The data of a document as loaded, held apart from later edits for the write gate's replay."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def data(self) -> Any:
+        return self._data
 
 
 class Document(Protocol):

@@ -1,4 +1,4 @@
-"""YAML editor: splice new text into the original at node positions (formats.md section 3).
+"""YAML editor: splice new text into the original at node positions (ruamel round trips rewrote lines).
 
 A full load-and-dump rewrites unrelated lines (quotes, indentation, comments, folding), so this
 editor never does one. It composes the text into PyYAML nodes with exact start/end offsets (from
@@ -49,6 +49,7 @@ from gwconf.formats._base import (
     never_reads_as,
     paused_gc,
     reread_from_scratch,
+    same_value,
     trimmed_edit,
 )
 
@@ -248,19 +249,6 @@ def _check_value(value: Any, depth: int = 0) -> None:
         raise TypeError(f"gwconf cannot write a {type(value).__name__} to YAML")
 
 
-def _same_value(a: Any, b: Any) -> bool:
-    """Equality that also tells True from 1 and 1 from 1.0: setting those must still write."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
-
-
 def _fmt_path(path: KeyPath) -> str:
     if not path:
         return "the top level"
@@ -376,17 +364,7 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         kind = type(event)
         alias_span: tuple[int, int] | None = None
         if kind is ScalarEvent:
-            tag = event.tag
-            if tag is None or tag == "!":
-                if event.implicit[0]:  # plain: what the text looks like decides (cached per text)
-                    tag = plain_tags.get(event.value)
-                    if tag is None:
-                        tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
-                else:  # quoted: always a string (the resolver's answer without its regexes)
-                    tag = _STR
-            node: Node = ScalarNode(
-                tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None
-            )
+            node: Node = _scalar_node(event, resolve, plain_tags)
         elif kind is SequenceStartEvent or kind is MappingStartEvent:
             cls = SequenceNode if kind is SequenceStartEvent else MappingNode
             tag = event.tag
@@ -401,15 +379,8 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                 break
             continue
         elif kind is AliasEvent:
-            target = anchors.get(event.anchor)
-            if target is None:
-                raise error(f"found undefined alias *{event.anchor}", event.start_mark)
-            if id(target) in open_ids:
-                raise error(
-                    f"alias *{event.anchor} is inside its own anchor (recursive YAML)", event.start_mark
-                )
-            referenced[id(target)] = event.anchor
-            node = target
+            node = _alias_target(event, anchors, open_ids, error)
+            referenced[id(node)] = event.anchor
             alias_span = (event.start_mark.index, event.end_mark.index)
         else:  # pragma: no cover - the parser emits nothing else inside a document
             raise error(f"unexpected {kind.__name__}", event.start_mark)
@@ -432,27 +403,7 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                 frame[1] = node
                 frame[2] = alias_span
             else:
-                key = frame[1]
-                j = len(parent.value)
-                parent.value.append((key, node))
-                if frame[2] is not None:
-                    aliases.setdefault(id(parent), {})[(j, 0)] = frame[2]
-                if alias_span is not None:
-                    aliases.setdefault(id(parent), {})[(j, 1)] = alias_span
-                frame[1] = frame[2] = None
-                identity = _key_value(key)
-                if identity is not _NO_KEY:
-                    first = frame[3].get(identity)
-                    if first is not None:
-                        line, column = _line_col(text, key.start_mark)
-                        raise ParseError(
-                            source,
-                            f"duplicate key {identity!r} (first at line {_line_col(text, first)[0]}); "
-                            "gwconf refuses to edit a mapping with duplicate keys",
-                            line,
-                            column,
-                        )
-                    frame[3][identity] = key.start_mark
+                _add_entry(frame, node, alias_span, aliases, text, source)
 
         if alias_span is None and isinstance(node, (SequenceNode, MappingNode)):
             stack.append([node, None, None, {}])
@@ -471,6 +422,63 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
     ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
     return _Tree(root, aliases, referenced, ref_starts)
+
+
+def _scalar_node(event: Any, resolve: Any, plain_tags: dict[str, str]) -> ScalarNode:
+    """A scalar's node: its tag as written, else what the plain text resolves to (cached per text),
+    else a string (quoted text is a string: the resolver's answer without its regexes)."""
+    tag = event.tag
+    if tag is None or tag == "!":
+        if event.implicit[0]:
+            tag = plain_tags.get(event.value)
+            if tag is None:
+                tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
+        else:
+            tag = _STR
+    return ScalarNode(tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None)
+
+
+def _alias_target(event: Any, anchors: dict[str, Node], open_ids: set[int], error: Any) -> Node:
+    """The node an alias refers to: it must be defined, and closed (no recursive YAML)."""
+    target = anchors.get(event.anchor)
+    if target is None:
+        raise error(f"found undefined alias *{event.anchor}", event.start_mark)
+    if id(target) in open_ids:
+        raise error(f"alias *{event.anchor} is inside its own anchor (recursive YAML)", event.start_mark)
+    return target
+
+
+def _add_entry(
+    frame: list[Any],
+    node: Node,
+    alias_span: tuple[int, int] | None,
+    aliases: dict[int, dict[Any, tuple[int, int]]],
+    text: str,
+    source: str,
+) -> None:
+    """Add the mapping entry (pending key, ``node``) to ``frame``; a duplicate key is refused, since
+    an edit could not tell which of the two the client reads."""
+    parent, key = frame[0], frame[1]
+    j = len(parent.value)
+    parent.value.append((key, node))
+    if frame[2] is not None:
+        aliases.setdefault(id(parent), {})[(j, 0)] = frame[2]
+    if alias_span is not None:
+        aliases.setdefault(id(parent), {})[(j, 1)] = alias_span
+    frame[1] = frame[2] = None
+    identity = _key_value(key)
+    if identity is not _NO_KEY:
+        first = frame[3].get(identity)
+        if first is not None:
+            line, column = _line_col(text, key.start_mark)
+            raise ParseError(
+                source,
+                f"duplicate key {identity!r} (first at line {_line_col(text, first)[0]}); "
+                "gwconf refuses to edit a mapping with duplicate keys",
+                line,
+                column,
+            )
+        frame[3][identity] = key.start_mark
 
 
 def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tuple[Node, str]]:
@@ -1058,7 +1066,7 @@ class YamlDocument:
 
     def _set(self, path: KeyPath, value: Any) -> bool:
         current = self.get(path)
-        if current is not MISSING and _same_value(current, value):
+        if current is not MISSING and same_value(current, value):
             return False
         if not path and not isinstance(value, (dict, list)):
             self._refuse("gwconf writes a mapping or a list at the top level of a YAML file")
