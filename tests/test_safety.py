@@ -334,6 +334,9 @@ def test_stray_temp_files_are_swept_once_per_writing_command(gwconf, home, profi
     write(stray, "half")
     assert gwconf("restore", "--all").exit_code == 0
     assert not stray.exists()
+    write(stray, "half")  # found by use's check for an interrupted run, with no client to write
+    assert gwconf("use", profile).exit_code == 0
+    assert not stray.exists()
 
     env = Env(home=home, platform="linux", environ=dict(os.environ), cwd=tmp_path)
     write(stray, "half")

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1111,11 +1112,16 @@ def _walk_matches(folder: Path, pattern: str) -> list[Path]:
     which holds a backup folder per file, and pathlib's rglob cost ~4% of ``apply --all``
     (issue 15). The same entries: files and folders at any depth, dot-names too, symbolic links
     to folders not followed; ``pattern`` matched case-sensitively, as pathlib does on POSIX."""
+    return list(walk_matches(folder, pattern))
+
+
+def walk_matches(folder: Path, pattern: str) -> Iterator[Path]:
+    """``_walk_matches`` one entry at a time: ``repair_interrupted`` stops at the first."""
     import fnmatch
 
     if not folder.is_dir():
-        return []
-    found = []
+        return
     for root, dirs, files in os.walk(folder):
-        found += [Path(root, name) for name in (*dirs, *files) if fnmatch.fnmatchcase(name, pattern)]
-    return found
+        for name in (*dirs, *files):
+            if fnmatch.fnmatchcase(name, pattern):
+                yield Path(root, name)
