@@ -321,3 +321,27 @@ def test_clients_that_share_a_file_are_applied_together_and_restored_apart(gwcon
     assert "kilo-code.new.model" in text
     assert gwconf("restore", "kilo").exit_code == 0
     assert settings.read_bytes() == original
+
+
+def test_stray_temp_files_are_swept_once_per_writing_command(gwconf, home, profile, tmp_path) -> None:
+    """A killed run's temp files (no journal) go with the next apply or restore of several clients;
+    the later clients of that command skip the walk, unless they meet a killed run's journal."""
+    state = tmp_path / "gwconf" / "state"
+    write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    stray = write(state / "backups" / "codex" / "x" / ".ledger.json.1.gwconf-tmp", "half")
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    assert not stray.exists()
+    write(stray, "half")
+    assert gwconf("restore", "--all").exit_code == 0
+    assert not stray.exists()
+    write(stray, "half")  # found by use's check for an interrupted run, with no client to write
+    assert gwconf("use", profile).exit_code == 0
+    assert not stray.exists()
+
+    env = Env(home=home, platform="linux", environ=dict(os.environ), cwd=tmp_path)
+    write(stray, "half")
+    assert planning.repair(env, sweep=False) == []
+    assert stray.exists()  # no killed run here: the command's first client swept already
+    write(state / "journal.json", "{not json")  # a killed run: its temp files go whatever sweep says
+    assert planning.repair(env, sweep=False) == ["removed a damaged journal"]
+    assert not stray.exists()

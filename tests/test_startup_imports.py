@@ -10,6 +10,7 @@
 - ``profile list``, ``clients`` and ``status`` (a profile, nothing applied) load no difflib (a
   diff is made only where one is shown) and no shutil (its import brings bz2/lzma/zlib);
   ``profile list`` loads no client module. A real ``apply`` prints no diff, so makes none.
+- ``profile list`` (and ``--json``) prints without click, the same text click's path prints.
 - The click-free ``--help`` is the same text click prints, and lists every command and root option.
 No timing assertions here: the benchmark reports times.
 """
@@ -186,6 +187,21 @@ def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[st
         assert result["clients"] == [], "profile list needs no client module"
 
 
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_profile_list_needs_no_click_and_prints_what_click_prints(profile, tmp_path, json_flag) -> None:
+    """A damaged profile file is listed too (as click's path lists it), not fatal."""
+    bad = tmp_path / "gwconf" / "profiles" / "broken.toml"
+    assert bad.parent.is_dir()
+    bad.write_text("base_url = [\n")
+    fast, output = probe_all(["profile", "list", *json_flag])
+    through_click, click_output = probe_all(["--debug", "profile", "list", *json_flag])
+    assert fast["code"] == through_click["code"] == 0
+    assert "click" not in fast["loaded"] and "click" in through_click["loaded"]
+    assert output == click_output
+    assert "broken" in output and ('"error"' if json_flag else "(cannot be read:") in output
+    assert "sk-" not in output.replace("sk-…", "")  # the key stays masked on the new path
+
+
 def test_a_real_apply_makes_no_diff(profile, tmp_path) -> None:
     """The diff is made when shown (``--dry-run``, ``--json``); a real apply prints file names only."""
     config = tmp_path / "home" / ".codex" / "config.toml"
@@ -199,3 +215,104 @@ def test_a_real_apply_makes_no_diff(profile, tmp_path) -> None:
     result, output = probe_all(["restore", "codex", "--json"])
     assert result["code"] == 0, output
     assert '-model = \\"my-model\\"  # mine' in output  # the JSON still carries the diff
+
+
+def test_format_patterns_compile_on_first_use_and_every_one_is_valid() -> None:
+    """The editors compile their patterns when first used (``status`` on an applied home used none
+    of TOML's and YAML's); each one still compiles, and each ``total`` one matches the empty string."""
+    import re
+
+    from gwconf.formats import dotenv, json, toml, yaml
+    from gwconf.formats._base import LazyPattern
+
+    for module in (json, dotenv, toml, yaml):
+        patterns = {n: v for n, v in vars(module).items() if isinstance(v, LazyPattern)}
+        assert len(patterns) >= 5, module.__name__
+        for name, pattern in patterns.items():
+            compiled = pattern.compiled()
+            assert isinstance(compiled, re.Pattern), name
+            assert pattern.match is not None and pattern.pattern == compiled.pattern
+            if pattern._args[1]:  # total
+                assert pattern.match("") is not None, name
+    bad = LazyPattern("a", total=True)
+    with pytest.raises(ValueError, match="not total"):
+        bad.match("a")
+
+
+def test_clients_on_an_empty_home_loads_no_format_editor(profile) -> None:
+    """Every client's files are missing here: each reads as an empty document, and no editor with
+    patterns to compile (JSON, .env, shell rc) or a library to import (TOML, YAML) is loaded until
+    an edit needs one."""
+    code = (
+        "import sys\n"
+        "from gwconf.cli import run\n"
+        "code = run(['clients'])\n"
+        "print('EDITORS', sorted(m for m in sys.modules if m.startswith('gwconf.formats.')), code)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    line = proc.stdout.rstrip().splitlines()[-1]
+    assert line.endswith(" 0"), line
+    for editor in ("json", "dotenv", "shellrc", "toml", "yaml"):  # text (one value) is tiny: it may load
+        assert f"'gwconf.formats.{editor}'" not in line, line
+
+
+@pytest.mark.parametrize("args", [["clients"], ["clients", "--json"], ["status"], ["status", "--json"]])
+def test_clients_and_status_need_no_click_and_print_what_click_prints(profile, tmp_path, args) -> None:
+    """On a home with a client applied, one file damaged by hand and a damaged ledger: the same
+    stdout, stderr and exit code as click's path (``--debug`` sends the command line to click)."""
+    from tests.conftest import TEST_KEY
+
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    (home / ".codex" / "config.toml").write_text('model = "gpt-5"\n')
+    code, _, output = probe(["apply", "codex"])
+    assert code == 0, output
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text('{"env": {"ANTHROPIC_BASE_URL": ')  # unreadable
+    outcomes = []
+    for ledger_text in (None, "{not json"):
+        if ledger_text is not None:
+            (tmp_path / "gwconf" / "state" / "ledger.json").write_text(ledger_text)
+        for line in (args, ["--debug", *args]):
+            proc = subprocess.run(
+                [sys.executable, "-c", PROBE, json.dumps(line)], capture_output=True, text=True, timeout=60
+            )
+            assert "LOADED=" in proc.stdout, proc.stderr
+            output, _, tail = proc.stdout.rpartition("\nLOADED=")
+            outcomes.append((json.loads(tail), output, proc.stderr))
+        (fast, fast_out, fast_err), (slow, slow_out, slow_err) = outcomes[-2:]
+        assert "click" not in fast["loaded"] and "click" in slow["loaded"]
+        assert (fast["code"], fast_out, fast_err) == (slow["code"], slow_out, slow_err)
+        assert "codex" in fast_out and TEST_KEY not in fast_out + fast_err
+    if args[0] == "status":
+        assert outcomes[0][0]["code"] == 1 and "settings.json" in outcomes[0][1] + outcomes[0][2]
+        assert "cannot tell which clients it applied" in outcomes[2][2]
+
+
+def test_status_reads_each_client_file_once(profile, tmp_path) -> None:
+    """status and clients read a client's files for its reading, its drift and the other managers
+    on it: once each file per command (an audit hook counts the opens), and drift still shows."""
+    config = tmp_path / "home" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('model = "gpt-5"\n')
+    code, _, output = probe(["apply", "codex"])
+    assert code == 0, output
+    config.write_text(config.read_text().replace('"my-model"', '"by-hand"'))
+    counter = (
+        "import sys\n"
+        f"watched = {str(config)!r}\n"
+        "opens = []\n"
+        "sys.addaudithook(lambda event, args: opens.append(1) if event == 'open' and str(args[0]) == watched else None)\n"
+        "from gwconf.cli import run\n"
+        "code = run(sys.argv[1:])\n"
+        "print('OPENS', len(opens), code)\n"
+    )
+    for command in ("status", "clients"):
+        proc = subprocess.run(
+            [sys.executable, "-c", counter, command], capture_output=True, text=True, timeout=60
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.rstrip().endswith("OPENS 1 0"), proc.stdout
+        if command == "status":
+            assert "changed by hand since gwconf wrote it: ~/.codex/config.toml: model" in proc.stderr

@@ -122,6 +122,7 @@ def apply_profile(
     if not dry_run:
         by_id = {r.id: r for r in results}
         written: set[Path] = set()
+        written_any = False  # the first write sweeps stray temp files for the whole command
         for plan in plans:
             result = by_id[plan.client.id]
             try:
@@ -130,7 +131,8 @@ def apply_profile(
                     # Kilo Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                planning.execute([plan], env, profile=profile.name)
+                planning.execute([plan], env, profile=profile.name, sweep=not written_any)
+                written_any = True
                 written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
                 result.error = exc
@@ -155,6 +157,7 @@ def restore_clients(
 ) -> list[ClientResult]:
     ledger = Ledger(env)
     results = []
+    swept = False  # the first write sweeps stray temp files for the whole command
     for client in clients:
         result = ClientResult(client.id, client.name)
         results.append(result)
@@ -174,7 +177,8 @@ def restore_clients(
             result.restart = client.restart
             if not dry_run:
                 if plan.pending:
-                    planning.execute([plan], env)
+                    planning.execute([plan], env, sweep=not swept)
+                    swept = True
                 elif ledger.damaged:
                     pass
                 elif not _forget(env, client.id, ledger.client(client.id)):
@@ -205,7 +209,7 @@ def repair_interrupted(env: Env) -> list[str]:
     left = (env.state_dir / "journal.json").exists() or any(
         next(found, None) is not None
         for found in (
-            env.state_dir.rglob(pattern),
+            planning.walk_matches(env.state_dir, pattern),  # os.walk: half of rglob's cost (issue 15)
             env.config_dir.glob(pattern),
             env.profiles_dir.glob(pattern),
         )
@@ -265,38 +269,54 @@ def read_client(client: ClientAdapter, env: Env) -> Reading:
 
 
 def client_status(
-    client: ClientAdapter, env: Env, profiles: list[Profile], ledger: Ledger, *, read_files: bool = True
+    client: ClientAdapter,
+    env: Env,
+    profiles: list[Profile],
+    ledger: Ledger,
+    *,
+    read_files: bool = True,
+    detected: bool | None = None,
 ) -> ClientStatus:
+    """Where ``client`` points now. ``detected``: ``client.detect(env)`` when the caller has
+    just asked it (status picks its clients by it), so it is not asked twice."""
     status = ClientStatus(
         id=client.id,
         name=client.name,
         tier=client.tier,
-        detected=client.detect(env),
+        detected=client.detect(env) if detected is None else detected,
         files=[display(f.path, env) for f in client.files(env)],
         applied_profile=ledger.profile_of(client.id),
     )
     if client.tier == 3 or not read_files:
         return status
     try:
-        status.reading = read_client(client, env)
+        loaded = planning.load_client(client, env)
+        status.reading = client.read(planning.docs_of(loaded), env)
     except GwconfError as exc:
         status.error = exc
         return status
     status.profile = matching_profile(client, status.reading, profiles, env, status.applied_profile)
-    status.drift = drift(client, env, ledger)
-    status.others = other_tools(client, env)
+    # the files just read serve drift and other_tools too: reading each again was a third of
+    # status and clients on a home where every client is applied (issue 15)
+    status.drift = drift(client, env, ledger, loaded)
+    status.others = other_tools(client, env, loaded)
     return status
 
 
-def other_tools(client: ClientAdapter, env: Env) -> list[Any]:
-    """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files."""
+def other_tools(
+    client: ClientAdapter, env: Env, loaded: dict[str, planning.Loaded] | None = None
+) -> list[Any]:
+    """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files.
+    ``loaded``: the client's files as this command read them already (``plan.load_client``)."""
     from gwconf import managers
     from gwconf.fileio import read_snapshot
 
+    already = {item.file.path: item.snapshot for item in (loaded or {}).values()}
     found = []
     for file in client.files(env):
         try:
-            data = read_snapshot(file.path).data
+            snapshot = already.get(file.path) or read_snapshot(file.path)
+            data = snapshot.data
         except (OSError, GwconfError):
             continue
         if data is not None or file.path.parent.is_dir():
@@ -352,20 +372,26 @@ def _keyless(profile: Profile) -> Profile:
     return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
 
 
-def drift(client: ClientAdapter, env: Env, ledger: Ledger) -> list[str]:
-    """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client)."""
+def drift(
+    client: ClientAdapter, env: Env, ledger: Ledger, loaded: dict[str, planning.Loaded] | None = None
+) -> list[str]:
+    """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client).
+    ``loaded``: the client's files as this command read them already (``plan.load_client``)."""
     from gwconf.formats import get_plain
 
+    already = {item.file: item for item in (loaded or {}).values()}
     changed = []
     for target, record in ledger.files(client.id).items():
         from pathlib import Path
 
         file = planning._file_for(client, env, Path(target), record)
-        try:
-            item = planning.load_file(file, env)
-        except GwconfError as exc:
-            changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
-            continue
+        item = already.get(file)
+        if item is None:
+            try:
+                item = planning.load_file(file, env)
+            except GwconfError as exc:
+                changed.append(f"{record.get('display', target)}: cannot be read ({exc.message})")
+                continue
         for key in planning.rebased_keys(record["keys"], item.data):
             if not written_by_gwconf(key, get_plain(item.data, tuple(key["path"])), client.restamped):
                 changed.append(f"{item.display}: {'.'.join(str(p) for p in key['path'])}")

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,8 +143,13 @@ def load_file(file: ConfigFile, env: Env) -> Loaded:
     return Loaded(file, shown, snap, had_bom, doc, doc.data())
 
 
-# Formats whose editor imports a library that costs tens of milliseconds (tomlkit, PyYAML).
-_DEFERRED_FORMATS = frozenset({"toml", "yaml"})
+# Formats whose empty document is loaded only on its first edit: those whose editor imports a
+# library that costs tens of milliseconds (tomlkit, PyYAML), and those whose editor reads an empty
+# text as {} with "\n" line endings, as ``_EmptyDocument`` answers (JSON, .env, shell rc files):
+# ``clients`` and ``status`` read every client's files, most of them missing (issue 15).
+_DEFERRED_FORMATS = frozenset(
+    {"toml", "yaml", "json", "jsonc", "json5", "dotenv", "dotenv-npm", "shellrc", "fish", "powershell"}
+)
 
 
 class _EmptyDocument:
@@ -698,11 +704,19 @@ def _stamp() -> str:
 
 
 def execute(
-    plans: list[ClientPlan], env: Env, ledger: Ledger | None = None, *, profile: str | None = None
+    plans: list[ClientPlan],
+    env: Env,
+    ledger: Ledger | None = None,
+    *,
+    profile: str | None = None,
+    sweep: bool = True,
 ) -> None:
-    """Write every pending change: all files of one client land together or not at all."""
+    """Write every pending change: all files of one client land together or not at all.
+
+    ``sweep=False``: this command has swept the state folder for stray temp files already (its
+    first client did); see ``repair``."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
-        repair(env)
+        repair(env, sweep=sweep)
         ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
         for plan in plans:
             pending = plan.pending
@@ -963,7 +977,7 @@ def _put_back(target: Path, data: bytes | None, mode: int | None, secret: bool) 
         atomic_write(target, data, mode=mode, secret=secret and mode is None)
 
 
-def repair(env: Env) -> list[str]:
+def repair(env: Env, *, sweep: bool = True) -> list[str]:
     """Finish or undo a change a killed gwconf left half-done; returns what was done (call under the lock).
 
     The ledger's save is a run's commit point. Committed (the ledger is what the run staged): only
@@ -974,11 +988,16 @@ def repair(env: Env) -> list[str]:
     finished instead, every file written and the ledger committed, so one restore undoes it all.
     A killed restore is always undone (the ledger still has every file: the next restore redoes it).
     Temp files of the killed run are removed either way.
+
+    ``sweep=False`` skips the walk over the state folder for stray temp files unless a killed
+    run's journal is found: a command writing many clients sweeps once, with its first client,
+    not once per client (the walk grows with the backups kept; issue 15).
     """
     journal = env.state_dir / "journal.json"
     snap = read_snapshot(journal)
-    for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
-        _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
+    if sweep or snap.data is not None:
+        for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
+            _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
         _remove_pending_copies(env.state_dir)
         return []
@@ -1139,11 +1158,16 @@ def _walk_matches(folder: Path, pattern: str) -> list[Path]:
     which holds a backup folder per file, and pathlib's rglob cost ~4% of ``apply --all``
     (issue 15). The same entries: files and folders at any depth, dot-names too, symbolic links
     to folders not followed; ``pattern`` matched case-sensitively, as pathlib does on POSIX."""
+    return list(walk_matches(folder, pattern))
+
+
+def walk_matches(folder: Path, pattern: str) -> Iterator[Path]:
+    """``_walk_matches`` one entry at a time: ``repair_interrupted`` stops at the first."""
     import fnmatch
 
     if not folder.is_dir():
-        return []
-    found = []
+        return
     for root, dirs, files in os.walk(folder):
-        found += [Path(root, name) for name in (*dirs, *files) if fnmatch.fnmatchcase(name, pattern)]
-    return found
+        for name in (*dirs, *files):
+            if fnmatch.fnmatchcase(name, pattern):
+                yield Path(root, name)

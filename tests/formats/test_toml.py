@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -289,6 +291,58 @@ def test_sub_tables_of_array_elements_go_right_after_their_element() -> None:
         "[[srv]]\nn = 1\n[srv.env]\nA = 1\nB = 2\n\n[srv.more]\nq = 1\n\n"
         "[[srv]]\nn = 2\nz = 0\n\n[srv.env]\nC = 3\n\n# about x\n[x]\n"
     )
+
+
+def test_keys_of_array_elements_are_replaced_without_building_tomlkits_tree() -> None:
+    """elia's and gptme's [[models]] entries, edited key by key as upsert_table does."""
+    text = (
+        "# my models\n[[models]]\nid = 'mine'  # keep\nname = \"a\"\n\n"
+        "[[models]]\nid = \"gwconf\"\nname = \"old\"   # aligned\napi_base = \"https://x/v1\"\n"
+    )
+    # in a fresh interpreter: no key of an element is a table here, the header lines say so
+    probe = (
+        "import sys\nfrom gwconf.formats import load, verify_edit\n"
+        f"text = {text!r}\n"
+        "doc = load('toml', text, 'config.toml')\n"
+        "doc.set(('models', 1, 'name'), 'new')\n"
+        "doc.set(('models', 1, 'api_base'), 'https://y/v1')\n"
+        "doc.set(('default_model',), 'gwconf')\n"
+        "out = verify_edit('toml', load('toml', text, 'config.toml'), doc)\n"
+        "print('tomlkit' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.stdout == "False\n", result.stderr
+    _, out = edited(
+        text,
+        ("set", ("models", 1, "name"), "new"),
+        ("set", ("models", 1, "api_base"), "https://y/v1"),
+        ("set", ("default_model",), "gwconf"),
+    )
+    assert out == 'default_model = "gwconf"\n' + text.replace('"old"   #', '"new"   #').replace(
+        "https://x/v1", "https://y/v1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "value", "expected"),
+    [
+        # a header under the element reaches the key: a [table] becomes a plain value
+        ("[[m]]\nid = 1\n[m.opt]\nx = 1\n", ("m", 0, "opt"), "flat", {"m": [{"id": 1, "opt": "flat"}]}),
+        # a dotted-key table inside the element: not a header table
+        ("[[m]]\nid = 1\nopt.x = 1\n", ("m", 0, "opt"), "flat", {"m": [{"id": 1, "opt": "flat"}]}),
+        # an inline table inside the element
+        ("[[m]]\nid = 1\nopt = {x = 1}\n", ("m", 0, "opt"), {"x": 2}, {"m": [{"id": 1, "opt": {"x": 2}}]}),
+        # an inline array of tables: no [[headers]] to go by
+        ("m = [{id = 1}]\n", ("m", 0, "id"), 2, {"m": [{"id": 2}]}),
+    ],
+)
+def test_keys_of_array_elements_the_headers_cannot_tell_go_through_tomlkit(
+    text: str, path: tuple, value: object, expected: dict
+) -> None:
+    import tomllib
+
+    _, out = edited(text, ("set", path, value))
+    assert tomllib.loads(out) == expected
 
 
 # -- deleting --------------------------------------------------------------------------------------

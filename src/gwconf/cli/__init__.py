@@ -201,7 +201,8 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _fast(args: list[str]) -> int | None:
-    """``gwconf --version`` / ``--help`` / ``current`` without click; None when click must handle ``args``."""
+    """``gwconf --version`` / ``--help`` / ``current`` / ``profile list`` without click; None when click
+    must handle ``args``."""
     if "_GWCONF_COMPLETE" in os.environ:
         return None
     if args and args[0] == "current" and set(args[1:]) <= {"--json"} and len(args) <= 2:
@@ -210,6 +211,8 @@ def _fast(args: list[str]) -> int | None:
         from gwconf.hook import export
 
         return export(args[2])
+    if args[:2] == ["profile", "list"] and args[2:] in ([], ["--json"]):
+        return _profile_list(as_json=len(args) == 3)
     if not args:
         return _no_arguments()
     if len(args) != 1:
@@ -229,6 +232,18 @@ def _fast(args: list[str]) -> int | None:
     except BrokenPipeError:
         pass
     return 0
+
+
+def _profile_list(as_json: bool) -> int | None:
+    """``gwconf profile list [--json]`` without click; None (click runs it and reports the error)
+    when reading the profiles fails, before anything is printed."""
+    from gwconf.cli import _listing
+
+    try:
+        active, rows = _listing.collect()
+    except Exception:
+        return None
+    return _listing.render(active, rows, as_json)
 
 
 def active_profile_file() -> str:
@@ -359,55 +374,81 @@ def run(args: list[str]) -> int:
     loaded = sys.modules.get("gwconf.profiles")
     if loaded is not None:  # in-process callers (tests) run many commands: key commands run once each
         loaded.forget_command_keys()
-    import click
-
-    from gwconf.cli._root import cli
+    from gwconf.cli import _output
     from gwconf.errors import ExitCode, GwconfError
+
+    plain = _plain(args)
+    click: Any = None
+    if plain is None:
+        import click
+
+        from gwconf.cli._root import cli
+    # without click, none of its exceptions can be raised: empty tuples catch nothing
+    interrupts = (KeyboardInterrupt,) if click is None else (click.exceptions.Abort, KeyboardInterrupt)
+    exits = () if click is None else (click.exceptions.Exit,)
+    click_errors = () if click is None else (click.ClickException,)
 
     args = _root_flags_first(args)
     debug = "--debug" in args
     wants_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
-        result = cli.main(
-            args=args, prog_name="gwconf", complete_var="_GWCONF_COMPLETE", standalone_mode=False
-        )
+        if plain is not None:
+            result = plain()
+        else:
+            result = cli.main(
+                args=args, prog_name="gwconf", complete_var="_GWCONF_COMPLETE", standalone_mode=False
+            )
     except GwconfError as exc:
-        from gwconf.cli._output import print_error
-
-        print_error(exc, as_json=wants_json)
+        _output.print_error(exc, as_json=wants_json)
         return int(exc.exit_code)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("gwconf: interrupted", err=True)
+    except interrupts:
+        _output.echo("gwconf: interrupted", err=True)
         return int(ExitCode.INTERRUPTED)
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.ClickException as exc:
-        from gwconf.cli._output import print_error
+    except exits as exc:
+        return int(exc.exit_code)
+    except click_errors as exc:
         from gwconf.errors import UsageError
 
         command = getattr(getattr(exc, "ctx", None), "command_path", None) or "gwconf"
         error = UsageError(_click_message(exc), f"See the options and examples: {command} --help")
         error.exit_code = ExitCode(exc.exit_code) if exc.exit_code in set(ExitCode) else ExitCode.USAGE
-        print_error(error, as_json=wants_json)
-        return exc.exit_code
+        _output.print_error(error, as_json=wants_json)
+        return int(exc.exit_code)
     except BrokenPipeError:
         return 0
     except Exception as exc:
         if debug:
             raise
         from gwconf import crashlog
-        from gwconf.cli import _output
         from gwconf.secrets import redact
 
-        click.echo(f"gwconf: unexpected error: {redact(type(exc).__name__ + ': ' + str(exc))}", err=True)
+        _output.echo(f"gwconf: unexpected error: {redact(type(exc).__name__ + ': ' + str(exc))}", err=True)
         log = crashlog.write(exc, args, crashlog.current_env(), _output.known_keys())
         if log is not None:
-            click.echo(f"hint: this is a bug in gwconf; please report it with {log}", err=True)
-            click.echo("      (keys are redacted; --debug shows the traceback here).", err=True)
+            _output.echo(f"hint: this is a bug in gwconf; please report it with {log}", err=True)
+            _output.echo("      (keys are redacted; --debug shows the traceback here).", err=True)
         else:
-            click.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
+            _output.echo("hint: rerun with --debug for the traceback, and report it.", err=True)
         return int(ExitCode.ERROR)
     return int(result) if isinstance(result, int) else 0
+
+
+def _plain(args: list[str]) -> Callable[[], int] | None:
+    """``gwconf clients`` and ``gwconf status`` (each with or without ``--json``) run without click,
+    through the same handler as every command: click's import was about a tenth of each (issue 15).
+    Any other form (client ids, root options, completion) goes to click."""
+    if "_GWCONF_COMPLETE" in os.environ or args[1:] not in ([], ["--json"]):
+        return None
+    as_json = len(args) == 2
+    if args[:1] == ["clients"]:
+        from gwconf.cli._listing import clients
+
+        return lambda: clients(as_json)
+    if args[:1] == ["status"]:
+        from gwconf.cli._listing import status
+
+        return lambda: status((), as_json)
+    return None
 
 
 def _root_flags_first(args: list[str]) -> list[str]:

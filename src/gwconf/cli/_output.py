@@ -1,5 +1,9 @@
 """Rendering: text for people (colour only on a terminal without NO_COLOR), one JSON document for
-scripts. Everything printed passes through ``redact`` so a full key never reaches the screen."""
+scripts. Everything printed passes through ``redact`` so a full key never reaches the screen.
+
+click is imported only when something needs it (a colour, text holding an escape code, a command
+click runs): ``gwconf profile list`` prints through here without it (issue 15).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,6 @@ import json
 import os
 import sys
 from typing import Any
-
-import click
 
 from gwconf.secrets import redact, redact_data
 
@@ -52,7 +54,25 @@ def use_colour(err: bool = False) -> bool:
 
 
 def style(text: str, err: bool = False, **kwargs: Any) -> str:
-    return click.style(text, **kwargs) if use_colour(err) else text
+    if not use_colour(err):
+        return text
+    import click
+
+    return click.style(text, **kwargs)
+
+
+def echo(text: str, err: bool = False) -> None:
+    """``click.echo(text)``; without click when it is not loaded and nothing in ``text`` is an
+    escape code (click would strip those off a terminal): then click would only add the newline,
+    write and flush."""
+    if "click" in sys.modules or "\x1b" in text:
+        import click
+
+        click.echo(text, err=err)
+        return
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -62,14 +82,15 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 def out(text: str = "", *, quiet_ok: bool = False) -> None:
     """Print to stdout (suppressed by --quiet unless ``quiet_ok``)."""
-    ctx = click.get_current_context(silent=True)
+    click = sys.modules.get("click")  # no click loaded: no command context, so no --quiet
+    ctx = click.get_current_context(silent=True) if click is not None else None
     if ctx is not None and ctx.find_root().obj and ctx.find_root().obj.get("quiet") and not quiet_ok:
         return
-    click.echo(fit(clean(text)))
+    echo(fit(clean(text)))
 
 
 def err(text: str) -> None:
-    click.echo(fit(clean(text), err=True), err=True)
+    echo(fit(clean(text), err=True), err=True)
 
 
 def warn(text: str) -> None:
@@ -80,7 +101,7 @@ def emit_json(data: Any) -> None:
     """Redacted value by value before encoding (a secret inside a diff string is masked whatever
     JSON escaping would do to it), then as text once more for the keys this command knows."""
     data = json.loads(json.dumps(data, ensure_ascii=False, default=str))
-    click.echo(fit(clean(json.dumps(redact_data(data, _known_keys), indent=2, ensure_ascii=False))))
+    echo(fit(clean(json.dumps(redact_data(data, _known_keys), indent=2, ensure_ascii=False))))
 
 
 # The next step for an error raised without its own hint (every error says what to do next).
@@ -96,8 +117,8 @@ FALLBACK_HINTS = {
 def print_error(exc: Any, as_json: bool = False) -> None:
     """``gwconf: error: …`` and ``hint: …`` on stderr; with ``as_json`` also one JSON object on stdout."""
     hint = getattr(exc, "hint", None) or _fallback_hint(exc)
-    click.echo(fit(clean(style("gwconf: error: ", err=True, fg="red", bold=True) + str(exc)), True), err=True)
-    click.echo(fit(clean(style("hint: ", err=True, fg="cyan") + hint), True), err=True)
+    echo(fit(clean(style("gwconf: error: ", err=True, fg="red", bold=True) + str(exc)), True), err=True)
+    echo(fit(clean(style("hint: ", err=True, fg="cyan") + hint), True), err=True)
     if as_json:
         code = getattr(exc, "exit_code", 1)
         emit_json({"error": str(exc), "hint": hint, "exit_code": int(code)})
@@ -113,6 +134,8 @@ def _fallback_hint(exc: Any) -> str:
 def colour_diff(diff: str) -> str:
     if not use_colour():
         return diff
+    import click
+
     lines = []
     for line in diff.splitlines(keepends=True):
         if line.startswith(("+++", "---")):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gwconf.cli import _common, _output
+from gwconf.cli import _common
 
 
 @click.command(
@@ -22,21 +22,6 @@ def command(as_json: bool) -> int:
     Tier 1: gwconf writes its files. Tier 2: an official import link or file the app reads.
     Tier 3: gwconf prints the exact steps to do in the app.
     """
-    from gwconf import limits, operations, registry
-    from gwconf.ledger import Ledger
+    from gwconf.cli._listing import clients
 
-    env = _common.env()
-    profiles = operations.load_profiles(env)
-    ledger = Ledger(env)
-    rows = [operations.client_status(c, env, profiles, ledger) for c in registry.all_clients()]
-    if as_json:
-        _output.emit_json({"clients": [{**r.to_json(), **limits.place(r.id)} for r in rows]})
-        return 0
-    table = [("CLIENT", "TIER", "DETECTED", "POINTS AT", "FILES")]
-    for r in rows:
-        points = r.profile or ("(unreadable)" if r.error else "-")
-        table.append((r.id, str(r.tier), "yes" if r.detected else "no", points, ", ".join(r.files) or "-"))
-    widths = [max(len(row[i]) for row in table) for i in range(4)]
-    for row in table:
-        _output.out("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)) + "  " + row[4])
-    return 0
+    return clients(as_json)

@@ -375,31 +375,9 @@ Examples:
 @_common.json_option
 def list_profiles(as_json: bool) -> int:
     """List saved profiles; the active one is marked with *."""
-    from gwconf.profiles import ProfileStore
+    from gwconf.cli._listing import list_profiles as listing
 
-    env = _common.env()
-    store = ProfileStore(env)
-    active = store.active()
-    rows = []
-    for name in store.names():
-        try:
-            rows.append(store.load(name).public_dict())
-        except Exception as exc:  # a damaged file is listed, not fatal
-            rows.append({"name": name, "error": str(exc)})
-    if as_json:
-        _output.emit_json({"active": active, "profiles": rows})
-        return 0
-    if not rows:
-        _output.out("No profiles yet. Create one: gwconf profile add NAME --base-url URL")
-    for row in rows:
-        mark = "*" if row["name"] == active else " "
-        if "error" in row:
-            _output.out(f"{mark} {row['name']:<16} (cannot be read: {row['error']})")
-        else:
-            _output.out(
-                f"{mark} {row['name']:<16} {row['base_url']}  model={row['model'] or '-'}  key={row['key_source']}"
-            )
-    return 0
+    return listing(as_json)
 
 
 @command.command(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
-from gwconf.cli import _common, _output
+from gwconf.cli import _common
 
 
 @click.command(
@@ -22,94 +20,6 @@ Examples:
 def command(client_ids: tuple[str, ...], as_json: bool) -> int:
     """Show each client's base address, key (masked), model and provider, the profile it matches,
     and any managed key changed by hand since gwconf wrote it."""
-    from gwconf import operations, registry
-    from gwconf.ledger import Ledger
-    from gwconf.profiles import ProfileStore
+    from gwconf.cli._listing import status
 
-    env = _common.env()
-    ledger = Ledger(env)
-    if ledger.damaged:  # loudly, and left where it is: status only reads
-        from gwconf.errors import GwconfError
-
-        _output.print_error(
-            GwconfError(
-                f"{ledger.damaged}: gwconf cannot tell which clients it applied.",
-                "`gwconf restore --all` falls back to the backups it can still find.",
-            )
-        )
-    if client_ids:
-        clients = _common.resolve_clients(client_ids)
-    else:
-        applied = set(ledger.clients())
-        clients = [c for c in registry.all_clients() if c.id in applied or (c.tier < 3 and c.detect(env))]
-    profiles = operations.load_profiles(env)
-    for profile in profiles:  # masked wherever printed; a key command is not run for this
-        _output.remember_key(profile.cheap_key(env))
-    rows = [operations.client_status(c, env, profiles, ledger) for c in clients]
-    store = ProfileStore(env)
-    active = store.active()
-    here = _chosen_here(store)
-    interrupted = (env.state_dir / "journal.json").exists()
-    if as_json:
-        _output.emit_json(
-            {
-                "active_profile": active,
-                "profile_here": here,
-                "interrupted_run": interrupted,
-                "ledger_damaged": ledger.damaged,
-                "clients": [r.to_json() for r in rows],
-            }
-        )
-        return unreadable(rows, ledger.damaged)
-    if interrupted:  # what status shows may be half of a change: say so before it
-        _output.warn(
-            "an interrupted gwconf run left a change half-done; the next gwconf apply, use or restore "
-            "puts the files back as they were (or finishes the change)."
-        )
-    _output.out(f"Active profile: {active or '(none)'}")
-    if here.get("error"):
-        _output.warn(str(here["error"]))
-    elif here["source"] not in ("active", None):
-        _output.out(f"Used here:      {here['profile']} (chosen by {here['chosen_by']})")
-    if not rows:
-        _output.out("No client applied or detected yet. Try: gwconf clients")
-    for r in rows:
-        _output.out(_output.style(f"== {r.id} ({r.name})", bold=True))
-        if r.error:
-            _output.print_error(r.error)
-            continue
-        if r.reading is None:
-            _output.out("  configured in the app itself (tier 3): gwconf cannot read it")
-            continue
-        data = r.to_json()
-        _output.out(f"  base address  {data['base_url'] or '-'}")
-        _output.out(f"  key           {data['key'] or '-'}  ({r.reading.key_origin or 'not found'})")
-        _output.out(f"  model         {data['model'] or '-'}")
-        _output.out(f"  provider      {data['provider'] or '-'}")
-        _output.out(f"  profile       {r.profile or 'none of the saved profiles'}")
-        if r.applied_profile and r.applied_profile != r.profile:
-            _output.out(f"  gwconf last applied {r.applied_profile!r} here")
-        for line in r.drift:
-            _output.warn(f"changed by hand since gwconf wrote it: {line}")
-        for other in r.others:
-            _output.out(f"  also managed  by {other.manager.name}: {other.evidence}")
-    return unreadable(rows, ledger.damaged)
-
-
-def unreadable(rows: list[Any], ledger_damaged: object = None) -> int:
-    """1 when a file status shows cannot be read (the exit-code table's 'bad file'), else 0."""
-    from gwconf.errors import ExitCode
-
-    broken = any(r.error is not None or any(": cannot be read (" in d for d in r.drift) for r in rows)
-    return int(ExitCode.ERROR) if broken or ledger_damaged else 0
-
-
-def _chosen_here(store: object) -> dict[str, Any]:
-    """The profile commands in this folder use and what chose it (GWCONF_PROFILE, a .gwconf.toml)."""
-    from gwconf.errors import GwconfError
-
-    try:
-        choice = store.choose(None)  # type: ignore[attr-defined]
-    except GwconfError as exc:
-        return {"profile": None, "source": None, "file": None, "chosen_by": None, "error": exc.message}
-    return {**choice.to_json(), "chosen_by": choice.describe() if choice.source else None}
+    return status(client_ids, as_json)

@@ -39,6 +39,7 @@ from gwconf.formats._base import (
     NamedValues,
     Op,
     detect_eol,
+    lazy,
     never_reads_as,
     reread_from_scratch,
     total,
@@ -47,22 +48,22 @@ from gwconf.formats._base import (
 
 __all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dotenv-npm"
 
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names a shell can export: the only ones gwconf adds
-BARE_RE = re.compile(r"[A-Za-z0-9_./:@+-]+\Z")
+NAME_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names a shell can export: the only ones gwconf adds
+BARE_RE = lazy(r"[A-Za-z0-9_./:@+-]+\Z")
 
 # -- python-dotenv 1.2 (dotenv/parser.py), on text with universal newlines -------------------------
 _PY_MULTILINE_WS = total(r"\s*", re.M)
 _PY_WS = total(r"[^\S\r\n]*")
 _PY_EXPORT = total(r"(?:export[^\S\r\n]+)?")
-_PY_SINGLE_KEY = re.compile(r"'([^']+)'")
-_PY_KEY = re.compile(r"([^=\#\s]+)")
-_PY_SINGLE = re.compile(r"'((?:\\'|[^'])*)'")
-_PY_DOUBLE = re.compile(r'"((?:\\"|[^"])*)"')
+_PY_SINGLE_KEY = lazy(r"'([^']+)'")
+_PY_KEY = lazy(r"([^=\#\s]+)")
+_PY_SINGLE = lazy(r"'((?:\\'|[^'])*)'")
+_PY_DOUBLE = lazy(r'"((?:\\"|[^"])*)"')
 _PY_UNQUOTED = total(r"([^\r\n]*)")
 _PY_COMMENT = total(r"(?:[^\S\r\n]*#[^\r\n]*)?")
-_PY_EOL = re.compile(r"[^\S\r\n]*(?:\r\n|\n|\r|$)")
-_PY_DOUBLE_ESCAPES = re.compile(r"\\[\\'\"abfnrtv]")
-_PY_SINGLE_ESCAPES = re.compile(r"\\[\\']")
+_PY_EOL = lazy(r"[^\S\r\n]*(?:\r\n|\n|\r|$)")
+_PY_DOUBLE_ESCAPES = lazy(r"\\[\\'\"abfnrtv]")
+_PY_SINGLE_ESCAPES = lazy(r"\\[\\']")
 _PY_DECODE = {
     "\\": "\\",
     "'": "'",
@@ -75,7 +76,7 @@ _PY_DECODE = {
     "t": "\t",
     "v": "\v",
 }
-_PY_INTERPOLATION = re.compile(r"\$\{[^}]*\}")  # python-dotenv would expand it
+_PY_INTERPOLATION = lazy(r"\$\{[^}]*\}")  # python-dotenv would expand it
 
 # -- npm dotenv 17 (lib/main.js), JavaScript's classes spelled out --------------------------------
 _JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -84,13 +85,13 @@ _JS_CHARS = _JS_WS.replace("\u2000-\u200a", "".join(map(chr, range(0x2000, 0x200
 _JS_BOL = r"(?:\A|(?<=[\n\u2028\u2029]))"  # ^ with the m flag
 _JS_EOL = r"(?=[\n\u2028\u2029]|\Z)"  # $ with the m flag
 _JS_DOT = r"[^\n\r\u2028\u2029]"
-_NPM_LINE = re.compile(
+_NPM_LINE = lazy(
     rf"{_JS_BOL}{_JS_S}*(?P<export>export{_JS_S}+)?(?P<key>[A-Za-z0-9_.-]+)(?P<sep>{_JS_S}*={_JS_S}*?|:{_JS_S}+?)"
     rf"(?P<value>{_JS_S}*'(?:\\'|[^'])*'|{_JS_S}*\"(?:\\\"|[^\"])*\"|{_JS_S}*`(?:\\`|[^`])*`|[^#\r\n]+)?"
     rf"{_JS_S}*(?:#{_JS_DOT}*)?{_JS_EOL}"
 )
-_BARE_EXPORT = re.compile(r"export\s+[^\s=]+(?:\s+[^\s=]+)*\Z")
-_NPM_UNQUOTE = re.compile(rf"{_JS_BOL}(['\"`])([\s\S]*)\1{_JS_EOL}")
+_BARE_EXPORT = lazy(r"export\s+[^\s=]+(?:\s+[^\s=]+)*\Z")
+_NPM_UNQUOTE = lazy(rf"{_JS_BOL}(['\"`])([\s\S]*)\1{_JS_EOL}")
 
 
 def load(text: str, source: str, *, fmt: str = "dotenv") -> DotenvDocument:

@@ -40,6 +40,7 @@ from gwconf.formats._base import (
     KeyPath,
     Op,
     detect_eol,
+    lazy,
     line_col,
     paused_gc,
     same_value,
@@ -51,7 +52,7 @@ __all__ = ["JsonDocument", "load"]
 
 # Unrolled block comment: it cannot run past the first "*/", so it stays linear (a lazy one: 62 s/MB).
 _BLOCK = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
-_BLOCK_RE = re.compile(_BLOCK)
+_BLOCK_RE = lazy(_BLOCK)
 # For _mask: skip (possessively, in C) everything that is not a comment, a
 # trailing comma or a sign of a broken file, then capture it: group 1 a span to blank (comment or
 # trailing comma), group 2 a "/*" that never ends or a "{", "[", ":" or "," followed by a comma.
@@ -59,7 +60,7 @@ _BLOCK_RE = re.compile(_BLOCK)
 _BLOCK_P = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
 _GAP_P = rf"(?:[ \t\r\n]++|//[^\r\n]*+|{_BLOCK_P})*+"
 _LINE_COMMENT_P = r"//[^\r\n]*+"  # a lone "\r" ends it too, as in VS Code's jsonc-parser (and _classify)
-_MASK_RE = re.compile(
+_MASK_RE = lazy(
     r'(?:[^"/,{\[:]++'
     r'|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"?'
     r"|/(?![/*])"
@@ -70,25 +71,25 @@ _MASK_RE = re.compile(
     r")*+"
     rf"(?:({_LINE_COMMENT_P}|{_BLOCK_P}|,(?={_GAP_P}[}}\]]))|(/\*|[{{\[:,])|\Z)"
 )
-_LEAD_COMMA = re.compile(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
+_LEAD_COMMA = lazy(rf"(?:[ \t\r\n]++|{_LINE_COMMENT_P}|{_BLOCK_P})*+,")
 # The reference scanner (_find_masks): what may start a comment or be a trailing comma, decided
 # outside strings only.
 # The "/" alone is matched: "/*a*//*b*/" holds a "//" that would hide the second comment's "/*".
-_CANDIDATE = re.compile(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
+_CANDIDATE = lazy(r"/(?=[/*])|,(?=[ \t\r\n]*[}\]/])")
 # Text without an unfinished string, used with endpos = a candidate: it stops at the opening
 # quote of a string that covers the candidate. Strings cannot cross a line in JSON. Nothing
 # follows the repeat, so it never backtracks far: linear.
 _OUTSIDE = total(r'[^"]*(?:"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"[^"]*)*')
-_STRING = re.compile(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at a newline if unclosed
+_STRING = lazy(r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"?')  # tolerant: ends at a newline if unclosed
 _GAP = total(rf"(?:[ \t\r\n]+|//[^\r\n]*|{_BLOCK})*")  # whitespace and comments
 _LINE_REST = total(rf"(?:[ \t]+|//[^\r\n]*|{_BLOCK})*")  # the same, up to the end of a line
 _WS = total(r"[ \t\r\n]*")
-_LINE_BREAK = re.compile(r"[\r\n]")
-_COLON = re.compile(r"[ \t\r\n]*:[ \t\r\n]*")
-_COMMA = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
+_LINE_BREAK = lazy(r"[\r\n]")
+_COLON = lazy(r"[ \t\r\n]*:[ \t\r\n]*")
+_COMMA = lazy(r"[ \t\r\n]*,[ \t\r\n]*")
 _INDENT = total(r"[ \t]*")
-_MEMBER_INDENT = re.compile(r'^([ \t]+)["\x01]', re.M)  # \x01: an unquoted JSON5 key
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
+_MEMBER_INDENT = lazy(r'^([ \t]+)["\x01]', re.M)  # \x01: an unquoted JSON5 key
+_TOKEN = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|-?Infinity|NaN')
 
 _TRAIL = "\x00"  # marks a generated trailing comma: "," in the text, " " in the mask
 _MAX_DEPTH = 500  # reported when json's C scanner runs out of stack
@@ -347,7 +348,7 @@ def _prepare(text: str, source: str, *, strict: bool, like: str | None = None) -
 _PAD = "\x01"
 # Runs JSON5 shares with JSON (blanks, brackets, colons, plain strings, JSON numbers, keywords,
 # commas no closing bracket or comment follows), else one token that needs a look.
-_J5 = re.compile(
+_J5 = lazy(
     r"(?P<run>(?:[ \t\r\n{}\[\]:]+"
     r'|"[^"\\\r\n\x01]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\r\n\x01]*)*"'
     r"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.$])"
@@ -361,9 +362,9 @@ _J5 = re.compile(
     r"|(?P<space>[\v\f\xa0\ufeff\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000])"
     r"|(?P<other>[\s\S])"
 )
-_J5_CHUNK = re.compile(r"[^\"'\\\r\n]+|\\(?:\r\n|[\s\S])|[\s\S]")
-_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-_HEX2 = re.compile(r"[0-9a-fA-F]{2}")
+_J5_CHUNK = lazy(r"[^\"'\\\r\n]+|\\(?:\r\n|[\s\S])|[\s\S]")
+_HEX4 = lazy(r"[0-9a-fA-F]{4}")
+_HEX2 = lazy(r"[0-9a-fA-F]{2}")
 _J5_ESCAPES = {"v": "\\u000b", "0": "\\u0000", "'": "\\u0027"}
 
 

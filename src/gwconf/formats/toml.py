@@ -42,6 +42,7 @@ from gwconf.formats._base import (
     Op,
     changed_edit,
     detect_eol,
+    lazy,
     never_reads_as,
     reread_from_scratch,
 )
@@ -126,10 +127,10 @@ class _Section:
         return self.rows[-1].end if self.rows else 0
 
 
-_LEX_SPECIAL = re.compile(r"""[#"'\[\]{}]""")
-_BASIC_REST = re.compile(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*')  # a basic string's body, escapes skipped
-_LITERAL_REST = re.compile(r"[^'\n]*")
-_ML_BASIC_BODY = re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*')
+_LEX_SPECIAL = lazy(r"""[#"'\[\]{}]""")
+_BASIC_REST = lazy(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*')  # a basic string's body, escapes skipped
+_LITERAL_REST = lazy(r"[^'\n]*")
+_ML_BASIC_BODY = lazy(r'(?:[^"\\]|\\[\s\S]|"(?!""))*')
 
 
 def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
@@ -174,8 +175,8 @@ def _advance(line: str, ml: str | None, depth: int) -> tuple[str | None, int]:
 
 
 _HEADER_KEY_PATTERN = r"""[A-Za-z0-9_-]+|"[^"\\\x00-\x1f\x7f]*"|'[^'\x00-\x08\x0a-\x1f\x7f]*'"""
-_HEADER_KEY = re.compile(_HEADER_KEY_PATTERN)
-_SIMPLE_HEADER = re.compile(
+_HEADER_KEY = lazy(_HEADER_KEY_PATTERN)
+_SIMPLE_HEADER = lazy(
     rf"(?P<open>\[\[?)[ \t]*(?P<keys>(?:{_HEADER_KEY_PATTERN})(?:[ \t]*\.[ \t]*(?:{_HEADER_KEY_PATTERN}))*)"
     rf"[ \t]*(?P<close>\]\]?)[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
 )
@@ -406,8 +407,8 @@ def _insert_key_line(text: str, section: _Section, line: str, eol: str) -> str:
     return before + indent + line + eol + after
 
 
-_KEY_LINE = re.compile(r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\\n])*"|'[^'\n]*')[ \t]*=[ \t]*""")
-_BARE_VALUE = re.compile(r"[^\s#]+")
+_KEY_LINE = lazy(r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\\n])*"|'[^'\n]*')[ \t]*=[ \t]*""")
+_BARE_VALUE = lazy(r"[^\s#]+")
 _BASIC_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
@@ -570,7 +571,7 @@ def _tomlkit_chunk(path: tuple[str, ...], value: Any) -> str:
     return str(doc.as_string())
 
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEY = lazy(r"[A-Za-z0-9_-]+")
 
 
 def _key_text(key: str) -> str:
@@ -1192,7 +1193,7 @@ class TomlDocument:
         holds no table there), or None when only tomlkit can tell (inline tables, dotted keys,
         paths through array elements)."""
         if any(not isinstance(part, str) for part in path):
-            return None
+            return self._kind_in_element(path)
         size = len(path)
         reached = False
         for section in self._header_sections():
@@ -1205,6 +1206,27 @@ class TomlDocument:
         if reached:
             return "table"
         return None if isinstance(self.get(path), dict) else "value"
+
+    def _kind_in_element(self, path: tuple[str | int, ...]) -> str | None:
+        """``_kind`` of ``(*aot, index, key)``, a key of one ``[[aot]]`` element: "value" when no
+        header line reaches that key in any element and the data holds no table there, else None.
+        elia's and gptme's ``[[models]]`` entries are edited key by key: without this, each key
+        built tomlkit's tree of the whole file (about half of ``gwconf use``, issue 15)."""
+        if len(path) < 3:
+            return None
+        aot, index, key = path[:-2], path[-2], path[-1]
+        if not isinstance(key, str) or not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            return None
+        if self._kind(aot) != "aot":  # only an array written as [[headers]]: never inline
+            return None
+        size = len(aot)
+        for section in self._header_sections():
+            if len(section.path) > size and section.path[:size] == aot and section.path[size] == key:
+                return None  # a [aot.key] or [[aot.key]] header: tomlkit tells which element it is in
+        value = self.get(path)
+        if isinstance(value, dict) or _is_table_list(value):
+            return None  # a dotted-key table or an inline one: tomlkit tells them apart
+        return "value"
 
     def _all_sections(self) -> list[_Section]:
         """The current text's sections (the preamble first), computed once per text."""

@@ -45,6 +45,7 @@ from gwconf.formats._base import (
     KeyPath,
     Op,
     detect_eol,
+    lazy,
     never_reads_as,
     paused_gc,
     reread_from_scratch,
@@ -141,7 +142,7 @@ def _key_value(node: Node) -> Any:
 _RESOLVER = Resolver()
 # Plain text that some YAML 1.1 reader (the spec, not PyYAML) or the YAML 1.2 core schema would
 # read as something other than a string.
-_NOT_STR = re.compile(
+_NOT_STR = lazy(
     r"[yYnN]"
     r"|~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
     r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
@@ -152,11 +153,11 @@ _PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@` \t.")
 # YAML's printable characters are \x20-\x7e, \xa0-\ud7ff, \ue000-\ufffd and the astral planes; the
 # rest is written as the small class it is (negating the big one cost 4-5 ms to compile at start)
 _NON_PRINTABLE = r"\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff"
-_PLAIN_BAD = re.compile(rf": |:$| #|[\t\n\r\x85\u2028\u2029\ufeff{_NON_PRINTABLE}]")
-_FLOW_BAD = re.compile(r"[,\[\]{}:#]")
-_DQ_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
+_PLAIN_BAD = lazy(rf": |:$| #|[\t\n\r\x85\u2028\u2029\ufeff{_NON_PRINTABLE}]")
+_FLOW_BAD = lazy(r"[,\[\]{}:#]")
+_DQ_ESCAPE = lazy('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
 _DQ_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_SQ_BAD = re.compile(rf"[\t\n\r\x85\u2028\u2029\ufeff{_NON_PRINTABLE}]")
+_SQ_BAD = lazy(rf"[\t\n\r\x85\u2028\u2029\ufeff{_NON_PRINTABLE}]")
 
 
 def _plain_ok(text: str, *, flow: bool) -> bool:
