@@ -220,7 +220,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
 
 
 def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
-    """A router started before the last change still routes the old way; and why use ccr at all."""
+    """A router started before the last change still routes the old way."""
     found: list[Finding] = []
     pid_file = folder(env) / ".claude-code-router.pid"
     config = folder(env) / "config.json"
@@ -240,15 +240,8 @@ def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Findin
                 "ccr restart",
             )
         )
-    from gwconf.errors import GwconfError
-    from gwconf.profiles import ProfileStore
-
-    try:
-        profile = ProfileStore(env).load(None)  # the active profile
-    except GwconfError:  # none: nothing to say about its addresses
-        return found
-    if not profile.anthropic_base_url:
-        found.append(Finding("info", "other", f"profile {profile.name!r}: {no_anthropic_note()}."))
+    # (why ccr for a gateway without an Anthropic-style address is said by apply, which knows the
+    # profile it writes: render's note; doctor's hook sees files, not profiles)
     return found
 
 
