@@ -6,6 +6,7 @@ an output limit sends the profile's.
 
 from __future__ import annotations
 
+import json
 import pathlib
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from tests.e2e.clients import CLIENTS
 from tests.e2e.conftest import Install, Processes
 from tests.e2e.test_clients import MODEL, Harness, run_on_the_gateway
-from tests.gateway_server import VALID_KEY, GatewayServer
+from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
 
 WINDOW, OUTPUT = 200000, 32000
 # the clients this issue's second round writes limits into (those the e2e install covers)
@@ -78,3 +79,32 @@ def test_the_real_client_runs_with_the_limits_gwconf_wrote(
     assert sent <= {OUTPUT}, f"{client} asked for {sorted(sent)} output tokens, not {OUTPUT}"
     print(f"{client}: output limit sent {sorted(sent) or 'none'}")
     assert no_outside_network == []
+
+
+def test_real_aider_with_model_warnings_on_knows_the_window(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    tmp_path: pathlib.Path,
+) -> None:
+    """Issue 22: aider warns "Unknown context window size and costs" for a model litellm does not
+    know. With the profile's limits, ~/.aider.model.metadata.json is gwconf's (the seeded copy is
+    removed first) and aider, its model warnings on, starts without that warning."""
+    spec = CLIENTS["aider"]
+    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
+    assert h.install.clients["aider"].ok, h.install.clients["aider"].detail
+    assert spec.seed is not None
+    spec.seed(h.home, h.cwd)
+    (h.home / ".aider.model.metadata.json").unlink()
+    added = h.cli(
+        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
+        "--context-window", str(WINDOW), "--max-output-tokens", str(OUTPUT), input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert h.cli("apply", "aider").exit_code == 0
+    written = json.loads((h.home / ".aider.model.metadata.json").read_text())
+    assert written[f"openai/{MODEL}"]["max_input_tokens"] == WINDOW
+    run = h.run_client("--show-model-warnings")
+    assert run.returncode == 0 and DEFAULT_REPLY in run.stdout, run
+    assert "Unknown context window" not in run.stdout + run.stderr, run
