@@ -5,9 +5,13 @@ A guard fails any test that resolves the real home folder (pre-commit's autouse 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import pathlib
 import pwd
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -70,12 +74,36 @@ class CliResult:
         return f"CliResult(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
 
 
+# gwconf refuses to write a desktop app's settings while the app runs, and looks for it among every
+# process on the machine. The tests that start a fake app (tests/clients/_apps.running_app) hold
+# this lock exclusively while it lives; every in-process command holds it shared, so a command on
+# the other pytest-xdist worker never sees a fake app that is not its own.
+FAKE_APPS_LOCK = pathlib.Path(tempfile.gettempdir()) / f"gwconf-tests-fake-apps-{os.getuid()}.lock"
+_fake_app_here = False
+
+
+@contextlib.contextmanager
+def fake_apps_lock(exclusive: bool) -> Iterator[None]:
+    global _fake_app_here
+    if _fake_app_here:  # this test started the fake app: its own commands must see it
+        yield
+        return
+    with open(FAKE_APPS_LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        _fake_app_here = exclusive
+        try:
+            yield
+        finally:
+            _fake_app_here = False
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def invoke(*args: str, input: str | None = None) -> CliResult:
     """Run ``gwconf ARGS`` in-process through the real top-level handler."""
     from gwconf.cli import run
 
     runner = CliRunner()
-    with runner.isolation(input=input) as (out, err, combined):
+    with fake_apps_lock(exclusive=False), runner.isolation(input=input) as (out, err, combined):
         code = run(list(args))
     return CliResult(code, out.getvalue().decode(), err.getvalue().decode(), combined.getvalue().decode())
 

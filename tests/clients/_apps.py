@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.conftest import TEST_KEY
+from tests.conftest import TEST_KEY, fake_apps_lock
 
 
 @contextlib.contextmanager
@@ -20,17 +20,18 @@ def running_app(folder: Path, name: str) -> Iterator[int]:
     program = folder / name
     program.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(shutil.which("sleep") or "/bin/sleep", program)
-    process = subprocess.Popen([str(program), "60"])
-    comm = Path(f"/proc/{process.pid}/comm")
-    for _ in range(500):  # Popen can return before the child has exec'd: wait for its name
-        if comm.read_text().strip() == name[:15]:
-            break
-        time.sleep(0.01)
-    try:
-        yield process.pid
-    finally:
-        os.kill(process.pid, signal.SIGTERM)
-        process.wait(timeout=10)
+    with fake_apps_lock(exclusive=True):  # (the other worker's commands wait: tests/conftest.py)
+        process = subprocess.Popen([str(program), "60"])
+        comm = Path(f"/proc/{process.pid}/comm")
+        for _ in range(500):  # Popen can return before the child has exec'd: wait for its name
+            if comm.read_text().strip() == name[:15]:
+                break
+            time.sleep(0.01)
+        try:
+            yield process.pid
+        finally:
+            os.kill(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
 
 
 def files_under(root: Path) -> list[Path]:

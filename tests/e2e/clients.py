@@ -59,7 +59,7 @@ class E2EClient:
     probes: tuple[str, ...] = ()
     # a full-screen client: run in tmux, the screen read as its output; steps of (text to wait for,
     # tmux keys to send then) before the reply is awaited; a key "click:TEXT" clicks where TEXT shows,
-    # and "!TEXT" waits until TEXT is gone
+    # "!TEXT" waits until TEXT is gone, and a key "sleep:N" waits N seconds
     tui: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     # started from bash after sourcing ~/.bashrc: a client whose settings are shell variables
     via_bashrc: bool = False
@@ -538,7 +538,11 @@ HERMES = E2EClient(
     wire_path=CHAT,
     seed=seed_hermes,
     # on a custom endpoint it probes for Ollama, LM Studio and llama.cpp, then lists the models
-    probes=("/api/v1/models", "/api/tags", "/v1/props", "/props", "/version", "/v1/models", "/api/show"),
+    # (and, since gwconf writes model.context_length, /v1/models/<model> and, after a 401, /models)
+    probes=(
+        "/api/v1/models", "/api/tags", "/v1/props", "/props", "/version", "/v1/models", "/api/show",
+        "/v1/models/my-model", "/models",
+    ),
     to_vendor=lambda home: replace_line(
         home / ".hermes" / "config.yaml", "provider: custom", "provider: openrouter"
     ),
@@ -660,13 +664,18 @@ OTERM = E2EClient(
     # run does not get), then Save and the prompt.
     tui=(
         ("^n new chat", ("C-n",)),  # (the footer: a second start opens the last chat, no welcome text)
-        ("Type model name", ("Enter",)),  # opens the provider list
-        ("gwconf", ("click:gwconf",)),
+        ("Type model name", ("sleep:3",)),  # the dialog mounted and its provider list focused
+        ("Type model name", ("Enter",)),  # opens the provider list: Ollama, then gwconf (the last)
+        ("Type model name", ("sleep:2",)),
+        # by key (a second run's list already shows gwconf, and the list wraps): first, then the next
+        ("Type model name", ("Home", "Down", "Enter")),
+        ("Type model name", ("sleep:2",)),
         ("Type model name", ("click:Type model name",)),
         ("Type model name", ("-l", "my-model")),
         ("my-model", ("Tab",)),  # leaving the field commits the model
         ("Model: my-model", ("click:Save",)),
-        ("!Cancel", ("-l", PROMPT)),  # once the dialog is gone (a chat may be open behind it)
+        ("!Cancel", ("sleep:3",)),  # the dialog gone (a chat may be open behind it), the new chat's
+        ("submit", ("-l", PROMPT)),  # input given time to take the focus
         (PROMPT, ("Enter",)),
     ),
     probes=("/v1/models", "/api/v0/models"),

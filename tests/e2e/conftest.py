@@ -44,7 +44,11 @@ _RUN = "test_run_reaches_the_gateway_and_writes_nothing"
 GAPS: dict[tuple[str, str], str] = {  # none today
 }
 # Gaps that hang until a timeout: marked, not run (each would cost the suite five minutes).
-NOT_RUN: dict[tuple[str, str], str] = {  # none today
+NOT_RUN: dict[tuple[str, str], str] = {
+    ("test_real_client_talks_to_the_gateway_after_apply", "oterm"): "oterm's new-chat dialog, driven "
+    "through tmux (tests/e2e/clients.py OTERM), reached the gateway with the profile's key and model "
+    "when run alone here (2026-11-26, twice), but in the whole suite the dialog missed keys and the "
+    "test waited out its 240 s: the driver, not gwconf, needs a surer way to pick the provider",
 }
 
 # The environment as pytest started, before the hermetic fixture moved HOME and cleared XDG_*.

@@ -28,6 +28,7 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -155,10 +156,15 @@ class Harness:
                         ).stdout
                 elif not wait_for((text,), deadline):
                     continue
+                if keys and keys[0].startswith("sleep:"):  # let a screen that just changed settle
+                    time.sleep(float(keys[0].removeprefix("sleep:")))
+                    continue
                 if keys and keys[0].startswith("click:"):
                     keys = ("-l", *_click(screen, keys[0].removeprefix("click:")))
                 subprocess.run([*tmux, "send-keys", "-t", "e2e", *keys], check=False)
             finished = wait_for(done, deadline)
+            if not finished:  # what the client showed when the test gave up, for the report
+                sys.stderr.write(f"[e2e] {self.client.id}'s last screen:\n{screen}\n")
         finally:
             subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
             # what ran in it got SIGHUP and was handed to us (the subreaper): let it finish its
@@ -268,7 +274,7 @@ def test_real_client_talks_to_the_gateway_after_apply(
     assert gateway.requests_to(spec.wire_path), f"the 401 run reached nothing: {seen(gateway)}"
     assert all(
         r.key == VALID_KEY and r.status == 401 for r in gateway.requests if r.path not in spec.probes
-    ), seen(gateway)
+    ), [f"{r.method} {r.path} -> {r.status}" for r in gateway.requests if r.path not in spec.probes]
     verified = h.cli("verify", client)
     assert verified.exit_code == 3, verified
     doctor = h.cli("doctor", client)
