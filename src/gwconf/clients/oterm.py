@@ -9,7 +9,7 @@ not ``%APPDATA%``); ``OTERM_DATA_DIR`` moves it. oterm merges the file over its 
 it back whole (compact JSON) whenever a setting changes in the app.
 
 Managed keys: ``openaiCompatible.gwconf`` (``base_url``, ``api_key``); oterm lists it as provider
-``openai-compat/gwconf`` and asks the gateway for its models (``GET /v1/models``). **The model
+``gwconf`` in its new-chat dialog (``openai-compat/gwconf`` inside; seen in 0.26.1 run through tmux) and asks the gateway for its models (``GET /v1/models``). **The model
 cannot be preset:** each chat's provider and model are picked in the new-chat dialog (Ctrl+N), so
 ``read`` reports no model and the reminder says so. ``gwconf run`` cannot start it with a profile.
 """
@@ -47,7 +47,7 @@ PROGRAMS = ("oterm",)
 DOCS = "https://ggozad.github.io/oterm/app_config/"
 RESTART = (
     "oterm reads config.json when it starts: quit oterm and start it again. It cannot preset a model: press "
-    "Ctrl+N, pick the provider openai-compat/gwconf and the model in the new-chat dialog (existing chats keep "
+    "Ctrl+N, pick the provider gwconf and the model in the new-chat dialog (existing chats keep "
     "theirs). Quit oterm before applying: it writes config.json back whole when a setting changes."
 )
 RESTAMPED: tuple[str, ...] = ()
@@ -86,7 +86,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config = docs["config"]
     config.set(("openaiCompatible", ENTRY, "base_url"), target.base_url)
     config.set(("openaiCompatible", ENTRY, "api_key"), target.api_key)
-    notes = ["oterm cannot preset a model: pick openai-compat/gwconf and the model with Ctrl+N"]
+    notes = ["oterm cannot preset a model: pick the provider gwconf and the model with Ctrl+N"]
     return notes
 
 
