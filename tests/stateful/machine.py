@@ -20,11 +20,13 @@ which profile is applied) and checks after every step:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,9 +103,7 @@ def build_template(root: Path, driver: Driver, gateways: Gateways) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         os.chmod(path, mode)
-    saved = {k: os.environ.get(k) for k in ("HOME", "GWCONF_HOME")}
-    os.environ.update(HOME=str(home), GWCONF_HOME=str(gw))
-    try:
+    with home_as(home, gw):
         for name in ("a", "b", "c"):
             args = ["profile", "add", name, "--base-url", gateways.by_profile[name].base_url]
             args += ["--model", MODELS[name]]
@@ -113,13 +113,22 @@ def build_template(root: Path, driver: Driver, gateways: Gateways) -> Path:
                 done = invoke(*args, "--key-stdin", input=KEYS[name] + "\n")
             assert done.exit_code == 0, done
         assert invoke("use", "a", "--no-apply").exit_code == 0
+    return template
+
+
+@contextlib.contextmanager
+def home_as(home: Path, gw: Path) -> Iterator[None]:
+    """HOME and GWCONF_HOME pointed at a template's folders while its profiles are made, then back."""
+    saved = {k: os.environ.get(k) for k in ("HOME", "GWCONF_HOME")}
+    os.environ.update(HOME=str(home), GWCONF_HOME=str(gw))
+    try:
+        yield
     finally:
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return template
 
 
 class GwconfMachine(RuleBasedStateMachine):

@@ -34,7 +34,7 @@ from hypothesis.stateful import (
 )
 
 from tests.conftest import invoke
-from tests.stateful.machine import fast_base
+from tests.stateful.machine import fast_base, home_as
 
 CLIENTS = ("codex", "opencode", "qwen-code", "claude-code", "cline")
 MODEL = "gw-model"
@@ -143,9 +143,7 @@ def _template(root: Path) -> Path:
         (home / rel).parent.mkdir(parents=True, exist_ok=True)
         (home / rel).write_text(text)
     (template / "work").mkdir(parents=True)
-    saved = {k: os.environ.get(k) for k in ("HOME", "GWCONF_HOME")}
-    os.environ.update(HOME=str(home), GWCONF_HOME=str(template / "gwconf"))
-    try:
+    with home_as(home, template / "gwconf"):
         for name, limits in LIMITS.items():
             args = ["profile", "add", name, "--base-url", "https://gw.example.com/v1", "--model", MODEL]
             if limits:
@@ -153,12 +151,6 @@ def _template(root: Path) -> Path:
             done = invoke(*args, "--key-stdin", input="sk-limits-0123456789abcdefLMTS\n")
             assert done.exit_code == 0, done
         assert invoke("use", "big", "--no-apply").exit_code == 0
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return template
 
 
