@@ -133,14 +133,18 @@ class Harness:
         )
         screen = ""
 
-        def wait_for(texts: tuple[str, ...], until: float) -> bool:
+        def capture() -> str:
+            """The screen now (the last one read, if tmux gives nothing back)."""
             nonlocal screen
+            shown = subprocess.run(
+                [*tmux, "capture-pane", "-p", "-J", "-t", "e2e"], capture_output=True, text=True
+            )
+            screen = shown.stdout or screen
+            return screen
+
+        def wait_for(texts: tuple[str, ...], until: float) -> bool:
             while time.monotonic() < until:
-                shown = subprocess.run(
-                    [*tmux, "capture-pane", "-p", "-J", "-t", "e2e"], capture_output=True, text=True
-                )
-                screen = shown.stdout or screen
-                if any(t in screen for t in texts):
+                if any(t in capture() for t in texts):
                     return True
                 time.sleep(1)
             return False
@@ -151,9 +155,7 @@ class Harness:
                 if text.startswith("!"):  # until the text is gone (a dialog closed)
                     while text[1:] in screen and time.monotonic() < deadline:
                         time.sleep(1)
-                        screen = subprocess.run(
-                            [*tmux, "capture-pane", "-p", "-J", "-t", "e2e"], capture_output=True, text=True
-                        ).stdout
+                        capture()
                 elif not wait_for((text,), deadline):
                     continue
                 if keys and keys[0].startswith("sleep:"):  # let a screen that just changed settle
