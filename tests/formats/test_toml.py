@@ -911,3 +911,88 @@ def test_a_key_added_to_an_inline_table_keeps_its_spacing(before: str, after: st
     doc = load("toml", before, "c.toml")
     doc.set(("gw", "k"), "v")
     assert verify_edit("toml", original, doc) == after
+
+
+# -- the section scan: the fast skip over clean lines finds what the line-by-line scan found ------
+
+
+def _reference_sections(text: str) -> list[tuple[tuple[str, ...], bool, bool, list[tuple[int, int, str]]]]:
+    """The section scan as it was before its fast path: every line through ``_advance``."""
+    from gwconf.formats.toml import _advance, _header_path
+
+    sections: list[tuple[tuple[str, ...], bool, bool, list[tuple[int, int, str]]]] = [((), False, False, [])]
+    ml, depth, pos = None, 0, 0
+    while pos < len(text):
+        newline = text.find("\n", pos)
+        end = len(text) if newline < 0 else newline + 1
+        line = text[pos:end]
+        stripped = line.strip()
+        if ml is not None:
+            kind = "other"
+            ml, depth = _advance(line, ml, depth)
+        elif not stripped:
+            kind = "blank"
+        elif stripped.startswith("#"):
+            kind = "comment" if depth == 0 else "other"
+        elif stripped.startswith("[") and depth == 0:
+            kind = "header"
+            path, aot = _header_path(line)
+            sections.append((path, aot, True, []))
+        else:
+            kind = "other"
+            ml, depth = _advance(line, ml, depth)
+        sections[-1][3].append((pos, end, kind))
+        pos = end
+    return sections
+
+
+_SECTION_LINES = st.sampled_from(
+    [
+        "[a]",
+        "  [b.c]  # note",
+        "[[d]]",
+        '["q.x" . y]',
+        "k = 1",
+        'k = "v [x]" # [c]',
+        "k = 'a # b'",
+        'k = "esc \\" [" ',
+        "args = [",
+        "args = [1, [2, {a = 3}]]",
+        "  [1, 2],",
+        "]",
+        "  ]  # end",
+        "env = { a = [1], b = { c = 2 } }",
+        "x = [[[[1]]]]",
+        "  # comment",
+        "",
+        "   ",
+        's = """',
+        "s = '''",
+        '"""',
+        "'''",
+        'one = """inline"""',
+        "k = 1\r",
+        "#[not]",
+        "{",
+        "}",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SECTION_LINES, max_size=14), st.booleans())
+def test_section_scan_matches_the_line_by_line_scan(lines: list[str], final_newline: bool) -> None:
+    from gwconf.formats.toml import _sections
+
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    try:
+        want = _reference_sections(text)
+    except Exception as exc:  # a "[" line that is no header (tomlkit cannot read it): both fail alike
+        with pytest.raises(type(exc)):
+            _sections(text)
+        return
+    got = [(s.path, s.aot, s.header, [(r.start, r.end, r.kind) for r in s.rows]) for s in _sections(text)]
+    assert got == want
+    for section in _sections(text):
+        rows = section.rows
+        assert (section.start, section.end) == ((rows[0].start, rows[-1].end) if rows else (0, 0))
