@@ -509,7 +509,10 @@ def test_a_run_of_edits_reads_the_file_back_once(monkeypatch) -> None:
     doc.set(("profiles", "fast", "model"), "my-model")
     assert len(reads) == 1  # the load; the edits are not read back one by one
     doc.dump()
-    assert len(reads) == 2  # once, for all of them
+    # read back whole once, for all of them (before, the few lines changed are read on their own:
+    # a key set in [profiles.fast] is not one that can be shown that way)
+    assert sum(n >= len(CODEX) for n in reads[1:]) == 1
+    assert sum(reads[1:]) < 2 * len(CODEX)
     assert load("toml", doc.dump(), "x").data()["model_providers"]["gwconf"] == GWCONF_PROVIDER
 
 
@@ -879,7 +882,8 @@ def test_the_write_gate_reuses_the_read_back_dump_made(monkeypatch) -> None:
     doc.set(("model",), "my-model")
     doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
     text = verify_edit("toml", load("toml", CODEX, "config.toml"), doc)
-    assert len(reads) == 3  # this load, the original's load, the one read back of the result
+    # this load and the original's; the result is read back from the lines it changed alone
+    assert reads[:2] == [len(CODEX)] * 2 and all(n < len(CODEX) // 4 for n in reads[2:])
     assert load("toml", text, "x").data()["model"] == "my-model"
 
 
@@ -996,3 +1000,119 @@ def test_section_scan_matches_the_line_by_line_scan(lines: list[str], final_newl
     for section in _sections(text):
         rows = section.rows
         assert (section.start, section.end) == ((rows[0].start, rows[-1].end) if rows else (0, 0))
+
+
+# -- the read-back from the changed lines alone agrees with tomllib on the whole text -------------
+
+_LOCAL_LINES = st.sampled_from(
+    [
+        "a = 1",
+        'b = "x [y]"',
+        "a.b = 2",
+        "c = { d = 1 }",
+        "arr = [",
+        "  1,",
+        "  [2],",
+        "]",
+        "[t]",
+        "[t.u]",
+        "[[aot]]",
+        "[aot.sub]",
+        "[a]",
+        "[a.b]",
+        "[t.v]",
+        "x = 'lit'",
+        "# comment",
+        "",
+        's = """',
+        "[x] inside",
+        '"""',
+        "[model_providers]",
+        "[model_providers.openai]",
+        "[model_providers.gwconf]",
+        "model_providers.k = 1",
+        'name = "n"',
+        "[profiles.p]",
+        'model = "m"',
+    ]
+)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(
+    st.lists(_LOCAL_LINES, max_size=10),
+    st.lists(
+        st.tuples(st.integers(0, 12), st.integers(0, 3), st.lists(_LOCAL_LINES, max_size=4)), min_size=1, max_size=3
+    ),
+)
+def test_reading_only_the_changed_lines_agrees_with_reading_everything(
+    lines: list[str], changes: list[tuple[int, int, list[str]]]
+) -> None:
+    """Soundness of ``_local_read``: whenever it answers, tomllib reads the whole new text, and
+    reads it as exactly that. Random edits include wrong ones (a key joining the table above,
+    lines inside a multi-line string or array, a table declared twice): those must get None."""
+    import tomllib
+
+    from gwconf.formats._base import same_value
+    from gwconf.formats.toml import _local_read, _sections
+
+    base = "".join(line + "\n" for line in lines)
+    try:
+        base_data = tomllib.loads(base)
+    except tomllib.TOMLDecodeError:
+        return
+    text, edits = base, []
+    for at, width, new_lines in changes:
+        rows = text.splitlines(keepends=True)
+        at = min(at, len(rows))
+        edited = "".join(rows[:at]) + "".join(line + "\n" for line in new_lines) + "".join(rows[at + width :])
+        if edited != text:
+            edits.append(changed_edit(text, edited))
+        text = edited
+    got = _local_read(base, base_data, text, edits, _sections(base))
+    if got is None:
+        return
+    assert same_value(got, tomllib.loads(text)), (base, text)
+
+
+def test_a_new_table_is_read_back_from_its_own_lines(monkeypatch) -> None:
+    """Codex's provider added to a big file: the whole file is parsed once (the load), not again."""
+    import tomllib
+
+    big = CODEX.replace("[model_providers.openai]", "[providers_elsewhere.openai]") + "".join(
+        f'\n[profiles.p{i}]\nmodel = "m{i}"\n' for i in range(200)
+    )
+    reads: list[int] = []
+    real_loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(len(text)) or real_loads(text))
+    doc = load("toml", big, "config.toml")
+    doc.set(("model",), "my-model")
+    doc.set(("model_provider",), "gwconf")
+    doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
+    text = verify_edit("toml", load("toml", big, "config.toml"), doc)
+    assert reads[0] == len(big) and all(n < len(big) // 10 for n in reads[2:])  # [1]: the 2nd load
+    assert real_loads(text)["model_providers"]["gwconf"] == GWCONF_PROVIDER
+    assert real_loads(text)["model"] == "my-model"
+
+
+@pytest.mark.parametrize(
+    ("base", "new"),
+    [
+        ("a = 1\n[t]\nx = 1\n", "a = 1\n[t]\nx = 1\nb = 2\n"),  # b joins [t], not the top level
+        ("a = 1\nz = 3\n", "a = 1\n[p.q]\nk = 1\nz = 3\n"),  # z would join [p.q]
+        ('s = """\nkeep\n"""\n', 's = """\nkeep\nb = 2\n"""\n'),  # inside a multi-line string
+        ("arr = [\n  1,\n]\n", "arr = [\n  1,\nb = 2\n]\n"),  # inside a multi-line array
+        ("[model_providers]\nx = 1\n", "[model_providers]\nx = 1\n[model_providers]\ny = 2\n"),
+        ("[model_providers]\n", "[model_providers]\n[model_providers.gwconf]\n[model_providers.gwconf]\n"),
+        ("mp.k = 1\n[t]\n", "mp.k = 1\n[t]\n[mp.gwconf]\nk = 2\n"),  # mp made by dotted keys
+        ("a = 1\n", "a = 1\na = 2\n"),  # a key twice
+    ],
+)
+def test_a_wrong_edit_is_never_read_back_from_its_lines_alone(base: str, new: str) -> None:
+    """Edits the lines alone cannot vouch for go to the whole read back (where they fail or read
+    differently): the write gate still sees what the file really says."""
+    import tomllib
+
+    from gwconf.formats.toml import _local_read, _sections
+
+    assert _local_read(base, tomllib.loads(base), new, [changed_edit(base, new)], _sections(base)) is None

@@ -558,6 +558,176 @@ def _check_value(value: Any, where: str) -> None:
         raise WriteRefused(f"{where}: cannot write a {type(value).__name__} to TOML.")
 
 
+# -- reading an edited text back without parsing all of it ---------------------------------------
+
+
+def _same_top(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """``_same`` for two tables that share most of their values: a shared value is not walked."""
+    return a.keys() == b.keys() and all(a[k] is b[k] or _same(a[k], b[k]) for k in a)
+
+
+def _regions(edits: list[Edit]) -> list[tuple[int, int, int, int]]:
+    """What ``edits`` changed, merged into disjoint spans in text order: (start, end) in the text
+    before the first edit, then (start, end) in the text after the last."""
+    regions: list[list[int]] = []  # [new start, new end, old start, old end]
+
+    def old_of(pos: int) -> int:  # a position outside every region, in the text before the edits
+        return pos - sum((r[1] - r[0]) - (r[3] - r[2]) for r in regions if r[1] <= pos)
+
+    for edit in edits:
+        start, end = edit.start, edit.end
+        if start == end and not edit.length:
+            continue
+        shift = edit.length - (end - start)
+        merged = [r for r in regions if r[1] >= start and r[0] <= end]
+        before = [r for r in regions if r[1] < start]
+        after = [r for r in regions if r[0] > end]
+        new_start = min([start, *(r[0] for r in merged)])
+        new_end = max([end, *(r[1] for r in merged)])
+        old_start = merged[0][2] if merged and merged[0][0] == new_start else old_of(new_start)
+        old_end = merged[-1][3] if merged and merged[-1][1] == new_end else old_of(new_end)
+        for r in after:
+            r[0] += shift
+            r[1] += shift
+        regions = [*before, [new_start, new_end + shift, old_start, old_end], *after]
+    return [(r[2], r[3], r[0], r[1]) for r in regions]
+
+
+def _same_run(a: str, a_pos: int, b: str, b_pos: int, size: int) -> bool:
+    """``a[a_pos:a_pos + size] == b[b_pos:b_pos + size]``, compared a megabyte at a time."""
+    step = 1 << 20
+    return all(b.startswith(a[a_pos + i : a_pos + min(size, i + step)], b_pos + i) for i in range(0, size, step))
+
+
+def _clean_at(text: str, start: int, pos: int) -> bool:
+    """Whether the lexer, clean at line start ``start``, is clean again at line start ``pos``
+    (outside any multi-line string or array), following ``_sections``' reading of each line."""
+    ml: str | None = None
+    depth = 0
+    while start < pos:
+        newline = text.find("\n", start, pos)
+        end = pos if newline < 0 else newline + 1
+        line = text[start:end]
+        stripped = line.strip()
+        if ml is not None or not (
+            not stripped or stripped.startswith("#") or (stripped.startswith("[") and depth == 0)
+        ):
+            ml, depth = _advance(line, ml, depth)
+        start = end
+    return ml is None and depth == 0
+
+
+def _only_notes(text: str, start: int, stop: int) -> bool:
+    """Only blank and comment lines in ``text[start:stop]`` (read where the lexer is clean)."""
+    return all(not line.strip() or line.lstrip().startswith("#") for line in text[start:stop].splitlines())
+
+
+def _local_read(
+    base: str, base_data: dict[str, Any], new: str, edits: list[Edit], sections: list[_Section]
+) -> dict[str, Any] | None:
+    """What ``new`` reads as with tomllib, found by reading only the lines ``edits`` changed in
+    ``base`` (which reads as ``base_data``; ``sections`` are its sections), or None when this
+    cannot be shown (the caller then reads ``new`` whole).
+
+    Each changed span, widened to whole lines, must start where the lexer is clean and both its
+    old and its new lines must read alone. The old lines may only hold top-level keys defined
+    nowhere else (no header outside them names one, and the file's value is exactly theirs),
+    the new lines only top-level keys the rest of the file does not have. Lines that hold a
+    header sit where a following key line cannot join their table (only blank and comment lines
+    until the next header), and outside the preamble hold no key before their first header.
+    Then the whole text reads as ``base_data`` without the old keys, with the new ones."""
+    import bisect
+    import tomllib
+
+    spans: list[list[int]] = []
+    for old_start, old_end, new_start, new_end in _regions(edits):
+        line = base.rfind("\n", 0, old_start) + 1
+        stop = old_end
+        if 0 < stop < len(base) and base[stop - 1] != "\n":
+            newline = base.find("\n", stop)
+            stop = len(base) if newline < 0 else newline + 1
+        span = [line, stop, new_start - (old_start - line), new_end + (stop - old_end)]
+        # lines added above or below lines that stay (a trimmed edit may begin inside them): the
+        # lines that stay are left out, so they are read where they are, as they were
+        size = stop - line
+        if size and span[3] - span[2] > size:
+            if new.startswith(base[line:stop], span[3] - size):
+                span[1], span[3] = line, span[3] - size
+            elif new.startswith(base[line:stop], span[2]):
+                span[0], span[2] = stop, span[2] + size
+        if spans and span[0] <= spans[-1][1]:
+            spans[-1][1], spans[-1][3] = span[1], span[3]
+        else:
+            spans.append(span)
+    if not spans:
+        return None
+    done_old = done_new = 0  # the lines between the spans: the same in both texts
+    for old_start, old_end, new_start, new_end in spans:
+        if old_start - done_old != new_start - done_new or not _same_run(
+            base, done_old, new, done_new, old_start - done_old
+        ):
+            return None
+        done_old, done_new = old_end, new_end
+    if len(base) - done_old != len(new) - done_new or not _same_run(
+        base, done_old, new, done_new, len(base) - done_old
+    ):
+        return None
+    starts = [s.start for s in sections]
+    first_header = sections[1].start if len(sections) > 1 else len(base)
+    data = dict(base_data)
+    added: list[tuple[dict[str, Any], set[str]]] = []
+    for old_start, old_end, new_start, new_end in spans:
+        home = sections[bisect.bisect_right(starts, old_start) - 1]
+        if not _clean_at(base, home.start if old_start > home.start else old_start, old_start):
+            return None
+        old_text, new_text = base[old_start:old_end], new[new_start:new_end]
+        try:
+            with paused_gc():
+                old_data, new_data = tomllib.loads(old_text), tomllib.loads(new_text)
+        except (tomllib.TOMLDecodeError, RecursionError):
+            return None
+        old_parts, new_parts = _sections(old_text), _sections(new_text)
+        if old_start > first_header and any(
+            row.kind == "other" for parts in (old_parts, new_parts) for row in parts[0].rows
+        ):
+            return None  # keys before a header here would belong to the table above
+        if len(old_parts) > 1 or len(new_parts) > 1:
+            following = bisect.bisect_left(starts, old_end, 1)  # the first header from there on
+            next_header = starts[following] if following < len(starts) else len(base)
+            if not _only_notes(base, old_end, next_header):
+                return None
+        outside = [s for s in sections if s.header and not old_start <= s.start < old_end]
+        for key, value in old_data.items():
+            if key not in data or not _same(data[key], value) or any(s.path[0] == key for s in outside):
+                return None
+            del data[key]
+        declared = {part.path[0] for part in new_parts if len(part.path) == 1}  # a [key] of its own
+        added.append((new_data, declared))
+    preamble: dict[str, Any] | None = None
+    for new_data, declared in added:
+        for key, value in new_data.items():
+            if key not in data:
+                data[key] = value
+                continue
+            if key in declared:
+                return None  # [key] again: a table is declared once
+            # [model_providers.gwconf] beside [model_providers.openai]: a new sub-table of a table
+            # that only headers make (not inline, not dotted keys of the preamble), none of whose
+            # sub-keys it redefines
+            if not (isinstance(value, dict) and isinstance(data[key], dict)) or value.keys() & data[key].keys():
+                return None
+            if preamble is None:
+                try:
+                    with paused_gc():
+                        preamble = tomllib.loads(base[: sections[0].end])
+                except (tomllib.TOMLDecodeError, RecursionError):
+                    return None
+            if key in preamble:
+                return None
+            data[key] = {**data[key], **value}
+    return data
+
+
 def _is_table_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
@@ -791,6 +961,9 @@ class TomlDocument:
         # than tomlkit, which is parsed only when an edit needs its items (most never do).
         strict = _strict_read(text)
         self._strict = strict is not None
+        # the last text read back whole, its data and how many edits it had: a later text is read
+        # back from the lines that changed since (``_local_read``) when that can be shown
+        self._verified: tuple[str, dict[str, Any], int] | None = None
         if strict is None:
             self._adopt(text, _parse(text, source), None, read_back=text)
         else:
@@ -823,6 +996,8 @@ class TomlDocument:
         self._tk_doc = tk_doc
         self._data = data
         self._read_back = read_back
+        if self._strict and read_back is text and data is not None:
+            self._verified = (text, data, len(self.edits))
 
     def _state(self) -> tuple[str, Any, dict[str, Any] | None, int, str | None]:
         return self._text, self._tk_doc, self._data, len(self.edits), self._read_back
@@ -865,6 +1040,11 @@ class TomlDocument:
         from the original and make the same edits the careful way."""
         if not self._unchecked:
             return
+        local = self._read_locally()
+        if local is not None and _same_top(local, self.data()):
+            self._adopt(self._text, None, local, read_back=self._text)
+            self._unchecked = False
+            return
         try:
             tk_doc, after = self._read_candidate(self._text)
             matches = _same(after, self.data())
@@ -875,6 +1055,17 @@ class TomlDocument:
             self._unchecked = False
             return
         self._redo_carefully()
+
+    def _read_locally(self) -> dict[str, Any] | None:
+        """The data of the text, read from the lines changed since the last text read back whole
+        (a strict file only: tomllib is its reader); None when that cannot be shown."""
+        if self._verified is None:
+            return None
+        base, base_data, count = self._verified
+        if count > len(self.edits):
+            return None
+        sections = self._sections_cache if self._sections_of == base else _sections(base)
+        return _local_read(base, base_data, self._text, self.edits[count:], sections)
 
     def _redo_carefully(self) -> None:
         ops, self.ops = self.ops, []
