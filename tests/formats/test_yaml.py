@@ -1174,3 +1174,132 @@ def test_edits_next_to_block_scalars_keep_their_line_breaks(before: str, edit: t
         doc.set((edit[1],), "v")
     assert yaml.safe_load(doc.dump()) == expected
     assert verify_edit("yaml", load(before, "c.yaml"), doc) == doc.dump()
+
+
+# -- the write gate's read-back of a window of whole entries agrees with reading everything ------
+
+_WINDOW_LINES = st.sampled_from(
+    [
+        "a: 1",
+        "b:",
+        "  c: 2",
+        "  d: x",
+        "models:",
+        "  - name: m",
+        "    v: 1",
+        "  - name: n",
+        "- item",
+        "  - nested",
+        "    k: v",
+        "rules:",
+        "- r",
+        "key: |",
+        "  block text",
+        "    more",
+        "key2: >-",
+        "# comment",
+        "  # indented comment",
+        "",
+        "e: [1, 2]",
+        "f: {g: 1,",
+        "  h: 2}",
+        "i: 'q: x'",
+        'j: "s',
+        '  t"',
+        "k: &x 1",
+        "l: *x",
+        "---",
+        "...",
+        "%YAML 1.1",
+        "? complex",
+        ": value",
+        "- - x",
+        "m: multi",
+        "  line plain",
+        "n: !!str 5",
+        "<<: {z: 1}",
+        "a: 2",
+        "  - name: m",
+        "\tc: 1",
+        "o: !tag x",
+    ]
+)
+
+
+@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_WINDOW_LINES, min_size=1, max_size=9),
+    st.lists(
+        st.tuples(
+            st.integers(0, 10),
+            st.integers(0, 2),
+            st.lists(_WINDOW_LINES, max_size=3),
+            st.integers(0, 400),
+            st.text(st.sampled_from(" :-#'\"x\n"), max_size=3),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_reading_a_window_back_agrees_with_reading_everything(
+    lines: list[str], changes: list[tuple[int, int, list[str], int, str]]
+) -> None:
+    """Soundness of the write gate's window read (``_read_window``): whenever it answers, the
+    whole text reads (duplicate keys and all refusals included) as exactly that. The random
+    edits include wrong ones: a line that joins the entry above, a dedent, an unclosed quote or
+    bracket, a document marker, a key that is already there."""
+    from gwconf.formats import _same
+    from gwconf.formats._base import changed_edit
+
+    base = "".join(line + "\n" for line in lines)
+    try:
+        doc = load(base, "t")
+    except ParseError:
+        return
+    if doc._loaded is None:
+        return
+    tree, data = doc._loaded
+    text, edits = base, []
+    for at, width, new_lines, where, chars in changes:
+        rows = text.splitlines(keepends=True)
+        at = min(at, len(rows))
+        edited = "".join(rows[:at]) + "".join(line + "\n" for line in new_lines) + "".join(rows[at + width :])
+        where = min(where, len(edited))
+        edited = edited[:where] + chars + edited[where:]
+        if edited != text:
+            edits.append(changed_edit(text, edited))
+        text = edited
+    assert tree.root is not None
+    try:
+        got = yaml_format._read_window(base, tree.root, data, text, edits, "t")
+    except (ParseError, WriteRefused, yaml_format._Unusual):
+        return
+    if got is MISSING:
+        return
+    assert _same(load(text, "t").data(), got), (base, text)
+
+
+def test_an_edit_is_read_back_from_a_window_of_whole_entries(monkeypatch) -> None:
+    """Continue's new model in a long list: the write gate reads the last entry and the new one,
+    not the whole file again (issue 15); a wrong splice there is still caught."""
+    models = "".join(f"  - name: model-{i}\n    provider: openai\n    model: m-{i}  # note\n" for i in range(300))
+    text = f"name: Local\nversion: 1.0.0\nmodels:\n{models}context:\n  - provider: code\n"
+    composed: list[int] = []
+    real = yaml_format._compose
+    monkeypatch.setattr(yaml_format, "_compose", lambda t, s: composed.append(len(t)) or real(t, s))
+    doc = load(text, "config.yaml")
+    doc.append(("models",), {"name": "gwconf", "provider": "openai", "apiBase": "http://127.0.0.1:8080/v1"})
+    after = verify_edit("yaml", load(text, "config.yaml"), doc)
+    assert composed[:2] == [len(text)] * 2 and all(n < 300 for n in composed[2:])
+    assert yaml.safe_load(after)["models"][-1]["name"] == "gwconf"
+
+    from gwconf.formats._base import changed_edit
+
+    for spliced in ("  - name: gwconf\n    name: twice", "  - name: gwconf\n  bad: dedent", "  - name: other"):
+        wrong = load(text, "config.yaml")
+        wrong.append(("models",), {"name": "gwconf"})
+        bad = wrong._text.replace("  - name: gwconf", spliced)
+        wrong.edits.append(changed_edit(wrong._text, bad))  # the bytes check passes: the data decides
+        wrong._text = bad
+        with pytest.raises(WriteRefused):
+            verify_edit("yaml", load(text, "config.yaml"), wrong)

@@ -110,6 +110,41 @@ def _common(text: str, at: int, piece: str, from_: int, limit: int, *, forward: 
     return done
 
 
+def changed_regions(edits: list[Edit]) -> list[tuple[int, int, int, int]]:
+    """What ``edits`` changed, merged into disjoint spans in text order: (start, end) in the text
+    before the first edit, then (start, end) in the text after the last."""
+    regions: list[list[int]] = []  # [new start, new end, old start, old end]
+
+    def old_of(pos: int) -> int:  # a position outside every region, in the text before the edits
+        return pos - sum((r[1] - r[0]) - (r[3] - r[2]) for r in regions if r[1] <= pos)
+
+    for edit in edits:
+        start, end = edit.start, edit.end
+        if start == end and not edit.length:
+            continue
+        shift = edit.length - (end - start)
+        merged = [r for r in regions if r[1] >= start and r[0] <= end]
+        before = [r for r in regions if r[1] < start]
+        after = [r for r in regions if r[0] > end]
+        new_start = min([start, *(r[0] for r in merged)])
+        new_end = max([end, *(r[1] for r in merged)])
+        old_start = merged[0][2] if merged and merged[0][0] == new_start else old_of(new_start)
+        old_end = merged[-1][3] if merged and merged[-1][1] == new_end else old_of(new_end)
+        for r in after:
+            r[0] += shift
+            r[1] += shift
+        regions = [*before, [new_start, new_end + shift, old_start, old_end], *after]
+    return [(r[2], r[3], r[0], r[1]) for r in regions]
+
+
+def same_run(a: str, a_pos: int, b: str, b_pos: int, size: int) -> bool:
+    """``a[a_pos:a_pos + size] == b[b_pos:b_pos + size]``, compared a megabyte at a time."""
+    step = 1 << 20
+    return all(
+        b.startswith(a[a_pos + i : a_pos + min(size, i + step)], b_pos + i) for i in range(0, size, step)
+    )
+
+
 def line_col(text: str, pos: int) -> tuple[int, int]:
     """1-based line and column of offset ``pos``, for ``path:line:col`` errors."""
     return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1

@@ -41,11 +41,13 @@ from gwconf.formats._base import (
     KeyPath,
     Op,
     changed_edit,
+    changed_regions,
     detect_eol,
     lazy,
     never_reads_as,
     paused_gc,
     reread_from_scratch,
+    same_run,
     total,
 )
 from gwconf.formats._base import same_value as _same
@@ -566,39 +568,6 @@ def _same_top(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return a.keys() == b.keys() and all(a[k] is b[k] or _same(a[k], b[k]) for k in a)
 
 
-def _regions(edits: list[Edit]) -> list[tuple[int, int, int, int]]:
-    """What ``edits`` changed, merged into disjoint spans in text order: (start, end) in the text
-    before the first edit, then (start, end) in the text after the last."""
-    regions: list[list[int]] = []  # [new start, new end, old start, old end]
-
-    def old_of(pos: int) -> int:  # a position outside every region, in the text before the edits
-        return pos - sum((r[1] - r[0]) - (r[3] - r[2]) for r in regions if r[1] <= pos)
-
-    for edit in edits:
-        start, end = edit.start, edit.end
-        if start == end and not edit.length:
-            continue
-        shift = edit.length - (end - start)
-        merged = [r for r in regions if r[1] >= start and r[0] <= end]
-        before = [r for r in regions if r[1] < start]
-        after = [r for r in regions if r[0] > end]
-        new_start = min([start, *(r[0] for r in merged)])
-        new_end = max([end, *(r[1] for r in merged)])
-        old_start = merged[0][2] if merged and merged[0][0] == new_start else old_of(new_start)
-        old_end = merged[-1][3] if merged and merged[-1][1] == new_end else old_of(new_end)
-        for r in after:
-            r[0] += shift
-            r[1] += shift
-        regions = [*before, [new_start, new_end + shift, old_start, old_end], *after]
-    return [(r[2], r[3], r[0], r[1]) for r in regions]
-
-
-def _same_run(a: str, a_pos: int, b: str, b_pos: int, size: int) -> bool:
-    """``a[a_pos:a_pos + size] == b[b_pos:b_pos + size]``, compared a megabyte at a time."""
-    step = 1 << 20
-    return all(b.startswith(a[a_pos + i : a_pos + min(size, i + step)], b_pos + i) for i in range(0, size, step))
-
-
 def _clean_at(text: str, start: int, pos: int) -> bool:
     """Whether the lexer, clean at line start ``start``, is clean again at line start ``pos``
     (outside any multi-line string or array), following ``_sections``' reading of each line."""
@@ -640,7 +609,7 @@ def _local_read(
     import tomllib
 
     spans: list[list[int]] = []
-    for old_start, old_end, new_start, new_end in _regions(edits):
+    for old_start, old_end, new_start, new_end in changed_regions(edits):
         line = base.rfind("\n", 0, old_start) + 1
         stop = old_end
         if 0 < stop < len(base) and base[stop - 1] != "\n":
@@ -663,12 +632,12 @@ def _local_read(
         return None
     done_old = done_new = 0  # the lines between the spans: the same in both texts
     for old_start, old_end, new_start, new_end in spans:
-        if old_start - done_old != new_start - done_new or not _same_run(
+        if old_start - done_old != new_start - done_new or not same_run(
             base, done_old, new, done_new, old_start - done_old
         ):
             return None
         done_old, done_new = old_end, new_end
-    if len(base) - done_old != len(new) - done_new or not _same_run(
+    if len(base) - done_old != len(new) - done_new or not same_run(
         base, done_old, new, done_new, len(base) - done_old
     ):
         return None
@@ -714,7 +683,10 @@ def _local_read(
             # [model_providers.gwconf] beside [model_providers.openai]: a new sub-table of a table
             # that only headers make (not inline, not dotted keys of the preamble), none of whose
             # sub-keys it redefines
-            if not (isinstance(value, dict) and isinstance(data[key], dict)) or value.keys() & data[key].keys():
+            if (
+                not (isinstance(value, dict) and isinstance(data[key], dict))
+                or value.keys() & data[key].keys()
+            ):
                 return None
             if preamble is None:
                 try:

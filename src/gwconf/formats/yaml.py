@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import itertools
 import math
 import re
 from collections import deque
@@ -44,11 +45,12 @@ from gwconf.formats._base import (
     Edit,
     KeyPath,
     Op,
+    changed_regions,
     detect_eol,
     lazy,
-    never_reads_as,
     paused_gc,
     reread_from_scratch,
+    same_run,
     same_value,
     trimmed_edit,
 )
@@ -277,6 +279,7 @@ class _Tree:
     aliases: dict[int, dict[Any, tuple[int, int]]]  # id(collection) -> slot -> span of the alias text
     referenced: dict[int, str]  # id(node) -> anchor name, for anchors that some alias uses
     ref_starts: list[tuple[int, str]]  # sorted (start offset, anchor name) of those nodes
+    anchored: bool = False  # some node has an anchor (used or not)
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -421,7 +424,7 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
     if type(event) is not StreamEndEvent:
         raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
     ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
-    return _Tree(root, aliases, referenced, ref_starts)
+    return _Tree(root, aliases, referenced, ref_starts, bool(anchors))
 
 
 def _scalar_node(event: Any, resolve: Any, plain_tags: dict[str, str]) -> ScalarNode:
@@ -571,20 +574,202 @@ def _construct_directly(root: Node) -> Any:
 
 
 def _construct(tree: _Tree, text: str, source: str) -> Any:
+    return _construct_how(tree, text, source)[0]
+
+
+def _construct_how(tree: _Tree, text: str, source: str) -> tuple[Any, bool]:
+    """The data, and whether it was built directly (no merge key, no unusual tag anywhere)."""
     root = tree.root
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
-        return {}
+        return {}, False
     try:
         with paused_gc():
             try:
-                return _construct_directly(root)
+                return _construct_directly(root), True
             except Exception:  # _Unusual, or a bad scalar: PyYAML's constructor, and its error
                 pass
-            return _Constructor().construct_document(root)
+            return _Constructor().construct_document(root), False
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. ``!!int abc``
         raise ParseError(source, f"value cannot be read: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading an edited text back from the lines that changed.
+
+_DOCUMENT_LINE = lazy(r"^(?:---|\.\.\.|%)", re.M)
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _entry_token(text: str, node: Node, k: int) -> int | None:
+    """Where entry ``k`` of a block collection starts (its key, or its ``-``), when that is the
+    first thing on its line; else None (an explicit ``? key``, ``- - x``, a tab)."""
+    if isinstance(node, MappingNode):
+        pos = node.value[k][0].start_mark
+    else:
+        pos = node.value[k].start_mark - 1
+        while pos >= 0 and text[pos] == " ":
+            pos -= 1
+        if pos < 0 or text[pos] != "-":
+            return None
+    line = _line_of(text, pos)
+    return pos if text.count(" ", line, pos) == pos - line else None
+
+
+def _window(
+    text: str, root: Node, old_start: int, old_end: int, column: int
+) -> tuple[Node, int, int, int, int, list[int]] | None:
+    """The smallest run of whole entries of one block collection whose lines hold every change:
+    (collection, first entry, entry after the last, start of the first's line, start of the
+    line after the run, the entry indices down to the collection). Its entries sit at ``column``
+    or left of it (every changed line is indented that far), each entry's first line starts
+    with its own ``-`` or key, and the changes start after that token's second character."""
+    import bisect
+
+    found = None
+    node: Node = root
+    path: list[int] = []
+    while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+        first = _entry_token(text, node, 0)
+        if first is None or first - _line_of(text, first) > column:
+            break
+        starts = (
+            [k.start_mark for k, _ in node.value]
+            if isinstance(node, MappingNode)
+            else [item.start_mark for item in node.value]
+        )
+        i = bisect.bisect_left(starts, old_start)
+        token = None
+        while i > 0:
+            i -= 1
+            token = _entry_token(text, node, i)
+            if token is None or token + 1 < old_start:
+                break
+        if token is None or token + 1 >= old_start:
+            break
+        count = len(node.value)
+        j = max(i + 1, bisect.bisect_left(starts, old_end))
+        while j < count:
+            after = _entry_token(text, node, j)
+            if after is None:
+                return found
+            if _line_of(text, after) >= old_end:
+                break
+            j += 1
+        if j < count:
+            stop = _line_of(text, _entry_token(text, node, j) or 0)
+        else:
+            end = min(node.end_mark, len(text))
+            stop = _line_of(text, end)
+            if text.count(" ", stop, end) != end - stop:
+                break
+        if stop < old_end:
+            break
+        found = (node, i, j, _line_of(text, token), stop, [*path])
+        if j != i + 1:
+            break
+        path.append(i)
+        node = node.value[i][1] if isinstance(node, MappingNode) else node.value[i]
+    return found
+
+
+def _read_window(base: str, root: Node, base_data: Any, new: str, edits: list[Edit], source: str) -> Any:
+    """What ``new`` (``base`` with ``edits`` made) reads as, shown by reading only a window of it;
+    MISSING when it cannot be shown that way. ``root`` and ``base_data`` are what ``base`` reads
+    as: no anchor anywhere, built without PyYAML's constructor (no merge key, no unusual tag).
+
+    The window is a run of whole entries of one block collection at indent c (``_window``),
+    read alone as a document of its own: a block collection at that indent that takes all of
+    it, no anchors, no document markers. Its first line's indentation and token are unchanged,
+    and what follows it is unchanged text that starts at column c or left of it, so the lines
+    before it end as they did and the lines after it start as they did: the whole text reads
+    as ``base_data`` with those entries replaced by the window's. A key that an entry outside
+    the window also has is refused (the whole read refuses a duplicate key)."""
+    regions = changed_regions(edits)
+    if not regions:
+        return MISSING
+    old_start, old_end, new_start, new_end = regions[0][0], regions[-1][1], regions[0][2], regions[-1][3]
+    if (
+        old_start != new_start
+        or len(base) - old_end != len(new) - new_end
+        or not same_run(base, 0, new, 0, old_start)
+        or not same_run(base, old_end, new, new_end, len(base) - old_end)
+    ):
+        return MISSING
+    lines = new[_line_of(new, new_start) : new_end].splitlines()
+    column = min(
+        (
+            len(line) - len(line.lstrip(" "))
+            for line in lines
+            if line.strip() and not line.lstrip().startswith("#")
+        ),
+        default=len(new),
+    )
+    found = _window(base, root, old_start, old_end, column)
+    if found is None:
+        return MISSING
+    node, i, j, start, stop, path = found
+    window = new[start : stop + len(new) - len(base)]
+    if _DOCUMENT_LINE.search(window):
+        return MISSING
+    tree = _compose(window, source)
+    own = tree.root
+    if (
+        own is None
+        or tree.anchored
+        or type(own) is not type(node)
+        or own.flow_style
+        or own.tag != node.tag
+        or own.start_mark != _entry_token(base, node, i) - start  # type: ignore[operator]
+    ):
+        return MISSING
+    with paused_gc():
+        entries = _construct_directly(own)
+    chain = [base_data]  # the containers from the top down to the collection
+    for k in path:
+        chain.append(_nth(chain[-1], k))
+    old = chain[-1]
+    if isinstance(old, dict):
+        keys = list(old)
+        if any(key in entries for key in keys[:i] + keys[j:]):
+            return MISSING
+        now: Any = {k: old[k] for k in keys[:i]}
+        now.update(entries)
+        now.update((k, old[k]) for k in keys[j:])
+    else:
+        now = [*old[:i], *entries, *old[j:]]
+    for depth in range(len(path) - 1, -1, -1):  # copied up to the top, the rest shared
+        above = chain[depth]
+        if isinstance(above, dict):
+            key = list(above)[path[depth]]
+            now = {k: (now if k == key else v) for k, v in above.items()}
+        else:
+            now = [*above[: path[depth]], now, *above[path[depth] + 1 :]]
+    return now
+
+
+def _nth(container: Any, k: int) -> Any:
+    if isinstance(container, dict):
+        return next(itertools.islice(container.values(), k, None))
+    return container[k]
+
+
+def _same_shared(a: Any, b: Any) -> bool:
+    """The write gate's equality below the top, for two values that share most of their parts:
+    a part both hold is not walked."""
+    from gwconf.formats import _equal
+
+    if a is b:
+        return True
+    if type(a) is dict and type(b) is dict:
+        return a.keys() == b.keys() and all(_same_shared(a[k], b[k]) for k in a)
+    if type(a) is list and type(b) is list:
+        return len(a) == len(b) and all(_same_shared(x, y) for x, y in zip(a, b, strict=True))
+    return _equal(a, b)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -604,7 +789,6 @@ class _Step:
 class YamlDocument:
     """A YAML file edited by splicing; see the module docstring."""
 
-    reads_as = never_reads_as
     reread = reread_from_scratch
 
     def __init__(self, text: str, source: str, fmt: str = "yaml") -> None:
@@ -617,8 +801,11 @@ class YamlDocument:
         self._text = text
         self._tree: _Tree | None = _compose(text, source)
         # Built now so a file safe_load cannot read is refused before any edit.
-        self._cache: Any = _construct(self._tree, text, source)
+        self._cache, direct = _construct_how(self._tree, text, source)
         self._style_cache: tuple[int, int, str] | None = None
+        # the text as loaded, read whole: the write gate reads an edited text back from the lines
+        # that changed when that can be shown (``reads_as``), if its data was built directly
+        self._loaded = (self._tree, self._cache) if direct and not self._tree.anchored else None
 
     # -- Document protocol ----------------------------------------------------------------
 
@@ -689,6 +876,19 @@ class YamlDocument:
         return self._text
 
     gate_text = dump  # the same coordinates as ``original`` and ``edits``
+
+    def reads_as(self, intended: Any) -> bool:
+        """True when the text as edited reads as ``intended``, shown from its changed lines alone
+        (``_read_window``); False sends the write gate to read the whole text again."""
+        if self._loaded is None or not self.edits:
+            return False
+        tree, data = self._loaded
+        assert tree.root is not None  # an empty document's data is not built directly
+        try:
+            now = _read_window(self.original, tree.root, data, self._text, self.edits, self.source)
+        except (ParseError, WriteRefused, _Unusual, RecursionError):
+            return False
+        return now is not MISSING and _same_shared(now, intended)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -1140,7 +1340,9 @@ class YamlDocument:
             last = self._key_anchor(node, len(node.value) - 1)
             if not self._text[self._line_start(last) : last].strip(" \t"):
                 pos = self._line_start(last)
-                self._splice(pos, pos, "".join(line + self.eol for line in self._entry_lines(key, value, pad)))
+                self._splice(
+                    pos, pos, "".join(line + self.eol for line in self._entry_lines(key, value, pad))
+                )
                 return
         self._insert_lines(pos, self._entry_lines(key, value, pad))
 
@@ -1297,7 +1499,9 @@ class YamlDocument:
                 prev_node = parent.value[j - 1][1] if isinstance(parent, MappingNode) else parent.value[j - 1]
                 before = self._last_leaf(parent, prev, prev_node)
             keeps = before is not None and self._keeps(before)
-            slot, node = (step.slot, parent.value[j][1]) if isinstance(parent, MappingNode) else (j, parent.value[j])
+            slot, node = (
+                (step.slot, parent.value[j][1]) if isinstance(parent, MappingNode) else (j, parent.value[j])
+            )
             # with the blank lines (with spaces) that end its own block scalar; all blank lines
             # after it when a keep scalar (``|+``) comes before: they would join that one
             start = line
