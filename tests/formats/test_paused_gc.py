@@ -42,3 +42,17 @@ def test_both_parsers_use_the_shared_helper() -> None:
     assert jsonfmt.paused_gc is paused_gc
     assert yamlfmt.paused_gc is paused_gc
     assert not hasattr(jsonfmt, "_paused_gc") and not hasattr(yamlfmt, "_no_gc")
+
+
+def test_a_big_parse_leaves_its_objects_out_of_later_collections() -> None:
+    """The collections a pause deferred would walk a big file's data at the next allocation:
+    what a big parse made is frozen (small ones are not: a test run's garbage stays collectable)."""
+    before = gc.get_freeze_count()
+    try:
+        yamlfmt.load("a: 1\n", "small.yaml")
+        assert gc.get_freeze_count() == before
+        doc = yamlfmt.load("".join(f"k{i}: [{i}, x]\n" for i in range(40_000)), "big.yaml")
+        assert gc.get_freeze_count() > before + 40_000
+        assert doc.data()["k7"] == [7, "x"] and gc.isenabled()
+    finally:
+        gc.unfreeze()
