@@ -773,6 +773,8 @@ class JsonDocument:
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
+        # container offset -> (its children found so far, the walk that finds the rest)
+        self._known: dict[int, tuple[list[_Child], Iterator[_Child]]] = {}
         self._dups = False  # a key appears twice in one object somewhere: find the last one
         self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
 
@@ -905,8 +907,27 @@ class JsonDocument:
         return pos if pos < len(self._masked) else -1
 
     def _children(self, container: int) -> Iterator[_Child]:
-        """Members (objects) or elements (arrays) of the container at ``container``, in order.
-        Sibling values are skipped by json's C scanner; the loop runs once per member."""
+        """Members (objects) or elements (arrays) of the container at ``container``, in order,
+        remembered for this text: reading a client's keys walked the same objects again and
+        again (issue 15). A splice forgets them all (``_splice``); a walk that stopped early
+        is taken up where it stopped."""
+        known = self._known.get(container)
+        if known is None:
+            known = self._known[container] = ([], self._scan_children(container))
+        seen, rest = known
+        index = 0
+        while True:  # by index: two walks of one container may be under way at once
+            if index == len(seen):
+                child = next(rest, None)
+                if child is None:
+                    return
+                seen.append(child)
+            yield seen[index]
+            index += 1
+
+    def _scan_children(self, container: int) -> Iterator[_Child]:
+        """``_children`` from the text: sibling values are skipped by json's C scanner; the loop
+        runs once per member."""
         masked = self._masked
         skip, colon, comma = _SKIP_SCAN, _COLON.match, _COMMA.match
         is_object = masked[container] == "{"
@@ -1068,6 +1089,7 @@ class JsonDocument:
         else:
             self.edits += edits
         self._tail = None  # it holds the old mask
+        self._known.clear()  # children at the old offsets
         self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
         if not shared:

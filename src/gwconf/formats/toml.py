@@ -262,6 +262,9 @@ _LEVEL3 = rf"(?:{_ATOM}|\[{_LEVEL2}\]|\{{{_LEVEL2}\}})*+"
 _CLEAN_LINES = total(rf"(?:(?![ \t]*+\[){_LEVEL3}(?:#[^\n]*+)?\n)*+")
 
 
+_FAST_SCAN = 1 << 16  # characters
+
+
 def _sections(text: str) -> list[_Section]:
     """The preamble followed by one section per header line, in text order.
 
@@ -273,7 +276,9 @@ def _sections(text: str) -> list[_Section]:
     depth = 0
     pos = 0
     size = len(text)
-    fast = '"""' not in text and "'''" not in text  # no multi-line strings: a line's state is its own
+    # no multi-line strings: a line's state is its own; and big enough to pay for compiling the
+    # pattern (5 ms, a common config.toml's whole scan)
+    fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
     while pos < size:
         if fast and ml is None and depth == 0:
             pos = _CLEAN_LINES.match(text, pos).end()
