@@ -366,8 +366,19 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         event = get()
         kind = type(event)
         alias_span: tuple[int, int] | None = None
-        if kind is ScalarEvent:
-            node: Node = _scalar_node(event, resolve, plain_tags)
+        if kind is ScalarEvent:  # inlined (a call per scalar was a tenth of composing): its tag as
+            # written, else what the plain text resolves to (cached per text), else a string
+            tag = event.tag
+            if tag is None or tag == "!":
+                if event.implicit[0]:
+                    tag = plain_tags.get(event.value)
+                    if tag is None:
+                        tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
+                else:
+                    tag = _STR
+            node: Node = ScalarNode(
+                tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None
+            )
         elif kind is SequenceStartEvent or kind is MappingStartEvent:
             cls = SequenceNode if kind is SequenceStartEvent else MappingNode
             tag = event.tag
@@ -406,7 +417,19 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                 frame[1] = node
                 frame[2] = alias_span
             else:
-                _add_entry(frame, node, alias_span, aliases, text, source)
+                key = frame[1]
+                if (
+                    alias_span is None
+                    and frame[2] is None
+                    and type(key) is ScalarNode
+                    and key.tag == _STR
+                    and key.value not in frame[3]
+                ):  # the usual entry, a string key met once: ``_add_entry`` inlined
+                    parent.value.append((key, node))
+                    frame[1] = None
+                    frame[3][key.value] = key.start_mark
+                else:
+                    _add_entry(frame, node, alias_span, aliases, text, source)
 
         if alias_span is None and isinstance(node, (SequenceNode, MappingNode)):
             stack.append([node, None, None, {}])
@@ -425,20 +448,6 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
     ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
     return _Tree(root, aliases, referenced, ref_starts, bool(anchors))
-
-
-def _scalar_node(event: Any, resolve: Any, plain_tags: dict[str, str]) -> ScalarNode:
-    """A scalar's node: its tag as written, else what the plain text resolves to (cached per text),
-    else a string (quoted text is a string: the resolver's answer without its regexes)."""
-    tag = event.tag
-    if tag is None or tag == "!":
-        if event.implicit[0]:
-            tag = plain_tags.get(event.value)
-            if tag is None:
-                tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
-        else:
-            tag = _STR
-    return ScalarNode(tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None)
 
 
 def _alias_target(event: Any, anchors: dict[str, Node], open_ids: set[int], error: Any) -> Node:
