@@ -722,6 +722,8 @@ def _read_window(base: str, root: Node, base_data: Any, new: str, edits: list[Ed
     if found is None:
         return MISSING
     node, i, j, start, stop, path = found
+    if stop - start > len(base) // 2 + 4096:
+        return MISSING  # most of the file: the whole read costs the same, and may be needed anyway
     window = new[start : stop + len(new) - len(base)]
     if _DOCUMENT_LINE.search(window):
         return MISSING
