@@ -52,6 +52,7 @@ class FileChange:
     after: bytes | None
     key_records: list[KeyRecord] = field(default_factory=list)
     after_data: Any = None
+    before_data: Any = MISSING  # what the bytes before read as, when the plan parsed them
     restoring: bool = False
     restore_mode: int | None = None  # restore: the mode the file had before gwconf
     holds_key: bool = False  # the new bytes hold the profile's key (whatever the client declares)
@@ -261,6 +262,7 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
         key_records=records,
         holds_key=holds_key,
         after_data=after_data,
+        before_data=item.data,
         parents=parents,
     )
 
@@ -786,10 +788,12 @@ def _rebase_record(ledger: Ledger, change: FileChange) -> None:
     keys = found[1].get("keys", [])
     if not any(isinstance(part, int) for key in keys for part in key["path"]):
         return
-    try:
-        data = formats.load(change.file.format, _text(change.snapshot.data), change.display).data()
-    except GwconfError:
-        return
+    data = change.before_data  # parsed by the plan already: a big file is not read a third time
+    if data is MISSING:
+        try:
+            data = formats.load(change.file.format, _text(change.snapshot.data), change.display).data()
+        except GwconfError:
+            return
     found[1]["keys"] = rebased_keys(keys, data)
 
 
