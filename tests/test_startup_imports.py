@@ -34,7 +34,8 @@ from gwconf.cli import run
 args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
-watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil"}
+watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil",
+           "tomllib", "dataclasses", "inspect"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))

@@ -14,10 +14,10 @@ import stat
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-from gwconf.errors import ConcurrentChange, GwconfError, WriteRefused
+from gwconf.errors import ConcurrentChange, GwconfError, ParseError, WriteRefused
+from gwconf.records import record
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, not read
 TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are removed by plan.repair
@@ -37,7 +37,7 @@ def resolve(path: Path) -> Path:
         raise GwconfError(f"{path}: cannot resolve ({exc.strerror or exc}).", "Fix the symlink.") from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Snapshot:
     """What a file held when it was read: its bytes (None = did not exist) and identity."""
 
@@ -100,6 +100,23 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
             f"{shown}: permission denied reading it.", "Check the file's owner and mode."
         ) from None
     return Snapshot(path, target, data, stat.S_IMODE(st.st_mode))
+
+
+BOM = "\ufeff"
+
+
+def decode_text(raw: bytes, source: str) -> tuple[str, bool]:
+    """Bytes -> (text without BOM, had_bom). Invalid UTF-8 is a parse error with its line.
+    Here rather than in ``formats`` so a command that only reads profiles imports no editor."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ParseError(source, "not valid UTF-8 text", line, column) from None
+    if text.startswith(BOM):
+        return text[1:], True
+    return text, False
 
 
 def _is_loop(path: Path) -> bool:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gwconf import records
 from gwconf.fileio import read_snapshot, write_private
 from gwconf.formats import MISSING
 from gwconf.paths import Env
@@ -103,7 +103,7 @@ def is_sensitive(path: tuple[Any, ...], value: Any, secret_file: bool = False) -
     return any(isinstance(p, str) and _SENSITIVE_NAME.search(p) for p in path)
 
 
-@dataclass
+@records.record
 class KeyRecord:
     path: tuple[Any, ...]
     before_missing: bool
@@ -152,7 +152,7 @@ def _well_formed(data: Any) -> bool:
     return True
 
 
-@dataclass
+@records.record
 class FileWrite:
     """What one committed write of a client file tells the ledger."""
 

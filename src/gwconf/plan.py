@@ -14,11 +14,10 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
+from gwconf import formats, records
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
 from gwconf.errors import GwconfError, WriteRefused
 from gwconf.fileio import (
@@ -36,12 +35,13 @@ from gwconf.fileio import (
 from gwconf.formats import MISSING, Document, get_plain
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
+from gwconf.records import field
 
 BACKUPS_KEPT = 10
 _PENDING_REF = "\x00pending-backup"
 
 
-@dataclass
+@records.record
 class FileChange:
     """One file's bytes before and after. ``after`` None means: remove the file."""
 
@@ -101,7 +101,7 @@ def _text(data: bytes | None) -> str:
     return data.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
-@dataclass
+@records.record
 class ClientPlan:
     client: ClientAdapter
     target: Target | None = None
@@ -121,7 +121,7 @@ class ClientPlan:
 # -- reading -------------------------------------------------------------------------------------
 
 
-@dataclass
+@records.record
 class Loaded:
     file: ConfigFile
     display: str
@@ -725,7 +725,7 @@ def execute(
             _write_client(plan, pending, env, ledger, profile)
 
 
-@dataclass
+@records.record
 class _Prepared:
     """One pending change with what its write needs: where its backups go, the backup just
     taken, and the folders the write will create."""

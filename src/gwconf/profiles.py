@@ -9,16 +9,18 @@ output tokens: they beat what the gateway says, see ``limits``). ``profiles/exam
 from __future__ import annotations
 
 import re
-import shlex
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from gwconf import binding, secrets, urls
 from gwconf.errors import ParseError, ProfileError
-from gwconf.fileio import exclusive_lock, read_snapshot, remove_file, write_private
+from gwconf.fileio import decode_text, exclusive_lock, read_snapshot, remove_file, write_private
 from gwconf.paths import Env
+from gwconf.records import field, record
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
@@ -57,7 +59,7 @@ def key_from_command_output(profile: str, command: str, output: str) -> str:
     )
 
 
-@dataclass
+@record
 class Profile:
     name: str
     base_url: str
@@ -103,6 +105,7 @@ class Profile:
         if self.key_cmd:
             if self.key_cmd in _command_keys:  # one `pass` / `op read` prompt per command, not per client
                 return _command_keys[self.key_cmd]
+            import shlex
             import subprocess  # only a key command needs it (it costs about 4 ms to import)
 
             try:
@@ -260,13 +263,7 @@ _KNOWN_KEYS = {"name", *_TEXT_FIELDS, *_TOKEN_FIELDS, "models"}
 
 def parse_profile(text: str, source: str, name: str) -> Profile:
     """Validate a profile file's content; every field is checked, unknown fields are refused."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line, col = _toml_position(str(exc))
-        raise ParseError(source, str(exc).split(" (at")[0], line, col) from None
+    data = _toml_loads(text, source)
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise ProfileError(
@@ -329,6 +326,16 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
         context_window=data.get("context_window"),
         max_output_tokens=data.get("max_output_tokens"),
     )
+
+
+def _toml_loads(text: str, source: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line, col = _toml_position(str(exc))
+        raise ParseError(source, str(exc).split(" (at")[0], line, col) from None
 
 
 def _toml_position(message: str) -> tuple[int | None, int | None]:
@@ -427,9 +434,7 @@ class ProfileStore:
                     else f"Create it: gwconf profile add {name_or_path} --base-url URL",
                 )
         snap = read_snapshot(path)
-        from gwconf.formats import decode
-
-        text, _ = decode(snap.data or b"", str(path))
+        text, _ = decode_text(snap.data or b"", str(path))
         profile = parse_profile(text, str(path), name)
         profile.source = path
         return profile

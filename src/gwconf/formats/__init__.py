@@ -13,6 +13,8 @@ import marshal
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
+from gwconf.fileio import BOM
+from gwconf.fileio import decode_text as decode
 from gwconf.formats._base import MISSING, Document, Edit, Frozen, KeyPath, Op, Parsed, detect_eol
 
 __all__ = [
@@ -35,7 +37,6 @@ __all__ = [
     "verify_edit",
 ]
 
-BOM = "\ufeff"
 
 # format name -> module under gwconf.formats that defines ``load(text, source) -> Document``
 FORMATS: dict[str, str] = {
@@ -58,19 +59,6 @@ def load(fmt: str, text: str, source: str) -> Document:
     module = importlib.import_module(f"gwconf.formats.{FORMATS[fmt]}")
     doc: Document = module.load(text, source, fmt=fmt)  # each editor module's load returns one
     return doc
-
-
-def decode(raw: bytes, source: str) -> tuple[str, bool]:
-    """Bytes -> (text without BOM, had_bom). Invalid UTF-8 is a parse error with its line."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ParseError(source, "not valid UTF-8 text", line, column) from None
-    if text.startswith(BOM):
-        return text[1:], True
-    return text, False
 
 
 def encode(text: str, had_bom: bool) -> bytes:
