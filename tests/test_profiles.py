@@ -115,3 +115,85 @@ def test_key_problems() -> None:
     assert any("line break" in p for p in secrets.key_problems("sk-good\n123"))
     assert any("quotes" in p for p in secrets.key_problems('"sk-good123"'))
     assert any("sk-" in p for p in secrets.key_problems("abc123"))
+
+
+# -- what tomllib made of each saved profile's text (profiles.ParsedTexts, issue 15) -------------
+
+
+def _parsed_file(store: ProfileStore) -> Path:
+    return store.env.state_dir / "profiles.parsed.json"
+
+
+def test_a_profile_edited_by_hand_is_read_as_it_is_now_never_from_the_parsed_texts() -> None:
+    store = ProfileStore(Env.current())
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678"))
+    assert store.load("work").model == "m1"
+    path = store.path_for("work")
+    path.write_bytes(path.read_bytes().replace(b'"m1"', b'"m2"').replace(b"\n", b"\r\n"))  # CRLF too
+    assert ProfileStore(Env.current()).load("work").model == "m2"
+    store.save(Profile(name="spare", base_url="https://gw.example.com/v1"))  # gwconf writes: m2 kept
+    assert "m2" in json_values(_parsed_file(store))
+    assert ProfileStore(Env.current()).load("work").model == "m2"
+    path.write_text('base_url = "https://gw.example.com/v1"\nmodel = \n')
+    with pytest.raises(ParseError):  # a broken edit is reported, not served from before
+        ProfileStore(Env.current()).load("work")
+
+
+def test_the_parsed_texts_keep_no_key_the_profiles_no_longer_hold() -> None:
+    store = ProfileStore(Env.current())
+    old_key, new_key, gone_key = "sk-old-0123456789abcd", "sk-new-0123456789abcd", "sk-gone-0123456789abc"
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", key=old_key))
+    store.save(Profile(name="spare", base_url="https://gw.example.com/v1", key=gone_key))
+    ProfileStore(Env.current()).load("work")
+    ProfileStore(Env.current()).load("spare")
+    kept = _parsed_file(store)
+    assert old_key in kept.read_text() and gone_key in kept.read_text()
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", key=new_key))  # key replaced
+    store.remove("spare")
+    text = kept.read_text()
+    assert old_key not in text and gone_key not in text and new_key in text
+    store.rename("work", "job")
+    store.remove("job")
+    assert not kept.exists()
+
+
+def test_damaged_parsed_texts_are_ignored_and_replaced() -> None:
+    store = ProfileStore(Env.current())
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678"))
+    kept = _parsed_file(store)
+    for damage in (b"{garbage", b"[1, 2]", b'{"x": 1}', b"\xff\xfe"):
+        kept.write_bytes(damage)
+        assert ProfileStore(Env.current()).load("work").model == "m"
+    store.save(Profile(name="spare", base_url="https://gw.example.com/v1", model="s"))
+    assert "m" in json_values(kept) and "s" in json_values(kept)
+
+
+def test_reading_profiles_never_writes_the_parsed_texts(gwconf) -> None:
+    """A dry run or a listing writes nothing, even when a profile was edited by hand since."""
+    store = ProfileStore(Env.current())
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678"))
+    store.set_active("work")
+    kept = _parsed_file(store)
+    before = kept.read_bytes(), kept.stat().st_mtime_ns
+    path = store.path_for("work")
+    path.write_text(path.read_text().replace('"m1"', '"m2"'))
+    for command in (("profile", "list"), ("status",), ("apply", "codex", "--dry-run"), ("current",)):
+        result = gwconf(*command)
+        assert result.exit_code == 0, result
+    assert "m2" in gwconf("profile", "list").output
+    assert (kept.read_bytes(), kept.stat().st_mtime_ns) == before
+
+
+def json_values(path: Path) -> str:
+    import json
+
+    return json.dumps(list(json.loads(path.read_text()).values()))
+
+
+def test_a_profile_file_outside_the_store_is_parsed_each_time_and_never_kept(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "team.toml"
+    elsewhere.write_text('base_url = "https://gw.example.com/v1"\nkey = "sk-team-0123456789abcd"\n')
+    store = ProfileStore(Env.current())
+    assert store.load(str(elsewhere)).key == "sk-team-0123456789abcd"
+    assert not _parsed_file(store).exists() or "sk-team" not in _parsed_file(store).read_text()

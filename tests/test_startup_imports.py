@@ -188,6 +188,19 @@ def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[st
         assert result["clients"] == [], "profile list needs no client module"
 
 
+@pytest.mark.parametrize("args", [["profile", "list"], ["clients"], ["status"], ["apply", "codex", "--dry-run"]])
+def test_a_saved_profile_is_read_without_tomllib_and_no_command_defines_a_dataclass(profile, args) -> None:
+    """The profile's text was parsed when it was saved (profiles.ParsedTexts), so reading it
+    again needs no tomllib (about 7 ms); records.record replaces dataclasses (with inspect, 5 ms
+    more). apply reads Codex's TOML with tomllib, and click brings inspect: only the listings
+    are free of both."""
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert "dataclasses" not in result["loaded"], result
+    if args[0] != "apply":
+        assert not set(result["loaded"]) & {"tomllib", "inspect"}, result
+
+
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_profile_list_needs_no_click_and_prints_what_click_prints(profile, tmp_path, json_flag) -> None:
     """A damaged profile file is listed too (as click's path lists it), not fatal."""

@@ -8,6 +8,7 @@ output tokens: they beat what the gateway says, see ``limits``). ``profiles/exam
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -261,9 +262,14 @@ _TOKEN_FIELDS = ("context_window", "max_output_tokens")
 _KNOWN_KEYS = {"name", *_TEXT_FIELDS, *_TOKEN_FIELDS, "models"}
 
 
-def parse_profile(text: str, source: str, name: str) -> Profile:
-    """Validate a profile file's content; every field is checked, unknown fields are refused."""
-    data = _toml_loads(text, source)
+def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None = None) -> Profile:
+    """Validate a profile file's content; every field is checked, unknown fields are refused.
+    ``parsed``: what tomllib made of texts read before (see ``ParsedTexts``)."""
+    data = parsed.get(text) if parsed is not None else None
+    if data is None:
+        data = _toml_loads(text, source)
+        if parsed is not None:
+            parsed.put(text, data)
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise ProfileError(
@@ -338,6 +344,68 @@ def _toml_loads(text: str, source: str) -> dict[str, Any]:
         raise ParseError(source, str(exc).split(" (at")[0], line, col) from None
 
 
+class ParsedTexts:
+    """Profile texts already parsed, with what tomllib made of them: ``<state>/profiles.parsed.json``.
+
+    tomllib's import costs about 7 ms (its patterns, ``datetime``, ``string``), a third of
+    ``gwconf profile list`` beyond Python's own start-up (issue 15), and every command that loads
+    a profile paid it. The file is keyed by each profile's whole text, read from the profile
+    file every time, so an entry is never stale: an edited profile is a new text, parsed anew.
+
+    Only gwconf's own changes to the profiles write it (``save``, ``remove``, ``rename``), never
+    a command that reads them: a dry run or ``status`` writes nothing. Each write keeps only the
+    texts of the profiles saved then, so a removed profile or a replaced key leaves it. A profile
+    edited by hand is parsed on every read until gwconf next changes a profile, and its old text
+    stays here until then, as the backups keep the files gwconf replaced: 0600 in gwconf's
+    state folder, like them. Values JSON cannot hold as tomllib gave them (dates) are not kept,
+    and an unreadable file counts as empty.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.known: dict[str, dict[str, Any]] = {}
+        self.added = False
+        try:
+            loaded = json.loads(path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return
+        if isinstance(loaded, dict):
+            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, dict)}
+
+    def get(self, text: str) -> dict[str, Any] | None:
+        return self.known.get(text)
+
+    def put(self, text: str, data: dict[str, Any]) -> None:
+        if _json_safe(data):
+            self.known[text] = data
+            self.added = True
+
+    def keep_only(self, texts: set[str]) -> None:
+        """Write the file again with only ``texts`` (those of the profiles saved now)."""
+        kept = {text: data for text, data in self.known.items() if text in texts}
+        if kept == self.known and not self.added:
+            return
+        self.known, self.added = kept, False
+        try:
+            if kept:
+                write_private(self.path, json.dumps(kept, ensure_ascii=False).encode())
+            else:
+                remove_file(self.path)
+        except OSError:  # a read-only state folder: every command parses, as before
+            pass
+
+
+def _json_safe(value: Any) -> bool:
+    """Whether ``value`` reads back from JSON as itself (tomllib also makes dates and times)."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_safe(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_json_safe(v) for v in value)
+    if isinstance(value, float):
+        return value == value and value not in (float("inf"), float("-inf"))
+    return value is None or isinstance(value, (str, int, bool))
+
+
 def _toml_position(message: str) -> tuple[int | None, int | None]:
     match = re.search(r"line (\d+), column (\d+)", message)
     return (int(match.group(1)), int(match.group(2))) if match else (None, None)
@@ -359,6 +427,29 @@ class ProfileStore:
         self.env = env
         self.folder = env.profiles_dir
         self.active_file = env.config_dir / "active"
+        self._parsed: ParsedTexts | None = None
+
+    @property
+    def parsed(self) -> ParsedTexts:
+        if self._parsed is None:
+            self._parsed = ParsedTexts(self.env.state_dir / "profiles.parsed.json")
+        return self._parsed
+
+    def _settle_parsed(self) -> None:
+        """After a parse or a change of the saved profiles: keep what the profiles hold now."""
+        parsed = self._parsed
+        if parsed is None:
+            return
+        texts = set()
+        for name in self.names():
+            try:
+                text = decode_text(self.path_for(name).read_bytes(), name)[0]
+                if parsed.get(text) is None:
+                    parsed.put(text, _toml_loads(text, name))
+            except (OSError, ParseError):  # unreadable or broken: read (and reported) when loaded
+                continue
+            texts.add(text)
+        parsed.keep_only(texts)
 
     def path_for(self, name: str) -> Path:
         return self.folder / f"{validate_name(name)}.toml"
@@ -435,7 +526,8 @@ class ProfileStore:
                 )
         snap = read_snapshot(path)
         text, _ = decode_text(snap.data or b"", str(path))
-        profile = parse_profile(text, str(path), name)
+        in_store = path.parent == self.folder  # a profile file elsewhere is parsed each time
+        profile = parse_profile(text, str(path), name, self.parsed if in_store else None)
         profile.source = path
         return profile
 
@@ -443,9 +535,11 @@ class ProfileStore:
         path = self.path_for(profile.name)
         text = profile.to_toml()
         # never save what load would refuse (a model with a newline)
-        parse_profile(text, str(path), profile.name)
+        parse_profile(text, str(path), profile.name, self.parsed)
         with self._locked():
             write_private(path, text.encode())
+            self.parsed.added = True  # the old text (and a key it held) goes
+            self._settle_parsed()
         return path
 
     def _locked(self) -> AbstractContextManager[None]:
@@ -458,6 +552,8 @@ class ProfileStore:
             self.load(name)  # the error, with the closest saved name
             raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
         remove_file(path)
+        self.parsed.added = True  # its text (and a key it held) goes
+        self._settle_parsed()
         if self.active() == name:
             remove_file(self.active_file)
 
@@ -468,6 +564,8 @@ class ProfileStore:
         profile.name = validate_name(new)
         self.save(profile)
         remove_file(self.path_for(old))
+        self.parsed.added = True
+        self._settle_parsed()
         if self.active() == old:
             self.set_active(new)
 
