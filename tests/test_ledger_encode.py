@@ -38,3 +38,11 @@ def test_a_real_ledger_round_trips(profile, gwconf, tmp_path) -> None:
     data = json.loads(text)
     assert data["clients"]["codex"]["files"]
     assert text == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_entries_equal_in_python_but_not_in_json_are_encoded_each_their_own_way() -> None:
+    """``1 == True == 1.0`` and ``0.0 == -0.0`` in Python; the kept texts must not mix them up."""
+    for values in ([1, True, 1.0], [0.0, -0.0], [{"a": 1, "b": 2}, {"b": 2, "a": 1}]):
+        for value in values * 2:
+            data = {"version": 2, "clients": {"c": {"files": {}, "x": value}}}
+            assert encode(data) == json.dumps(data, indent=2, ensure_ascii=False)

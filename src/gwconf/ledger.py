@@ -9,6 +9,7 @@ wrote. The ledger never holds a key in full (issue 8's secrets audit).
 from __future__ import annotations
 
 import json
+import marshal
 import re
 import time
 from pathlib import Path
@@ -177,8 +178,8 @@ def _covers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return b[: len(a)] == a
 
 
-# client entry, compact (the C encoder) -> its indented text; see ``encode``
-_ENTRY_TEXT: dict[str, str] = {}
+# client entry, as marshal's bytes -> its indented text; see ``encode``
+_ENTRY_TEXT: dict[bytes, str] = {}
 
 
 def encode(data: dict[str, Any]) -> str:
@@ -187,9 +188,12 @@ def encode(data: dict[str, Any]) -> str:
     ``apply --all`` saves the ledger once per client (each save is that client's commit point),
     and with ``indent`` json uses its pure-Python encoder: re-encoding every client's entry on
     every save cost more CPU than any other part of the run (issue 15). An entry's indented text
-    is kept by its compact text (which the C encoder makes quickly), so only changed entries are
-    encoded the slow way. JSON text has no raw newline inside a string, so nesting an entry's
-    text one level deeper is indenting each of its lines.
+    is kept by its ``marshal`` bytes, so only changed entries are encoded the slow way. marshal
+    (C, a tenth of even the compact JSON encoder's time: 0.1 vs 1 ms for 36 clients' entries)
+    round-trips values with their types and key order, so equal bytes mean equal JSON text; an
+    equal entry built another way may marshal differently, which costs only a fresh encode.
+    JSON text has no raw newline inside a string, so nesting an entry's text one level deeper is
+    indenting each of its lines.
     """
     clients = data.get("clients")
     if not isinstance(clients, dict) or not clients:
@@ -209,12 +213,15 @@ def encode(data: dict[str, Any]) -> str:
 
 
 def _entry_text(entry: Any) -> str:
-    compact = json.dumps(entry, ensure_ascii=False)
-    text = _ENTRY_TEXT.get(compact)
+    try:
+        seen = marshal.dumps(entry)
+    except ValueError:  # not plain data (never in a ledger gwconf wrote): no cache
+        return json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+    text = _ENTRY_TEXT.get(seen)
     if text is None:
         if len(_ENTRY_TEXT) > 512:
             _ENTRY_TEXT.clear()
-        text = _ENTRY_TEXT[compact] = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        text = _ENTRY_TEXT[seen] = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
     return text
 
 
