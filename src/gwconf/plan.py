@@ -798,7 +798,7 @@ def _staged_ledger(
 ) -> Ledger:
     """The ledger as it will be once this client's files are written (kept in the journal, so a
     run killed half-way can be finished instead of leaving a client half written)."""
-    staged = ledger.copy()
+    staged = ledger.copy(only={plan.client.id, *(item.change.client_id for item in prepared)})
     for item in prepared:
         change = item.change
         if change.restoring:
