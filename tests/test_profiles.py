@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -139,23 +140,51 @@ def test_a_profile_edited_by_hand_is_read_as_it_is_now_never_from_the_parsed_tex
         ProfileStore(Env.current()).load("work")
 
 
-def test_the_parsed_texts_keep_no_key_the_profiles_no_longer_hold() -> None:
+def test_the_parsed_texts_hold_no_key_and_give_each_profile_its_own() -> None:
     store = ProfileStore(Env.current())
-    old_key, new_key, gone_key = "sk-old-0123456789abcd", "sk-new-0123456789abcd", "sk-gone-0123456789abc"
-    store.save(Profile(name="work", base_url="https://gw.example.com/v1", key=old_key))
-    store.save(Profile(name="spare", base_url="https://gw.example.com/v1", key=gone_key))
-    ProfileStore(Env.current()).load("work")
-    ProfileStore(Env.current()).load("spare")
+    old_key, new_key, other_key = "sk-old-0123456789abcd", "sk-new-0123456789abcd", "sk-other-0123456789ab"
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key=old_key))
+    store.save(Profile(name="spare", base_url="https://gw2.example.com/v1", key=other_key))
     kept = _parsed_file(store)
-    assert old_key in kept.read_text() and gone_key in kept.read_text()
     assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
-    store.save(Profile(name="work", base_url="https://gw.example.com/v1", key=new_key))  # key replaced
+    assert "sk-" not in kept.read_text() and "gw2.example.com" in kept.read_text()
+    parsed = ProfileStore(Env.current()).parsed
+    for name, key in (("work", old_key), ("spare", other_key)):
+        text = store.path_for(name).read_text()
+        assert parsed.get(text) == tomllib.loads(text)
+        assert parsed.get(text)["key"] == key
+    # the key replaced by hand, in the same form: the same entry, with the key read from the text
+    work = store.path_for("work")
+    work.write_text(work.read_text().replace(old_key, new_key))
+    assert parsed.get(work.read_text()) == tomllib.loads(work.read_text())
+    assert ProfileStore(Env.current()).load("work").key == new_key
+    # anything between the two ends that is not a plain key makes it another text, parsed anew
+    for odd in ('sk-x" \nmodel = "evil', "sk-\\u0041", "sk x", ""):
+        assert parsed.get(work.read_text().replace(new_key, odd)) is None
     store.remove("spare")
-    text = kept.read_text()
-    assert old_key not in text and gone_key not in text and new_key in text
+    assert "gw2.example.com" not in kept.read_text()
     store.rename("work", "job")
     store.remove("job")
     assert not kept.exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'base_url = "https://g.example.com/v1"\nkey = "sk-\\u0041bcdefgh12345678"\n',  # escaped
+        "base_url = \"https://g.example.com/v1\"\nkey = 'sk-abcdefgh12345678'\n",  # a literal string
+        'base_url = "https://g.example.com/v1"  # sk-abcdefgh12345678\nkey = "sk-abcdefgh12345678"\n',
+        'key_cmd = """\nkey = "sk-abcdefgh12345678"\n"""\nbase_url = "https://g.example.com/v1"\n',
+    ],
+)
+def test_a_key_written_any_other_way_leaves_its_text_unkept(text: str) -> None:
+    """Kept only where the key stands alone as ``key = "…"``, appears nowhere else, and a probe
+    key in its place parses to the same profile: else the text is parsed every time."""
+    store = ProfileStore(Env.current())
+    parsed = store.parsed
+    parsed.put(text, tomllib.loads(text))
+    assert parsed.get(text) is None
+    assert not parsed.added
 
 
 def test_damaged_parsed_texts_are_ignored_and_replaced() -> None:
@@ -188,7 +217,7 @@ def test_reading_profiles_never_writes_the_parsed_texts(gwconf) -> None:
 def json_values(path: Path) -> str:
     import json
 
-    return json.dumps(list(json.loads(path.read_text()).values()))
+    return json.dumps([entry["data"] for entry in json.loads(path.read_text())])
 
 
 def test_a_profile_file_outside_the_store_is_parsed_each_time_and_never_kept(tmp_path: Path) -> None:

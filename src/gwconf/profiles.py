@@ -349,43 +349,78 @@ class ParsedTexts:
 
     tomllib's import costs about 7 ms (its patterns, ``datetime``, ``string``), a third of
     ``gwconf profile list`` beyond Python's own start-up (issue 15), and every command that loads
-    a profile paid it. The file is keyed by each profile's whole text, read from the profile
-    file every time, so an entry is never stale: an edited profile is a new text, parsed anew.
+    a profile paid it. The profile file is still read every time and looked up by its whole text,
+    so an entry is never stale: an edited profile is a new text, parsed anew.
+
+    It holds no key, nor any text that ``secrets.redact`` would mask. A profile with an inline
+    key is kept as the text before the key's value and the text after it, with the data less the
+    key. A text matches when it has that beginning and end and, between them, only characters
+    that stand for themselves inside a TOML basic string (``_KEY_VALUE``): it then parses to the
+    same data with that key (proven when the entry is made, by parsing it with a probe key in
+    that place), and the key is read from the profile's own text. A key written any other way
+    (escaped, a literal string, also named elsewhere) leaves its text unkept, parsed each time.
 
     Only gwconf's own changes to the profiles write it (``save``, ``remove``, ``rename``), never
     a command that reads them: a dry run or ``status`` writes nothing. Each write keeps only the
-    texts of the profiles saved then, so a removed profile or a replaced key leaves it. A profile
-    edited by hand is parsed on every read until gwconf next changes a profile, and its old text
-    stays here until then, as the backups keep the files gwconf replaced: 0600 in gwconf's
-    state folder, like them. Values JSON cannot hold as tomllib gave them (dates) are not kept,
-    and an unreadable file counts as empty.
+    profiles saved then. Values JSON cannot hold as tomllib gave them (dates) are not kept, and an
+    unreadable file counts as empty.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.known: dict[str, dict[str, Any]] = {}
+        self.entries: list[dict[str, Any]] = []
         self.added = False
         try:
             loaded = json.loads(path.read_bytes())
         except (OSError, ValueError, RecursionError):
             return
-        if isinstance(loaded, dict):
-            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, dict)}
+        if isinstance(loaded, list):
+            self.entries = [e for e in loaded if _well_formed_entry(e)]
 
     def get(self, text: str) -> dict[str, Any] | None:
-        return self.known.get(text)
+        for entry in self.entries:
+            if "text" in entry:
+                if entry["text"] == text:
+                    return dict(entry["data"])
+                continue
+            before, after = entry["before"], entry["after"]
+            if len(text) > len(before) + len(after) and text.startswith(before) and text.endswith(after):
+                key = text[len(before) : len(text) - len(after)]
+                if _KEY_VALUE.fullmatch(key):
+                    return {**entry["data"], "key": key}
+        return None
 
     def put(self, text: str, data: dict[str, Any]) -> None:
-        if _json_safe(data):
-            self.known[text] = data
-            self.added = True
+        if not _json_safe(data) or self.get(text) is not None:
+            return
+        key = data.get("key")
+        if key is None:
+            entry: dict[str, Any] = {"text": text, "data": data}
+        else:
+            place = _inline_key.search(text) if isinstance(key, str) else None
+            if place is None or place.group("value") != key or text.count(key) != 1:
+                return  # written some other way: parsed each time
+            rest = {k: v for k, v in data.items() if k != "key"}
+            before, after = text[: place.start("value")], text[place.end("value") :]
+            try:  # proof that the span is the key's value and nothing else: another key there
+                probed = _toml_loads(before + _PROBE + after, "probe")
+            except ParseError:
+                return
+            if probed != {**rest, "key": _PROBE}:
+                return
+            entry = {"before": before, "after": after, "data": rest}
+        kept_text = entry["text"] if "text" in entry else entry["before"] + entry["after"]
+        if secrets.redact(kept_text) != kept_text:  # a secret elsewhere (a key command's own key)
+            return
+        self.entries.append(entry)
+        self.added = True
 
     def keep_only(self, texts: set[str]) -> None:
-        """Write the file again with only ``texts`` (those of the profiles saved now)."""
-        kept = {text: data for text, data in self.known.items() if text in texts}
-        if kept == self.known and not self.added:
+        """Write the file again with only the entries of ``texts`` (the profiles saved now)."""
+        kept = [e for e in self.entries if any(_matches(e, text) for text in texts)]
+        if kept == self.entries and not self.added:
             return
-        self.known, self.added = kept, False
+        self.entries, self.added = kept, False
         try:
             if kept:
                 write_private(self.path, json.dumps(kept, ensure_ascii=False).encode())
@@ -393,6 +428,36 @@ class ParsedTexts:
                 remove_file(self.path)
         except OSError:  # a read-only state folder: every command parses, as before
             pass
+
+
+# the characters a key may have (secrets.key_problems: what gateways issue) that stand for
+# themselves inside a TOML basic string
+_KEY_VALUE = re.compile(r"[A-Za-z0-9._~+/=:\-]+")
+_PROBE = "gwconf-probe-0123456789"
+# ``key = "…"`` alone on its line, as ``Profile.to_toml`` writes it
+_inline_key = re.compile(r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$', re.MULTILINE)
+
+
+def _matches(entry: dict[str, Any], text: str) -> bool:
+    if "text" in entry:
+        return bool(entry["text"] == text)
+    before, after = entry["before"], entry["after"]
+    middle = text[len(before) : len(text) - len(after)]
+    return text.startswith(before) and text.endswith(after) and bool(middle) and bool(_KEY_VALUE.fullmatch(middle))
+
+
+def _well_formed_entry(entry: Any) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("data"), dict) or "key" in entry["data"]:
+        return False
+    if "text" in entry:
+        return isinstance(entry["text"], str)
+    before, after = entry.get("before"), entry.get("after")
+    return (
+        isinstance(before, str)
+        and isinstance(after, str)
+        and before.endswith('"')
+        and after.startswith('"')
+    )
 
 
 def _json_safe(value: Any) -> bool:
@@ -444,8 +509,7 @@ class ProfileStore:
         for name in self.names():
             try:
                 text = decode_text(self.path_for(name).read_bytes(), name)[0]
-                if parsed.get(text) is None:
-                    parsed.put(text, _toml_loads(text, name))
+                parsed.put(text, _toml_loads(text, name))
             except (OSError, ParseError):  # unreadable or broken: read (and reported) when loaded
                 continue
             texts.add(text)
