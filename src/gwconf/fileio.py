@@ -267,7 +267,36 @@ def _replace(tmp: Path, target: Path) -> None:
             time.sleep(0.05 * (attempt + 1))  # Windows: an editor or scanner holds the file
 
 
+# folders whose entries changed inside ``deferred_dir_syncs``, each to be fsynced once on leaving it
+_deferred: dict[str, None] | None = None
+
+
+@contextlib.contextmanager
+def deferred_dir_syncs() -> Iterator[None]:
+    """One fsync per changed folder, on leaving, instead of one per file written or removed.
+
+    A rename is durable once its folder is fsynced, and nothing needs it durable before the next
+    barrier: a client's backups and journal must be on disk before its first file is replaced,
+    not each before the next. Every file's own bytes are still fsynced before its rename, so the
+    folder's fsync never exposes an empty file. ``gwconf use`` over 36 clients made 582 fsyncs,
+    309 of them of folders (issue 15). Nested uses share the outermost barrier."""
+    global _deferred
+    if _deferred is not None:
+        yield
+        return
+    _deferred = {}
+    try:
+        yield
+    finally:
+        folders, _deferred = _deferred, None
+        for folder in folders:
+            fsync_dir(Path(folder))
+
+
 def fsync_dir(folder: Path) -> None:
+    if _deferred is not None:
+        _deferred[str(folder)] = None
+        return
     if os.name == "nt":
         return
     try:

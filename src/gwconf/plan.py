@@ -26,6 +26,7 @@ from gwconf.fileio import (
     atomic_write,
     check_unchanged,
     check_writable,
+    deferred_dir_syncs,
     exclusive_lock,
     read_snapshot,
     remove_file,
@@ -745,16 +746,18 @@ def _write_client(
     for change in pending:
         check_unchanged(change.snapshot, change.display)
         check_writable(change.snapshot.target, change.display, change.snapshot.path)
-    prepared = [_prepare(change, env, ledger) for change in pending]
-    staged = _staged_ledger(ledger, plan, prepared, profile)
     journal = env.state_dir / "journal.json"
-    write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
+    with deferred_dir_syncs():  # the barrier: backups and journal on disk before any file is replaced
+        prepared = [_prepare(change, env, ledger) for change in pending]
+        staged = _staged_ledger(ledger, plan, prepared, profile)
+        write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
     _replace_all(prepared, journal)
     ledger.data = staged.data
     ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
-    _after_commit(prepared, ledger)
-    remove_file(journal)
-    _remove_pending_copies(env.state_dir)
+    with deferred_dir_syncs():
+        _after_commit(prepared, ledger)
+        remove_file(journal)
+        _remove_pending_copies(env.state_dir)
 
 
 def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
