@@ -149,3 +149,18 @@ def test_no_gwconf_module_uses_dataclasses() -> None:
         if p.name != "records.py" and ("from dataclasses" in p.read_text() or "import dataclasses" in p.read_text())
     ]
     assert using == []
+
+
+@BOTH
+def test_the_first_instance_may_be_a_wrong_call_or_a_subclass_s(kind: str) -> None:
+    """records compiles ``__init__`` when the first instance is made: that call may fail, or be
+    a subclass's, and the class behaves the same afterwards."""
+    c = make(kind)
+    with pytest.raises(TypeError):
+        c["Plain"]()
+    child = c["Child"]("c", 1)
+    plain = c["Plain"]("p", 2, ["t"])
+    assert (child.name, child.count, child.extra, plain.tags) == ("c", 1, "x", ["t"])
+    with pytest.raises(TypeError):
+        c["Frozen"](1, 2, 3)
+    assert c["Frozen"]("p") == c["Frozen"]("p", None)

@@ -4,7 +4,8 @@ On CPython 3.11 ``@dataclass`` compiles each generated method with its own ``exe
 0.7 ms a class, 1.1 ms frozen) and needs ``inspect`` (about 5 ms to import). gwconf defines 30-40
 record classes in any command that reads client files: measured with ``bench/run.py``, that was
 36 of the 145 ms ``gwconf clients`` took, a quarter of the command (issue 15). Here only
-``__init__`` is compiled, once per class, so building an instance costs what a dataclass's does;
+``__init__`` is compiled, once per class and only when its first instance is made, so building
+an instance costs what a dataclass's does;
 ``__eq__``, ``__repr__``, ``__hash__`` and the frozen guard are shared functions that read the
 field names from the class.
 
@@ -149,6 +150,24 @@ def _init_source(all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -
     return source, names
 
 
+def _first_init(cls: Any, source: str, names: dict[str, Any]) -> Any:
+    """An ``__init__`` that compiles the class's own on the first instance and hands over to it:
+    a command defines about 40 record classes and makes instances of fewer than half, and the
+    compile was most of what defining one cost."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = cls.__dict__["__init__"]
+        if init is __init__:  # not compiled yet (another instance may have done it meanwhile)
+            exec(source, names)  # one compile per class; dataclasses makes one per method
+            init = names["__init__"]
+            init.__qualname__ = f"{cls.__qualname__}.__init__"
+            cls.__init__ = init
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
 def _own_fields(cls: Any) -> list[Field]:
     annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs 5 ms)
     found = []
@@ -176,10 +195,7 @@ def _build(cls: Any, eq: bool, frozen: bool) -> Any:
         by_name[f.name] = f
     all_fields = tuple(by_name.values())
     source, names = _init_source(all_fields, frozen, hasattr(cls, "__post_init__"))
-    exec(source, names)  # one compile per class; dataclasses makes one per method
-    init = names["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init
+    cls.__init__ = _first_init(cls, source, names)
     cls.__record_fields__ = all_fields
     cls.__record_names__ = frozenset(by_name)
     cls.__record_compared__ = tuple(f.name for f in all_fields if f.compare)
