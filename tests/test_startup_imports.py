@@ -330,3 +330,23 @@ def test_status_reads_each_client_file_once(profile, tmp_path) -> None:
         assert proc.stdout.rstrip().endswith("OPENS 1 0"), proc.stdout
         if command == "status":
             assert "changed by hand since gwconf wrote it: ~/.codex/config.toml: model" in proc.stderr
+
+
+def test_pyyaml_is_imported_without_compiling_the_pattern_only_its_python_reader_uses() -> None:
+    """formats._import_pyyaml: PyYAML's NON_PRINTABLE (10 ms to compile) waits for its first
+    use; re.compile is itself again afterwards; and the pure-Python reader still refuses a
+    control character with it."""
+    code = (
+        "import re\n"
+        "real = re.compile\n"
+        "from gwconf import formats\n"
+        "formats.load('yaml', 'a: 1\\n', 'x.yaml')\n"
+        "import yaml, yaml.reader\n"
+        "print(type(yaml.reader.Reader.NON_PRINTABLE).__name__, re.compile is real)\n"
+        "try:\n"
+        "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
+        "except yaml.reader.ReaderError:\n"
+        "    print('refused')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["LazyPattern", "True", "refused"], out
