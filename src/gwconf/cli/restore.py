@@ -30,6 +30,9 @@ def command(
     A file untouched since gwconf wrote it gets its original bytes back exactly; a file gwconf
     created is removed. Where you changed a managed key since, your value is left alone and
     reported. Timestamped whole-file backups stay in gwconf's state folder as a last resort.
+
+    If gwconf's ledger is damaged, restore works from the backups, and apply and use refuse to write
+    until --all (or the restore of the last client in the backups) sets the damaged ledger aside.
     """
     from gwconf import operations, registry
     from gwconf import plan as planning
