@@ -742,8 +742,8 @@ def refuse_over_a_damaged_ledger(env: Env, damaged: str) -> None:
     if written:
         raise WriteRefused(
             f"{damaged}, and gwconf wrote {', '.join(written)} before: without the ledger it cannot tell "
-            "its own values from yours, and a later restore would put the gateway's back; nothing was "
-            "changed.",
+            "its own values from yours (a later restore would put the gateway's back), so it writes no "
+            "client until those are restored; nothing was changed.",
             "Run `gwconf restore --all` first (it restores from the backups what it can, then sets the "
             f"damaged ledger aside), or `gwconf restore {' '.join(written)}`; or move the damaged file "
             "aside yourself (restore then cannot undo gwconf's earlier writes).",
