@@ -7,21 +7,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gwconf import plan as planning
-from gwconf import secrets
+from gwconf import records, secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
+from gwconf.records import field
 
 
-@dataclass
+@records.record
 class FileResult:
     """One file a command changed (or would). Its unified diff is made only when shown (a dry
     run, ``--json``): on a 4 MB file difflib was over a third of ``gwconf apply`` (issue 15)."""
@@ -38,7 +38,7 @@ class FileResult:
         return {"path": self.path, "action": self.action, "diff": self.diff}
 
 
-@dataclass
+@records.record
 class ClientResult:
     id: str
     name: str
@@ -242,7 +242,7 @@ def repair_interrupted(env: Env) -> list[str]:
 # -- status ---------------------------------------------------------------------------------------
 
 
-@dataclass
+@records.record
 class ClientStatus:
     id: str
     name: str
@@ -386,7 +386,7 @@ _PLACEHOLDER_KEY = "sk-gwconf-placeholder"
 
 def _keyless(profile: Profile) -> Profile:
     """``profile`` with a stand-in key: a target's address and model, without resolving the key."""
-    from dataclasses import replace
+    from gwconf.records import replace
 
     return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
 

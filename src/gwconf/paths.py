@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from gwconf.dirs import own_folders
+from gwconf.records import field, record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Env:
     """The world a command runs in: home folder, platform, environment variables, cwd."""
 

@@ -14,11 +14,10 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
+from gwconf import formats, records
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
 from gwconf.errors import GwconfError, WriteRefused
 from gwconf.fileio import (
@@ -27,6 +26,7 @@ from gwconf.fileio import (
     atomic_write,
     check_unchanged,
     check_writable,
+    deferred_dir_syncs,
     exclusive_lock,
     read_snapshot,
     remove_file,
@@ -36,12 +36,13 @@ from gwconf.fileio import (
 from gwconf.formats import MISSING, Document, get_plain
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
+from gwconf.records import field
 
 BACKUPS_KEPT = 10
 _PENDING_REF = "\x00pending-backup"
 
 
-@dataclass
+@records.record
 class FileChange:
     """One file's bytes before and after. ``after`` None means: remove the file."""
 
@@ -101,7 +102,7 @@ def _text(data: bytes | None) -> str:
     return data.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
-@dataclass
+@records.record
 class ClientPlan:
     client: ClientAdapter
     target: Target | None = None
@@ -121,7 +122,7 @@ class ClientPlan:
 # -- reading -------------------------------------------------------------------------------------
 
 
-@dataclass
+@records.record
 class Loaded:
     file: ConfigFile
     display: str
@@ -750,7 +751,7 @@ def refuse_over_a_damaged_ledger(env: Env, damaged: str) -> None:
         )
 
 
-@dataclass
+@records.record
 class _Prepared:
     """One pending change with what its write needs: where its backups go, the backup just
     taken, and the folders the write will create."""
@@ -770,10 +771,11 @@ def _write_client(
     for change in pending:
         check_unchanged(change.snapshot, change.display)
         check_writable(change.snapshot.target, change.display, change.snapshot.path)
-    prepared = [_prepare(change, env, ledger) for change in pending]
-    staged = _staged_ledger(ledger, plan, prepared, profile)
     journal = env.state_dir / "journal.json"
-    write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
+    with deferred_dir_syncs():  # the barrier: backups and journal on disk before any file is replaced
+        prepared = [_prepare(change, env, ledger) for change in pending]
+        staged = _staged_ledger(ledger, plan, prepared, profile)
+        write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
     _replace_all(prepared, journal)
     ledger.data = staged.data
     if not (ledger.damaged and all(change.restoring for change in pending)):
@@ -782,9 +784,10 @@ def _write_client(
     # until no client needs it (``operations.settle_damaged_ledger``). Repair reads a damaged
     # ledger as empty, which is what this restore staged: once every file is replaced, the run is
     # committed; killed before, it is undone (the pristine copies stay for the next restore)
-    _after_commit(prepared, ledger)
-    remove_file(journal)
-    _remove_pending_copies(env.state_dir)
+    with deferred_dir_syncs():
+        _after_commit(prepared, ledger)
+        remove_file(journal)
+        _remove_pending_copies(env.state_dir)
 
 
 def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
@@ -828,7 +831,7 @@ def _staged_ledger(
 ) -> Ledger:
     """The ledger as it will be once this client's files are written (kept in the journal, so a
     run killed half-way can be finished instead of leaving a client half written)."""
-    staged = ledger.copy()
+    staged = ledger.copy(only={plan.client.id, *(item.change.client_id for item in prepared)})
     for item in prepared:
         change = item.change
         if change.restoring:

@@ -7,9 +7,11 @@ command line, so both paths print the same thing (issue 15).
 
 from __future__ import annotations
 
-from typing import Any
-
 from gwconf.cli import _output
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def collect() -> tuple[str | None, list[dict[str, Any]]]:

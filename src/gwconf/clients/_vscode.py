@@ -11,13 +11,13 @@ edits the default profile and says so when other profiles exist.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from gwconf.paths import Env
+from gwconf.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variant:
     id: str
     name: str  # as people call it

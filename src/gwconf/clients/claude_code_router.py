@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, fields
 from typing import Any
 
 from gwconf import urls
@@ -44,6 +43,7 @@ from gwconf.clients._launch_types import require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
 from gwconf.processes import alive
+from gwconf.records import fields, record
 
 ID = "claude-code-router"
 NAME = "Claude Code Router"
@@ -73,7 +73,7 @@ launch = no_launch
 project_scope_files = no_project_scope_files
 
 
-@dataclass
+@record
 class RouterTarget(Target):
     """The chat target, and whether the profile has an Anthropic-style address of its own."""
 

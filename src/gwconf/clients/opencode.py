@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +52,7 @@ from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
+from gwconf.records import record
 
 ID = "opencode"
 NAME = "opencode"
@@ -83,7 +83,7 @@ doctor = no_doctor
 import_link = no_import_link
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Layout:
     """What differs between opencode and its forks: folder names, file names, variable names."""
 

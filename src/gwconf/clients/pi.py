@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +53,7 @@ from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
 from gwconf.formats import Document
 from gwconf.limits import known_limits
 from gwconf.paths import Env
+from gwconf.records import fields, record
 
 ID = "pi"
 NAME = "pi"
@@ -89,7 +89,7 @@ import_link = no_import_link
 project_scope_files = no_project_scope_files
 
 
-@dataclass
+@record
 class PiTarget(Target):
     """The chat target plus the Anthropic-style address when the profile sets one."""
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ from gwconf.errors import GwconfError
 from gwconf.fileio import read_snapshot
 from gwconf.formats import Document
 from gwconf.paths import Env
+from gwconf.records import fields, record
 
 ID = "shell"
 NAME = "Shell environment"
@@ -78,7 +78,7 @@ project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
-@dataclass
+@record
 class ShellTarget(Target):
     """The OpenAI-style target plus the family addresses the profile sets explicitly."""
 

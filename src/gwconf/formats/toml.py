@@ -30,7 +30,6 @@ import datetime
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
 from gwconf.errors import ParseError, WriteRefused
@@ -47,6 +46,7 @@ from gwconf.formats._base import (
     reread_from_scratch,
 )
 from gwconf.formats._base import same_value as _same
+from gwconf.records import field, record
 
 
 def load(text: str, source: str, *, fmt: str = "toml") -> TomlDocument:
@@ -102,14 +102,14 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
 # -- the text's table sections -----------------------------------------------------------------
 
 
-@dataclass
+@record
 class _Row:
     start: int
     end: int  # after the line ending
     kind: str  # "blank", "comment", "header" or "other" (keys, values, lines inside strings)
 
 
-@dataclass
+@record
 class _Section:
     """A header line and the lines up to the next header; the preamble has ``header`` False."""
 

@@ -20,7 +20,6 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import yaml
@@ -52,6 +51,7 @@ from gwconf.formats._base import (
     same_value,
     trimmed_edit,
 )
+from gwconf.records import record
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
@@ -271,7 +271,7 @@ def _nest(path: KeyPath, value: Any) -> Any:
 # Composing: events -> nodes with integer offsets, without recursion.
 
 
-@dataclass
+@record
 class _Tree:
     root: Node | None
     aliases: dict[int, dict[Any, tuple[int, int]]]  # id(collection) -> slot -> span of the alias text
@@ -591,7 +591,7 @@ def _construct(tree: _Tree, text: str, source: str) -> Any:
 # The document.
 
 
-@dataclass
+@record
 class _Step:
     """One node on the way down a path: where it sits in its parent and whether via an alias."""
 
