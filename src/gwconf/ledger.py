@@ -238,7 +238,10 @@ class Ledger:
     the history is gwconf's alone and the file is still gwconf's last write; else key by key.
 
     A damaged ledger is never dropped silently: ``damaged`` says why, read-only commands leave it
-    where it is, and the first write keeps it aside (``ledger.damaged-<time>``) before saving.
+    where it is, and it is set aside (``ledger.damaged-<time>.json``, kept for the user) only when
+    nothing gwconf wrote still needs it: by ``restore --all``, by a restore that leaves no client in
+    the backups, or by an apply when the backups name no client (``plan.execute`` refuses the rest,
+    which would take gwconf's own values for the user's).
     """
 
     VERSION = 2
@@ -248,6 +251,7 @@ class Ledger:
         self.path = env.state_dir / "ledger.json"
         self.data: dict[str, Any] = {"version": self.VERSION, "clients": {}}
         self.damaged: str | None = None
+        self.set_aside_as: Path | None = None  # where the damaged file went, once set aside
         snap = read_snapshot(self.path)
         if snap.data:
             try:
@@ -259,10 +263,26 @@ class Ledger:
             else:
                 self.damaged = f"{self.path} is damaged (not the JSON gwconf writes)"
 
+    def set_aside(self) -> Path | None:
+        """Move a damaged ledger out of the way (never overwritten, never deleted: the user may
+        want what it held); gwconf then starts from an empty one. Returns where it went."""
+        if not self.damaged:
+            return None
+        self.damaged = None
+        if not self.path.exists():
+            return None
+        stamp = int(time.time())
+        aside = self.path.with_name(f"ledger.damaged-{stamp}.json")
+        number = 1
+        while aside.exists():  # two in one second: an earlier one is never replaced
+            number += 1
+            aside = self.path.with_name(f"ledger.damaged-{stamp}-{number}.json")
+        self.path.rename(aside)
+        self.set_aside_as = aside
+        return aside
+
     def save(self) -> None:
-        if self.damaged and self.path.exists():  # kept aside, never overwritten
-            self.path.rename(self.path.with_name(f"ledger.damaged-{int(time.time())}.json"))
-            self.damaged = None
+        self.set_aside()  # kept aside, never overwritten
         self.data["version"] = self.VERSION
         write_private(self.path, (encode(self.data) + "\n").encode())
 
@@ -274,6 +294,7 @@ class Ledger:
         ``apply --all`` quadratic in the number of clients: 36 copies of the whole ledger)."""
         other = Ledger.__new__(Ledger)
         other.env, other.path, other.damaged = self.env, self.path, self.damaged
+        other.set_aside_as = None
         if only is None:
             other.data = json.loads(json.dumps(self.data))
             return other

@@ -131,7 +131,7 @@ def apply_profile(
                     # Kilo Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                planning.execute([plan], env, profile=profile.name, sweep=not written_any)
+                result.notes += planning.execute([plan], env, profile=profile.name, sweep=not written_any)
                 written_any = True
                 written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
@@ -189,6 +189,25 @@ def restore_clients(
             result.error = exc
             result.files = []
     return results
+
+
+def settle_damaged_ledger(env: Env, results: list[ClientResult], *, every: bool) -> Path | None:
+    """After a restore over a damaged ledger: set the damaged file aside (returning where it went)
+    once no client needs it, so apply works again from a clean ledger.
+
+    ``every`` (``restore --all``): every client in the backups was just processed, restored where
+    its copies allowed and else named with where its bytes from before gwconf are; no later run
+    can do more, so the ledger goes aside even when nothing could be written (else apply would
+    refuse forever). A named restore sets it aside once no client is left in the backups. A
+    client that failed (an app running, a file unreadable) may do better on the next run: the
+    damaged ledger stays until then."""
+    if any(result.error for result in results):
+        return None
+    with exclusive_lock(env.state_dir / "gwconf.lock"):
+        ledger = Ledger(env)
+        if not ledger.damaged or (not every and planning.clients_in_backups(env)):
+            return None
+        return ledger.set_aside()
 
 
 def _forget(env: Env, client_id: str, planned: Any) -> bool:

@@ -711,19 +711,44 @@ def execute(
     *,
     profile: str | None = None,
     sweep: bool = True,
-) -> None:
+) -> list[str]:
     """Write every pending change: all files of one client land together or not at all.
 
-    ``sweep=False``: this command has swept the state folder for stray temp files already (its
-    first client did); see ``repair``."""
+    Returns notes for the user (a damaged ledger this write set aside). ``sweep=False``: this
+    command has swept the state folder for stray temp files already (its first client did); see
+    ``repair``."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         repair(env, sweep=sweep)
         ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
+        if ledger.damaged and any(not c.restoring for plan in plans for c in plan.pending):
+            refuse_over_a_damaged_ledger(env, ledger.damaged)
         for plan in plans:
             pending = plan.pending
             if not pending:
                 continue
             _write_client(plan, pending, env, ledger, profile)
+    if ledger.set_aside_as is not None:
+        return [f"the damaged ledger was set aside as {ledger.set_aside_as}; gwconf starts a new one"]
+    return []
+
+
+def refuse_over_a_damaged_ledger(env: Env, damaged: str) -> None:
+    """Without the ledger gwconf cannot tell its own values from the user's in a file it wrote
+    before: an apply would record gwconf's address and key as the user's "before", and restore
+    would put them back. So while any client is in the backups, apply and use write nothing, not
+    even a client never written: its save would set the damaged ledger aside, and with it the only
+    sign that the others need a restore from the backups first. With no client in the backups
+    nothing can be mistaken, and the write goes ahead (its save sets the damaged file aside)."""
+    written = clients_in_backups(env)
+    if written:
+        raise WriteRefused(
+            f"{damaged}, and gwconf wrote {', '.join(written)} before: without the ledger it cannot tell "
+            "its own values from yours (a later restore would put the gateway's back), so it writes no "
+            "client until those are restored; nothing was changed.",
+            "Run `gwconf restore --all` first (it restores from the backups what it can, then sets the "
+            f"damaged ledger aside), or `gwconf restore {' '.join(written)}`; or move the damaged file "
+            "aside yourself (restore then cannot undo gwconf's earlier writes).",
+        )
 
 
 @records.record
@@ -753,7 +778,12 @@ def _write_client(
         write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
     _replace_all(prepared, journal)
     ledger.data = staged.data
-    ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
+    if not (ledger.damaged and all(change.restoring for change in pending)):
+        ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
+    # else a restore from the backups: the damaged ledger stays
+    # until no client needs it (``operations.settle_damaged_ledger``). Repair reads a damaged
+    # ledger as empty, which is what this restore staged: once every file is replaced, the run is
+    # committed; killed before, it is undone (the pristine copies stay for the next restore)
     with deferred_dir_syncs():
         _after_commit(prepared, ledger)
         remove_file(journal)
@@ -1027,7 +1057,10 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
     ledger = Ledger(env)
     restoring = all(e.get("restoring") for e in entries)
     if _committed(ledger, entries, staged) or (
-        restoring and isinstance(staged, dict) and _without_version(ledger.data) == _without_version(staged)
+        restoring
+        and not ledger.damaged  # (a restore from the backups commits nothing there: see _write_client)
+        and isinstance(staged, dict)
+        and _without_version(ledger.data) == _without_version(staged)
     ):  # (a restore whose ledger was committed stays done, whatever a client wrote since)
         for entry in entries:
             if entry.get("restoring") and entry.get("backups"):
