@@ -49,7 +49,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 from gwconf.records import record
@@ -70,8 +70,8 @@ RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 NPM = "@ai-sdk/openai-compatible"
-_ENV_REF = re.compile(r"\{env:([^}]+)\}")
-_FILE_REF = re.compile(r"\{file:([^}]+)\}")
+_ENV_REF = lazy(r"\{env:([^}]+)\}")
+_FILE_REF = lazy(r"\{file:([^}]+)\}")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)

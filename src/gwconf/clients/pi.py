@@ -28,7 +28,6 @@ limits when known (limits.py), left out when unknown, so pi's own defaults apply
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import known_limits
 from gwconf.paths import Env
 from gwconf.records import fields, record
@@ -77,7 +76,7 @@ APIS = {
     "anthropic-messages": ("messages", "x-api-key"),
     "google-generative-ai": ("gemini", "x-goog-api-key"),
 }
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 CLI = "gwconf apply pi"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)

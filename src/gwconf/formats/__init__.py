@@ -16,7 +16,18 @@ from typing import Any
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.fileio import BOM
 from gwconf.fileio import decode_text as decode
-from gwconf.formats._base import MISSING, Document, Edit, Frozen, KeyPath, LazyPattern, Op, Parsed, detect_eol
+from gwconf.formats._base import (
+    MISSING,
+    Document,
+    Edit,
+    Frozen,
+    KeyPath,
+    LazyPattern,
+    Op,
+    Parsed,
+    detect_eol,
+    lazy,
+)
 
 __all__ = [
     "FORMATS",
@@ -33,6 +44,7 @@ __all__ = [
     "detect_eol",
     "encode",
     "get_plain",
+    "lazy",
     "load",
     "replay",
     "verify_edit",
