@@ -171,3 +171,25 @@ def test_a_killed_restore_over_a_damaged_ledger_never_leaves_codex_half_restored
         assert result.exit_code == 0, (kill_at, result)
         assert (config.read_bytes(), auth.read_bytes()) == originals, (kill_at, result)
         assert TEST_KEY not in config.read_text() + auth.read_text()
+
+
+def test_restore_all_keeps_the_damaged_ledger_while_a_client_fails(gwconf, home: Path, profile, tmp_path) -> None:
+    """A client restore --all could not process (its file does not parse) may do better once the
+    user fixes it: the damaged ledger stays, and apply stays refused, until a restore --all gets
+    through every client."""
+    config, _ = _seed(home)
+    assert gwconf("apply", "codex").exit_code == 0
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.write_text(GARBAGE)
+    good = config.read_text()
+    config.write_text(good + "[broken\n")
+    failed = gwconf("restore", "--all")
+    assert failed.exit_code == 1 and "config.toml" in failed.stderr, failed
+    assert ledger.read_text() == GARBAGE and not _aside(tmp_path), failed
+    assert "kept in place" in failed.stderr, failed
+    refused = gwconf("apply", "claude-code")
+    assert refused.exit_code == 1 and "gwconf restore --all" in refused.stderr, refused
+    config.write_text(good)  # fixed: gwconf's last write again, so the backups can restore it
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert config.read_text() == CODEX and len(_aside(tmp_path)) == 1
