@@ -38,3 +38,25 @@ def test_a_real_ledger_round_trips(profile, gwconf, tmp_path) -> None:
     data = json.loads(text)
     assert data["clients"]["codex"]["files"]
     assert text == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_entries_equal_in_python_but_not_in_json_are_encoded_each_their_own_way() -> None:
+    """``1 == True == 1.0`` and ``0.0 == -0.0`` in Python; the kept texts must not mix them up."""
+    for values in ([1, True, 1.0], [0.0, -0.0], [{"a": 1, "b": 2}, {"b": 2, "a": 1}]):
+        for value in values * 2:
+            data = {"version": 2, "clients": {"c": {"files": {}, "x": value}}}
+            assert encode(data) == json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def test_an_entry_encoded_again_is_taken_from_the_kept_texts_whoever_else_holds_its_parts() -> None:
+    """The kept texts are found by content alone: marshal's later versions mark parts that
+    something else also references, and then the same entry looked new (83 fresh encodes
+    instead of 36 in one apply --all)."""
+    from gwconf import ledger
+
+    entry = json.loads('{"files": {"a": {"keys": [{"path": ["x"]}]}}, "profile": "p"}')
+    encode({"version": 2, "clients": {"c": entry}})
+    kept = len(ledger._ENTRY_TEXT)
+    holder = entry["files"]["a"]  # another reference to a part of it
+    encode({"version": 2, "clients": {"c": entry}})
+    assert len(ledger._ENTRY_TEXT) == kept and holder

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,113 @@ def test_key_problems() -> None:
     assert any("line break" in p for p in secrets.key_problems("sk-good\n123"))
     assert any("quotes" in p for p in secrets.key_problems('"sk-good123"'))
     assert any("sk-" in p for p in secrets.key_problems("abc123"))
+
+
+# -- what tomllib made of each saved profile's text (profiles.ParsedTexts, issue 15) -------------
+
+
+def _parsed_file(store: ProfileStore) -> Path:
+    return store.env.state_dir / "profiles.parsed.json"
+
+
+def test_a_profile_edited_by_hand_is_read_as_it_is_now_never_from_the_parsed_texts() -> None:
+    store = ProfileStore(Env.current())
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678"))
+    assert store.load("work").model == "m1"
+    path = store.path_for("work")
+    path.write_bytes(path.read_bytes().replace(b'"m1"', b'"m2"').replace(b"\n", b"\r\n"))  # CRLF too
+    assert ProfileStore(Env.current()).load("work").model == "m2"
+    store.save(Profile(name="spare", base_url="https://gw.example.com/v1"))  # gwconf writes: m2 kept
+    assert "m2" in json_values(_parsed_file(store))
+    assert ProfileStore(Env.current()).load("work").model == "m2"
+    path.write_text('base_url = "https://gw.example.com/v1"\nmodel = \n')
+    with pytest.raises(ParseError):  # a broken edit is reported, not served from before
+        ProfileStore(Env.current()).load("work")
+
+
+def test_the_parsed_texts_hold_no_key_and_give_each_profile_its_own() -> None:
+    store = ProfileStore(Env.current())
+    old_key, new_key, other_key = "sk-old-0123456789abcd", "sk-new-0123456789abcd", "sk-other-0123456789ab"
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key=old_key))
+    store.save(Profile(name="spare", base_url="https://gw2.example.com/v1", key=other_key))
+    kept = _parsed_file(store)
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    assert "sk-" not in kept.read_text() and "gw2.example.com" in kept.read_text()
+    parsed = ProfileStore(Env.current()).parsed
+    for name, key in (("work", old_key), ("spare", other_key)):
+        text = store.path_for(name).read_text()
+        assert parsed.get(text) == tomllib.loads(text)
+        assert parsed.get(text)["key"] == key
+    # the key replaced by hand, in the same form: the same entry, with the key read from the text
+    work = store.path_for("work")
+    work.write_text(work.read_text().replace(old_key, new_key))
+    assert parsed.get(work.read_text()) == tomllib.loads(work.read_text())
+    assert ProfileStore(Env.current()).load("work").key == new_key
+    # anything between the two ends that is not a plain key makes it another text, parsed anew
+    for odd in ('sk-x" \nmodel = "evil', "sk-\\u0041", "sk x", ""):
+        assert parsed.get(work.read_text().replace(new_key, odd)) is None
+    store.remove("spare")
+    assert "gw2.example.com" not in kept.read_text()
+    store.rename("work", "job")
+    store.remove("job")
+    assert not kept.exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'base_url = "https://g.example.com/v1"\nkey = "sk-\\u0041bcdefgh12345678"\n',  # escaped
+        "base_url = \"https://g.example.com/v1\"\nkey = 'sk-abcdefgh12345678'\n",  # a literal string
+        'base_url = "https://g.example.com/v1"  # sk-abcdefgh12345678\nkey = "sk-abcdefgh12345678"\n',
+        'key_cmd = """\nkey = "sk-abcdefgh12345678"\n"""\nbase_url = "https://g.example.com/v1"\n',
+    ],
+)
+def test_a_key_written_any_other_way_leaves_its_text_unkept(text: str) -> None:
+    """Kept only where the key stands alone as ``key = "…"``, appears nowhere else, and a probe
+    key in its place parses to the same profile: else the text is parsed every time."""
+    store = ProfileStore(Env.current())
+    parsed = store.parsed
+    parsed.put(text, tomllib.loads(text))
+    assert parsed.get(text) is None
+    assert not parsed.added
+
+
+def test_damaged_parsed_texts_are_ignored_and_replaced() -> None:
+    store = ProfileStore(Env.current())
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678"))
+    kept = _parsed_file(store)
+    for damage in (b"{garbage", b"[1, 2]", b'{"x": 1}', b"\xff\xfe"):
+        kept.write_bytes(damage)
+        assert ProfileStore(Env.current()).load("work").model == "m"
+    store.save(Profile(name="spare", base_url="https://gw.example.com/v1", model="s"))
+    assert "m" in json_values(kept) and "s" in json_values(kept)
+
+
+def test_reading_profiles_never_writes_the_parsed_texts(gwconf) -> None:
+    """A dry run or a listing writes nothing, even when a profile was edited by hand since."""
+    store = ProfileStore(Env.current())
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678"))
+    store.set_active("work")
+    kept = _parsed_file(store)
+    before = kept.read_bytes(), kept.stat().st_mtime_ns
+    path = store.path_for("work")
+    path.write_text(path.read_text().replace('"m1"', '"m2"'))
+    for command in (("profile", "list"), ("status",), ("apply", "codex", "--dry-run"), ("current",)):
+        result = gwconf(*command)
+        assert result.exit_code == 0, result
+    assert "m2" in gwconf("profile", "list").output
+    assert (kept.read_bytes(), kept.stat().st_mtime_ns) == before
+
+
+def json_values(path: Path) -> str:
+    import json
+
+    return json.dumps([entry["data"] for entry in json.loads(path.read_text())])
+
+
+def test_a_profile_file_outside_the_store_is_parsed_each_time_and_never_kept(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "team.toml"
+    elsewhere.write_text('base_url = "https://gw.example.com/v1"\nkey = "sk-team-0123456789abcd"\n')
+    store = ProfileStore(Env.current())
+    assert store.load(str(elsewhere)).key == "sk-team-0123456789abcd"
+    assert not _parsed_file(store).exists() or "sk-team" not in _parsed_file(store).read_text()

@@ -166,24 +166,23 @@ def test_compare_and_swap_refuses_a_file_changed_underneath(home, profile) -> No
 
 def test_multi_file_change_lands_whole_or_not_at_all(gwconf, home, profile, monkeypatch) -> None:
     """Codex's change is two files. The second write fails (the disk is full when its temp file
-    is made: an OSError from the standard library, injected at fileio's boundary, so the test
+    is opened: an OSError from ``os.open``, injected at fileio's boundary, so the test
     runs as any user and on macOS; it once needed root and ``chattr +i``): the first file,
     already replaced, is rolled back, and no temp file is left."""
-    import tempfile
-
     config = write(home / ".codex" / "config.toml", 'model = "x"\n')
     auth = write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-old-0000000000"}\n')
     made: list[str] = []
-    real_mkstemp = tempfile.mkstemp
+    real_open = os.open
 
-    def mkstemp(*args, **kwargs):
-        if Path(kwargs.get("dir", "")) == config.parent:
-            made.append(kwargs.get("prefix", ""))
+    def open_failing(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        path = Path(path)
+        if path.parent == config.parent and path.name.endswith(".gwconf-tmp"):
+            made.append(path.name.split(".")[1])  # the target's name: ".auth.json.<pid>-<n>.gwconf-tmp"
             if len(made) == 2:  # the second of the pair
                 raise OSError(errno.ENOSPC, "No space left on device")
-        return real_mkstemp(*args, **kwargs)
+        return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(os, "open", open_failing)
     result = gwconf("apply", "codex")
     assert len(made) == 3, "first file written, second failed, first written back"
     assert made[0] == made[2] != made[1], made

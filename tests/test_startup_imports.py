@@ -34,7 +34,8 @@ from gwconf.cli import run
 args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
-watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil"}
+watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil",
+           "tomllib", "dataclasses", "inspect"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))
@@ -187,6 +188,19 @@ def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[st
         assert result["clients"] == [], "profile list needs no client module"
 
 
+@pytest.mark.parametrize("args", [["profile", "list"], ["clients"], ["status"], ["apply", "codex", "--dry-run"]])
+def test_a_saved_profile_is_read_without_tomllib_and_no_command_defines_a_dataclass(profile, args) -> None:
+    """The profile's text was parsed when it was saved (profiles.ParsedTexts), so reading it
+    again needs no tomllib (about 7 ms); records.record replaces dataclasses (with inspect, 5 ms
+    more). apply reads Codex's TOML with tomllib, and click brings inspect: only the listings
+    are free of both."""
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert "dataclasses" not in result["loaded"], result
+    if args[0] != "apply":
+        assert not set(result["loaded"]) & {"tomllib", "inspect"}, result
+
+
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_profile_list_needs_no_click_and_prints_what_click_prints(profile, tmp_path, json_flag) -> None:
     """A damaged profile file is listed too (as click's path lists it), not fatal."""
@@ -316,3 +330,23 @@ def test_status_reads_each_client_file_once(profile, tmp_path) -> None:
         assert proc.stdout.rstrip().endswith("OPENS 1 0"), proc.stdout
         if command == "status":
             assert "changed by hand since gwconf wrote it: ~/.codex/config.toml: model" in proc.stderr
+
+
+def test_pyyaml_is_imported_without_compiling_the_pattern_only_its_python_reader_uses() -> None:
+    """formats._import_pyyaml: PyYAML's NON_PRINTABLE (10 ms to compile) waits for its first
+    use; re.compile is itself again afterwards; and the pure-Python reader still refuses a
+    control character with it."""
+    code = (
+        "import re\n"
+        "real = re.compile\n"
+        "from gwconf import formats\n"
+        "formats.load('yaml', 'a: 1\\n', 'x.yaml')\n"
+        "import yaml, yaml.reader\n"
+        "print(type(yaml.reader.Reader.NON_PRINTABLE).__name__, re.compile is real)\n"
+        "try:\n"
+        "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
+        "except yaml.reader.ReaderError:\n"
+        "    print('refused')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["LazyPattern", "True", "refused"], out

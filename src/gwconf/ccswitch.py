@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from gwconf import secrets, urls
 from gwconf.errors import ProfileError
+from gwconf.records import field, record
 
 CCSWITCH_APPS = {  # app -> the protocol family its endpoint speaks
     "claude": "anthropic",
@@ -53,7 +53,7 @@ _FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}\Z")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_\-.:+/=~]+\Z")
 
 
-@dataclass
+@record
 class CCSwitchImport:
     app: str
     name: str

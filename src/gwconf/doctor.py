@@ -11,7 +11,6 @@ key separates the cases: content back -> the fault is in the client's configurat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from gwconf.clients._base import ClientAdapter, Finding, Reading, Target, key_fi
 from gwconf.errors import ExitCode, GwconfError
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile
+from gwconf.records import field, record
 
 AREAS = ("base", "key", "provider", "override", "process", "other")
 
@@ -57,7 +57,7 @@ KEY_REMEDY = (
 )
 
 
-@dataclass
+@record
 class ClientReport:
     id: str
     name: str
@@ -97,7 +97,7 @@ class ClientReport:
         }
 
 
-@dataclass
+@record
 class Report:
     profile: str
     base_url: str

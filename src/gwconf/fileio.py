@@ -14,10 +14,10 @@ import stat
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-from gwconf.errors import ConcurrentChange, GwconfError, WriteRefused
+from gwconf.errors import ConcurrentChange, GwconfError, ParseError, WriteRefused
+from gwconf.records import record
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, not read
 TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are removed by plan.repair
@@ -37,7 +37,7 @@ def resolve(path: Path) -> Path:
         raise GwconfError(f"{path}: cannot resolve ({exc.strerror or exc}).", "Fix the symlink.") from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Snapshot:
     """What a file held when it was read: its bytes (None = did not exist) and identity."""
 
@@ -102,6 +102,23 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
     return Snapshot(path, target, data, stat.S_IMODE(st.st_mode))
 
 
+BOM = "\ufeff"
+
+
+def decode_text(raw: bytes, source: str) -> tuple[str, bool]:
+    """Bytes -> (text without BOM, had_bom). Invalid UTF-8 is a parse error with its line.
+    Here rather than in ``formats`` so a command that only reads profiles imports no editor."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ParseError(source, "not valid UTF-8 text", line, column) from None
+    if text.startswith(BOM):
+        return text[1:], True
+    return text, False
+
+
 def _is_loop(path: Path) -> bool:
     try:
         os.stat(path)
@@ -135,10 +152,7 @@ def atomic_write(
         new_mode = 0o600 if secret else 0o666 & ~umask
     else:
         new_mode = (mode & 0o600) if secret else mode
-    import tempfile
-
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
-    tmp = Path(tmp_name)
+    fd, tmp = _new_temp_file(folder, target.name)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -156,6 +170,29 @@ def atomic_write(
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+_TEMP_FLAGS = (
+    os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)  # fmt: skip
+_temp_count = 0
+
+
+def _new_temp_file(folder: Path, name: str) -> tuple[int, Path]:
+    """A new 0600 file ``.<name>.<pid>-<n>.gwconf-tmp`` beside the target, opened for writing.
+
+    What ``tempfile.mkstemp`` does, without its random names: ``O_EXCL`` (which also refuses a
+    symlink planted at the name) makes a predictable name as safe, and mkstemp's random
+    generator and imports were 7% of ``gwconf use`` (273 temp files; issue 15)."""
+    global _temp_count
+    while True:
+        _temp_count += 1
+        path = folder / f".{name}.{os.getpid()}-{_temp_count}{TEMP_SUFFIX}"
+        try:
+            return os.open(path, _TEMP_FLAGS, 0o600), path
+        except FileExistsError:
+            continue  # a killed run's leftover with this number: the next one
 
 
 def _swap_in(tmp: Path, target: Path, expect: Snapshot, shown: str) -> None:
@@ -250,7 +287,36 @@ def _replace(tmp: Path, target: Path) -> None:
             time.sleep(0.05 * (attempt + 1))  # Windows: an editor or scanner holds the file
 
 
+# folders whose entries changed inside ``deferred_dir_syncs``, each to be fsynced once on leaving it
+_deferred: dict[str, None] | None = None
+
+
+@contextlib.contextmanager
+def deferred_dir_syncs() -> Iterator[None]:
+    """One fsync per changed folder, on leaving, instead of one per file written or removed.
+
+    A rename is durable once its folder is fsynced, and nothing needs it durable before the next
+    barrier: a client's backups and journal must be on disk before its first file is replaced,
+    not each before the next. Every file's own bytes are still fsynced before its rename, so the
+    folder's fsync never exposes an empty file. ``gwconf use`` over 36 clients made 582 fsyncs,
+    309 of them of folders (issue 15). Nested uses share the outermost barrier."""
+    global _deferred
+    if _deferred is not None:
+        yield
+        return
+    _deferred = {}
+    try:
+        yield
+    finally:
+        folders, _deferred = _deferred, None
+        for folder in folders:
+            fsync_dir(Path(folder))
+
+
 def fsync_dir(folder: Path) -> None:
+    if _deferred is not None:
+        _deferred[str(folder)] = None
+        return
     if os.name == "nt":
         return
     try:

@@ -18,12 +18,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 from gwconf import __version__, secrets, urls
 from gwconf.errors import ClientError, ExitCode
+from gwconf.records import field, record
 
 # verdict -> (label for people, exit code). A fixed set: scripts may rely on these names.
 VERDICTS: dict[str, tuple[str, ExitCode]] = {
@@ -74,7 +74,7 @@ _MODEL_WORDS = re.compile(
 )
 
 
-@dataclass
+@record
 class Request:
     """Exactly what will be sent: the URL, the headers (the key among them) and the JSON body."""
 
@@ -91,7 +91,7 @@ class Request:
         return {k: secrets.redact(v, [self.key]) for k, v in self.headers.items()}
 
 
-@dataclass
+@record
 class Probe:
     """One request and its verdict. ``sent`` is False when gwconf refused to send the key."""
 

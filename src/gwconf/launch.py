@@ -25,13 +25,13 @@ PATH.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gwconf.clients._launch_types import Arg, LaunchSpec, TempPath, fresh_document, require_model
 from gwconf.errors import ClientError, GwconfError, UsageError
 from gwconf.processes import alive
+from gwconf.records import record
 
 # The types a client fills live in clients/_launch_types.py (re-exported here for callers of
 # ``gwconf run``); the process and file machinery below is imported inside the functions that
@@ -60,7 +60,7 @@ class CannotExecute(ClientError):
 # -- planning -------------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class Launch:
     """A launch that can start: the client, what it points at, its spec and the program found on PATH."""
 

@@ -17,15 +17,16 @@ from, in this order (issue 22):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from gwconf.records import record
 
 # Written only where a client demands a number and none is known; named in apply's output.
 DEFAULT_CONTEXT_WINDOW = 128000
 DEFAULT_MAX_OUTPUT_TOKENS = 8192
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     """The limits in effect for one model, and where they came from (for the user to see)."""
 

@@ -15,19 +15,19 @@ import base64
 import json
 import os
 import subprocess
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from gwconf import secrets
 from gwconf.errors import GwconfError, UsageError
 from gwconf.paths import Env
+from gwconf.records import record
 
 PROVIDER_ID = "gwconf"
 PROVIDER_NAME = "gwconf gateway"
 
 
-@dataclass
+@record
 class Link:
     client_id: str
     url: str  # holds the key: print only on request

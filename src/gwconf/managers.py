@@ -29,14 +29,14 @@ does, ``status`` shows it, ``doctor`` names it as the likely cause when gwconf's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from gwconf.errors import WriteRefused
 from gwconf.paths import Env, display
+from gwconf.records import field, record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Manager:
     id: str
     name: str
@@ -89,7 +89,7 @@ CCR_END = "# END CCR managed"
 ZCF_MARKERS = ("# --- model provider added by ZCF ---", "# --- MCP servers added by ZCF ---")
 
 
-@dataclass
+@record
 class Block:
     """Lines (1-based, inclusive) another tool owns in a file."""
 
@@ -98,7 +98,7 @@ class Block:
     label: str
 
 
-@dataclass
+@record
 class Sighting:
     """Another tool's hand on one file."""
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,9 +25,10 @@ from gwconf import __version__, secrets, urls
 from gwconf.errors import ExitCode
 from gwconf.paths import Env
 from gwconf.profiles import Profile
+from gwconf.records import field, record
 
 
-@dataclass
+@record
 class ModelList:
     """What ``GET {base}/models`` gave: the ids, or why there are none."""
 

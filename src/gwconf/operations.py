@@ -7,21 +7,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gwconf import plan as planning
-from gwconf import secrets
+from gwconf import records, secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
+from gwconf.records import field
 
 
-@dataclass
+@records.record
 class FileResult:
     """One file a command changed (or would). Its unified diff is made only when shown (a dry
     run, ``--json``): on a 4 MB file difflib was over a third of ``gwconf apply`` (issue 15)."""
@@ -38,7 +38,7 @@ class FileResult:
         return {"path": self.path, "action": self.action, "diff": self.diff}
 
 
-@dataclass
+@records.record
 class ClientResult:
     id: str
     name: str
@@ -131,7 +131,7 @@ def apply_profile(
                     # Kilo Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                planning.execute([plan], env, profile=profile.name, sweep=not written_any)
+                result.notes += planning.execute([plan], env, profile=profile.name, sweep=not written_any)
                 written_any = True
                 written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
@@ -191,6 +191,25 @@ def restore_clients(
     return results
 
 
+def settle_damaged_ledger(env: Env, results: list[ClientResult], *, every: bool) -> Path | None:
+    """After a restore over a damaged ledger: set the damaged file aside (returning where it went)
+    once no client needs it, so apply works again from a clean ledger.
+
+    ``every`` (``restore --all``): every client in the backups was just processed, restored where
+    its copies allowed and else named with where its bytes from before gwconf are; no later run
+    can do more, so the ledger goes aside even when nothing could be written (else apply would
+    refuse forever). A named restore sets it aside once no client is left in the backups. A
+    client that failed (an app running, a file unreadable) may do better on the next run: the
+    damaged ledger stays until then."""
+    if any(result.error for result in results):
+        return None
+    with exclusive_lock(env.state_dir / "gwconf.lock"):
+        ledger = Ledger(env)
+        if not ledger.damaged or (not every and planning.clients_in_backups(env)):
+            return None
+        return ledger.set_aside()
+
+
 def _forget(env: Env, client_id: str, planned: Any) -> bool:
     """Drop a client whose files are already as they were, unless another gwconf run recorded a
     write meanwhile (the ledger read under the lock differs from the one restore planned with)."""
@@ -223,7 +242,7 @@ def repair_interrupted(env: Env) -> list[str]:
 # -- status ---------------------------------------------------------------------------------------
 
 
-@dataclass
+@records.record
 class ClientStatus:
     id: str
     name: str
@@ -367,7 +386,7 @@ _PLACEHOLDER_KEY = "sk-gwconf-placeholder"
 
 def _keyless(profile: Profile) -> Profile:
     """``profile`` with a stand-in key: a target's address and model, without resolving the key."""
-    from dataclasses import replace
+    from gwconf.records import replace
 
     return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
 

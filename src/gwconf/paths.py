@@ -11,15 +11,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from gwconf.dirs import own_folders
+from gwconf.records import field, record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Env:
-    """The world a command runs in: home folder, platform, environment variables, cwd."""
+    """The world a command runs in: home folder, platform, environment variables, cwd.
+
+    Never changed once made, so the folders derived from it are worked out once (``status``
+    asks for them hundreds of times: every client's files and detection)."""
 
     home: Path
     platform: str  # "linux", "darwin" or "win32"
@@ -45,19 +49,19 @@ class Env:
         return Path(path)
 
     # -- gwconf's own folders ------------------------------------------------------------------
-    @property
+    @cached_property
     def config_dir(self) -> Path:
         return Path(own_folders(self.environ, self.platform, str(self.home))[0])
 
-    @property
+    @cached_property
     def state_dir(self) -> Path:
         return Path(own_folders(self.environ, self.platform, str(self.home))[1])
 
-    @property
+    @cached_property
     def profiles_dir(self) -> Path:
         return self.config_dir / "profiles"
 
-    @property
+    @cached_property
     def backups_dir(self) -> Path:
         return self.state_dir / "backups"
 
@@ -84,18 +88,18 @@ class Env:
                     return name
         return None
 
-    @property
+    @cached_property
     def xdg_config_home(self) -> Path:
         """``$XDG_CONFIG_HOME`` or ``~/.config`` (what Go/Node/Rust CLIs use on every OS but Windows)."""
         value = self.get("XDG_CONFIG_HOME")
         return Path(value) if value else self.home / ".config"
 
-    @property
+    @cached_property
     def xdg_data_home(self) -> Path:
         value = self.get("XDG_DATA_HOME")
         return Path(value) if value else self.home / ".local" / "share"
 
-    @property
+    @cached_property
     def appdata(self) -> Path:
         """Roaming app data: Windows ``%APPDATA%``, macOS ``~/Library/Application Support``, else XDG."""
         if self.platform == "win32":

@@ -14,11 +14,10 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gwconf import formats
+from gwconf import formats, records
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
 from gwconf.errors import GwconfError, WriteRefused
 from gwconf.fileio import (
@@ -27,6 +26,7 @@ from gwconf.fileio import (
     atomic_write,
     check_unchanged,
     check_writable,
+    deferred_dir_syncs,
     exclusive_lock,
     read_snapshot,
     remove_file,
@@ -36,12 +36,13 @@ from gwconf.fileio import (
 from gwconf.formats import MISSING, Document, get_plain
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
+from gwconf.records import field
 
 BACKUPS_KEPT = 10
 _PENDING_REF = "\x00pending-backup"
 
 
-@dataclass
+@records.record
 class FileChange:
     """One file's bytes before and after. ``after`` None means: remove the file."""
 
@@ -102,7 +103,7 @@ def _text(data: bytes | None) -> str:
     return data.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
-@dataclass
+@records.record
 class ClientPlan:
     client: ClientAdapter
     target: Target | None = None
@@ -122,7 +123,7 @@ class ClientPlan:
 # -- reading -------------------------------------------------------------------------------------
 
 
-@dataclass
+@records.record
 class Loaded:
     file: ConfigFile
     display: str
@@ -712,22 +713,47 @@ def execute(
     *,
     profile: str | None = None,
     sweep: bool = True,
-) -> None:
+) -> list[str]:
     """Write every pending change: all files of one client land together or not at all.
 
-    ``sweep=False``: this command has swept the state folder for stray temp files already (its
-    first client did); see ``repair``."""
+    Returns notes for the user (a damaged ledger this write set aside). ``sweep=False``: this
+    command has swept the state folder for stray temp files already (its first client did); see
+    ``repair``."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         repair(env, sweep=sweep)
         ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
+        if ledger.damaged and any(not c.restoring for plan in plans for c in plan.pending):
+            refuse_over_a_damaged_ledger(env, ledger.damaged)
         for plan in plans:
             pending = plan.pending
             if not pending:
                 continue
             _write_client(plan, pending, env, ledger, profile)
+    if ledger.set_aside_as is not None:
+        return [f"the damaged ledger was set aside as {ledger.set_aside_as}; gwconf starts a new one"]
+    return []
 
 
-@dataclass
+def refuse_over_a_damaged_ledger(env: Env, damaged: str) -> None:
+    """Without the ledger gwconf cannot tell its own values from the user's in a file it wrote
+    before: an apply would record gwconf's address and key as the user's "before", and restore
+    would put them back. So while any client is in the backups, apply and use write nothing, not
+    even a client never written: its save would set the damaged ledger aside, and with it the only
+    sign that the others need a restore from the backups first. With no client in the backups
+    nothing can be mistaken, and the write goes ahead (its save sets the damaged file aside)."""
+    written = clients_in_backups(env)
+    if written:
+        raise WriteRefused(
+            f"{damaged}, and gwconf wrote {', '.join(written)} before: without the ledger it cannot tell "
+            "its own values from yours (a later restore would put the gateway's back), so it writes no "
+            "client until those are restored; nothing was changed.",
+            "Run `gwconf restore --all` first (it restores from the backups what it can, then sets the "
+            f"damaged ledger aside), or `gwconf restore {' '.join(written)}`; or move the damaged file "
+            "aside yourself (restore then cannot undo gwconf's earlier writes).",
+        )
+
+
+@records.record
 class _Prepared:
     """One pending change with what its write needs: where its backups go, the backup just
     taken, and the folders the write will create."""
@@ -747,16 +773,23 @@ def _write_client(
     for change in pending:
         check_unchanged(change.snapshot, change.display)
         check_writable(change.snapshot.target, change.display, change.snapshot.path)
-    prepared = [_prepare(change, env, ledger) for change in pending]
-    staged = _staged_ledger(ledger, plan, prepared, profile)
     journal = env.state_dir / "journal.json"
-    write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
+    with deferred_dir_syncs():  # the barrier: backups and journal on disk before any file is replaced
+        prepared = [_prepare(change, env, ledger) for change in pending]
+        staged = _staged_ledger(ledger, plan, prepared, profile)
+        write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
     _replace_all(prepared, journal)
     ledger.data = staged.data
-    ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
-    _after_commit(prepared, ledger)
-    remove_file(journal)
-    _remove_pending_copies(env.state_dir)
+    if not (ledger.damaged and all(change.restoring for change in pending)):
+        ledger.save()  # the commit point: from here on, repair() finishes the run instead of undoing it
+    # else a restore from the backups: the damaged ledger stays
+    # until no client needs it (``operations.settle_damaged_ledger``). Repair reads a damaged
+    # ledger as empty, which is what this restore staged: once every file is replaced, the run is
+    # committed; killed before, it is undone (the pristine copies stay for the next restore)
+    with deferred_dir_syncs():
+        _after_commit(prepared, ledger)
+        remove_file(journal)
+        _remove_pending_copies(env.state_dir)
 
 
 def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
@@ -802,7 +835,7 @@ def _staged_ledger(
 ) -> Ledger:
     """The ledger as it will be once this client's files are written (kept in the journal, so a
     run killed half-way can be finished instead of leaving a client half written)."""
-    staged = ledger.copy()
+    staged = ledger.copy(only={plan.client.id, *(item.change.client_id for item in prepared)})
     for item in prepared:
         change = item.change
         if change.restoring:
@@ -1028,7 +1061,10 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
     ledger = Ledger(env)
     restoring = all(e.get("restoring") for e in entries)
     if _committed(ledger, entries, staged) or (
-        restoring and isinstance(staged, dict) and _without_version(ledger.data) == _without_version(staged)
+        restoring
+        and not ledger.damaged  # (a restore from the backups commits nothing there: see _write_client)
+        and isinstance(staged, dict)
+        and _without_version(ledger.data) == _without_version(staged)
     ):  # (a restore whose ledger was committed stays done, whatever a client wrote since)
         for entry in entries:
             if entry.get("restoring") and entry.get("backups"):

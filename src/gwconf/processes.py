@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+
+from gwconf.records import record
 
 PROC = Path("/proc")
 
@@ -30,7 +31,7 @@ def alive(pid: int) -> bool:
     return True
 
 
-@dataclass
+@record
 class Process:
     pid: int
     entry: Path  # /proc/<pid>

@@ -8,17 +8,20 @@ output tokens: they beat what the gateway says, see ``limits``). ``profiles/exam
 
 from __future__ import annotations
 
+import json
 import re
-import shlex
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from gwconf import binding, secrets, urls
 from gwconf.errors import ParseError, ProfileError
-from gwconf.fileio import exclusive_lock, read_snapshot, remove_file, write_private
+from gwconf.fileio import decode_text, exclusive_lock, read_snapshot, remove_file, write_private
 from gwconf.paths import Env
+from gwconf.records import field, record
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
@@ -57,7 +60,7 @@ def key_from_command_output(profile: str, command: str, output: str) -> str:
     )
 
 
-@dataclass
+@record
 class Profile:
     name: str
     base_url: str
@@ -103,6 +106,7 @@ class Profile:
         if self.key_cmd:
             if self.key_cmd in _command_keys:  # one `pass` / `op read` prompt per command, not per client
                 return _command_keys[self.key_cmd]
+            import shlex
             import subprocess  # only a key command needs it (it costs about 4 ms to import)
 
             try:
@@ -258,15 +262,14 @@ _TOKEN_FIELDS = ("context_window", "max_output_tokens")
 _KNOWN_KEYS = {"name", *_TEXT_FIELDS, *_TOKEN_FIELDS, "models"}
 
 
-def parse_profile(text: str, source: str, name: str) -> Profile:
-    """Validate a profile file's content; every field is checked, unknown fields are refused."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line, col = _toml_position(str(exc))
-        raise ParseError(source, str(exc).split(" (at")[0], line, col) from None
+def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None = None) -> Profile:
+    """Validate a profile file's content; every field is checked, unknown fields are refused.
+    ``parsed``: what tomllib made of texts read before (see ``ParsedTexts``)."""
+    data = parsed.get(text) if parsed is not None else None
+    if data is None:
+        data = _toml_loads(text, source)
+        if parsed is not None:
+            parsed.put(text, data)
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise ProfileError(
@@ -331,6 +334,143 @@ def parse_profile(text: str, source: str, name: str) -> Profile:
     )
 
 
+def _toml_loads(text: str, source: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line, col = _toml_position(str(exc))
+        raise ParseError(source, str(exc).split(" (at")[0], line, col) from None
+
+
+class ParsedTexts:
+    """Profile texts already parsed, with what tomllib made of them: ``<state>/profiles.parsed.json``.
+
+    tomllib's import costs about 7 ms (its patterns, ``datetime``, ``string``), a third of
+    ``gwconf profile list`` beyond Python's own start-up (issue 15), and every command that loads
+    a profile paid it. The profile file is still read every time and looked up by its whole text,
+    so an entry is never stale: an edited profile is a new text, parsed anew.
+
+    It holds no key, nor any text that ``secrets.redact`` would mask. A profile with an inline
+    key is kept as the text before the key's value and the text after it, with the data less the
+    key. A text matches when it has that beginning and end and, between them, only characters
+    that stand for themselves inside a TOML basic string (``_KEY_VALUE``): it then parses to the
+    same data with that key (proven when the entry is made, by parsing it with a probe key in
+    that place), and the key is read from the profile's own text. A key written any other way
+    (escaped, a literal string, also named elsewhere) leaves its text unkept, parsed each time.
+
+    Only gwconf's own changes to the profiles write it (``save``, ``remove``, ``rename``), never
+    a command that reads them: a dry run or ``status`` writes nothing. Each write keeps only the
+    profiles saved then. Values JSON cannot hold as tomllib gave them (dates) are not kept, and an
+    unreadable file counts as empty.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: list[dict[str, Any]] = []
+        self.added = False
+        try:
+            loaded = json.loads(path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return
+        if isinstance(loaded, list):
+            self.entries = [e for e in loaded if _well_formed_entry(e)]
+
+    def get(self, text: str) -> dict[str, Any] | None:
+        for entry in self.entries:
+            if "text" in entry:
+                if entry["text"] == text:
+                    return dict(entry["data"])
+                continue
+            before, after = entry["before"], entry["after"]
+            if len(text) > len(before) + len(after) and text.startswith(before) and text.endswith(after):
+                key = text[len(before) : len(text) - len(after)]
+                if _KEY_VALUE.fullmatch(key):
+                    return {**entry["data"], "key": key}
+        return None
+
+    def put(self, text: str, data: dict[str, Any]) -> None:
+        if not _json_safe(data) or self.get(text) is not None:
+            return
+        key = data.get("key")
+        if key is None:
+            entry: dict[str, Any] = {"text": text, "data": data}
+        else:
+            place = _inline_key.search(text) if isinstance(key, str) else None
+            if place is None or place.group("value") != key or text.count(key) != 1:
+                return  # written some other way: parsed each time
+            rest = {k: v for k, v in data.items() if k != "key"}
+            before, after = text[: place.start("value")], text[place.end("value") :]
+            try:  # proof that the span is the key's value and nothing else: another key there
+                probed = _toml_loads(before + _PROBE + after, "probe")
+            except ParseError:
+                return
+            if probed != {**rest, "key": _PROBE}:
+                return
+            entry = {"before": before, "after": after, "data": rest}
+        kept_text = entry["text"] if "text" in entry else entry["before"] + entry["after"]
+        if secrets.redact(kept_text) != kept_text:  # a secret elsewhere (a key command's own key)
+            return
+        self.entries.append(entry)
+        self.added = True
+
+    def keep_only(self, texts: set[str]) -> None:
+        """Write the file again with only the entries of ``texts`` (the profiles saved now)."""
+        kept = [e for e in self.entries if any(_matches(e, text) for text in texts)]
+        if kept == self.entries and not self.added:
+            return
+        self.entries, self.added = kept, False
+        try:
+            if kept:
+                write_private(self.path, json.dumps(kept, ensure_ascii=False).encode())
+            else:
+                remove_file(self.path)
+        except OSError:  # a read-only state folder: every command parses, as before
+            pass
+
+
+# the characters a key may have (secrets.key_problems: what gateways issue) that stand for
+# themselves inside a TOML basic string
+_KEY_VALUE = re.compile(r"[A-Za-z0-9._~+/=:\-]+")
+_PROBE = "gwconf-probe-0123456789"
+# ``key = "…"`` alone on its line, as ``Profile.to_toml`` writes it
+_inline_key = re.compile(r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$', re.MULTILINE)
+
+
+def _matches(entry: dict[str, Any], text: str) -> bool:
+    if "text" in entry:
+        return bool(entry["text"] == text)
+    before, after = entry["before"], entry["after"]
+    middle = text[len(before) : len(text) - len(after)]
+    return text.startswith(before) and text.endswith(after) and bool(middle) and bool(_KEY_VALUE.fullmatch(middle))
+
+
+def _well_formed_entry(entry: Any) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("data"), dict) or "key" in entry["data"]:
+        return False
+    if "text" in entry:
+        return isinstance(entry["text"], str)
+    before, after = entry.get("before"), entry.get("after")
+    return (
+        isinstance(before, str)
+        and isinstance(after, str)
+        and before.endswith('"')
+        and after.startswith('"')
+    )
+
+
+def _json_safe(value: Any) -> bool:
+    """Whether ``value`` reads back from JSON as itself (tomllib also makes dates and times)."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_safe(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_json_safe(v) for v in value)
+    if isinstance(value, float):
+        return value == value and value not in (float("inf"), float("-inf"))
+    return value is None or isinstance(value, (str, int, bool))
+
+
 def _toml_position(message: str) -> tuple[int | None, int | None]:
     match = re.search(r"line (\d+), column (\d+)", message)
     return (int(match.group(1)), int(match.group(2))) if match else (None, None)
@@ -352,6 +492,28 @@ class ProfileStore:
         self.env = env
         self.folder = env.profiles_dir
         self.active_file = env.config_dir / "active"
+        self._parsed: ParsedTexts | None = None
+
+    @property
+    def parsed(self) -> ParsedTexts:
+        if self._parsed is None:
+            self._parsed = ParsedTexts(self.env.state_dir / "profiles.parsed.json")
+        return self._parsed
+
+    def _settle_parsed(self) -> None:
+        """After a parse or a change of the saved profiles: keep what the profiles hold now."""
+        parsed = self._parsed
+        if parsed is None:
+            return
+        texts = set()
+        for name in self.names():
+            try:
+                text = decode_text(self.path_for(name).read_bytes(), name)[0]
+                parsed.put(text, _toml_loads(text, name))
+            except (OSError, ParseError):  # unreadable or broken: read (and reported) when loaded
+                continue
+            texts.add(text)
+        parsed.keep_only(texts)
 
     def path_for(self, name: str) -> Path:
         return self.folder / f"{validate_name(name)}.toml"
@@ -427,10 +589,9 @@ class ProfileStore:
                     else f"Create it: gwconf profile add {name_or_path} --base-url URL",
                 )
         snap = read_snapshot(path)
-        from gwconf.formats import decode
-
-        text, _ = decode(snap.data or b"", str(path))
-        profile = parse_profile(text, str(path), name)
+        text, _ = decode_text(snap.data or b"", str(path))
+        in_store = path.parent == self.folder  # a profile file elsewhere is parsed each time
+        profile = parse_profile(text, str(path), name, self.parsed if in_store else None)
         profile.source = path
         return profile
 
@@ -438,9 +599,11 @@ class ProfileStore:
         path = self.path_for(profile.name)
         text = profile.to_toml()
         # never save what load would refuse (a model with a newline)
-        parse_profile(text, str(path), profile.name)
+        parse_profile(text, str(path), profile.name, self.parsed)
         with self._locked():
             write_private(path, text.encode())
+            self.parsed.added = True  # the old text (and a key it held) goes
+            self._settle_parsed()
         return path
 
     def _locked(self) -> AbstractContextManager[None]:
@@ -453,6 +616,8 @@ class ProfileStore:
             self.load(name)  # the error, with the closest saved name
             raise ProfileError(f"no profile named {name!r}.", "See: gwconf profile list")
         remove_file(path)
+        self.parsed.added = True  # its text (and a key it held) goes
+        self._settle_parsed()
         if self.active() == name:
             remove_file(self.active_file)
 
@@ -463,6 +628,8 @@ class ProfileStore:
         profile.name = validate_name(new)
         self.save(profile)
         remove_file(self.path_for(old))
+        self.parsed.added = True
+        self._settle_parsed()
         if self.active() == old:
             self.set_active(new)
 

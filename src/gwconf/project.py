@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from gwconf import binding
@@ -24,11 +23,12 @@ from gwconf.errors import GwconfError, UsageError, WriteRefused
 from gwconf.fileio import atomic_write, read_snapshot, remove_file
 from gwconf.formats import Document
 from gwconf.paths import Env
+from gwconf.records import record
 
 # -- the folder binding ----------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class BindResult:
     path: Path
     action: str  # "created", "updated", "unchanged", "removed", "absent"

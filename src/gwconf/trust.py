@@ -9,17 +9,17 @@ names the file and the host so the user hears it plainly (docs/security.md).
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from gwconf import records
 from gwconf.clients._base import ClientAdapter, Reading, folders_to_project_root
 from gwconf.errors import GwconfError, UntrustedAddress
 from gwconf.operations import read_client
 from gwconf.paths import Env, display
 from gwconf.profiles import ProfileStore
+from gwconf.records import field, record
 
 
 def origin(url: str | None) -> tuple[str, str, int | None]:
@@ -33,7 +33,7 @@ def origin(url: str | None) -> tuple[str, str, int | None]:
     return scheme, (parts.hostname or "").lower(), port or {"https": 443, "http": 80}.get(scheme)
 
 
-@dataclass
+@record
 class Trust:
     """The addresses verify may send a key to: every saved profile's (its base, Anthropic and Gemini
     addresses), and, with ``--trust-project``, the one the current folder's files choose.
@@ -61,7 +61,7 @@ class Trust:
         return origin(url) in self.origins
 
 
-@dataclass
+@record
 class Override:
     """A project file (or files) in the current folder that choose a client's address."""
 
@@ -79,7 +79,7 @@ def project_override(client: ClientAdapter, env: Env, reading: Reading) -> Overr
     if env.cwd == env.home or not reading.base_url:
         return None
     try:
-        at_home = read_client(client, dataclasses.replace(env, cwd=env.home)).base_url
+        at_home = read_client(client, records.replace(env, cwd=env.home)).base_url
     except GwconfError:
         at_home = None
     if at_home == reading.base_url:

@@ -7,10 +7,10 @@ their own paths); ``/v1/`` with a trailing slash; the full chat endpoint; or hos
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from gwconf.errors import ProfileError
+from gwconf.records import field, record
 
 # Each vendor's own address, where a client goes when nothing points it elsewhere (one place for all).
 OFFICIAL_OPENAI_BASE = "https://api.openai.com/v1"
@@ -36,7 +36,7 @@ VENDOR_HOSTS = (
 _ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/responses", "/messages", "/models")
 
 
-@dataclass
+@record
 class Normalized:
     url: str
     changes: list[str] = field(default_factory=list)

@@ -7,7 +7,6 @@ client for the CLI to render.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from gwconf import urls
@@ -17,10 +16,11 @@ from gwconf.gateway import Probe, probe
 from gwconf.operations import read_client
 from gwconf.paths import Env
 from gwconf.profiles import Profile
+from gwconf.records import field, record
 from gwconf.trust import Trust, project_override, untrusted
 
 
-@dataclass
+@record
 class Check:
     """verify's answer for one client, or for a profile on its own (``client_id`` None)."""
 

@@ -263,6 +263,8 @@ class GwconfMachine(RuleBasedStateMachine):
     # -- the model's side of gwconf's commands ------------------------------------------------------
     def gwconf_wrote(self, profile: str, model: str, before: dict[str, FileState]) -> None:
         """apply / use succeeded for this client: a new epoch if none was open; managed keys are gwconf's."""
+        if self.tainted and self.applied is None and self.files() == before:
+            return  # the files hold these values already (a damaged-ledger restore left them): nothing written, nothing recorded
         if self.applied is None:
             self.snapshot = before
             self.pristine = {rel: True for rel in self.driver.paths}
@@ -511,15 +513,27 @@ class GwconfMachine(RuleBasedStateMachine):
         assert code == 1 and "damaged" in err, err
         assert ledger.read_text() == '{"version": 2, "clients": [', "status moved the damaged ledger"
         before = self.files()
+        if self.applied is not None:  # gwconf could not tell its values from the user's: refused
+            other = "b" if self.applied != "b" else "a"  # another gateway: a change for every client
+            code, _, err = self.run("apply", self.driver.client, "-p", other)
+            assert code == 1 and str(ledger) in err and "gwconf restore --all" in err, (code, err)
+            assert self.files() == before, "an apply over the damaged ledger wrote"
+            assert ledger.read_text() == '{"version": 2, "clients": [', "a refused apply moved the ledger"
         code, out, err = self.run("restore", "--all")
         assert code == 0, (out, err)
+        # processed every client in the backups: the damaged ledger goes aside, kept, and named
+        assert not self.ledger_damaged(), "restore --all left the damaged ledger in place"
+        aside = sorted(ledger.parent.glob("ledger.damaged-*.json"))
+        assert aside and str(aside[-1]) in err, err
         if self.applied is None:
             if not self.tainted:  # (else files an earlier damaged restore left may go now)
                 assert self.files() == before
             return
         if "left as it is" in out + err:  # a file changed since: the whole client stays as it is
             assert self.files() == before, "a client was left half restored"
-            self.tainted = True  # gwconf's values stay; a later apply takes them as the user's
+            # gwconf's values stay (named, with where the bytes from before gwconf are); the ledger
+            # is set aside all the same, so a later apply takes them as the user's
+            self.tainted = True
         else:
             for rel in self.driver.paths:
                 if self.pristine.get(rel, True) and rel in self.snapshot:

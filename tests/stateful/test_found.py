@@ -108,15 +108,13 @@ def test_killed_apply_then_damaged_ledger_restore_still_finds_gwconfs_copies(
             assert "gw.example.com" not in left and TEST_KEY not in left, (kill_at, path, result.output)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="open: apply over a damaged ledger takes gwconf's own values as the user's"
-)
 def test_apply_over_a_damaged_ledger_then_restore_leaves_nothing_of_gwconfs(
     gwconf, home: Path, profile, tmp_path
 ) -> None:
-    """apply codex; the ledger is damaged; apply again (another model); restore. Today the second
-    apply says nothing about the damaged ledger, records what the first apply wrote as the values
-    from before gwconf, and restore then "restores" the gateway's address and key (exit 0)."""
+    """apply codex; the ledger is damaged; apply again (another model); restore. The second apply
+    said nothing about the damaged ledger, recorded what the first apply wrote as the values from
+    before gwconf, and restore then "restored" the gateway's address and key (exit 0). Now it is
+    refused (codex is in the backups), and restore puts back the user's bytes from the backups."""
     config = home / ".codex" / "config.toml"
     config.parent.mkdir()
     config.write_text('# mine\nmodel = "gpt-5"\n')
@@ -125,9 +123,10 @@ def test_apply_over_a_damaged_ledger_then_restore_leaves_nothing_of_gwconfs(
     applied = gwconf("apply", "codex", "--model", "other-model")
     result = gwconf("restore", "codex")
     left = "".join(p.read_text() for p in (home / ".codex").iterdir() if p.is_file())
-    assert applied.exit_code != 0 or "damaged" in applied.stderr, applied
+    assert applied.exit_code == 1 and "damaged" in applied.stderr, applied
     assert result.exit_code == 0, result
     assert "gw.example.com" not in left and TEST_KEY not in left, left
+    assert config.read_text() == '# mine\nmodel = "gpt-5"\n'
 
 
 @pytest.mark.parametrize("before", ["config.toml", "auth.json"])

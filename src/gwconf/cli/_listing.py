@@ -7,9 +7,11 @@ command line, so both paths print the same thing (issue 15).
 
 from __future__ import annotations
 
-from typing import Any
-
 from gwconf.cli import _output
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def collect() -> tuple[str | None, list[dict[str, Any]]]:
@@ -93,7 +95,8 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
         _output.print_error(
             GwconfError(
                 f"{ledger.damaged}: gwconf cannot tell which clients it applied.",
-                "`gwconf restore --all` falls back to the backups it can still find.",
+                "`gwconf restore --all` restores from the backups it can still find, then sets the "
+                "damaged ledger aside; until then apply refuses to write the clients gwconf wrote.",
             )
         )
     detected: dict[str, bool] = {}  # asked once per client: client_status needs the answer too

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
 
 from gwconf.secrets import redact, redact_data
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 _known_keys: list[str] = []
 

@@ -30,6 +30,9 @@ def command(
     A file untouched since gwconf wrote it gets its original bytes back exactly; a file gwconf
     created is removed. Where you changed a managed key since, your value is left alone and
     reported. Timestamped whole-file backups stay in gwconf's state folder as a last resort.
+
+    If gwconf's ledger is damaged, restore works from the backups, and apply and use refuse to write
+    until --all (or the restore of the last client in the backups) sets the damaged ledger aside.
     """
     from gwconf import operations, registry
     from gwconf import plan as planning
@@ -48,7 +51,7 @@ def command(
     if ledger.damaged:
         _output.warn(
             f"{ledger.damaged}: restoring from the backups gwconf can still find; the damaged file is "
-            "kept aside (ledger.damaged-*.json in the same folder)"
+            "set aside (ledger.damaged-*.json in the same folder) once no client needs it"
         )
     if all_clients:
         known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients()
@@ -70,8 +73,17 @@ def command(
             result.id = adapter.client_id
     else:
         results = operations.restore_clients(clients, env, dry_run=dry_run, force=force)
+    aside = None
+    if ledger.damaged and not dry_run:
+        aside = operations.settle_damaged_ledger(env, results, every=all_clients)
     if as_json:
-        _output.emit_json({"dry_run": dry_run, "clients": [r.to_json() for r in results]})
+        _output.emit_json(
+            {
+                "dry_run": dry_run,
+                "clients": [r.to_json() for r in results],
+                "ledger_set_aside": None if aside is None else str(aside),
+            }
+        )
     else:
         for result in results:
             _output.out(_output.style(f"== {result.id} ({result.name})", bold=True))
@@ -90,4 +102,11 @@ def command(
                 _output.out(f"  {note}")
             if result.files and result.restart:
                 _output.out(f"  restart: {result.restart}")
+    if aside is not None:
+        _output.warn(f"the damaged ledger was set aside as {aside} (kept for you); gwconf starts a new one")
+    elif ledger.damaged and not dry_run:
+        _output.warn(
+            f"{ledger.damaged}: kept in place, a client gwconf wrote still needs a restore; "
+            "apply and use refuse to write until then (gwconf restore --all)"
+        )
     return int(ExitCode.ERROR) if any(r.error for r in results) else 0

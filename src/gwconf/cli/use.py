@@ -42,6 +42,7 @@ def command(
     profile, so it can be committed. --dir --unset removes it.
     """
     from gwconf import operations, registry
+    from gwconf import plan as planning
     from gwconf.errors import UsageError
     from gwconf.ledger import Ledger
     from gwconf.profiles import ProfileStore
@@ -61,7 +62,10 @@ def command(
         for note in operations.repair_interrupted(env):
             _output.warn(note)
         store.set_active(profile.name)
-    clients = [] if no_apply else [registry.get(c) for c in Ledger(env).clients() if c in registry.MODULES]
+    ledger = Ledger(env)
+    # a damaged ledger names no client: the backups do, and apply refuses to write them until restored
+    known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients()
+    clients = [] if no_apply else [registry.get(c) for c in known if c in registry.MODULES]
     results = []
     if clients:
         _output.remember_key(profile.resolve_key(env))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,6 +21,7 @@ from gwconf.errors import ClientError
 from gwconf.formats import MISSING, Document
 from gwconf.limits import Limits
 from gwconf.paths import Env, display
+from gwconf.records import field, record
 
 if TYPE_CHECKING:
     from gwconf.clients._launch_types import LaunchSpec
@@ -31,7 +31,7 @@ FAMILIES = ("openai", "anthropic", "gemini")
 WIRES = ("chat", "responses", "messages", "gemini")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConfigFile:
     """One file a client reads. ``role`` names it inside the client (``config``, ``auth``...)."""
 
@@ -42,7 +42,7 @@ class ConfigFile:
     strict: bool = False  # strict JSON that must stay strict
 
 
-@dataclass
+@record
 class Target:
     """What one client should point at, derived from a profile."""
 
@@ -63,7 +63,7 @@ class Target:
         return secrets.mask(self.api_key)
 
 
-@dataclass
+@record
 class Finding:
     """One thing doctor or status has to say. ``area``: base, key, provider, override, process, other."""
 
@@ -76,7 +76,7 @@ class Finding:
         return {"level": self.level, "area": self.area, "message": self.message, "fix": self.fix}
 
 
-@dataclass
+@record
 class Reading:
     """What a client will really send, read back from its files (following its own precedence)."""
 

@@ -6,17 +6,17 @@ Client modules import these types from here, below ``clients/``, so the arrows r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gwconf.errors import ClientError
+from gwconf.records import field, record
 
 if TYPE_CHECKING:
     from gwconf.clients._base import Target
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TempPath:
     """A path inside the launch's temporary folder: known only once the launch starts."""
 
@@ -29,7 +29,7 @@ class TempPath:
 Arg = str | TempPath
 
 
-@dataclass
+@record
 class LaunchSpec:
     """How one client starts with a target injected.
 

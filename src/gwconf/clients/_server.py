@@ -10,16 +10,16 @@ never guesses a folder and never creates one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from gwconf.errors import ClientError, NotSetUp
 from gwconf.paths import Env
+from gwconf.records import record
 
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Location:
     folder: Path
     how: str  # "$LIBRECHAT_DIR", "the current folder"...

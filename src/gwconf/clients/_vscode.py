@@ -10,14 +10,14 @@ edits the default profile and says so when other profiles exist.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from gwconf.formats import lazy
 from gwconf.paths import Env
+from gwconf.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variant:
     id: str
     name: str  # as people call it
@@ -76,7 +76,7 @@ def installed_variants(env: Env) -> list[str]:
     ]
 
 
-_VERSION = re.compile(r"-(\d+(?:\.\d+)*)(?:-[A-Za-z0-9._-]+)?$")
+_VERSION = lazy(r"-(\d+(?:\.\d+)*)(?:-[A-Za-z0-9._-]+)?$")
 
 
 def extension_version(env: Env, variant: str, extension_id: str) -> str | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, fields
 from typing import Any
 
 from gwconf import urls
@@ -41,9 +40,10 @@ from gwconf.clients._base import (
     upsert_table,
 )
 from gwconf.clients._launch_types import require_model
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.paths import Env
 from gwconf.processes import alive
+from gwconf.records import fields, record
 
 ID = "claude-code-router"
 NAME = "Claude Code Router"
@@ -62,7 +62,7 @@ RESTAMPED: tuple[str, ...] = ()
 PROVIDER = "gwconf"
 CLI = "gwconf apply claude-code-router"
 ROUTES = ("background", "think", "longContext", "webSearch", "image")
-_ENV_REF = re.compile(r"\$\{([^}]+)\}|\$([A-Z_][A-Z0-9_]*)")
+_ENV_REF = lazy(r"\$\{([^}]+)\}|\$([A-Z_][A-Z0-9_]*)")
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
@@ -73,7 +73,7 @@ launch = no_launch
 project_scope_files = no_project_scope_files
 
 
-@dataclass
+@record
 class RouterTarget(Target):
     """The chat target, and whether the profile has an Anthropic-style address of its own."""
 

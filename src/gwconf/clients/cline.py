@@ -39,7 +39,6 @@ extension's files are read, never written), so it needs no running-app guard.
 from __future__ import annotations
 
 import os
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -59,7 +58,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, WriteRefused
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import write_limits
 from gwconf.paths import Env, display
 
@@ -95,7 +94,7 @@ SAFE_DEFAULTS: dict[str, int | bool] = {
     "temperature": 0,
 }
 EXTENSION = "saoudrizwan.claude-dev"
-_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
+_ISO = lazy(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)

@@ -55,7 +55,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError, GwconfError
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import known_limits, output_or_default, window_or_default
 from gwconf.paths import Env, display
 
@@ -76,7 +76,7 @@ RESTAMPED: tuple[str, ...] = ()
 PROVIDER_ID = "gwconf"
 SCHEMA = "https://charm.land/crush.json"
 SLOTS = ("large", "small")
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VAR = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)

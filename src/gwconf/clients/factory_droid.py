@@ -29,7 +29,6 @@ temporary ``FACTORY_HOME_OVERRIDE`` whose settings.json ``render()`` edited.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,7 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import known_limits
 from gwconf.paths import Env
 
@@ -75,7 +74,7 @@ PROVIDERS = {
     "anthropic": ("messages", "x-api-key"),
 }
 CLI = "gwconf apply factory-droid"
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_ENV_REF = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)

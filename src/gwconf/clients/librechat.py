@@ -11,8 +11,6 @@ The folder: ``$LIBRECHAT_DIR``, else the current folder when it holds ``librecha
 
 from __future__ import annotations
 
-import re
-
 from gwconf.clients import _server
 from gwconf.clients._base import (
     ConfigFile,
@@ -28,7 +26,7 @@ from gwconf.clients._base import (
     no_steps,
 )
 from gwconf.errors import ClientError
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.paths import Env
 
 ID = "librechat"
@@ -143,7 +141,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     return notes
 
 
-_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_REF = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

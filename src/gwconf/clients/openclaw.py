@@ -48,7 +48,7 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env
 
@@ -74,7 +74,7 @@ APIS = {
     "openai-responses": ("responses", "bearer"),
     "anthropic-messages": ("messages", "x-api-key"),
 }
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_ENV_REF = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +49,10 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
+from gwconf.records import record
 
 ID = "opencode"
 NAME = "opencode"
@@ -70,8 +70,8 @@ RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER_ID = "gwconf"
 NPM = "@ai-sdk/openai-compatible"
-_ENV_REF = re.compile(r"\{env:([^}]+)\}")
-_FILE_REF = re.compile(r"\{file:([^}]+)\}")
+_ENV_REF = lazy(r"\{env:([^}]+)\}")
+_FILE_REF = lazy(r"\{file:([^}]+)\}")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -83,7 +83,7 @@ doctor = no_doctor
 import_link = no_import_link
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Layout:
     """What differs between opencode and its forks: folder names, file names, variable names."""
 

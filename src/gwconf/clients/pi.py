@@ -28,9 +28,7 @@ limits when known (limits.py), left out when unknown, so pi's own defaults apply
 
 from __future__ import annotations
 
-import re
 import sys
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +49,10 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.limits import known_limits
 from gwconf.paths import Env
+from gwconf.records import fields, record
 
 ID = "pi"
 NAME = "pi"
@@ -77,7 +76,7 @@ APIS = {
     "anthropic-messages": ("messages", "x-api-key"),
     "google-generative-ai": ("gemini", "x-goog-api-key"),
 }
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 CLI = "gwconf apply pi"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -89,7 +88,7 @@ import_link = no_import_link
 project_scope_files = no_project_scope_files
 
 
-@dataclass
+@record
 class PiTarget(Target):
     """The chat target plus the Anthropic-style address when the profile sets one."""
 

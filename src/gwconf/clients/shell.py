@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +39,9 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import GwconfError
 from gwconf.fileio import read_snapshot
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.paths import Env
+from gwconf.records import fields, record
 
 ID = "shell"
 NAME = "Shell environment"
@@ -78,7 +78,7 @@ project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
-@dataclass
+@record
 class ShellTarget(Target):
     """The OpenAI-style target plus the family addresses the profile sets explicitly."""
 
@@ -287,7 +287,7 @@ def _block(doc: Document | None) -> dict[str, str]:
 
 _BEGIN, _END = "# >>> gwconf >>>", "# <<< gwconf <<<"
 # Debian/Ubuntu's skeleton .bashrc and friends: "If not running interactively, don't do anything".
-_INTERACTIVE_ONLY = re.compile(r"^\s*\*\)\s*return|\[\[?\s*-z\s+\"?\$PS1\"?\s*\]\]?\s*&&\s*return", re.M)
+_INTERACTIVE_ONLY = lazy(r"^\s*\*\)\s*return|\[\[?\s*-z\s+\"?\$PS1\"?\s*\]\]?\s*&&\s*return", re.M)
 
 
 def _assigns(fmt: str, name: str) -> re.Pattern[str]:

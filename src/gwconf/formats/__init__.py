@@ -10,10 +10,24 @@ from __future__ import annotations
 import copy
 import importlib
 import marshal
+import sys
 from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats._base import MISSING, Document, Edit, Frozen, KeyPath, Op, Parsed, detect_eol
+from gwconf.fileio import BOM
+from gwconf.fileio import decode_text as decode
+from gwconf.formats._base import (
+    MISSING,
+    Document,
+    Edit,
+    Frozen,
+    KeyPath,
+    LazyPattern,
+    Op,
+    Parsed,
+    detect_eol,
+    lazy,
+)
 
 __all__ = [
     "FORMATS",
@@ -30,12 +44,12 @@ __all__ = [
     "detect_eol",
     "encode",
     "get_plain",
+    "lazy",
     "load",
     "replay",
     "verify_edit",
 ]
 
-BOM = "\ufeff"
 
 # format name -> module under gwconf.formats that defines ``load(text, source) -> Document``
 FORMATS: dict[str, str] = {
@@ -55,22 +69,35 @@ FORMATS: dict[str, str] = {
 
 def load(fmt: str, text: str, source: str) -> Document:
     """Parse ``text`` (no BOM) as ``fmt``; raises ``ParseError`` naming ``source``."""
+    if FORMATS[fmt] == "yaml" and "yaml" not in sys.modules:
+        _import_pyyaml()
     module = importlib.import_module(f"gwconf.formats.{FORMATS[fmt]}")
     doc: Document = module.load(text, source, fmt=fmt)  # each editor module's load returns one
     return doc
 
 
-def decode(raw: bytes, source: str) -> tuple[str, bool]:
-    """Bytes -> (text without BOM, had_bom). Invalid UTF-8 is a parse error with its line."""
+def _import_pyyaml() -> None:
+    """Import PyYAML with its pure-Python reader's ``NON_PRINTABLE`` compiled on first use.
+
+    That one pattern, a character class over all of Unicode, is compiled when ``yaml`` is
+    imported and took 10 ms of every command that reads a YAML file (issue 15), though gwconf
+    reads YAML through libyaml's parser, which never uses it. While ``yaml`` is imported,
+    ``re.compile`` hands back a ``LazyPattern`` for that pattern alone; where libyaml is missing
+    and the pure-Python reader runs, the first ``search`` compiles it."""
+    import re
+
+    real_compile = re.compile
+
+    def compile_deferring(pattern: Any, flags: int = 0) -> Any:
+        if isinstance(pattern, str) and pattern.startswith("[^\t\n\r -~\x85"):
+            return LazyPattern(pattern, flags)
+        return real_compile(pattern, flags)
+
+    re.compile = compile_deferring
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ParseError(source, "not valid UTF-8 text", line, column) from None
-    if text.startswith(BOM):
-        return text[1:], True
-    return text, False
+        import yaml  # noqa: F401
+    finally:
+        re.compile = real_compile
 
 
 def encode(text: str, had_bom: bool) -> bytes:

@@ -16,8 +16,9 @@ import gc
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
+
+from gwconf.records import field, record
 
 KeyPath = tuple[str | int, ...]
 
@@ -40,7 +41,7 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Op:
     """One edit: ``set`` (value) or ``delete``; ``append`` adds ``value`` to the list at ``path``."""
 
@@ -49,7 +50,7 @@ class Op:
     value: Any = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Edit:
     """One replacement an editor made: ``[start, end)`` of the text as it was just before this
     edit became ``length`` new characters (offsets move with each edit, as the text did).
@@ -329,7 +330,7 @@ def paused_gc() -> Iterator[None]:
 _FREEZE_AFTER = 200_000  # objects made during one pause (a file of a few hundred kilobytes)
 
 
-@dataclass
+@record
 class OpLog:
     """Mixin-ish helper: editors keep their applied operations here."""
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
@@ -45,6 +44,7 @@ from gwconf.formats._base import (
     total,
     trimmed_edit,
 )
+from gwconf.records import record
 
 __all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dotenv-npm"
 
@@ -100,7 +100,7 @@ def load(text: str, source: str, *, fmt: str = "dotenv") -> DotenvDocument:
     return DotenvDocument(text, source, fmt)
 
 
-@dataclass
+@record
 class _Binding:
     """One ``NAME=value`` as the library reads it; offsets are in the file's own text."""
 

@@ -17,7 +17,6 @@ value cannot fake an end marker.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from gwconf.errors import WriteRefused
@@ -31,6 +30,7 @@ from gwconf.formats._base import (
     never_reads_as,
     reread_from_scratch,
 )
+from gwconf.records import record
 
 BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
@@ -65,7 +65,7 @@ def assignment(fmt: str, name: str, value: str) -> str:
     return f"export {name}={quote(fmt, value)}"
 
 
-@dataclass
+@record
 class _Line:
     """A piece of the block: a variable assignment (``name`` set) or a comment/blank line."""
 

@@ -30,7 +30,6 @@ import datetime
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
 from gwconf.errors import ParseError, WriteRefused
@@ -51,6 +50,7 @@ from gwconf.formats._base import (
     total,
 )
 from gwconf.formats._base import same_value as _same
+from gwconf.records import record
 
 
 def load(text: str, source: str, *, fmt: str = "toml") -> TomlDocument:
@@ -106,7 +106,7 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
 # -- the text's table sections -----------------------------------------------------------------
 
 
-@dataclass
+@record
 class _Row:
     start: int
     end: int  # after the line ending

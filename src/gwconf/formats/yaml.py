@@ -22,7 +22,6 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import yaml
@@ -55,6 +54,7 @@ from gwconf.formats._base import (
     same_value,
     trimmed_edit,
 )
+from gwconf.records import record
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
@@ -274,7 +274,7 @@ def _nest(path: KeyPath, value: Any) -> Any:
 # Composing: events -> nodes with integer offsets, without recursion.
 
 
-@dataclass
+@record
 class _Tree:
     root: Node | None
     aliases: dict[int, dict[Any, tuple[int, int]]]  # id(collection) -> slot -> span of the alias text
@@ -801,7 +801,7 @@ def _same_shared(a: Any, b: Any) -> bool:
 # The document.
 
 
-@dataclass
+@record
 class _Step:
     """One node on the way down a path: where it sits in its parent and whether via an alias."""
 

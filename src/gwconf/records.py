@@ -1,0 +1,220 @@
+"""``@record``: the part of ``dataclasses`` gwconf uses, at a fifth of the cost to define a class.
+
+On CPython 3.11 ``@dataclass`` compiles each generated method with its own ``exec`` (about
+0.7 ms a class, 1.1 ms frozen) and needs ``inspect`` (about 5 ms to import). gwconf defines 30-40
+record classes in any command that reads client files: measured with ``bench/run.py``, that was
+36 of the 145 ms ``gwconf clients`` took, a quarter of the command (issue 15). Here only
+``__init__`` is compiled, once per class and only when its first instance is made, so building
+an instance costs what a dataclass's does;
+``__eq__``, ``__repr__``, ``__hash__`` and the frozen guard are shared functions that read the
+field names from the class.
+
+The semantics are dataclasses' for what gwconf uses, and ``tests/test_records.py`` holds each
+behaviour against ``dataclasses`` itself: fields from annotations in definition order (a
+subclass's after its bases'), defaults and ``field(default_factory=...)``, ``repr=False``,
+``compare=False``, ``frozen=True`` (hashable by value, ``FrozenInstanceError``-like
+``AttributeError`` on assignment), ``eq=False``, ``__post_init__``, ``fields()`` and
+``replace()``. Type checkers see it through ``dataclass_transform`` (PEP 681).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing itself costs about 3 ms to import: only type checkers read it here
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+
+    def dataclass_transform(**kwargs: object) -> object:
+        return lambda function: function
+
+
+__all__ = ["Field", "FrozenInstanceError", "field", "fields", "record", "replace"]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class FrozenInstanceError(AttributeError):
+    """Assigning to a field of a frozen record (the name ``dataclasses`` uses)."""
+
+
+class Field:
+    """One field: its name, default or factory, and whether repr and ``==`` use it."""
+
+    __slots__ = ("compare", "default", "default_factory", "name", "repr")
+
+    def __init__(
+        self, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True, compare: bool = True
+    ) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.repr = repr
+        self.compare = compare
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r})"
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Callable[[], Any] | Any = MISSING,
+    repr: bool = True,
+    compare: bool = True,
+) -> Any:
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, repr, compare)
+
+
+def fields(cls_or_instance: Any) -> tuple[Field, ...]:
+    try:
+        return cls_or_instance.__record_fields__  # type: ignore[no-any-return]
+    except AttributeError:
+        raise TypeError("must be called with a record type or instance") from None
+
+
+def replace(obj: _T, **changes: Any) -> _T:
+    """A copy of ``obj`` with ``changes``: a new instance, so defaults and ``__post_init__`` run again."""
+    for f in fields(obj):
+        if f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return type(obj)(**changes)
+
+
+# -- the shared methods -------------------------------------------------------------------------
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.__record_fields__ if f.repr)
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _key(self: Any) -> tuple[Any, ...]:
+    return tuple(getattr(self, name) for name in self.__record_compared__)
+
+
+def _eq(self: Any, other: Any) -> Any:
+    if other.__class__ is self.__class__:
+        return _key(self) == _key(other)
+    return NotImplemented
+
+
+def _hash(self: Any) -> int:
+    return hash(_key(self))
+
+
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    if name in self.__record_names__:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    if name in self.__record_names__:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
+
+
+def _init_source(all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -> tuple[str, dict[str, Any]]:
+    """``__init__``'s text, and the names its defaults and factories are bound to."""
+    params, body, names = ["self"], [], {"MISSING": MISSING, "_setattr": object.__setattr__}
+    seen_default = False
+    for index, f in enumerate(all_fields):
+        if f.default is not MISSING:
+            names[f"_d{index}"] = f.default
+            params.append(f"{f.name}=_d{index}")
+            value = f.name
+            seen_default = True
+        elif f.default_factory is not MISSING:
+            names[f"_f{index}"] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            value = f"_f{index}() if {f.name} is MISSING else {f.name}"
+            seen_default = True
+        else:
+            if seen_default:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            params.append(f.name)
+            value = f.name
+        body.append(f"_setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
+    if post_init:
+        body.append("self.__post_init__()")
+    source = f"def __init__({', '.join(params)}):\n" + "".join(f" {line}\n" for line in body or ["pass"])
+    return source, names
+
+
+def _first_init(cls: Any, source: str, names: dict[str, Any]) -> Any:
+    """An ``__init__`` that compiles the class's own on the first instance and hands over to it:
+    a command defines about 40 record classes and makes instances of fewer than half, and the
+    compile was most of what defining one cost."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = cls.__dict__["__init__"]
+        if init is __init__:  # not compiled yet (another instance may have done it meanwhile)
+            exec(source, names)  # one compile per class; dataclasses makes one per method
+            init = names["__init__"]
+            init.__qualname__ = f"{cls.__qualname__}.__init__"
+            cls.__init__ = init
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+def _own_fields(cls: Any) -> list[Field]:
+    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs 5 ms)
+    found = []
+    for name, annotation in annotations.items():
+        if isinstance(annotation, str) and annotation.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        default = cls.__dict__.get(name, MISSING)
+        spec = default if isinstance(default, Field) else Field(default)
+        spec.name = name
+        if isinstance(default, Field) or default is not MISSING:
+            if spec.default is MISSING:
+                delattr(cls, name)  # a factory, or field() without a default: no class attribute
+            else:
+                setattr(cls, name, spec.default)  # as dataclasses: the default stays a class attribute
+        found.append(spec)
+    return found
+
+
+def _build(cls: Any, eq: bool, frozen: bool) -> Any:
+    by_name: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for f in base.__dict__.get("__record_fields__", ()):
+            by_name[f.name] = f
+    for f in _own_fields(cls):
+        by_name[f.name] = f
+    all_fields = tuple(by_name.values())
+    source, names = _init_source(all_fields, frozen, hasattr(cls, "__post_init__"))
+    cls.__init__ = _first_init(cls, source, names)
+    cls.__record_fields__ = all_fields
+    cls.__record_names__ = frozenset(by_name)
+    cls.__record_compared__ = tuple(f.name for f in all_fields if f.compare)
+    if "__repr__" not in cls.__dict__:
+        cls.__repr__ = _repr
+    if eq and "__eq__" not in cls.__dict__:
+        cls.__eq__ = _eq
+        # as dataclasses: eq without frozen makes instances unhashable; frozen hashes the fields
+        if "__hash__" not in cls.__dict__ or cls.__dict__["__hash__"] is None:
+            cls.__hash__ = _hash if frozen else None
+    if frozen:
+        cls.__setattr__ = _frozen_setattr
+        cls.__delattr__ = _frozen_delattr
+    return cls
+
+
+@dataclass_transform(field_specifiers=(field, Field))
+def record(cls: Any = None, /, *, eq: bool = True, frozen: bool = False) -> Any:
+    """``@record`` or ``@record(frozen=True)``: a class whose annotated names are its fields."""
+    if cls is None:
+        return lambda inner: _build(inner, eq, frozen)
+    return _build(cls, eq, frozen)

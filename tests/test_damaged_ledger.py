@@ -1,0 +1,195 @@
+"""A damaged ledger: apply and use refuse to write while a client gwconf wrote still needs it, and
+restore is the way out (it sets the damaged file aside once no client needs it), through the real
+commands in a temporary HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+from pathlib import Path
+
+from tests.conftest import TEST_KEY
+from tests.hardening._world import run_forked
+
+GARBAGE = '{"version": 2, "clients": ['
+CODEX = '# mine\nmodel = "gpt-5"\nsandbox_mode = "workspace-write"\n'
+CLAUDE = '{\n  "theme": "dark"\n}\n'
+
+
+def _seed(home: Path) -> tuple[Path, Path]:
+    config, settings = home / ".codex" / "config.toml", home / ".claude" / "settings.json"
+    for path, text in ((config, CODEX), (settings, CLAUDE)):
+        path.parent.mkdir()
+        path.write_text(text)
+    return config, settings
+
+
+def _state(tmp_path: Path) -> Path:
+    return tmp_path / "gwconf" / "state"
+
+
+def _aside(tmp_path: Path) -> list[Path]:
+    return sorted(_state(tmp_path).glob("ledger.damaged-*.json"))
+
+
+def test_apply_is_refused_until_restore_all_sets_the_ledger_aside(gwconf, home: Path, profile, tmp_path) -> None:
+    """apply; the ledger is damaged; apply (another model) and apply of a client never written are
+    refused, naming the damaged file and the way out, nothing written; restore --all restores from
+    the backups and sets the ledger aside; apply works again and a later restore gives back the
+    user's original bytes (not gwconf's values taken for the user's)."""
+    config, settings = _seed(home)
+    other = ("profile", "add", "other", "--base-url", "https://other.example.com/v1", "--key-stdin")
+    assert gwconf(*other, input="sk-other-0123456789abcdefQRST\n").exit_code == 0
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.write_text(GARBAGE)
+    applied = (config.read_bytes(), settings.read_bytes())
+    for args in (("apply", "codex", "--model", "other-model"), ("apply", "aider"), ("use", "other")):
+        refused = gwconf(*args)
+        assert refused.exit_code == 1, (args, refused)
+        assert str(ledger) in refused.stderr and "gwconf restore --all" in refused.stderr, refused
+        assert "claude-code, codex" in refused.stderr, refused
+        assert (config.read_bytes(), settings.read_bytes()) == applied, args
+        assert not (home / ".aider.conf.yml").exists()
+        assert ledger.read_text() == GARBAGE and not _aside(tmp_path), "a refused apply moved the ledger"
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert config.read_text() == CODEX and settings.read_text() == CLAUDE
+    [aside] = _aside(tmp_path)
+    assert aside.read_text() == GARBAGE, "the damaged ledger is kept for the user"
+    assert str(aside) in restored.stderr, restored
+    assert not ledger.exists() or json.loads(ledger.read_text())["clients"] == {}
+    again = gwconf("apply", "codex", "--model", "other-model")
+    assert again.exit_code == 0, again
+    assert "other-model" in config.read_text()
+    assert gwconf("restore", "codex").exit_code == 0
+    assert config.read_text() == CODEX
+
+
+def test_restore_all_that_can_write_nothing_still_sets_the_ledger_aside(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """The way out the first attempt lacked: every file changed since gwconf wrote it, so restore
+    --all over the damaged ledger writes nothing (it names each file and where its bytes from
+    before gwconf are), yet sets the damaged ledger aside: apply is not refused forever."""
+    config, _ = _seed(home)
+    assert gwconf("apply", "codex").exit_code == 0
+    config.write_text(config.read_text() + "# edited since\n")
+    (_state(tmp_path) / "ledger.json").write_text(GARBAGE)
+    assert gwconf("apply", "codex", "--model", "other-model").exit_code == 1
+    edited = config.read_bytes()
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert config.read_bytes() == edited and "left as it is" in restored.stderr, restored
+    [aside] = _aside(tmp_path)
+    assert str(aside) in restored.stderr, restored
+    again = gwconf("apply", "codex", "--model", "other-model")
+    assert again.exit_code == 0, again
+    assert "other-model" in config.read_text() and "# edited since" in config.read_text()
+    restored_json = gwconf("restore", "--all", "--json")
+    assert json.loads(restored_json.stdout)["ledger_set_aside"] is None  # a clean ledger: nothing aside
+
+
+def test_named_restores_set_the_ledger_aside_once_no_client_needs_it(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """restore CLIENT over a damaged ledger restores that client from its backups; the ledger
+    stays (apply still refused) while another client gwconf wrote is in the backups, and goes
+    aside with the last one."""
+    config, settings = _seed(home)
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.write_text(GARBAGE)
+    first = gwconf("restore", "codex")
+    assert first.exit_code == 0, first
+    assert config.read_text() == CODEX and TEST_KEY in settings.read_text()
+    assert ledger.read_text() == GARBAGE and not _aside(tmp_path), first
+    refused = gwconf("apply", "codex")
+    assert refused.exit_code == 1 and "claude-code" in refused.stderr and "codex" not in refused.stderr.split(
+        "wrote"
+    )[1].split("before")[0], refused
+    assert config.read_text() == CODEX
+    second = gwconf("restore", "claude-code", "--json")
+    assert second.exit_code == 0, second
+    [aside] = _aside(tmp_path)
+    assert json.loads(second.stdout)["ledger_set_aside"] == str(aside)
+    assert settings.read_text() == CLAUDE
+    assert gwconf("apply", "codex").exit_code == 0
+    assert gwconf("restore", "codex").exit_code == 0
+    assert config.read_text() == CODEX
+
+
+def test_apply_over_a_damaged_ledger_with_no_client_in_the_backups_sets_it_aside(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """Nothing gwconf wrote can be mistaken for the user's: the apply goes ahead and says where
+    the damaged ledger went."""
+    config, _ = _seed(home)
+    state = _state(tmp_path)
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "ledger.json").write_text(GARBAGE)
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 0, result
+    [aside] = _aside(tmp_path)
+    assert aside.read_text() == GARBAGE and str(aside) in result.output, result
+    assert gwconf("restore", "codex").exit_code == 0
+    assert config.read_text() == CODEX
+
+
+def test_a_killed_restore_over_a_damaged_ledger_never_leaves_codex_half_restored(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """restore codex over a damaged ledger, SIGKILLed before each of its renames and unlinks, then
+    restore --all. The repair used to read the damaged ledger (empty) as the restore's committed
+    one and retire every pristine copy, even of a file not yet put back: config.toml stayed on the
+    gateway beside the user's own key in auth.json. Undone instead, the next restore does it all."""
+    config, auth = home / ".codex" / "config.toml", home / ".codex" / "auth.json"
+    config.parent.mkdir()
+    state = _state(tmp_path)
+    watch = (str(home), str(tmp_path / "gwconf"))
+    originals = (CODEX.encode(), b'{\n  "OPENAI_API_KEY": "sk-users-own-codex-00000000000000"\n}\n')
+
+    def damaged_after_apply() -> None:
+        shutil.rmtree(state, ignore_errors=True)
+        config.write_bytes(originals[0])
+        auth.write_bytes(originals[1])
+        assert gwconf("apply", "codex").exit_code == 0
+        (state / "ledger.json").write_text(GARBAGE)
+
+    damaged_after_apply()
+    log = tmp_path / "ops.log"
+    assert os.WEXITSTATUS(run_forked(("restore", "codex"), watch=watch, log=log)) == 0
+    count = len(log.read_text().splitlines())
+    assert count >= 2, log.read_text()
+    for kill_at in range(1, count + 1):
+        damaged_after_apply()
+        status = run_forked(("restore", "codex"), kill_at=kill_at, watch=watch)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+        result = gwconf("restore", "--all")
+        assert result.exit_code == 0, (kill_at, result)
+        assert (config.read_bytes(), auth.read_bytes()) == originals, (kill_at, result)
+        assert TEST_KEY not in config.read_text() + auth.read_text()
+
+
+def test_restore_all_keeps_the_damaged_ledger_while_a_client_fails(gwconf, home: Path, profile, tmp_path) -> None:
+    """A client restore --all could not process (its file does not parse) may do better once the
+    user fixes it: the damaged ledger stays, and apply stays refused, until a restore --all gets
+    through every client."""
+    config, _ = _seed(home)
+    assert gwconf("apply", "codex").exit_code == 0
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.write_text(GARBAGE)
+    good = config.read_text()
+    config.write_text(good + "[broken\n")
+    failed = gwconf("restore", "--all")
+    assert failed.exit_code == 1 and "config.toml" in failed.stderr, failed
+    assert ledger.read_text() == GARBAGE and not _aside(tmp_path), failed
+    assert "kept in place" in failed.stderr, failed
+    refused = gwconf("apply", "claude-code")
+    assert refused.exit_code == 1 and "gwconf restore --all" in refused.stderr, refused
+    config.write_text(good)  # fixed: gwconf's last write again, so the backups can restore it
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert config.read_text() == CODEX and len(_aside(tmp_path)) == 1
