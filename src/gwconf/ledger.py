@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import records
-from gwconf.fileio import read_snapshot, write_private
+from gwconf.fileio import fsync_dir, read_snapshot, write_private
 from gwconf.formats import MISSING
 from gwconf.paths import Env
 from gwconf.secrets import KEY_PATTERN
@@ -278,6 +278,7 @@ class Ledger:
             number += 1
             aside = self.path.with_name(f"ledger.damaged-{stamp}-{number}.json")
         self.path.rename(aside)
+        fsync_dir(self.path.parent)  # on disk before anything relies on the ledger being gone
         self.set_aside_as = aside
         return aside
 
