@@ -497,12 +497,19 @@ def test_an_optimistic_edit_that_reads_back_wrong_is_made_again_the_careful_way(
     assert verify_edit("toml", load("toml", DOTTED, "config.toml"), doc) == text
 
 
-def test_a_run_of_edits_reads_the_file_back_once(monkeypatch) -> None:
+def toml_reads(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
+    """The length of each text tomllib parses from here on, in order."""
     import tomllib
 
     reads: list[int] = []
     real_loads = tomllib.loads
     monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(len(text)) or real_loads(text))
+    return reads
+
+
+def test_a_run_of_edits_reads_the_file_back_once(monkeypatch) -> None:
+
+    reads = toml_reads(monkeypatch)
     doc = load("toml", CODEX, "config.toml")
     doc.set(("model",), "my-model")
     doc.set(("model_provider",), "gwconf")
@@ -874,11 +881,8 @@ def test_a_bug_in_the_fast_path_is_not_swallowed(monkeypatch) -> None:
 def test_the_write_gate_reuses_the_read_back_dump_made(monkeypatch) -> None:
     """Each file is parsed once per command where it can be (issue 15): dump() has read the final
     text back with tomllib, and the write gate's data check uses that read instead of a third."""
-    import tomllib
 
-    reads: list[int] = []
-    real_loads = tomllib.loads
-    monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(len(text)) or real_loads(text))
+    reads = toml_reads(monkeypatch)
     doc = load("toml", CODEX, "config.toml")
     doc.set(("model",), "my-model")
     doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
@@ -1091,17 +1095,15 @@ def test_a_new_table_is_read_back_from_its_own_lines(monkeypatch) -> None:
     big = CODEX.replace("[model_providers.openai]", "[providers_elsewhere.openai]") + "".join(
         f'\n[profiles.p{i}]\nmodel = "m{i}"\n' for i in range(200)
     )
-    reads: list[int] = []
-    real_loads = tomllib.loads
-    monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(len(text)) or real_loads(text))
+    reads = toml_reads(monkeypatch)
     doc = load("toml", big, "config.toml")
     doc.set(("model",), "my-model")
     doc.set(("model_provider",), "gwconf")
     doc.set(("model_providers", "gwconf"), GWCONF_PROVIDER)
     text = verify_edit("toml", load("toml", big, "config.toml"), doc)
     assert reads[0] == len(big) and all(n < len(big) // 10 for n in reads[2:])  # [1]: the 2nd load
-    assert real_loads(text)["model_providers"]["gwconf"] == GWCONF_PROVIDER
-    assert real_loads(text)["model"] == "my-model"
+    written = tomllib.loads(text)  # after the count: this read is the test's own
+    assert written["model_providers"]["gwconf"] == GWCONF_PROVIDER and written["model"] == "my-model"
 
 
 @pytest.mark.parametrize(
