@@ -379,15 +379,9 @@ class ParsedTexts:
 
     def get(self, text: str) -> dict[str, Any] | None:
         for entry in self.entries:
-            if "text" in entry:
-                if entry["text"] == text:
-                    return dict(entry["data"])
-                continue
-            before, after = entry["before"], entry["after"]
-            if len(text) > len(before) + len(after) and text.startswith(before) and text.endswith(after):
-                key = text[len(before) : len(text) - len(after)]
-                if _KEY_VALUE.fullmatch(key):
-                    return {**entry["data"], "key": key}
+            data = _read_as(entry, text)
+            if data is not None:
+                return data
         return None
 
     def put(self, text: str, data: dict[str, Any]) -> None:
@@ -417,7 +411,7 @@ class ParsedTexts:
 
     def keep_only(self, texts: set[str]) -> None:
         """Write the file again with only the entries of ``texts`` (the profiles saved now)."""
-        kept = [e for e in self.entries if any(_matches(e, text) for text in texts)]
+        kept = [e for e in self.entries if any(_read_as(e, text) is not None for text in texts)]
         if kept == self.entries and not self.added:
             return
         self.entries, self.added = kept, False
@@ -438,12 +432,16 @@ _PROBE = "gwconf-probe-0123456789"
 _inline_key = re.compile(r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$', re.MULTILINE)
 
 
-def _matches(entry: dict[str, Any], text: str) -> bool:
+def _read_as(entry: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """What ``text`` parses to by ``entry`` (a fresh dict), or None when the entry is not its."""
     if "text" in entry:
-        return bool(entry["text"] == text)
+        return dict(entry["data"]) if entry["text"] == text else None
     before, after = entry["before"], entry["after"]
-    middle = text[len(before) : len(text) - len(after)]
-    return text.startswith(before) and text.endswith(after) and bool(middle) and bool(_KEY_VALUE.fullmatch(middle))
+    if len(text) > len(before) + len(after) and text.startswith(before) and text.endswith(after):
+        key = text[len(before) : len(text) - len(after)]
+        if _KEY_VALUE.fullmatch(key):
+            return {**entry["data"], "key": key}
+    return None
 
 
 def _well_formed_entry(entry: Any) -> bool:
@@ -509,7 +507,8 @@ class ProfileStore:
         for name in self.names():
             try:
                 text = decode_text(self.path_for(name).read_bytes(), name)[0]
-                parsed.put(text, _toml_loads(text, name))
+                if parsed.get(text) is None:  # kept already: no second parse
+                    parsed.put(text, _toml_loads(text, name))
             except (OSError, ParseError):  # unreadable or broken: read (and reported) when loaded
                 continue
             texts.add(text)
