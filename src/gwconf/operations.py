@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gwconf import plan as planning
-from gwconf import records, secrets
+from gwconf import processes, records, secrets
 from gwconf.clients._base import ClientAdapter, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
@@ -79,6 +79,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
     return results
 
 
+@processes.one_reading()  # every desktop app's "is it running?" from one look at /proc
 def apply_profile(
     clients: Sequence[ClientAdapter],
     profile: Profile,
@@ -152,6 +153,7 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
+@processes.one_reading()
 def restore_clients(
     clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
 ) -> list[ClientResult]:
