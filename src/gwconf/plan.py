@@ -206,8 +206,11 @@ class _EmptyDocument:
         return getattr(self._real(), name)
 
 
-def load_client(client: ClientAdapter, env: Env) -> dict[str, Loaded]:
-    return {f.role: load_file(f, env) for f in client.files(env)}
+def load_client(
+    client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None
+) -> dict[str, Loaded]:
+    """``files``: the client's ``files(env)`` when the caller has them already."""
+    return {f.role: load_file(f, env) for f in (client.files(env) if files is None else files)}
 
 
 def docs_of(loaded: dict[str, Loaded]) -> dict[str, Document]:
@@ -453,13 +456,21 @@ def _only_skeleton(text: str) -> bool:
     return not text.strip(" \t\r\n{}[]")
 
 
-def _file_for(client: ClientAdapter, env: Env, key: Path, record: dict[str, Any]) -> ConfigFile:
+def _file_for(
+    client: ClientAdapter,
+    env: Env,
+    key: Path,
+    record: dict[str, Any],
+    files: list[ConfigFile] | None = None,
+) -> ConfigFile:
     """The client's file a ledger record names: by the path the client reads, or (older ledgers)
-    by the file's resolved target."""
-    for file in client.files(env):
+    by the file's resolved target. ``files``: the client's ``files(env)``, when known already."""
+    if files is None:
+        files = client.files(env)
+    for file in files:
         if file.path == key:
             return file
-    for file in client.files(env):
+    for file in files:
         if read_snapshot(file.path).target == key:
             return file
     return ConfigFile(role="recorded", path=key, format=record.get("format", "text"))

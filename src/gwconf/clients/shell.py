@@ -311,6 +311,8 @@ def _outside_block(
         before, after = text, ""
     found = []
     for name in names:
+        if name not in text and file.format != "powershell":  # no pattern to compile (issue 15)
+            continue  # (PowerShell's is matched without case)
         pattern = _assigns(file.format, name)
         where = shown(file.path, env)
         if pattern.search(after):
