@@ -390,10 +390,14 @@ _PLACEHOLDER_KEY = "sk-gwconf-placeholder"
 
 
 def _keyless(profile: Profile) -> Profile:
-    """``profile`` with a stand-in key: a target's address and model, without resolving the key."""
+    """``profile`` with a stand-in key and limits: a target's address and model, without
+    resolving the key or reading the gateway's cached limits (once per client and profile in
+    ``status``; ``matching_profile`` never looks at the limits)."""
     from gwconf.records import replace
 
-    return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
+    return replace(
+        profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None, max_output_tokens=1
+    )
 
 
 def drift(
