@@ -131,10 +131,12 @@ def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
     lines = text.splitlines()
     shown = display(path, env)
     found: list[Sighting] = []
-    blocks = _ccr_blocks(lines)
+    # a block starts only at its marker line: without the marker no line needs a look (status
+    # and clients scan every client file)
+    blocks = _ccr_blocks(lines) if CCR_BEGIN in text else []
     if blocks:
         found.append(Sighting(CCR, f"{len(blocks)} `{CCR_BEGIN} …` block(s) in {shown}", blocks))
-    zcf = _zcf_blocks(lines)
+    zcf = _zcf_blocks(lines) if any(marker in text for marker in ZCF_MARKERS) else []
     if zcf:
         found.append(Sighting(ZCF, f"`{ZCF_MARKERS[0][2:].strip()}` section(s) in {shown}", zcf))
     if CC_SWITCH_PROXY in text or CC_SWITCH_KEY in text:
