@@ -84,12 +84,12 @@ _ENV_NAME = r"[A-Z][A-Z0-9_]*\Z"
 # The name patterns above are sources, compiled on first use (``re``'s cache keeps them): a
 # printed line meets them only when it holds a secret-ish word and the character each needs, so
 # most commands never compile them (2 ms of ``status``, issue 15). Each with what it cannot
-# match without: (source, flags, characters of which the line must hold one).
+# match without: (source, flags, texts of which the line must hold one).
 _NAME_PATTERNS = (
-    (_QUOTED_NAME, 0, ":="),
-    (_BARE_NAME, re.MULTILINE, ":="),
-    (_FISH, re.MULTILINE, "-"),
-    (_QUERY, 0, "="),
+    (_QUOTED_NAME, 0, (":", "=")),
+    (_BARE_NAME, re.MULTILINE, (":", "=")),
+    (_FISH, re.MULTILINE, ("-gx",)),
+    (_QUERY, 0, ("=",)),
 )
 _PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", ""})
 
@@ -195,7 +195,7 @@ def _named_lines(text: str) -> str:
 
 def _named_values(line: str) -> str:
     for source, flags, needs in _NAME_PATTERNS:
-        if any(char in line for char in needs):
+        if any(text in line for text in needs):
             line = re.compile(source, flags).sub(_mask_value, line)
     return line
 
