@@ -27,6 +27,7 @@ from gwconf.fileio import (
     check_writable,
     deferred_dir_syncs,
     exclusive_lock,
+    fsync_dir,
     read_snapshot,
     remove_file,
     sha256,
@@ -651,19 +652,22 @@ class BackupStore:
         path = self.folder / "pristine"
         return path.read_bytes() if path.exists() else None
 
-    def take_pristine(self, snapshot: Snapshot, *, owned: bool = True) -> None:
-        """The bytes before gwconf's first write. ``owned`` False (the ledger does not record the
-        file): a copy found here is from a run that never committed (killed, or a client wrote
-        meanwhile) and may be older than the file; it is kept aside and a fresh one taken."""
+    def take_pristine(self, snapshot: Snapshot, *, owned: bool = True) -> bool:
+        """The bytes before gwconf's first write; True when this call copied them. ``owned`` False
+        (the ledger does not record the file): a copy found here is from a run that never committed
+        (killed, or a client wrote meanwhile) and may be older than the file; it is kept aside and a
+        fresh one taken."""
         if self.pristine() is not None:
             if owned:
-                return
+                return False
             self.retire_pristine()
         if snapshot.data is None:
             write_private(self.folder / "pristine.missing", b"")
-        else:  # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
-            write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
-            write_private(self.folder / "pristine", snapshot.data)
+            return False
+        # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
+        write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
+        write_private(self.folder / "pristine", snapshot.data)
+        return True
 
     def pristine_mode(self) -> int | None:
         """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600)."""
@@ -693,10 +697,22 @@ class BackupStore:
             if path.exists():
                 os.replace(path, self.folder / f"{stamp}-{name}.old")
 
-    def take(self, snapshot: Snapshot) -> str | None:
+    def take(self, snapshot: Snapshot, *, same_as_pristine: bool = False) -> str | None:
+        """A timestamped copy of the file's bytes now. ``same_as_pristine``: the pristine copy was
+        just taken of these very bytes, so the copy is a second name for it (a hard link: no second
+        write and fsync for each file of a first apply; issue 15). Backups are never written in
+        place, only replaced or removed, so the two names cannot come to differ."""
         if snapshot.data is None:
             return None
         name = f"{_stamp()}.bak"
+        if same_as_pristine:
+            try:
+                os.link(self.folder / "pristine", self.folder / name)
+            except OSError:  # no hard links here (some network and FAT file systems): a copy
+                pass
+            else:
+                fsync_dir(self.folder)  # the new name, with the folder's other changes at the barrier
+                return name
         write_private(self.folder / name, snapshot.data)
         return name
 
@@ -810,10 +826,11 @@ def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
     found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
     key, record = found if found is not None else (str(change.snapshot.path), None)
     backups = backups_for(env, change.client_id, Path(key), record)
+    fresh = False
     if not change.restoring:
         # a file the user removed since gwconf wrote it starts a new history: its copy is retaken
-        backups.take_pristine(change.snapshot, owned=record is not None and change.snapshot.exists)
-    name = backups.take(change.snapshot)
+        fresh = backups.take_pristine(change.snapshot, owned=record is not None and change.snapshot.exists)
+    name = backups.take(change.snapshot, same_as_pristine=fresh)
     for managed in change.key_records:
         if managed.before_ref == _PENDING_REF:
             managed.before_ref = name
