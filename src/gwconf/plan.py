@@ -819,7 +819,10 @@ def _write_client(
     with deferred_dir_syncs():
         _after_commit(prepared, ledger)
         remove_file(journal)
-        _remove_pending_copies(env.state_dir)
+        for number, item in enumerate(prepared):  # the copies _journal wrote (a glob per client: issue 15)
+            if item.change.after is not None:
+                with contextlib.suppress(OSError):
+                    _pending_copy(env.state_dir, number).unlink()
 
 
 def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
@@ -919,7 +922,7 @@ def _journal(plan: ClientPlan, prepared: list[_Prepared], staged: Ledger) -> dic
         change = item.change
         pending_copy = None
         if change.after is not None:  # the new bytes, so repair can finish the run if it must
-            pending_copy = str(staged.env.state_dir / f"journal.pending-{number}")
+            pending_copy = str(_pending_copy(staged.env.state_dir, number))
             write_private(Path(pending_copy), change.after)
         entries.append(
             {
@@ -1031,6 +1034,11 @@ def remove_empty_folders(folders: list[str]) -> None:
             return  # not empty (the client keeps its own files there), or already gone
 
 
+def _pending_copy(state_dir: Path, number: int) -> Path:
+    """Where the journal keeps the new bytes of a run's file ``number`` (so repair can finish it)."""
+    return state_dir / f"journal.pending-{number}"
+
+
 def _remove_pending_copies(state_dir: Path) -> None:
     for copy in state_dir.glob("journal.pending-*"):
         with contextlib.suppress(OSError):
@@ -1067,7 +1075,8 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
             _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
-        _remove_pending_copies(env.state_dir)
+        if sweep:  # copies a run killed after removing its journal left (the first client's sweep)
+            _remove_pending_copies(env.state_dir)
         return []
     try:
         loaded = json.loads(snap.data)
