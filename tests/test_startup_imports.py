@@ -36,7 +36,7 @@ args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
 watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil",
-           "tomllib", "dataclasses", "inspect"}
+           "tomllib", "dataclasses", "inspect", "typing", "copy", "shlex"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))
@@ -200,6 +200,17 @@ def test_a_saved_profile_is_read_without_tomllib_and_no_command_defines_a_datacl
     assert "dataclasses" not in result["loaded"], result
     if args[0] != "apply":
         assert not set(result["loaded"]) & {"tomllib", "inspect"}, result
+
+
+@pytest.mark.parametrize("args", [["clients"], ["clients", "--json"], ["status"], ["status", "--json"]])
+def test_listings_on_an_empty_home_import_no_typing_copy_or_shlex(profile, args) -> None:
+    """typing (about 6 ms here), copy with weakref (2 ms) and shlex are imported where they are
+    used: the listings import every client module, and a module-level ``from typing import Any``
+    in any of them, or in the core they plan with, costs every listing the whole of typing."""
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert len(result["clients"]) >= 40, result  # every client module was imported
+    assert not set(result["loaded"]) & {"typing", "copy", "shlex"}, result
 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])

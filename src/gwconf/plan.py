@@ -15,7 +15,6 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from gwconf import formats, records
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
@@ -38,6 +37,10 @@ from gwconf.formats import MISSING, Document, get_plain
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.records import field
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 BACKUPS_KEPT = 10
 _PENDING_REF = "\x00pending-backup"
@@ -207,8 +210,11 @@ class _EmptyDocument:
         return getattr(self._real(), name)
 
 
-def load_client(client: ClientAdapter, env: Env) -> dict[str, Loaded]:
-    return {f.role: load_file(f, env) for f in client.files(env)}
+def load_client(
+    client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None
+) -> dict[str, Loaded]:
+    """``files``: the client's ``files(env)`` when the caller has them already."""
+    return {f.role: load_file(f, env) for f in (client.files(env) if files is None else files)}
 
 
 def docs_of(loaded: dict[str, Loaded]) -> dict[str, Document]:
@@ -454,13 +460,21 @@ def _only_skeleton(text: str) -> bool:
     return not text.strip(" \t\r\n{}[]")
 
 
-def _file_for(client: ClientAdapter, env: Env, key: Path, record: dict[str, Any]) -> ConfigFile:
+def _file_for(
+    client: ClientAdapter,
+    env: Env,
+    key: Path,
+    record: dict[str, Any],
+    files: list[ConfigFile] | None = None,
+) -> ConfigFile:
     """The client's file a ledger record names: by the path the client reads, or (older ledgers)
-    by the file's resolved target."""
-    for file in client.files(env):
+    by the file's resolved target. ``files``: the client's ``files(env)``, when known already."""
+    if files is None:
+        files = client.files(env)
+    for file in files:
         if file.path == key:
             return file
-    for file in client.files(env):
+    for file in files:
         if read_snapshot(file.path).target == key:
             return file
     return ConfigFile(role="recorded", path=key, format=record.get("format", "text"))
