@@ -193,6 +193,39 @@ def test_compare_and_swap_refuses_a_file_changed_underneath(home, profile) -> No
     assert not (home / ".claude.json").exists(), "the other file of the change was not written either"
 
 
+def test_a_ledger_kept_across_writes_sees_another_gwconf_and_a_failed_save(gwconf, home, profile, monkeypatch) -> None:
+    """A command writing many clients keeps one ledger and refreshes it before each write
+    (issue 15). Another gwconf's write in between is read, not overwritten; and a save that
+    failed is never taken for what the file holds."""
+    from gwconf.ledger import Ledger
+
+    env = Env.current()
+    write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    write(home / ".codex" / "config.toml", 'model = "gpt-5"\n')
+    work = ProfileStore(env).load("work")
+    ledger = Ledger(env)
+    planning.execute([planning.plan_apply(registry.get("claude-code"), work, env)], env, ledger)
+    assert gwconf("apply", "continue").exit_code == 0  # another gwconf, between two writes
+    planning.execute([planning.plan_apply(registry.get("codex"), work, env)], env, ledger)
+    assert Ledger(env).clients() == ["claude-code", "codex", "continue"] == ledger.clients()
+
+    real_open = os.open
+
+    def disk_full_for_the_ledger(path, flags, *args):  # type: ignore[no-untyped-def]
+        if ".ledger.json." in os.fspath(path):  # the ledger's temp file: its save fails
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_open(path, flags, *args)
+
+    committed = Ledger(env).data
+    plan = planning.plan_apply(registry.get("claude-code"), work, env, model="other")
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", disk_full_for_the_ledger)
+        with pytest.raises(OSError):
+            planning.execute([plan], env, ledger)
+    ledger.refresh()  # the file still holds the last commit, not the failed save's data
+    assert ledger.data == committed == Ledger(env).data
+
+
 def test_multi_file_change_lands_whole_or_not_at_all(gwconf, home, profile, monkeypatch) -> None:
     """Codex's change is two files. The second write fails (the disk is full when its temp file
     is opened: an OSError from ``os.open``, injected at fileio's boundary, so the test

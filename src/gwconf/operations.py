@@ -127,6 +127,7 @@ def apply_profile(
         by_id = {r.id: r for r in results}
         written: set[Path] = set()
         written_any = False  # the first write sweeps stray temp files for the whole command
+        ledger = Ledger(env)  # refreshed by each write under its lock, and kept up to date by it
         for plan in plans:
             result = by_id[plan.client.id]
             try:
@@ -135,7 +136,9 @@ def apply_profile(
                     # Kilo Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                result.notes += planning.execute([plan], env, profile=profile.name, sweep=not written_any)
+                result.notes += planning.execute(
+                    [plan], env, ledger, profile=profile.name, sweep=not written_any
+                )
                 written_any = True
                 written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:

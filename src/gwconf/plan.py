@@ -746,12 +746,18 @@ def execute(
 ) -> list[str]:
     """Write every pending change: all files of one client land together or not at all.
 
-    Returns notes for the user (a damaged ledger this write set aside). ``sweep=False``: this
+    Returns notes for the user (a damaged ledger this write set aside). ``ledger``: the one a
+    command writing many clients passes to each call, refreshed here under the lock and left
+    holding what this write committed (read once, not once per client). ``sweep=False``: this
     command has swept the state folder for stray temp files already (its first client did); see
     ``repair``."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         repair(env, sweep=sweep)
-        ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
+        # re-read under the lock: another gwconf (or repair) may have written it meanwhile
+        if ledger is None:
+            ledger = Ledger(env)
+        else:
+            ledger.refresh()
         if ledger.damaged and any(not c.restoring for plan in plans for c in plan.pending):
             refuse_over_a_damaged_ledger(env, ledger.damaged)
         for plan in plans:
