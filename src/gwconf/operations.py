@@ -184,8 +184,8 @@ def restore_clients(
             result.left_alone = plan.left_alone
             result.restart = client.restart
             if not dry_run:
-                if plan.pending:
-                    planning.execute([plan], env, sweep=not swept)
+                if plan.pending:  # (execute refreshes the ledger under its lock and commits to it)
+                    planning.execute([plan], env, ledger, sweep=not swept)
                     swept = True
                 elif ledger.damaged:
                     pass
