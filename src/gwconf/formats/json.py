@@ -24,12 +24,13 @@ the JSONC code. New keys are written quoted, which JSON5 also reads.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import copy
 import json
 import marshal
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from json.decoder import JSONDecodeError
 from typing import Any
 
@@ -39,10 +40,12 @@ from gwconf.formats._base import (
     Edit,
     KeyPath,
     Op,
+    changed_regions,
     detect_eol,
     lazy,
     line_col,
     paused_gc,
+    same_run,
     same_value,
     total,
     trimmed_edit,
@@ -532,6 +535,199 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
     return block_matches() and done + len(got_keys) == len(keys) and ws(masked, pos + 1).end() == len(masked)
 
 
+# ---------------------------------------------------------------------------------------------
+# Reading an edited text back from the top-level members that changed
+
+
+class _Base:
+    """What the write gate's window read needs of the text as loaded: its data and where its
+    top-level members start (``starts``, in order; ``close``: the closing brace, or -1 when the
+    members after the last in ``starts`` were never walked). Taken at the first splice from the
+    walk the editor made on the mask read at load, before that mask is replaced."""
+
+    __slots__ = ("close", "data", "starts")
+
+    def __init__(self, data: dict[str, Any], starts: Sequence[int], close: int) -> None:
+        self.data = data
+        self.starts = starts
+        self.close = close
+
+
+_WINDOW_DEPTH = 200  # deeper new values: the whole read decides (json's C scanner recurses)
+
+
+def _mask_window(text: str, start: int, stop: int) -> str | None:
+    """The mask of ``text[start:stop]`` as masking the whole text gives it, or None when that
+    cannot be shown from the window: the scan starts at ``start`` (a token start, where masking
+    the whole text is between tokens) and sees one character past ``stop`` (one that is neither
+    blank nor ``/``, so every lookahead that reaches it stops there, as in the whole text); no
+    comment may run past ``stop``, and no ``/*`` may be left open or comma misplaced (the whole
+    read decides those)."""
+    pieces: list[str] = []
+    pos = start
+    for match in _MASK_RE.finditer(text, start, stop + 1):
+        begin, end = match.span(1)
+        if begin < 0:
+            if match.start(2) >= 0:
+                return None
+            break
+        if end > stop:
+            return None
+        pieces += (text[pos:begin], _BLANKS[end - begin])
+        pos = end
+    pieces.append(text[pos:stop])
+    return "".join(pieces)
+
+
+def _window_members(window: str, last: bool) -> list[tuple[str, Any]] | None:
+    """The members a masked window of whole top-level members holds, read as json's decoder
+    reads them inside the object: ``key: value`` pairs, each followed by a comma, except that
+    the window before the closing brace (``last``) ends without one. None if it is not that."""
+    ws, colon, scan = _WS.match, _COLON.match, _DATA_SCAN
+    pairs: list[tuple[str, Any]] = []
+    pos = 0
+    size = len(window)
+    while pos < size:
+        if window[pos] != '"':
+            return None
+        key, pos = scanstring(window, pos + 1)
+        sep = colon(window, pos)
+        if sep is None:
+            return None
+        value, pos = scan(window, sep.end())
+        pairs.append((key, value))
+        pos = ws(window, pos).end()
+        if pos == size:
+            return pairs if last else None
+        if window[pos] != ",":
+            return None
+        pos = ws(window, pos + 1).end()
+        if pos == size and last:
+            return None  # the whole mask blanks a comma before "}": not this reading
+    return pairs if not last or pairs else None
+
+
+def _depth(values: list[Any]) -> int:
+    """How deeply the containers in ``values`` nest (iteratively: they may nest deeply)."""
+    deepest = 0
+    stack = [(v, 1) for v in values if isinstance(v, (dict, list))]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > _WINDOW_DEPTH:
+            break
+        items = value.values() if isinstance(value, dict) else value
+        stack += [(v, depth + 1) for v in items if isinstance(v, (dict, list))]
+    return deepest
+
+
+def _read_window(base: str, top: _Base, new: str, edits: list[Edit], strict: bool) -> _Spliced | None:
+    """What ``new`` (``base`` with ``edits`` made; ``base`` read as the object ``top.data``
+    with no key twice) reads as (``_Spliced``), shown from the run of whole top-level members
+    that holds every change; None when it cannot be shown that way.
+
+    The window runs from the start of the last member that starts before the first change to
+    the start of the first member that starts at or after the end of the changes (or to the
+    closing brace). The text before it and after it is unchanged, and its first character too,
+    a ``"`` (neither blank nor ``/``): masking the whole text blanks the same comments and
+    commas before it, and, the window's own mask shown to end where a token ends
+    (``_mask_window``), after it. So the whole text is the same object with those members
+    replaced by the ones the window holds (``_window_members``), joined as json's decoder joins
+    them: a key that is also outside the window keeps its first place and takes the last
+    value, as the whole read does."""
+    if type(top.data) is not dict:
+        return None
+    regions = changed_regions(edits)
+    if not regions:
+        return None
+    old_start, old_end, new_start, new_end = regions[0][0], regions[-1][1], regions[0][2], regions[-1][3]
+    delta = len(new) - len(base)
+    if (
+        old_start != new_start
+        or old_end + delta != new_end
+        or not same_run(base, 0, new, 0, old_start)
+        or not same_run(base, old_end, new, new_end, len(base) - old_end)
+    ):
+        return None
+    import bisect
+
+    starts = top.starts
+    i = bisect.bisect_left(starts, old_start) - 1  # the last member starting before the change
+    if i < 0:
+        return None
+    j = bisect.bisect_left(starts, old_end, i + 1)
+    if j < len(starts):
+        stop = starts[j]
+    elif top.close >= old_end:
+        stop = top.close
+    else:
+        return None
+    start = starts[i]
+    if stop - start > len(base) // 2 + 4096:
+        return None  # most of the file: the whole read costs the same
+    last = j == len(starts)
+    window = new[start : stop + delta] if strict else _mask_window(new, start, stop + delta)
+    if window is None:
+        return None
+    saved = _DUPLICATES[0]
+    try:
+        with paused_gc():
+            pairs = _window_members(window, last)
+    except (JSONDecodeError, StopIteration, _BadConstant, RecursionError, ValueError):
+        return None
+    finally:
+        _DUPLICATES[0] = saved
+    if pairs is None or _depth([v for _, v in pairs]) > _WINDOW_DEPTH:
+        return None
+    if len(top.data) < len(starts) or (top.close >= 0 and len(top.data) != len(starts)):
+        return None
+    return _Spliced(top.data, i, j, dict(pairs))
+
+
+class _Spliced:
+    """An object read as ``data`` with its members ``i`` to ``j`` replaced by ``members``, as
+    json's decoder joins them (a key also outside the window keeps its first place and takes
+    the last value), compared without building it: a big object's copy was the write gate's
+    peak memory."""
+
+    __slots__ = ("data", "i", "j", "members")
+
+    def __init__(self, data: dict[str, Any], i: int, j: int, members: dict[str, Any]) -> None:
+        self.data, self.i, self.j, self.members = data, i, j, members
+
+    def whole(self) -> dict[str, Any]:
+        items = list(self.data.items())
+        now = dict(items[: self.i])
+        now.update(self.members)
+        now.update(items[self.j :])
+        return now
+
+    def same(self, other: Any) -> bool:
+        """``formats._same(self.whole(), other)``: the same keys, each value equal (bools
+        apart from numbers, NaN equal to NaN); values that are one object are equal."""
+        import itertools
+        import operator
+
+        from gwconf.formats import _equal
+
+        data, i, j, members = self.data, self.i, self.j, self.members
+        if type(other) is not dict:
+            return bool(_equal(self.whole(), other))
+        keys = list(data)
+        if any(key in data for key in members.keys() - keys[i:j]):
+            return bool(_equal(self.whole(), other))  # a key outside the window too: rare
+        if len(other) != len(keys) - (j - i) + len(members):
+            return False
+        values = list(data.values())
+        for lo, hi in ((0, i), (j, len(keys))):
+            theirs = list(map(other.get, keys[lo:hi], itertools.repeat(MISSING)))
+            ours = values[lo:hi]
+            for n in itertools.compress(range(hi - lo), map(operator.is_not, ours, theirs)):
+                if theirs[n] is MISSING or not _equal(ours[n], theirs[n]):
+                    return False
+        return all(key in other and _equal(value, other[key]) for key, value in members.items())
+
+
 def _validate(masked: str, text: str, source: str) -> Any:
     """Check the whole masked text at C speed and return its data."""
     _DUPLICATES[0] = False
@@ -777,6 +973,7 @@ class JsonDocument:
         self._known: dict[int, tuple[list[_Child], Iterator[_Child]]] = {}
         self._dups = False  # a key appears twice in one object somewhere: find the last one
         self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
+        self._base: _Base | None = None  # the text as loaded, for the write gate (``_take_base``)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -810,13 +1007,20 @@ class JsonDocument:
 
     def reads_as(self, intended: Any) -> bool:
         """True if the text, parsed from scratch, is exactly ``intended``: the write gate's check
-        (``formats.checked_edit``) for a big top-level object, made member by member so the
-        re-read data never exists whole (VS Code's settings.json is one flat object).
-
-        Exactly: the same keys in the same order, values equal in marshal's sense (types
-        included). False means only "not shown this way": the caller then re-reads the whole
-        file (``reread``) and compares as usual, and reports any parse error."""
-        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK or self.fmt == "json5":
+        (``formats.checked_edit``). First from the top-level members that changed alone
+        (``_read_window``), compared as the whole re-read would be (``formats._same``); else,
+        for a big top-level object, member by member, so the re-read data never exists whole
+        (VS Code's settings.json is one flat object): the same keys in the same order, values
+        equal in marshal's sense (types included). False means only "not shown this way": the
+        caller then re-reads the whole file (``reread``) and compares as usual, and reports any
+        parse error."""
+        if self.fmt == "json5":
+            return False
+        if self._base is not None and self.edits:
+            now = _read_window(self.original, self._base, self._text, self.edits, self.fmt == "json")
+            if now is not None:
+                return now.same(intended)
+        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
             return False
         with paused_gc():
             if self.fmt == "json":
@@ -1084,6 +1288,8 @@ class JsonDocument:
         ``edits``: the splice described as several edits (a comma here, a line there)."""
         if masked_piece is None:
             piece, masked_piece = _marked(piece)
+        if not self.edits:
+            self._take_base(end)
         if edits is None:
             self.edits.append(trimmed_edit(self._text, start, end, piece, claim, removes))
         else:
@@ -1097,6 +1303,30 @@ class JsonDocument:
         self._text = _spliced(self._text, start, end, piece)
         if shared:
             self._masked = self._text
+
+    def _take_base(self, end: int) -> None:
+        """Before the first splice replaces the mask read at load: keep the data as loaded and
+        where the top-level members start (the walk the edit made, taken on past ``end``), for
+        the write gate's window read (``_read_window``). Not for a file with a key twice."""
+        top = self._top()
+        data = self._data
+        if self._dups or self.fmt == "json5" or type(data) is not dict or top < 0 or self._masked[top] != "{":
+            return
+        known = self._known.get(top)
+        if known is None:
+            return
+        seen, rest = known
+        close = -1
+        while not seen or seen[-1][1] < end:
+            child = next(rest, None)
+            if child is None:
+                close = _WS.match(self._masked, seen[-1][3] if seen else top + 1).end()
+                if not self._masked.startswith("}", close):
+                    return
+                break
+            seen.append(child)
+        # an array, not a list: the walk's int objects would keep its memory from being returned
+        self._base = _Base(data, array.array("q", [child[1] for child in seen]), close)
 
     def _keep(
         self,
