@@ -1352,3 +1352,80 @@ def test_a_file_with_a_key_twice_is_read_back_whole() -> None:
     assert not doc.reads_as(replay(original.data(), doc.ops))  # the member check refuses it too
     out, data = checked_edit("jsonc", original, doc)
     assert data == load(out, "f", fmt="jsonc").data() and data["gwconf"] == 1
+
+
+# -- a new key in a big settings file: the last members are found back from the closing brace -----
+
+_TAIL_VALUES = [
+    "1",
+    "-1.5e+3",
+    "true",
+    "null",
+    "[]",
+    "{}",
+    '{"z": [1, [2, [3,],],]}',
+    *(
+        json.dumps(value, ensure_ascii=ascii)
+        for value in ["}", "a\\", "\\\\", '\\"}\\', {"x": ["]", '\\"', {"y": "{["}]}, "日本 é"]
+        for ascii in (True, False)
+    ),
+]
+_TAIL_KEYS = [
+    json.dumps(key, ensure_ascii=ascii)[1:-1]
+    for key in ["last", 'k"q', "x\\", "日本"]
+    for ascii in (True, False)
+]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_TAIL_KEYS),
+            st.sampled_from(_TAIL_VALUES),
+            st.sampled_from(["", ' /* } " */', ' // "']),
+        ),
+        min_size=1,
+        max_size=3,
+        unique_by=lambda member: json.loads(f'"{member[0]}"'),
+    ),
+    st.sampled_from(["json", "jsonc"]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_last_members_found_backwards_are_the_ones_walked_forwards(
+    members: list[tuple[str, str, str]], fmt: str, eol: str, trailing: bool
+) -> None:
+    lines = [f'  "k{i}": {i},' for i in range(3)]
+    for number, (key, value, comment) in enumerate(members):
+        if fmt == "json":
+            value = value.replace(",]", "]")
+        comma = "," if number < len(members) - 1 or (trailing and fmt == "jsonc") else ""
+        lines.append(f'  "{key}": {value}{comma}{comment if fmt == "jsonc" else ""}')
+    text = "{" + eol + eol.join(lines) + eol + "}" + eol
+    doc = load(text, "f", fmt=fmt)
+    back = doc._last_two_back(doc._top())
+    walked = load(text, "f", fmt=fmt)
+    assert back is not None
+    assert back == walked._last_children(walked._top())
+
+
+def test_a_new_key_in_a_big_settings_file_needs_no_walk_of_its_members(monkeypatch: Any) -> None:
+    """The key is missing from the data as read, so the insert needs only the last members,
+    found back from the end; the text is the one the walk forwards gives, and the write gate
+    reads it back from the window (issue 15)."""
+    text = _big_settings()
+    walked = load(text, "f", fmt="jsonc")
+    list(walked._children(walked._top()))  # a walk under way: the forward path
+    walked.set(("gwconf", "baseURL"), "http://127.0.0.1:8080/v1")
+    scans: list[int] = []
+    real = jsonfmt.JsonDocument._scan_children
+    monkeypatch.setattr(jsonfmt.JsonDocument, "_scan_children", lambda d, c: scans.append(c) or real(d, c))
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("gwconf", "baseURL"), "http://127.0.0.1:8080/v1")
+    assert scans == [] and doc.dump() == walked.dump()
+    assert doc._base is not None and doc._base.first == 5000 - 1
+    out, data = checked_edit("jsonc", load(text, "f", fmt="jsonc"), doc)
+    assert data == load(out, "f", fmt="jsonc").data() and data["gwconf"] == {
+        "baseURL": "http://127.0.0.1:8080/v1"
+    }

@@ -541,16 +541,18 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
 
 class _Base:
     """What the write gate's window read needs of the text as loaded: its data and where its
-    top-level members start (``starts``, in order; ``close``: the closing brace, or -1 when the
-    members after the last in ``starts`` were never walked). Taken at the first splice from the
-    walk the editor made on the mask read at load, before that mask is replaced."""
+    top-level members start (``starts``, in order, from member ``first`` on; ``close``: the
+    closing brace, or -1 when the members after the last in ``starts`` were never walked).
+    Taken at the first splice from the walk the editor made on the mask read at load (forwards
+    from the first member, or back from the closing brace), before that mask is replaced."""
 
-    __slots__ = ("close", "data", "starts")
+    __slots__ = ("close", "data", "first", "starts")
 
-    def __init__(self, data: dict[str, Any], starts: Sequence[int], close: int) -> None:
+    def __init__(self, data: dict[str, Any], starts: Sequence[int], close: int, first: int = 0) -> None:
         self.data = data
-        self.starts = starts
+        self.starts = starts  # of the members numbered ``first`` on
         self.close = close
+        self.first = first
 
 
 _WINDOW_DEPTH = 200  # deeper new values: the whole read decides (json's C scanner recurses)
@@ -679,9 +681,10 @@ def _read_window(base: str, top: _Base, new: str, edits: list[Edit], strict: boo
         _DUPLICATES[0] = saved
     if pairs is None or _depth([v for _, v in pairs]) > _WINDOW_DEPTH:
         return None
-    if len(top.data) < len(starts) or (top.close >= 0 and len(top.data) != len(starts)):
+    first = top.first
+    if len(top.data) < first + len(starts) or (top.close >= 0 and len(top.data) != first + len(starts)):
         return None
-    return _Spliced(top.data, i, j, dict(pairs))
+    return _Spliced(top.data, first + i, first + j, dict(pairs))
 
 
 class _Spliced:
@@ -863,6 +866,87 @@ def _spliced(text: str, start: int, end: int, piece: str) -> str:
     return "".join((text[:start], piece, text[end:]))
 
 
+_BACK_LIMIT = 1 << 16  # characters a backward scan covers before the forward walk takes over
+_SCALAR_CHARS = frozenset("-+.0123456789eEtruefalsn")
+
+
+def _blank_back(masked: str, end: int, floor: int) -> int:
+    """Just past the last character before ``end`` (not before ``floor``) that is not blank."""
+    while end > floor and masked[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
+def _string_back(masked: str, close: int, floor: int) -> int:
+    """The opening quote of the string whose closing quote is at ``close``; -1 past ``floor``."""
+    at = close
+    while True:
+        at = masked.rfind('"', floor, at)
+        if at <= floor:
+            return -1
+        run = at
+        while run > floor and masked[run - 1] == "\\":
+            run -= 1
+        if run <= floor:
+            return -1
+        if (at - run) % 2 == 0:
+            return at
+
+
+def _value_back(masked: str, end: int, floor: int) -> int:
+    """Where the value ending just before ``end`` starts, in a valid mask; -1 if not found after
+    ``floor`` and within ``_BACK_LIMIT`` characters."""
+    floor = max(floor, end - _BACK_LIMIT)
+    at = end - 1
+    char = masked[at]
+    if char == '"':
+        return _string_back(masked, at, floor)
+    if char in "}]":
+        depth = 0
+        while at > floor:
+            char = masked[at]
+            if char == '"':
+                at = _string_back(masked, at, floor)
+                if at < 0:
+                    return -1
+            elif char in "}]":
+                depth += 1
+            elif char in "{[":
+                depth -= 1
+                if not depth:
+                    return at
+            at -= 1
+        return -1
+    while at > floor and masked[at - 1] in _SCALAR_CHARS:
+        at -= 1
+    return at if at > floor else -1
+
+
+def _member_back(masked: str, end: int, container: int, key: str) -> _Child | None:
+    """The member ``key: value`` whose value ends just before ``end``, found backwards, then
+    read forwards as ``_scan_children`` reads it: None unless both readings agree."""
+    value = _value_back(masked, end, container)
+    if value < 0:
+        return None
+    colon = _blank_back(masked, value, container)
+    if masked[colon - 1] != ":":
+        return None
+    quote = _blank_back(masked, colon - 1, container) - 1
+    if masked[quote] != '"':
+        return None
+    start = _string_back(masked, quote, container)
+    if start < 0:
+        return None
+    try:
+        got, after = scanstring(masked, start + 1)
+        sep = _COLON.match(masked, after)
+        if got != key or sep is None or sep.end() != value or _SKIP_SCAN(masked, value)[1] != end:
+            return None
+    except (ValueError, StopIteration):
+        return None
+    return key, start, value, end
+
+
 def _only_comma(text: str, start: int, end: int) -> bool:
     """Nothing but blanks and one comma in [start, end): no comment would be lost."""
     match = _COMMA.match(text, start)
@@ -974,6 +1058,8 @@ class JsonDocument:
         self._dups = False  # a key appears twice in one object somewhere: find the last one
         self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
         self._base: _Base | None = None  # the text as loaded, for the write gate (``_take_base``)
+        # the last members found back from the closing brace: (mask, number of the first, starts, close)
+        self._back: tuple[str, int, list[int], int] | None = None
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -1157,6 +1243,21 @@ class JsonDocument:
             pos = sep.end()
 
     def _child(self, container: int, part: str | int) -> _Child | None:
+        if (
+            isinstance(part, str)
+            and type(self._data) is dict
+            and not self._dups
+            and part not in self._data
+            and container not in self._known
+            and len(self._data) > _MEMBER_BLOCK
+            and container == self._top()
+        ):
+            # A new key in a big top-level object (a settings.json): the data as read says it is
+            # missing, and the insert needs only the last members, found back from the end.
+            tail = self._last_two_back(container)
+            if tail is not None:
+                self._tail = (self._masked, container, *tail)
+                return None
         if isinstance(part, int) and part < 0:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
@@ -1174,6 +1275,42 @@ class JsonDocument:
         # Missing: remember the end, so inserting the key does not walk the container again.
         self._tail = (self._masked, container, count, prev, last)
         return None
+
+    def _last_two_back(self, container: int) -> tuple[int, _Child | None, _Child | None] | None:
+        """(count, second-to-last, last) members of the top-level object, found back from its
+        closing brace (a valid mask reads backwards without doubt: outside strings there is no
+        backslash, and a quote with an even run of backslashes before it ends a string), each
+        checked forwards with json's scanners against the last keys of the data as read. None
+        if that is not shown within ``_BACK_LIMIT`` characters: the walk forwards decides."""
+        masked, data = self._masked, self._data
+        close = len(masked) - 1
+        while close > container and masked[close] in " \t\r\n":
+            close -= 1
+        if masked[close] != "}":
+            return None
+        keys = reversed(data)
+        found: list[_Child] = []
+        end = close
+        for _ in range(2):
+            end = _blank_back(masked, end, container)
+            if end <= container + 1 or masked[end - 1] == "{":
+                break
+            child = _member_back(masked, end, container, next(keys))
+            if child is None:
+                return None
+            found.append(child)
+            end = _blank_back(masked, child[1], container)
+            if masked[end - 1] != ",":
+                if end - 1 != container:
+                    return None
+                break
+            end -= 1
+        if len(found) < min(2, len(data)):
+            return None
+        self._back = (masked, len(data) - len(found), [c[1] for c in reversed(found)], close)
+        last = found[0] if found else None
+        prev = found[1] if len(found) > 1 else None
+        return len(data), prev, last
 
     def _last_children(self, container: int) -> tuple[int, _Child | None, _Child | None]:
         """(count, second-to-last, last) children of the container."""
@@ -1294,7 +1431,7 @@ class JsonDocument:
             self.edits.append(trimmed_edit(self._text, start, end, piece, claim, removes))
         else:
             self.edits += edits
-        self._tail = None  # it holds the old mask
+        self._tail = self._back = None  # they hold the old mask
         self._known.clear()  # children at the old offsets
         self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
@@ -1313,7 +1450,10 @@ class JsonDocument:
         if self._dups or self.fmt == "json5" or type(data) is not dict or top < 0 or self._masked[top] != "{":
             return
         known = self._known.get(top)
+        back = self._back
         if known is None:
+            if back is not None and back[0] is self._masked:
+                self._base = _Base(data, array.array("q", back[2]), back[3], back[1])
             return
         seen, rest = known
         close = -1
