@@ -716,18 +716,33 @@ class _Spliced:
         data, i, j, members = self.data, self.i, self.j, self.members
         if type(other) is not dict:
             return bool(_equal(self.whole(), other))
-        keys = list(data)
-        if any(key in data for key in members.keys() - keys[i:j]):
+        if any(key in data for key in members.keys() - list(itertools.islice(data, i, j))):
             return bool(_equal(self.whole(), other))  # a key outside the window too: rare
-        if len(other) != len(keys) - (j - i) + len(members):
+        tail = len(data) - j
+        size = i + len(members) + tail
+        if len(other) != size:
             return False
-        values = list(data.values())
-        for lo, hi in ((0, i), (j, len(keys))):
-            theirs = list(map(other.get, keys[lo:hi], itertools.repeat(MISSING)))
-            ours = values[lo:hi]
-            for n in itertools.compress(range(hi - lo), map(operator.is_not, ours, theirs)):
-                if theirs[n] is MISSING or not _equal(ours[n], theirs[n]):
-                    return False
+        kept = ((0, i, 0), (j, len(data), size - tail))  # (from, to) in data; where in other
+        if all(
+            all(map(operator.eq, itertools.islice(data, lo, hi), itertools.islice(other, at, None)))
+            for lo, hi, at in kept
+        ):
+            # the usual order (what ``replay`` makes of a copy of the data): compared in place,
+            # not looked up (120,000 lookups in a big dict were 60 ms of cache misses)
+            for lo, hi, at in kept:
+                ours = list(itertools.islice(data.values(), lo, hi))
+                theirs = list(itertools.islice(other.values(), at, at + hi - lo))
+                for n in itertools.compress(range(hi - lo), map(operator.is_not, ours, theirs)):
+                    if not _equal(ours[n], theirs[n]):
+                        return False
+        else:
+            keys, values = list(data), list(data.values())
+            for lo, hi, _ in kept:
+                theirs = list(map(other.get, keys[lo:hi], itertools.repeat(MISSING)))
+                ours = values[lo:hi]
+                for n in itertools.compress(range(hi - lo), map(operator.is_not, ours, theirs)):
+                    if theirs[n] is MISSING or not _equal(ours[n], theirs[n]):
+                        return False
         return all(key in other and _equal(value, other[key]) for key, value in members.items())
 
 
