@@ -1404,10 +1404,12 @@ def test_the_last_members_found_backwards_are_the_ones_walked_forwards(
         lines.append(f'  "{key}": {value}{comma}{comment if fmt == "jsonc" else ""}')
     text = "{" + eol + eol.join(lines) + eol + "}" + eol
     doc = load(text, "f", fmt=fmt)
-    back = doc._last_two_back(doc._top())
+    back = doc._members_back(doc._top(), doc.data(), 8)
     walked = load(text, "f", fmt=fmt)
     assert back is not None
-    assert back == walked._last_children(walked._top())
+    found, close = back
+    assert found == list(walked._children(walked._top()))[::-1][:8]
+    assert doc._masked[close] == "}" and not doc._masked[close + 1 :].strip()
 
 
 def test_a_new_key_in_a_big_settings_file_needs_no_walk_of_its_members(monkeypatch: Any) -> None:

@@ -882,6 +882,7 @@ def _spliced(text: str, start: int, end: int, piece: str) -> str:
 
 
 _BACK_LIMIT = 1 << 16  # characters a backward scan covers before the forward walk takes over
+_BACK_MEMBERS = 8  # last members of a big object searched for a key it has, before walking it
 _SCALAR_CHARS = frozenset("-+.0123456789eEtruefalsn")
 
 
@@ -1075,6 +1076,8 @@ class JsonDocument:
         self._base: _Base | None = None  # the text as loaded, for the write gate (``_take_base``)
         # the last members found back from the closing brace: (mask, number of the first, starts, close)
         self._back: tuple[str, int, list[int], int] | None = None
+        self._loaded: Any = MISSING  # the data as read at load, kept at the first splice
+        self._top_cache: tuple[int, dict[str, Any]] | None = None  # (ops replayed, ``_top_now``)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -1258,21 +1261,10 @@ class JsonDocument:
             pos = sep.end()
 
     def _child(self, container: int, part: str | int) -> _Child | None:
-        if (
-            isinstance(part, str)
-            and type(self._data) is dict
-            and not self._dups
-            and part not in self._data
-            and container not in self._known
-            and len(self._data) > _MEMBER_BLOCK
-            and container == self._top()
-        ):
-            # A new key in a big top-level object (a settings.json): the data as read says it is
-            # missing, and the insert needs only the last members, found back from the end.
-            tail = self._last_two_back(container)
-            if tail is not None:
-                self._tail = (self._masked, container, *tail)
-                return None
+        if isinstance(part, str) and container not in self._known and container == self._top():
+            back = self._child_back(container, part)
+            if back is not None:
+                return back[0]
         if isinstance(part, int) and part < 0:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
@@ -1291,41 +1283,84 @@ class JsonDocument:
         self._tail = (self._masked, container, count, prev, last)
         return None
 
-    def _last_two_back(self, container: int) -> tuple[int, _Child | None, _Child | None] | None:
-        """(count, second-to-last, last) members of the top-level object, found back from its
-        closing brace (a valid mask reads backwards without doubt: outside strings there is no
-        backslash, and a quote with an even run of backslashes before it ends a string), each
-        checked forwards with json's scanners against the last keys of the data as read. None
-        if that is not shown within ``_BACK_LIMIT`` characters: the walk forwards decides."""
-        masked, data = self._masked, self._data
+    def _top_now(self) -> dict[str, Any] | None:
+        """The top-level object as the edits so far intend it (values shared with the data as
+        read at load, the recorded ops replayed on it): which keys it has, in which order. None
+        when that is not known (a key twice, JSON5, not an object, the whole document set)."""
+        if self._dups or self.fmt == "json5":
+            return None
+        loaded = self._data if not self.edits else self._loaded
+        if type(loaded) is not dict or any(not op.path for op in self.ops):
+            return None
+        if not self.ops:
+            return loaded
+        cached = self._top_cache
+        if cached is None or cached[0] != len(self.ops):
+            from gwconf.formats import replay
+
+            now = replay(loaded, self.ops)
+            if type(now) is not dict:
+                return None
+            cached = self._top_cache = (len(self.ops), now)
+        return cached[1]
+
+    def _child_back(self, container: int, part: str) -> tuple[_Child | None] | None:
+        """``_child`` of the big top-level object (a settings.json) without walking its members:
+        a key it lacks (the data as read and the edits since say so) needs only the last two
+        members, for the insert (``_tail``); a key it has is looked for among the last few,
+        where new keys go. Each member is found back from the closing brace and checked
+        forwards against the keys it must have. None: the walk forwards decides."""
+        now = self._top_now()
+        if now is None or len(now) <= _MEMBER_BLOCK:
+            return None
+        missing = part not in now
+        back = self._members_back(container, now, 2 if missing else _BACK_MEMBERS)
+        if back is None:
+            return None
+        found, close = back
+        if not missing:
+            return next(((c,) for c in found if c[0] == part), None)
+        if len(found) < min(2, len(now)):
+            return None
+        if not self.edits:  # the mask read at load: the write gate's window starts here
+            self._back = (self._masked, len(now) - len(found), [c[1] for c in reversed(found)], close)
+        last = found[0] if found else None
+        prev = found[1] if len(found) > 1 else None
+        self._tail = (self._masked, container, len(now), prev, last)
+        return (None,)
+
+    def _members_back(
+        self, container: int, keys: dict[str, Any], count: int
+    ) -> tuple[list[_Child], int] | None:
+        """Up to ``count`` last members of the top-level object at ``container``, last first,
+        and where its closing brace is. They are found back from that brace (a valid mask reads
+        backwards without doubt: outside strings there is no backslash, and a quote with an
+        even run of backslashes before it ends a string), each checked forwards with json's
+        scanners against the last of ``keys``. None if that is not shown within
+        ``_BACK_LIMIT`` characters a member."""
+        masked = self._masked
         close = len(masked) - 1
         while close > container and masked[close] in " \t\r\n":
             close -= 1
         if masked[close] != "}":
             return None
-        keys = reversed(data)
+        names = reversed(keys)
         found: list[_Child] = []
         end = close
-        for _ in range(2):
+        for _ in range(count):
             end = _blank_back(masked, end, container)
             if end <= container + 1 or masked[end - 1] == "{":
                 break
-            child = _member_back(masked, end, container, next(keys))
+            key = next(names, None)
+            child = None if key is None else _member_back(masked, end, container, key)
             if child is None:
                 return None
             found.append(child)
             end = _blank_back(masked, child[1], container)
             if masked[end - 1] != ",":
-                if end - 1 != container:
-                    return None
-                break
+                return (found, close) if end - 1 == container else None
             end -= 1
-        if len(found) < min(2, len(data)):
-            return None
-        self._back = (masked, len(data) - len(found), [c[1] for c in reversed(found)], close)
-        last = found[0] if found else None
-        prev = found[1] if len(found) > 1 else None
-        return len(data), prev, last
+        return found, close
 
     def _last_children(self, container: int) -> tuple[int, _Child | None, _Child | None]:
         """(count, second-to-last, last) children of the container."""
@@ -1441,6 +1476,7 @@ class JsonDocument:
         if masked_piece is None:
             piece, masked_piece = _marked(piece)
         if not self.edits:
+            self._loaded = self._data
             self._take_base(end)
         if edits is None:
             self.edits.append(trimmed_edit(self._text, start, end, piece, claim, removes))
