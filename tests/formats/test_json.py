@@ -1431,3 +1431,31 @@ def test_a_new_key_in_a_big_settings_file_needs_no_walk_of_its_members(monkeypat
     assert data == load(out, "f", fmt="jsonc").data() and data["gwconf"] == {
         "baseURL": "http://127.0.0.1:8080/v1"
     }
+
+
+def test_zeds_edits_of_a_big_settings_file_never_walk_its_top_level_members(monkeypatch: Any) -> None:
+    """Zed's render sets a key, reads one back and sets two more: after the first splice the
+    keys the edits intend say what is there, and each key is found back from the end. The
+    text is the one the walk forwards gives."""
+    text = _big_settings()
+    provider = ("language_models", "openai_compatible", "gwconf")
+
+    def render(doc: jsonfmt.JsonDocument) -> list[Any]:
+        doc.set((*provider, "api_url"), "http://127.0.0.1:8080/v1")
+        got = [doc.get((*provider, "available_models"), None), doc.get(("agent", "default_model"), None)]
+        doc.set((*provider, "available_models"), [{"name": "m", "max_tokens": 128000}])
+        doc.set(("agent", "default_model"), {"provider": "gwconf", "model": "m"})
+        got.append(doc.get((*provider, "api_url")))
+        return got
+
+    walked = load(text, "f", fmt="jsonc")
+    list(walked._children(walked._top()))
+    expected = render(walked)
+    scanned: list[int] = []
+    real = jsonfmt.JsonDocument._scan_children
+    monkeypatch.setattr(jsonfmt.JsonDocument, "_scan_children", lambda d, c: scanned.append(c) or real(d, c))
+    doc = load(text, "f", fmt="jsonc")
+    assert render(doc) == expected == [None, None, "http://127.0.0.1:8080/v1"]
+    assert doc.dump() == walked.dump() and doc._top() not in scanned
+    out, data = checked_edit("jsonc", load(text, "f", fmt="jsonc"), doc)
+    assert data == load(out, "f", fmt="jsonc").data() and list(data)[-2:] == ["language_models", "agent"]
