@@ -128,6 +128,35 @@ def test_backups_pristine_and_timestamped(gwconf, home, profile, tmp_path) -> No
     assert stat.S_IMODE((tmp_path / "gwconf" / "state").stat().st_mode) == 0o700
 
 
+@pytest.mark.parametrize("links", [True, False], ids=["hard-linked", "no-hard-links"])
+def test_a_first_backup_is_the_pristine_copy_and_later_ones_their_own(
+    gwconf, home, profile, tmp_path, monkeypatch, links: bool
+) -> None:
+    """The first apply's timestamped backup is a second name for the pristine copy (issue 15);
+    where the file system has no hard links it is a copy. Either way a later backup is a file of its
+    own, the pristine copy keeps the bytes from before gwconf, and restore puts them back."""
+    if not links:
+
+        def no_links(*args: object, **kwargs: object) -> None:
+            raise OSError(errno.EPERM, "hard links not supported here")
+
+        monkeypatch.setattr(os, "link", no_links)
+    settings = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    folder = next((tmp_path / "gwconf" / "state" / "backups" / "claude-code").glob("settings.json-*"))
+    (first,) = folder.glob("*.bak")
+    assert first.read_text() == (folder / "pristine").read_text() == CLAUDE_SETTINGS
+    assert os.path.samefile(first, folder / "pristine") == links
+    assert stat.S_IMODE(first.stat().st_mode) == 0o600
+    written = settings.read_text()
+    assert gwconf("apply", "claude-code", "--model", "other").exit_code == 0
+    (second,) = set(folder.glob("*.bak")) - {first}
+    assert second.read_text() == written and not os.path.samefile(second, folder / "pristine")
+    assert first.read_text() == (folder / "pristine").read_text() == CLAUDE_SETTINGS
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert settings.read_text() == CLAUDE_SETTINGS
+
+
 def test_ledger_never_holds_the_key(gwconf, home, profile, tmp_path) -> None:
     write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-users-own-key-000000"}\n')
     assert gwconf("apply", "codex", "claude-code", "continue").exit_code == 0

@@ -13,13 +13,16 @@ import marshal
 import re
 import time
 from pathlib import Path
-from typing import Any
 
 from gwconf import records
 from gwconf.fileio import fsync_dir, read_snapshot, write_private
 from gwconf.formats import MISSING
 from gwconf.paths import Env
 from gwconf.secrets import KEY_PATTERN
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 _SENSITIVE_NAME = re.compile(r"key|token|secret|password|auth", re.IGNORECASE)
 
