@@ -711,13 +711,13 @@ class _Spliced:
         import itertools
         import operator
 
-        from gwconf.formats import _equal
+        from gwconf.formats import _equal, _same
 
         data, i, j, members = self.data, self.i, self.j, self.members
         if type(other) is not dict:
-            return bool(_equal(self.whole(), other))
+            return _same(self.whole(), other)
         if any(key in data for key in members.keys() - list(itertools.islice(data, i, j))):
-            return bool(_equal(self.whole(), other))  # a key outside the window too: rare
+            return _same(self.whole(), other)  # a key outside the window too: rare
         tail = len(data) - j
         size = i + len(members) + tail
         if len(other) != size:
