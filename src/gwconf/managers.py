@@ -128,15 +128,17 @@ def installed(manager: Manager, env: Env) -> Path | None:
 def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
     """Every other tool that manages ``path``, judged by its content and by the tools' own folders."""
     text = (data or b"").decode("utf-8", errors="replace")
-    lines = text.splitlines()
     shown = display(path, env)
     found: list[Sighting] = []
     # a block starts only at its marker line: without the marker no line needs a look (status
-    # and clients scan every client file)
-    blocks = _ccr_blocks(lines) if CCR_BEGIN in text else []
+    # and clients scan every client file), nor are the lines made (a 16 MB settings.json has
+    # 287,000: 20 MB)
+    ccr, zcf_marked = CCR_BEGIN in text, any(marker in text for marker in ZCF_MARKERS)
+    lines = text.splitlines() if ccr or zcf_marked else []
+    blocks = _ccr_blocks(lines) if ccr else []
     if blocks:
         found.append(Sighting(CCR, f"{len(blocks)} `{CCR_BEGIN} …` block(s) in {shown}", blocks))
-    zcf = _zcf_blocks(lines) if any(marker in text for marker in ZCF_MARKERS) else []
+    zcf = _zcf_blocks(lines) if zcf_marked else []
     if zcf:
         found.append(Sighting(ZCF, f"`{ZCF_MARKERS[0][2:].strip()}` section(s) in {shown}", zcf))
     if CC_SWITCH_PROXY in text or CC_SWITCH_KEY in text:

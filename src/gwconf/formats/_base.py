@@ -332,7 +332,7 @@ def paused_gc() -> Iterator[None]:
         gc.enable()
 
 
-_FREEZE_AFTER = 200_000  # objects made during one pause (a file of a few hundred kilobytes)
+_FREEZE_AFTER = 50_000  # containers made during one pause (about 5 MB of JSON: 16 MB made 145,000)
 
 
 @record
