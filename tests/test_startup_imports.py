@@ -51,16 +51,22 @@ def probe(args: list[str] | None) -> tuple[int, list[str], str]:
 
 def probe_all(args: list[str] | None) -> tuple[dict, str]:
     """``probe``'s findings as a dict (``code``, ``loaded``, ``clients``: client modules), and the output."""
+    found, output, _ = probe_with_stderr(args)
+    return found, output
+
+
+def probe_with_stderr(args: list[str] | None) -> tuple[dict, str, str]:
+    """``probe_all``'s findings and output, and what went to stderr."""
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args)],
         capture_output=True,
         text=True,
         env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"},
-        timeout=60,
+        timeout=120,
     )
     assert "LOADED=" in proc.stdout, proc.stderr
     output, _, tail = proc.stdout.rpartition("\nLOADED=")
-    return json.loads(tail), output
+    return json.loads(tail), output, proc.stderr
 
 
 def test_import_gwconf_cli_loads_no_heavy_library() -> None:
@@ -364,20 +370,6 @@ def test_pyyaml_is_imported_without_compiling_the_pattern_only_its_python_reader
     assert out.split() == ["LazyPattern", "True", "refused"], out
 
 
-def _run_fresh(args: list[str]) -> tuple[dict, str, str]:
-    """``gwconf ARGS`` in a fresh interpreter: (PROBE's findings, stdout, stderr)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(args)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"},
-        timeout=120,
-    )
-    assert "LOADED=" in proc.stdout, proc.stderr
-    output, _, tail = proc.stdout.rpartition("\nLOADED=")
-    return json.loads(tail), output, proc.stderr
-
-
 def _tree(folder) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -431,7 +423,7 @@ def test_the_plain_writing_forms_need_no_click_and_do_what_click_does(
         for name in ("home", "gwconf"):
             shutil.rmtree(tmp_path / name)
             shutil.copytree(saved / name, tmp_path / name, symlinks=True)
-        found, out, err = _run_fresh(line)
+        found, out, err = probe_with_stderr(line)
         outcomes.append((found, out, err, _tree(home)))
     (fast, fast_out, fast_err, fast_files), (slow, slow_out, slow_err, slow_files) = outcomes
     assert "click" not in fast["loaded"] and "click" in slow["loaded"], (fast, slow)
@@ -445,5 +437,5 @@ def test_the_plain_writing_forms_need_no_click_and_do_what_click_does(
     [["apply", "codex", "--profile", "work"], ["apply", "codex", "--help"], ["use", "--dir", "work"], ["restore", "--", "x"]],
 )
 def test_writing_forms_with_options_that_take_values_or_help_go_to_click(profile, args: list[str]) -> None:
-    found, _, _ = _run_fresh(args)
+    found, _, _ = probe_with_stderr(args)
     assert "click" in found["loaded"], found

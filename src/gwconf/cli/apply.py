@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gwconf.cli import _common, _writing
@@ -37,37 +39,11 @@ Examples:
     "global one; kept out of git.",
 )
 @_common.json_option
-def command(
-    client_ids: tuple[str, ...],
-    all_clients: bool,
-    all_supported: bool,
-    profile_ref: str | None,
-    model: str | None,
-    dry_run: bool,
-    check: bool,
-    stat: bool,
-    force: bool,
-    show_key: bool,
-    project: bool,
-    as_json: bool,
-) -> int:
+def command(**options: Any) -> int:
     """Rewrite clients' configuration files to use a gateway profile.
 
     Only the keys gwconf manages change (base address, key, model, provider); everything else
     in each file is kept byte for byte. The original is backed up first; `gwconf restore` puts
     it back. Each client ends with what to restart.
     """
-    return _writing.apply(
-        client_ids,
-        all_clients,
-        all_supported,
-        profile_ref,
-        model,
-        dry_run,
-        check,
-        stat,
-        force,
-        show_key,
-        project,
-        as_json,
-    )
+    return _writing.apply(**options)

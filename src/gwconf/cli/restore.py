@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gwconf.cli import _common, _writing
@@ -21,9 +23,7 @@ Examples:
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
 @click.option("--project", is_flag=True, help="Undo `gwconf apply CLIENT --project` in this project.")
 @_common.json_option
-def command(
-    client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force: bool, project: bool, as_json: bool
-) -> int:
+def command(**options: Any) -> int:
     """Put back what each client's files held before gwconf.
 
     A file untouched since gwconf wrote it gets its original bytes back exactly; a file gwconf
@@ -33,4 +33,4 @@ def command(
     If gwconf's ledger is damaged, restore works from the backups, and apply and use refuse to write
     until --all (or the restore of the last client in the backups) sets the damaged ledger aside.
     """
-    return _writing.restore(client_ids, all_clients, dry_run, force, project, as_json)
+    return _writing.restore(**options)

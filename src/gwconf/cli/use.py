@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gwconf.cli import _common, _writing
@@ -29,9 +31,7 @@ Examples:
 @click.option("--dry-run", "-n", is_flag=True, help="Show what re-applying would change; switch nothing.")
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
 @_common.json_option
-def command(
-    name: str | None, no_apply: bool, in_dir: bool, unset: bool, dry_run: bool, force: bool, as_json: bool
-) -> int:
+def command(**options: Any) -> int:
     """Make NAME the active profile and re-apply it to every client gwconf applied before.
 
     With --dir, bind the current folder instead: ./.gwconf.toml names NAME, and every gwconf
@@ -39,4 +39,4 @@ def command(
     the active profile). The file holds the name only: the address and the key stay in the saved
     profile, so it can be committed. --dir --unset removes it.
     """
-    return _writing.use(name, no_apply, in_dir, unset, dry_run, force, as_json)
+    return _writing.use(**options)
