@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import string
 from typing import Any
 
 import pytest
@@ -1068,6 +1069,20 @@ _HANDWRITTEN = [
     "= : value key\n",
     "a: &x [1, {k: v}]\nb: *x\nc: [*x, &s str, *s]\n1: &n 2\n*n : three\n",
 ]
+
+
+@pytest.mark.parametrize("first", sorted(set(string.printable) - set(" \t\n\r\x0b\x0c")))
+def test_plain_scalars_get_pyyamls_tags(first: str) -> None:
+    """The composer names a plain scalar a string without the resolver when no implicit resolver
+    starts with its first character; every other text is resolved: the tags are PyYAML's."""
+    for rest in ("", "1", "0", "rue", "ull", "o", "es", ".5", "1e3", "x y", "2001-12-14", "_000", "nf"):
+        text = f"k: {first}{rest}\n"
+        try:
+            theirs = yaml.compose(text, Loader=yaml_format.LOADER)  # the same parser
+        except yaml.YAMLError:
+            continue
+        ours = yaml_format._compose(text, "x.yaml", build=True).root
+        assert ours is not None and ours.value[0][1].tag == theirs.value[0][1].tag, text
 
 
 def test_data_built_while_composing_shares_what_aliases_share() -> None:

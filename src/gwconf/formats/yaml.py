@@ -375,6 +375,10 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
     # text -> value for the tags whose value is the plain text's alone (ints, floats, booleans)
     scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
     no_paths = not getattr(loader, "yaml_path_resolvers", None)
+    # the first characters some implicit resolver is tried for (all of them when one is tried
+    # for any first character, or when path resolvers could answer first)
+    implicit: dict[Any, Any] = getattr(loader, "yaml_implicit_resolvers", {None: None})
+    firsts: Any = _EVERY_CHARACTER if None in implicit or not no_paths else frozenset(implicit)
     value: Any = None
     # the innermost open collection's frame, its node's list and whether that node is a sequence:
     # kept apart from ``stack`` for the scalars' own path (most events), changed on push and pop
@@ -395,9 +399,13 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
             text_value = event.value
             if tag is None or tag == "!":
                 if event.implicit[0]:
-                    tag = plain_tags.get(text_value)
+                    if text_value and text_value[0] not in firsts:  # no implicit resolver for it:
+                        tag = _STR  # ``resolve`` would try none and answer the default, a string
+                    else:
+                        tag = plain_tags.get(text_value)
                     if tag is None:
                         tag = plain_tags[text_value] = resolve(ScalarNode, text_value, event.implicit)
+
                 else:
                     tag = _STR
             node: Node = ScalarNode(
@@ -607,6 +615,14 @@ def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tup
 
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
+
+
+class _Every:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_EVERY_CHARACTER = _Every()
 # scalar tags whose value depends on the scalar's text alone (timestamps and binary make new objects)
 _PURE_TAGS = (
     "tag:yaml.org,2002:null",
