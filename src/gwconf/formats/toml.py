@@ -43,10 +43,10 @@ from gwconf.formats._base import (
     changed_regions,
     detect_eol,
     lazy,
-    never_reads_as,
     paused_gc,
     reread_from_scratch,
     same_run,
+    same_shared,
     total,
 )
 from gwconf.formats._base import same_value as _same
@@ -272,9 +272,22 @@ def _sections(text: str) -> list[_Section]:
     and arrays). Lines are followed one by one only where that state can change; elsewhere
     ``_CLEAN_LINES`` skips them in C (a 4 MB config.toml: 1.2 s before, per line in Python)."""
     starts: list[tuple[int, tuple[str, ...], bool]] = []  # (offset, path, aot) of each header
+    _scan_headers(text, 0, starts)
+    return _made_sections(text, starts)
+
+
+def _scan_headers(
+    text: str,
+    pos: int,
+    starts: list[tuple[int, tuple[str, ...], bool]],
+    after: int = 0,
+    known: set[int] | None = None,
+) -> int:
+    """Add the headers from ``pos`` (where the lexer is clean) on to ``starts``; returns where
+    it stopped: the end of the text, or, given ``known`` offsets, the first header at or after
+    ``after`` whose offset is one of them (that header is not added)."""
     ml: str | None = None
     depth = 0
-    pos = 0
     size = len(text)
     # no multi-line strings: a line's state is its own; and big enough to pay for compiling the
     # pattern (5 ms, a common config.toml's whole scan)
@@ -293,17 +306,48 @@ def _sections(text: str) -> list[_Section]:
         elif not stripped or stripped.startswith("#"):
             pass
         elif stripped.startswith("[") and depth == 0:
+            if known is not None and pos >= after and pos in known:
+                return pos
             path, aot = _header_path(line)
             starts.append((pos, path, aot))
         else:
             ml, depth = _advance(line, ml, depth)
         pos = end
+    return size
+
+
+def _made_sections(text: str, starts: list[tuple[int, tuple[str, ...], bool]]) -> list[_Section]:
+    size = len(text)
     first = starts[0][0] if starts else size
     sections = [_Section((), False, False, text, 0, first)]
     for k, (start, path, aot) in enumerate(starts):
         stop = starts[k + 1][0] if k + 1 < len(starts) else size
         sections.append(_Section(path, aot, True, text, start, stop))
     return sections
+
+
+def _sections_since(old: str, old_sections: list[_Section], new: str) -> list[_Section]:
+    """``_sections(new)``, from those of ``old`` and the one span in which the texts differ. The
+    headers before that span stay where they were; the scan starts again at the last header
+    before it (the lexer is clean there) and stops at the first header after it that the old
+    scan also found, moved by the change in length: the scan is a function of the lexer state
+    and the text left, both the same there as in the old scan, so the rest is the old rest."""
+    import bisect
+
+    edit = changed_edit(old, new)
+    shift = edit.length - (edit.end - edit.start)
+    old_starts = [s.start for s in old_sections[1:]]
+    k = bisect.bisect_left(old_starts, edit.start) - 1  # the last header before the change
+    begin = old_starts[k] if k >= 0 else 0
+    starts = [(s.start, s.path, s.aot) for s in old_sections[1 : k + 1]]
+    later = bisect.bisect_left(old_starts, edit.end + 1)  # old headers after the change
+    known = {start + shift for start in old_starts[later:]}
+    stop = _scan_headers(new, begin, starts, edit.start + edit.length, known)
+    if stop < len(new):
+        starts += [
+            (s.start + shift, s.path, s.aot) for s in old_sections[1 + later :] if s.start + shift >= stop
+        ]
+    return _made_sections(new, starts)
 
 
 def _attached_start(section: _Section, text: str) -> int:
@@ -920,7 +964,6 @@ class TomlDocument:
     """
 
     fmt = "toml"
-    reads_as = never_reads_as
 
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)
@@ -931,8 +974,7 @@ class TomlDocument:
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
         self.source = source
-        self._sections_of: str | None = None
-        self._sections_cache: list[_Section] = []
+        self._sections_memo: list[tuple[str, list[_Section]]] = []  # (text, its sections), latest last
         # A file that strict TOML 1.0 reads (tomllib; Codex's Rust parser) must stay readable by
         # it, and tomllib then is the reader that judges every edit: it is also 20-50 times faster
         # than tomlkit, which is parsed only when an edit needs its items (most never do).
@@ -1002,6 +1044,14 @@ class TomlDocument:
 
     gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
+    def reads_as(self, intended: Any) -> bool:
+        """True when the text as edited reads as ``intended``: ``dump`` has read it back (whole,
+        or from its changed lines, ``_local_read``), and that data shares all the edits left
+        alone with the loaded data, as ``intended`` does, so only the rest is compared (the
+        gate's whole compare marshalled a 4 MB file's data twice). False: the gate rereads."""
+        text = self.dump()
+        return self._read_back is text and self._data is not None and same_shared(self._data, intended)
+
     def reread(self) -> Any:
         """What the text parses to from scratch, for the write gate's data check. ``dump`` has
         just read the final text back with the reader ``load`` would use (tomllib for a strict
@@ -1041,7 +1091,7 @@ class TomlDocument:
         base, base_data, count = self._verified
         if count > len(self.edits):
             return None
-        sections = self._sections_cache if self._sections_of == base else _sections(base)
+        sections = self._sections_for(base)
         return _local_read(base, base_data, self._text, self.edits[count:], sections)
 
     def _redo_carefully(self) -> None:
@@ -1460,10 +1510,23 @@ class TomlDocument:
 
     def _all_sections(self) -> list[_Section]:
         """The current text's sections (the preamble first), computed once per text."""
-        if self._sections_of != self._text:
-            self._sections_cache = _sections(self._text)
-            self._sections_of = self._text
-        return self._sections_cache
+        return self._sections_for(self._text)
+
+    def _sections_for(self, text: str) -> list[_Section]:
+        """``_sections(text)``, kept for the last few texts; a big text's are found from the last
+        one's and the span that changed (``_sections_since``): Codex's keys are set one by one,
+        and a 4 MB file was scanned whole again for each (issue 15)."""
+        for known, sections in self._sections_memo:
+            if known is text:
+                return sections
+        if self._sections_memo and len(text) > _FAST_SCAN:
+            sections = _sections_since(*self._sections_memo[-1], text)
+        else:
+            sections = _sections(text)
+        # the first text's (the original's: the write gate's read-back starts from it) and the
+        # last two
+        self._sections_memo = [*self._sections_memo[:1], *self._sections_memo[1:][-1:], (text, sections)]
+        return sections
 
     def _header_sections(self) -> list[_Section]:
         return self._all_sections()[1:]

@@ -51,6 +51,7 @@ from gwconf.formats._base import (
     paused_gc,
     reread_from_scratch,
     same_run,
+    same_shared,
     same_value,
     trimmed_edit,
 )
@@ -897,20 +898,6 @@ def _nth(container: Any, k: int) -> Any:
     return container[k]
 
 
-def _same_shared(a: Any, b: Any) -> bool:
-    """The write gate's equality below the top, for two values that share most of their parts:
-    a part both hold is not walked."""
-    from gwconf.formats import _equal
-
-    if a is b:
-        return True
-    if type(a) is dict and type(b) is dict:
-        return a.keys() == b.keys() and all(_same_shared(a[k], b[k]) for k in a)
-    if type(a) is list and type(b) is list:
-        return len(a) == len(b) and all(_same_shared(x, y) for x, y in zip(a, b, strict=True))
-    return _equal(a, b)
-
-
 # ---------------------------------------------------------------------------------------------
 # The document.
 
@@ -1027,7 +1014,7 @@ class YamlDocument:
             now = _read_window(self.original, tree.root, data, self._text, self.edits, self.source)
         except (ParseError, WriteRefused, _Unusual, RecursionError):
             return False
-        return now is not MISSING and _same_shared(now, intended)
+        return now is not MISSING and same_shared(now, intended)
 
     # -- state ------------------------------------------------------------------------------
 
