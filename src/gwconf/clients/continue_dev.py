@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -81,8 +82,15 @@ def entry_name(model: str) -> str:
     return f"gwconf {model}"
 
 
+def _models(config: Document) -> Any:
+    """The models list as the document holds it, to look at only: ``get`` copies it, and a big
+    config.yaml's list was copied three times per apply (issue 15)."""
+    data = config.data()
+    return data.get("models") if isinstance(data, dict) else None
+
+
 def find_entry(config: Document) -> int | None:
-    models = config.get(("models",), None)
+    models = _models(config)
     if not isinstance(models, list):
         return None
     for index, item in enumerate(models):
@@ -112,8 +120,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     }
     index = find_entry(config)
     if index is None:
-        config.append(("models",), entry)
-        index = len(config.get(("models",))) - 1
+        index = config.append(("models",), entry)
     else:
         for key in ("name", "provider", "model", "apiBase", "apiKey"):
             config.set(("models", index, key), entry[key])
@@ -146,7 +153,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 def read(docs: dict[str, Document], env: Env) -> Reading:
     config, dotenv = docs["config"], docs["env"]
     reading = Reading(wire=WIRE)
-    models = config.get(("models",), None)
+    models = _models(config)
     index = find_entry(config)
     if index is None:
         reading.provider = "no gwconf model entry"
