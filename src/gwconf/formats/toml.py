@@ -115,6 +115,7 @@ class _Row:
 
 class _Section:
     """A header line and the lines up to the next header; the preamble has ``header`` False.
+    ``text`` holds its characters at ``start``..``end`` (an older text may: ``_sections_since``).
 
     Its rows are classified when first asked for (``_rows``): a section starts where the lexer
     is clean (a header line, or the file's start), so its own lines are all that is needed, and
@@ -331,7 +332,11 @@ def _sections_since(old: str, old_sections: list[_Section], new: str) -> list[_S
     headers before that span stay where they were; the scan starts again at the last header
     before it (the lexer is clean there) and stops at the first header after it that the old
     scan also found, moved by the change in length: the scan is a function of the lexer state
-    and the text left, both the same there as in the old scan, so the rest is the old rest."""
+    and the text left, both the same there as in the old scan, so the rest is the old rest.
+
+    The sections before the scan's start are the old objects (same offsets, same characters:
+    their ``text`` may be the older one), and so are those after it when the length did not
+    change; making 33k section objects again was most of the cost of a new key in a big file."""
     import bisect
 
     edit = changed_edit(old, new)
@@ -339,15 +344,35 @@ def _sections_since(old: str, old_sections: list[_Section], new: str) -> list[_S
     old_starts = [s.start for s in old_sections[1:]]
     k = bisect.bisect_left(old_starts, edit.start) - 1  # the last header before the change
     begin = old_starts[k] if k >= 0 else 0
-    starts = [(s.start, s.path, s.aot) for s in old_sections[1 : k + 1]]
     later = bisect.bisect_left(old_starts, edit.end + 1)  # old headers after the change
     known = {start + shift for start in old_starts[later:]}
-    stop = _scan_headers(new, begin, starts, edit.start + edit.length, known)
+    found: list[tuple[int, tuple[str, ...], bool]] = []
+    stop = _scan_headers(new, begin, found, edit.start + edit.length, known)
+    rest: list[_Section] = []
     if stop < len(new):
-        starts += [
-            (s.start + shift, s.path, s.aot) for s in old_sections[1 + later :] if s.start + shift >= stop
-        ]
-    return _made_sections(new, starts)
+        rest = old_sections[1 + bisect.bisect_left(old_starts, stop - shift) :]
+        if shift:
+            rest = [_Section(s.path, s.aot, True, new, s.start + shift, s.end + shift) for s in rest]
+    size = len(new)
+    ends = [start for start, _, _ in found[1:]] + [rest[0].start if rest else size]
+    if k >= 0 and found and found[0][0] == begin:
+        sections = old_sections[: k + 1]
+    elif k >= 0:  # the header at ``begin`` is gone: the section above it now reaches further
+        above = old_sections[k]
+        sections = old_sections[:k]
+        sections.append(
+            _Section(
+                above.path, above.aot, above.header, new, above.start, found[0][0] if found else ends[-1]
+            )
+        )
+    else:
+        sections = [_Section((), False, False, new, 0, found[0][0] if found else ends[-1])]
+    sections += [
+        _Section(path, aot, True, new, start, stop_at)
+        for (start, path, aot), stop_at in zip(found, ends, strict=False)
+    ]
+    sections += rest
+    return sections
 
 
 def _attached_start(section: _Section, text: str) -> int:
