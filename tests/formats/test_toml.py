@@ -1029,6 +1029,31 @@ def test_section_scan_matches_the_line_by_line_scan(lines: list[str], final_newl
         toml_format._FAST_SCAN = size
 
 
+_HEADER_PART = st.one_of(
+    st.from_regex(r"[A-Za-z0-9_-]{1,6}", fullmatch=True),
+    st.text(alphabet='ab ./"\\\t-', max_size=6).map(lambda t: '"' + t + '"'),
+    st.text(alphabet='ab ."-', max_size=5).map(lambda t: "'" + t + "'"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_HEADER_PART, min_size=1, max_size=4),
+    st.sampled_from([".", " . "]),
+    st.booleans(),
+    st.sampled_from(["", "\n", "\r\n", "  # c\n"]),
+)
+def test_plain_headers_are_read_as_the_general_reader_reads_them(parts, dot, aot, end) -> None:
+    import gwconf.formats.toml as toml_format
+
+    line = ("[[" if aot else "[") + dot.join(parts) + ("]]" if aot else "]") + end
+    try:
+        want = toml_format._any_header_path(line)
+    except Exception:
+        return  # not a header either reader takes
+    assert toml_format._header_path(line) == want
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(_SECTION_LINES, max_size=12),
@@ -1062,9 +1087,18 @@ def test_sections_after_an_edit_are_found_from_the_last_texts(
         got = toml_format._sections_since(old, before, new)
     finally:
         toml_format._FAST_SCAN = size
+
     def seen(sections: list[Any]) -> list[Any]:  # a kept section's text may be the older one
         return [
-            (s.path, s.aot, s.header, s.start, s.end, s.text[s.start : s.end], [(r.start, r.end, r.kind) for r in s.rows])
+            (
+                s.path,
+                s.aot,
+                s.header,
+                s.start,
+                s.end,
+                s.text[s.start : s.end],
+                [(r.start, r.end, r.kind) for r in s.rows],
+            )
             for s in sections
         ]
 

@@ -196,9 +196,27 @@ _SIMPLE_HEADER = lazy(
 )
 
 
-@functools.lru_cache(maxsize=4096)
+# ``[a.b]`` and ``[projects."/home/me/x"]`` (Codex's trusted folders): bare keys and quoted ones
+# without escapes, dotted without spaces; the most common headers, read without the general
+# pattern and its cache
+_PLAIN_KEY = r'(?:[A-Za-z0-9_-]+|"[^"\\\x00-\x1f\x7f]*")'
+_PLAIN_HEADER = lazy(rf"[ \t]*\[[ \t]*({_PLAIN_KEY}(?:\.{_PLAIN_KEY})*)[ \t]*\][ \t]*\r?\n?")
+_PLAIN_PARTS = lazy(r'([A-Za-z0-9_-]+)|"([^"]*)"')
+
+
 def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
     """The key path of a ``[header]`` line and whether it is an ``[[array]]`` element."""
+    plain = _PLAIN_HEADER.fullmatch(line)
+    if plain is None:
+        return _any_header_path(line)
+    keys = plain.group(1)
+    if '"' not in keys:
+        return tuple(keys.split(".")), False
+    return tuple(bare or quoted for bare, quoted in _PLAIN_PARTS.findall(keys)), False
+
+
+@functools.lru_cache(maxsize=4096)
+def _any_header_path(line: str) -> tuple[tuple[str, ...], bool]:
     match = _SIMPLE_HEADER.fullmatch(line.strip())
     if match is not None and len(match.group("open")) == len(
         match.group("close")
@@ -260,7 +278,10 @@ _LEVEL0 = rf"(?:{_ATOM})*+"
 _LEVEL1 = rf"(?:{_ATOM}|\[{_LEVEL0}\]|\{{{_LEVEL0}\}})*+"
 _LEVEL2 = rf"(?:{_ATOM}|\[{_LEVEL1}\]|\{{{_LEVEL1}\}})*+"
 _LEVEL3 = rf"(?:{_ATOM}|\[{_LEVEL2}\]|\{{{_LEVEL2}\}})*+"
-_CLEAN_LINES = total(rf"(?:(?![ \t]*+\[){_LEVEL3}(?:#[^\n]*+)?\n)*+")
+_CLEAN_LINES = total(rf"(?:(?![ \t]*+\[){_LEVEL3}(?:#[^\n]*+)?\n|[ \t]*+\[[^\n]*+\n)*+")
+# the header lines of a run of such lines: each line of the run starts where the lexer is clean,
+# and only header lines start with ``[`` there
+_HEADER_LINES = lazy(r"^[ \t]*\[[^\n]*\n", re.M)
 
 
 _FAST_SCAN = 1 << 16  # characters
@@ -295,7 +316,15 @@ def _scan_headers(
     fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
     while pos < size:
         if fast and ml is None and depth == 0:
-            pos = _CLEAN_LINES.match(text, pos).end()
+            run_end = _CLEAN_LINES.match(text, pos).end()
+            if run_end > pos:
+                for found in _HEADER_LINES.finditer(text, pos, run_end):
+                    at = found.start()
+                    if known is not None and at >= after and at in known:
+                        return at
+                    path, aot = _header_path(found.group())
+                    starts.append((at, path, aot))
+                pos = run_end
             if pos >= size:
                 break
         newline = text.find("\n", pos)
