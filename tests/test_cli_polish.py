@@ -151,6 +151,36 @@ def test_colour_on_a_terminal_only_and_never_with_no_color(profile):
     assert "gwconf: error:" in piped.stderr and ANSI not in piped.stderr + piped.stdout
 
 
+def test_ansi_is_click_style_byte_for_byte() -> None:
+    """gwconf colours without importing click (issue 15): the same escape codes click writes."""
+    import click
+
+    from gwconf.cli import _output
+
+    for fg in [None, *_output._FOREGROUND, "unknown-colour-name"]:
+        for bold in (None, False, True):
+            if fg == "unknown-colour-name":  # click's own error, from click
+                with pytest.raises(ValueError, match="Unknown color"):
+                    _output.ansi("x", fg=fg, bold=bold)
+                continue
+            assert _output.ansi("a -> b\n", fg=fg, bold=bold) == click.style("a -> b\n", fg=fg, bold=bold)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_coloured_dry_run_is_the_same_without_click(profile, home):
+    """On a terminal the click-free dry run (its plain form) writes what click's path writes
+    (``--debug`` sends the command line to click): colours, diff and all."""
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text('model = "gpt-5"\n')
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text("{not json")  # an error, in colour too
+    args = ["apply", "codex", "claude-code", "--dry-run"]
+    fast = on_terminal(args, dict(os.environ))
+    slow = on_terminal(["--debug", *args], dict(os.environ))
+    assert "\x1b[32m+model_provider" in fast and "\x1b[31m\x1b[1mgwconf: error: " in fast
+    assert fast == slow
+
+
 def test_no_colour_on_a_pipe_even_for_diffs(gwconf, profile, home):
     (home / ".codex").mkdir()
     (home / ".codex" / "config.toml").write_text('model = "gpt-5"\n')

@@ -128,6 +128,35 @@ def test_backups_pristine_and_timestamped(gwconf, home, profile, tmp_path) -> No
     assert stat.S_IMODE((tmp_path / "gwconf" / "state").stat().st_mode) == 0o700
 
 
+@pytest.mark.parametrize("links", [True, False], ids=["hard-linked", "no-hard-links"])
+def test_a_first_backup_is_the_pristine_copy_and_later_ones_their_own(
+    gwconf, home, profile, tmp_path, monkeypatch, links: bool
+) -> None:
+    """The first apply's timestamped backup is a second name for the pristine copy (issue 15);
+    where the file system has no hard links it is a copy. Either way a later backup is a file of its
+    own, the pristine copy keeps the bytes from before gwconf, and restore puts them back."""
+    if not links:
+
+        def no_links(*args: object, **kwargs: object) -> None:
+            raise OSError(errno.EPERM, "hard links not supported here")
+
+        monkeypatch.setattr(os, "link", no_links)
+    settings = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    folder = next((tmp_path / "gwconf" / "state" / "backups" / "claude-code").glob("settings.json-*"))
+    (first,) = folder.glob("*.bak")
+    assert first.read_text() == (folder / "pristine").read_text() == CLAUDE_SETTINGS
+    assert os.path.samefile(first, folder / "pristine") == links
+    assert stat.S_IMODE(first.stat().st_mode) == 0o600
+    written = settings.read_text()
+    assert gwconf("apply", "claude-code", "--model", "other").exit_code == 0
+    (second,) = set(folder.glob("*.bak")) - {first}
+    assert second.read_text() == written and not os.path.samefile(second, folder / "pristine")
+    assert first.read_text() == (folder / "pristine").read_text() == CLAUDE_SETTINGS
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert settings.read_text() == CLAUDE_SETTINGS
+
+
 def test_ledger_never_holds_the_key(gwconf, home, profile, tmp_path) -> None:
     write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-users-own-key-000000"}\n')
     assert gwconf("apply", "codex", "claude-code", "continue").exit_code == 0
@@ -162,6 +191,39 @@ def test_compare_and_swap_refuses_a_file_changed_underneath(home, profile) -> No
         planning.execute([plan], env)
     assert path.read_text() == '{"theme": "changed by Claude Code"}\n'
     assert not (home / ".claude.json").exists(), "the other file of the change was not written either"
+
+
+def test_a_ledger_kept_across_writes_sees_another_gwconf_and_a_failed_save(gwconf, home, profile, monkeypatch) -> None:
+    """A command writing many clients keeps one ledger and refreshes it before each write
+    (issue 15). Another gwconf's write in between is read, not overwritten; and a save that
+    failed is never taken for what the file holds."""
+    from gwconf.ledger import Ledger
+
+    env = Env.current()
+    write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    write(home / ".codex" / "config.toml", 'model = "gpt-5"\n')
+    work = ProfileStore(env).load("work")
+    ledger = Ledger(env)
+    planning.execute([planning.plan_apply(registry.get("claude-code"), work, env)], env, ledger)
+    assert gwconf("apply", "continue").exit_code == 0  # another gwconf, between two writes
+    planning.execute([planning.plan_apply(registry.get("codex"), work, env)], env, ledger)
+    assert Ledger(env).clients() == ["claude-code", "codex", "continue"] == ledger.clients()
+
+    real_open = os.open
+
+    def disk_full_for_the_ledger(path, flags, *args):  # type: ignore[no-untyped-def]
+        if ".ledger.json." in os.fspath(path):  # the ledger's temp file: its save fails
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_open(path, flags, *args)
+
+    committed = Ledger(env).data
+    plan = planning.plan_apply(registry.get("claude-code"), work, env, model="other")
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", disk_full_for_the_ledger)
+        with pytest.raises(OSError):
+            planning.execute([plan], env, ledger)
+    ledger.refresh()  # the file still holds the last commit, not the failed save's data
+    assert ledger.data == committed == Ledger(env).data
 
 
 def test_multi_file_change_lands_whole_or_not_at_all(gwconf, home, profile, monkeypatch) -> None:

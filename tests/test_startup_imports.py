@@ -10,7 +10,8 @@
 - ``profile list``, ``clients`` and ``status`` (a profile, nothing applied) load no difflib (a
   diff is made only where one is shown) and no shutil (its import brings bz2/lzma/zlib);
   ``profile list`` loads no client module. A real ``apply`` prints no diff, so makes none.
-- ``profile list`` (and ``--json``) prints without click, the same text click's path prints.
+- ``profile list`` (and ``--json``) prints without click, the same text click's path prints; so do
+  ``clients``, ``status`` and the plain forms of ``apply``, ``use NAME`` and ``restore`` (flags only).
 - The click-free ``--help`` is the same text click prints, and lists every command and root option.
 No timing assertions here: the benchmark reports times.
 """
@@ -35,7 +36,7 @@ args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
 watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil",
-           "tomllib", "dataclasses", "inspect"}
+           "tomllib", "dataclasses", "inspect", "typing", "copy", "shlex"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))
@@ -201,6 +202,17 @@ def test_a_saved_profile_is_read_without_tomllib_and_no_command_defines_a_datacl
         assert not set(result["loaded"]) & {"tomllib", "inspect"}, result
 
 
+@pytest.mark.parametrize("args", [["clients"], ["clients", "--json"], ["status"], ["status", "--json"]])
+def test_listings_on_an_empty_home_import_no_typing_copy_or_shlex(profile, args) -> None:
+    """typing (about 6 ms here), copy with weakref (2 ms) and shlex are imported where they are
+    used: the listings import every client module, and a module-level ``from typing import Any``
+    in any of them, or in the core they plan with, costs every listing the whole of typing."""
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert len(result["clients"]) >= 40, result  # every client module was imported
+    assert not set(result["loaded"]) & {"typing", "copy", "shlex"}, result
+
+
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_profile_list_needs_no_click_and_prints_what_click_prints(profile, tmp_path, json_flag) -> None:
     """A damaged profile file is listed too (as click's path lists it), not fatal."""
@@ -350,3 +362,88 @@ def test_pyyaml_is_imported_without_compiling_the_pattern_only_its_python_reader
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["LazyPattern", "True", "refused"], out
+
+
+def _run_fresh(args: list[str]) -> tuple[dict, str, str]:
+    """``gwconf ARGS`` in a fresh interpreter: (PROBE's findings, stdout, stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"},
+        timeout=120,
+    )
+    assert "LOADED=" in proc.stdout, proc.stderr
+    output, _, tail = proc.stdout.rpartition("\nLOADED=")
+    return json.loads(tail), output, proc.stderr
+
+
+def _tree(folder) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+WRITING_FORMS = [
+    (["apply", "codex", "claude-code", "continue", "--dry-run"], False),
+    (["apply", "codex", "claude-code", "continue"], False),
+    (["apply", "--all", "--json"], False),
+    (["apply", "codex", "-n", "--check"], False),
+    (["apply", "nope"], False),  # the same usage error
+    (["apply", "codex", "--all"], False),  # the same usage error
+    (["use", "second"], True),
+    (["use", "second", "--dry-run", "--json"], True),
+    (["use", "missing"], True),  # the same profile error
+    (["restore", "--all"], True),
+    (["restore", "codex", "--json"], True),
+    (["restore"], True),  # the same usage error
+]
+
+
+@pytest.mark.parametrize(("args", "applied"), WRITING_FORMS, ids=[" ".join(a) for a, _ in WRITING_FORMS])
+def test_the_plain_writing_forms_need_no_click_and_do_what_click_does(
+    gwconf, profile, tmp_path, args: list[str], applied: bool
+) -> None:
+    """``apply``, ``use NAME`` and ``restore`` with ids and flags only run without click (issue 15):
+    from the same home, the same stdout, stderr, exit code and files as click's path (``--debug``
+    sends the command line to click)."""
+    import shutil
+
+    from tests.conftest import TEST_KEY
+
+    home = tmp_path / "home"
+    for path, text in (
+        (".codex/config.toml", 'model = "gpt-5"  # mine\n'),
+        (".claude/settings.json", '{\n  "theme": "dark"\n}\n'),
+        (".continue/config.yaml", "name: mine\nmodels: []\n"),
+    ):
+        (home / path).parent.mkdir(parents=True, exist_ok=True)
+        (home / path).write_text(text)
+    second = gwconf(
+        "profile", "add", "second", "--base-url", "https://gw2.example.com/v1", "--model", "m2", "--key-stdin",
+        input="sk-second-0123456789abcdQRST\n",
+    )  # fmt: skip
+    assert second.exit_code == 0, second
+    if applied:
+        assert gwconf("apply", "codex", "claude-code", "continue").exit_code == 0
+    saved = tmp_path / "saved"
+    shutil.copytree(tmp_path, saved, symlinks=True, ignore=shutil.ignore_patterns("saved"))
+    outcomes = []
+    for line in (args, ["--debug", *args]):
+        for name in ("home", "gwconf"):
+            shutil.rmtree(tmp_path / name)
+            shutil.copytree(saved / name, tmp_path / name, symlinks=True)
+        found, out, err = _run_fresh(line)
+        outcomes.append((found, out, err, _tree(home)))
+    (fast, fast_out, fast_err, fast_files), (slow, slow_out, slow_err, slow_files) = outcomes
+    assert "click" not in fast["loaded"] and "click" in slow["loaded"], (fast, slow)
+    assert (fast["code"], fast_out, fast_err) == (slow["code"], slow_out, slow_err)
+    assert fast_files == slow_files
+    assert TEST_KEY not in fast_out + fast_err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["apply", "codex", "--profile", "work"], ["apply", "codex", "--help"], ["use", "--dir", "work"], ["restore", "--", "x"]],
+)
+def test_writing_forms_with_options_that_take_values_or_help_go_to_click(profile, args: list[str]) -> None:
+    found, _, _ = _run_fresh(args)
+    assert "click" in found["loaded"], found

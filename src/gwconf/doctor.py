@@ -130,6 +130,7 @@ class Report:
 # -- the procedure ---------------------------------------------------------------------------------
 
 
+@processes.one_reading()  # each client's "started before its files changed" from one look
 def run(
     clients: list[ClientAdapter],
     profile: Profile,

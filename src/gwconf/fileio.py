@@ -58,6 +58,12 @@ class Snapshot:
 def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
     """Read a whole file as bytes; a missing file reads as ``None``. Odd files are refused."""
     shown = display or str(path)
+    try:
+        os.lstat(path)
+    except FileNotFoundError:  # most client files (``status``, ``clients``): no link to check
+        return Snapshot(path, resolve(path), None, None)
+    except OSError:
+        pass  # the steps below name what is wrong
     target = resolve(path)
     if path.is_symlink() and _is_loop(path):
         raise GwconfError(f"{shown}: is a symlink loop.", "Fix or remove the link, then run again.")

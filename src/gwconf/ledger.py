@@ -13,13 +13,16 @@ import marshal
 import re
 import time
 from pathlib import Path
-from typing import Any
 
 from gwconf import records
 from gwconf.fileio import fsync_dir, read_snapshot, write_private
 from gwconf.formats import MISSING
 from gwconf.paths import Env
 from gwconf.secrets import KEY_PATTERN
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 _SENSITIVE_NAME = re.compile(r"key|token|secret|password|auth", re.IGNORECASE)
 
@@ -252,7 +255,14 @@ class Ledger:
         self.data: dict[str, Any] = {"version": self.VERSION, "clients": {}}
         self.damaged: str | None = None
         self.set_aside_as: Path | None = None  # where the damaged file went, once set aside
+        self._bytes: bytes | None = None
+        self._load()
+
+    def _load(self) -> None:
+        self.data = {"version": self.VERSION, "clients": {}}
+        self.damaged = None
         snap = read_snapshot(self.path)
+        self._bytes = snap.data  # what the file held when read (or what ``save`` wrote): see ``refresh``
         if snap.data:
             try:
                 loaded = json.loads(snap.data)
@@ -282,10 +292,26 @@ class Ledger:
         self.set_aside_as = aside
         return aside
 
+    def refresh(self) -> None:
+        """Read the file again, unless it holds exactly the bytes this ledger last read or wrote.
+
+        A command that writes many clients re-reads the ledger under the lock before each one
+        (another gwconf may have written it meanwhile): that was a parse of the whole ledger per
+        client (issue 15). Equal bytes mean this ledger's data is the file's, as long as nothing
+        changed ``data`` since without saving: ``plan.execute`` only reads it between its saves."""
+        self.set_aside_as = None  # (a note for the write that set it aside, said once)
+        if self.damaged is None and self._bytes is not None and read_snapshot(self.path).data == self._bytes:
+            return
+        self.set_aside_as = None
+        self._load()
+
     def save(self) -> None:
         self.set_aside()  # kept aside, never overwritten
         self.data["version"] = self.VERSION
-        write_private(self.path, (encode(self.data) + "\n").encode())
+        text = (encode(self.data) + "\n").encode()
+        self._bytes = None  # a save that fails leaves data the file may not hold: read it again
+        write_private(self.path, text)
+        self._bytes = text
 
     def copy(self, only: set[str] | None = None) -> Ledger:
         """A ledger with the same records, to change without touching this one.
@@ -296,6 +322,7 @@ class Ledger:
         other = Ledger.__new__(Ledger)
         other.env, other.path, other.damaged = self.env, self.path, self.damaged
         other.set_aside_as = None
+        other._bytes = None  # a copy to change: never taken for the file's data
         if only is None:
             other.data = json.loads(json.dumps(self.data))
             return other

@@ -28,6 +28,7 @@ does, ``status`` shows it, ``doctor`` names it as the likely cause when gwconf's
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -127,13 +128,17 @@ def installed(manager: Manager, env: Env) -> Path | None:
 def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
     """Every other tool that manages ``path``, judged by its content and by the tools' own folders."""
     text = (data or b"").decode("utf-8", errors="replace")
-    lines = text.splitlines()
     shown = display(path, env)
     found: list[Sighting] = []
-    blocks = _ccr_blocks(lines)
+    # a block starts only at its marker line: without the marker no line needs a look (status
+    # and clients scan every client file), nor are the lines made (a 16 MB settings.json has
+    # 287,000: 20 MB)
+    ccr, zcf_marked = CCR_BEGIN in text, any(marker in text for marker in ZCF_MARKERS)
+    lines = text.splitlines() if ccr or zcf_marked else []
+    blocks = _ccr_blocks(lines) if ccr else []
     if blocks:
         found.append(Sighting(CCR, f"{len(blocks)} `{CCR_BEGIN} …` block(s) in {shown}", blocks))
-    zcf = _zcf_blocks(lines)
+    zcf = _zcf_blocks(lines) if zcf_marked else []
     if zcf:
         found.append(Sighting(ZCF, f"`{ZCF_MARKERS[0][2:].strip()}` section(s) in {shown}", zcf))
     if CC_SWITCH_PROXY in text or CC_SWITCH_KEY in text:
@@ -143,22 +148,24 @@ def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
                 f"{shown} points at CC Switch's proxy takeover ({CC_SWITCH_PROXY}, its placeholder key)",
             )
         )
-    else:
+    elif _relative(path, env) in CC_SWITCH_FILES:  # the cheap test first: status scans every file
         state = installed(CC_SWITCH, env)
-        if state is not None and _relative(path, env) in CC_SWITCH_FILES:
+        if state is not None:
             found.append(
                 Sighting(CC_SWITCH, f"CC Switch is installed ({display(state, env)}) and writes {shown}")
             )
-    backup = path.parent / ".omniroute.bak"
-    if backup.is_dir():
-        found.append(Sighting(OMNIROUTE, f"OmniRoute's backup folder {display(backup, env)} is beside it"))
+    backup = os.path.join(os.path.dirname(str(path)), ".omniroute.bak")
+    if os.path.isdir(backup):
+        found.append(
+            Sighting(OMNIROUTE, f"OmniRoute's backup folder {display(Path(backup), env)} is beside it")
+        )
     elif any(address in text for address in OMNIROUTE_ADDRESSES):
         found.append(
             Sighting(OMNIROUTE, f"{shown} points at OmniRoute's local server ({OMNIROUTE_ADDRESSES[0]})")
         )
-    if not blocks:
+    if not blocks and _relative(path, env) in (".claude/settings.json", ".codex/config.toml"):
         state = installed(CCR, env)
-        if state is not None and _relative(path, env) in (".claude/settings.json", ".codex/config.toml"):
+        if state is not None:
             text_hint = "claude-code-router" in text or "ccr-" in text
             if text_hint:
                 found.append(

@@ -8,17 +8,20 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from gwconf import plan as planning
-from gwconf import records, secrets
-from gwconf.clients._base import ClientAdapter, Finding, Reading
+from gwconf import processes, records, secrets
+from gwconf.clients._base import ClientAdapter, ConfigFile, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
 from gwconf.records import field
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @records.record
@@ -79,6 +82,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
     return results
 
 
+@processes.one_reading()  # every desktop app's "is it running?" from one look at /proc
 def apply_profile(
     clients: Sequence[ClientAdapter],
     profile: Profile,
@@ -123,6 +127,7 @@ def apply_profile(
         by_id = {r.id: r for r in results}
         written: set[Path] = set()
         written_any = False  # the first write sweeps stray temp files for the whole command
+        ledger = Ledger(env)  # refreshed by each write under its lock, and kept up to date by it
         for plan in plans:
             result = by_id[plan.client.id]
             try:
@@ -131,7 +136,9 @@ def apply_profile(
                     # Kilo Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                result.notes += planning.execute([plan], env, profile=profile.name, sweep=not written_any)
+                result.notes += planning.execute(
+                    [plan], env, ledger, profile=profile.name, sweep=not written_any
+                )
                 written_any = True
                 written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
@@ -152,6 +159,7 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
+@processes.one_reading()
 def restore_clients(
     clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
 ) -> list[ClientResult]:
@@ -176,8 +184,8 @@ def restore_clients(
             result.left_alone = plan.left_alone
             result.restart = client.restart
             if not dry_run:
-                if plan.pending:
-                    planning.execute([plan], env, sweep=not swept)
+                if plan.pending:  # (execute refreshes the ledger under its lock and commits to it)
+                    planning.execute([plan], env, ledger, sweep=not swept)
                     swept = True
                 elif ledger.damaged:
                     pass
@@ -298,18 +306,19 @@ def client_status(
 ) -> ClientStatus:
     """Where ``client`` points now. ``detected``: ``client.detect(env)`` when the caller has
     just asked it (status picks its clients by it), so it is not asked twice."""
+    files = client.files(env)  # once: detection, reading and the other tools all need them
     status = ClientStatus(
         id=client.id,
         name=client.name,
         tier=client.tier,
-        detected=client.detect(env) if detected is None else detected,
-        files=[display(f.path, env) for f in client.files(env)],
+        detected=client.detect(env, files) if detected is None else detected,
+        files=[display(f.path, env) for f in files],
         applied_profile=ledger.profile_of(client.id),
     )
     if client.tier == 3 or not read_files:
         return status
     try:
-        loaded = planning.load_client(client, env)
+        loaded = planning.load_client(client, env, files)
         status.reading = client.read(planning.docs_of(loaded), env)
     except GwconfError as exc:
         status.error = exc
@@ -317,22 +326,26 @@ def client_status(
     status.profile = matching_profile(client, status.reading, profiles, env, status.applied_profile)
     # the files just read serve drift and other_tools too: reading each again was a third of
     # status and clients on a home where every client is applied (issue 15)
-    status.drift = drift(client, env, ledger, loaded)
-    status.others = other_tools(client, env, loaded)
+    status.drift = drift(client, env, ledger, loaded, files)
+    status.others = other_tools(client, env, loaded, files)
     return status
 
 
 def other_tools(
-    client: ClientAdapter, env: Env, loaded: dict[str, planning.Loaded] | None = None
+    client: ClientAdapter,
+    env: Env,
+    loaded: dict[str, planning.Loaded] | None = None,
+    files: list[ConfigFile] | None = None,
 ) -> list[Any]:
     """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files.
-    ``loaded``: the client's files as this command read them already (``plan.load_client``)."""
+    ``loaded``: the client's files as this command read them already (``plan.load_client``);
+    ``files``: its ``files(env)``, when known already."""
     from gwconf import managers
     from gwconf.fileio import read_snapshot
 
     already = {item.file.path: item.snapshot for item in (loaded or {}).values()}
     found = []
-    for file in client.files(env):
+    for file in client.files(env) if files is None else files:
         try:
             snapshot = already.get(file.path) or read_snapshot(file.path)
             data = snapshot.data
@@ -385,17 +398,26 @@ _PLACEHOLDER_KEY = "sk-gwconf-placeholder"
 
 
 def _keyless(profile: Profile) -> Profile:
-    """``profile`` with a stand-in key: a target's address and model, without resolving the key."""
+    """``profile`` with a stand-in key and limits: a target's address and model, without
+    resolving the key or reading the gateway's cached limits (once per client and profile in
+    ``status``; ``matching_profile`` never looks at the limits)."""
     from gwconf.records import replace
 
-    return replace(profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None)
+    return replace(
+        profile, key=_PLACEHOLDER_KEY, key_env=None, key_cmd=None, key_keyring=None, max_output_tokens=1
+    )
 
 
 def drift(
-    client: ClientAdapter, env: Env, ledger: Ledger, loaded: dict[str, planning.Loaded] | None = None
+    client: ClientAdapter,
+    env: Env,
+    ledger: Ledger,
+    loaded: dict[str, planning.Loaded] | None = None,
+    files: list[ConfigFile] | None = None,
 ) -> list[str]:
     """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client).
-    ``loaded``: the client's files as this command read them already (``plan.load_client``)."""
+    ``loaded``: the client's files as this command read them already (``plan.load_client``);
+    ``files``: its ``files(env)``, when known already."""
     from gwconf.formats import get_plain
 
     already = {item.file: item for item in (loaded or {}).values()}
@@ -403,7 +425,7 @@ def drift(
     for target, record in ledger.files(client.id).items():
         from pathlib import Path
 
-        file = planning._file_for(client, env, Path(target), record)
+        file = planning._file_for(client, env, Path(target), record, files)
         item = already.get(file)
         if item is None:
             try:

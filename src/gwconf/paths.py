@@ -65,7 +65,23 @@ class Env:
     def backups_dir(self) -> Path:
         return self.state_dir / "backups"
 
+    @cached_property
+    def own_folder_prefixes(self) -> tuple[tuple[str, str], ...] | None:
+        """(folder, folder + "/") for the config and state folders: ``in_gwconf_folders``
+        compares strings instead of making a ``Path`` per client file (issue 15). None where
+        only pathlib's rules answer: Windows (no case), a relative folder, POSIX's "//" root."""
+        folders = [str(self.config_dir), str(self.state_dir)]
+        if os.name == "nt" or not all(f.startswith("/") and not f.startswith("//") for f in folders):
+            return None
+        return tuple((f, f if f.endswith("/") else f + "/") for f in folders)
+
     # -- clients ---------------------------------------------------------------------------------
+    @cached_property
+    def shared_folders(self) -> frozenset[str]:
+        """Folders many programs share (~, ~/.config, app data): a client's file there does not
+        mean the client is installed; its own folder there does (``default_detect``)."""
+        return frozenset(str(f) for f in (self.home, self.xdg_config_home, self.appdata, self.xdg_data_home))
+
     def which(self, program: str) -> str | None:
         """``shutil.which`` against this Env's PATH. Off Windows, its own loop (the same steps):
         ``status`` and ``clients`` look up every client's programs, and shutil's import brings the
@@ -120,6 +136,19 @@ def _platform() -> str:
 
 def display(path: Path, env: Env) -> str:
     """``~/.codex/config.toml`` rather than the absolute path, for messages."""
+    text, home = str(path), str(env.home)
+    # strings, not pathlib's relative_to (a tenth of ``clients``, issue 15); pathlib for Windows'
+    # case rules and POSIX's "//" root
+    if os.name != "nt" and home.startswith("/") and not home.startswith("//") and not text.startswith("//"):
+        if text.startswith(home):
+            rest = text[len(home) :]
+            if not rest:
+                return "~/."
+            if rest.startswith(os.sep):
+                return "~/" + rest[1:]
+            if home.endswith(os.sep):  # home is the root folder
+                return "~/" + rest
+        return text
     try:
         return "~/" + str(path.relative_to(env.home)).replace(os.sep, "/")
     except ValueError:

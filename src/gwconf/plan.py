@@ -15,7 +15,6 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from gwconf import formats, records
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
@@ -28,6 +27,7 @@ from gwconf.fileio import (
     check_writable,
     deferred_dir_syncs,
     exclusive_lock,
+    fsync_dir,
     read_snapshot,
     remove_file,
     sha256,
@@ -37,6 +37,10 @@ from gwconf.formats import MISSING, Document, get_plain
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.records import field
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 BACKUPS_KEPT = 10
 _PENDING_REF = "\x00pending-backup"
@@ -206,8 +210,11 @@ class _EmptyDocument:
         return getattr(self._real(), name)
 
 
-def load_client(client: ClientAdapter, env: Env) -> dict[str, Loaded]:
-    return {f.role: load_file(f, env) for f in client.files(env)}
+def load_client(
+    client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None
+) -> dict[str, Loaded]:
+    """``files``: the client's ``files(env)`` when the caller has them already."""
+    return {f.role: load_file(f, env) for f in (client.files(env) if files is None else files)}
 
 
 def docs_of(loaded: dict[str, Loaded]) -> dict[str, Document]:
@@ -453,13 +460,21 @@ def _only_skeleton(text: str) -> bool:
     return not text.strip(" \t\r\n{}[]")
 
 
-def _file_for(client: ClientAdapter, env: Env, key: Path, record: dict[str, Any]) -> ConfigFile:
+def _file_for(
+    client: ClientAdapter,
+    env: Env,
+    key: Path,
+    record: dict[str, Any],
+    files: list[ConfigFile] | None = None,
+) -> ConfigFile:
     """The client's file a ledger record names: by the path the client reads, or (older ledgers)
-    by the file's resolved target."""
-    for file in client.files(env):
+    by the file's resolved target. ``files``: the client's ``files(env)``, when known already."""
+    if files is None:
+        files = client.files(env)
+    for file in files:
         if file.path == key:
             return file
-    for file in client.files(env):
+    for file in files:
         if read_snapshot(file.path).target == key:
             return file
     return ConfigFile(role="recorded", path=key, format=record.get("format", "text"))
@@ -637,19 +652,22 @@ class BackupStore:
         path = self.folder / "pristine"
         return path.read_bytes() if path.exists() else None
 
-    def take_pristine(self, snapshot: Snapshot, *, owned: bool = True) -> None:
-        """The bytes before gwconf's first write. ``owned`` False (the ledger does not record the
-        file): a copy found here is from a run that never committed (killed, or a client wrote
-        meanwhile) and may be older than the file; it is kept aside and a fresh one taken."""
+    def take_pristine(self, snapshot: Snapshot, *, owned: bool = True) -> bool:
+        """The bytes before gwconf's first write; True when this call copied them. ``owned`` False
+        (the ledger does not record the file): a copy found here is from a run that never committed
+        (killed, or a client wrote meanwhile) and may be older than the file; it is kept aside and a
+        fresh one taken."""
         if self.pristine() is not None:
             if owned:
-                return
+                return False
             self.retire_pristine()
         if snapshot.data is None:
             write_private(self.folder / "pristine.missing", b"")
-        else:  # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
-            write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
-            write_private(self.folder / "pristine", snapshot.data)
+            return False
+        # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
+        write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
+        write_private(self.folder / "pristine", snapshot.data)
+        return True
 
     def pristine_mode(self) -> int | None:
         """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600)."""
@@ -679,10 +697,22 @@ class BackupStore:
             if path.exists():
                 os.replace(path, self.folder / f"{stamp}-{name}.old")
 
-    def take(self, snapshot: Snapshot) -> str | None:
+    def take(self, snapshot: Snapshot, *, same_as_pristine: bool = False) -> str | None:
+        """A timestamped copy of the file's bytes now. ``same_as_pristine``: the pristine copy was
+        just taken of these very bytes, so the copy is a second name for it (a hard link: no second
+        write and fsync for each file of a first apply; issue 15). Backups are never written in
+        place, only replaced or removed, so the two names cannot come to differ."""
         if snapshot.data is None:
             return None
         name = f"{_stamp()}.bak"
+        if same_as_pristine:
+            try:
+                os.link(self.folder / "pristine", self.folder / name)
+            except OSError:  # no hard links here (some network and FAT file systems): a copy
+                pass
+            else:
+                fsync_dir(self.folder)  # the new name, with the folder's other changes at the barrier
+                return name
         write_private(self.folder / name, snapshot.data)
         return name
 
@@ -716,12 +746,18 @@ def execute(
 ) -> list[str]:
     """Write every pending change: all files of one client land together or not at all.
 
-    Returns notes for the user (a damaged ledger this write set aside). ``sweep=False``: this
+    Returns notes for the user (a damaged ledger this write set aside). ``ledger``: the one a
+    command writing many clients passes to each call, refreshed here under the lock and left
+    holding what this write committed (read once, not once per client). ``sweep=False``: this
     command has swept the state folder for stray temp files already (its first client did); see
     ``repair``."""
     with exclusive_lock(env.state_dir / "gwconf.lock"):
         repair(env, sweep=sweep)
-        ledger = Ledger(env)  # re-read under the lock: another gwconf may have written meanwhile
+        # re-read under the lock: another gwconf (or repair) may have written it meanwhile
+        if ledger is None:
+            ledger = Ledger(env)
+        else:
+            ledger.refresh()
         if ledger.damaged and any(not c.restoring for plan in plans for c in plan.pending):
             refuse_over_a_damaged_ledger(env, ledger.damaged)
         for plan in plans:
@@ -789,17 +825,21 @@ def _write_client(
     with deferred_dir_syncs():
         _after_commit(prepared, ledger)
         remove_file(journal)
-        _remove_pending_copies(env.state_dir)
+        for number, item in enumerate(prepared):  # the copies _journal wrote (a glob per client: issue 15)
+            if item.change.after is not None:
+                with contextlib.suppress(OSError):
+                    _pending_copy(env.state_dir, number).unlink()
 
 
 def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
     found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
     key, record = found if found is not None else (str(change.snapshot.path), None)
     backups = backups_for(env, change.client_id, Path(key), record)
+    fresh = False
     if not change.restoring:
         # a file the user removed since gwconf wrote it starts a new history: its copy is retaken
-        backups.take_pristine(change.snapshot, owned=record is not None and change.snapshot.exists)
-    name = backups.take(change.snapshot)
+        fresh = backups.take_pristine(change.snapshot, owned=record is not None and change.snapshot.exists)
+    name = backups.take(change.snapshot, same_as_pristine=fresh)
     for managed in change.key_records:
         if managed.before_ref == _PENDING_REF:
             managed.before_ref = name
@@ -888,7 +928,7 @@ def _journal(plan: ClientPlan, prepared: list[_Prepared], staged: Ledger) -> dic
         change = item.change
         pending_copy = None
         if change.after is not None:  # the new bytes, so repair can finish the run if it must
-            pending_copy = str(staged.env.state_dir / f"journal.pending-{number}")
+            pending_copy = str(_pending_copy(staged.env.state_dir, number))
             write_private(Path(pending_copy), change.after)
         entries.append(
             {
@@ -1000,6 +1040,11 @@ def remove_empty_folders(folders: list[str]) -> None:
             return  # not empty (the client keeps its own files there), or already gone
 
 
+def _pending_copy(state_dir: Path, number: int) -> Path:
+    """Where the journal keeps the new bytes of a run's file ``number`` (so repair can finish it)."""
+    return state_dir / f"journal.pending-{number}"
+
+
 def _remove_pending_copies(state_dir: Path) -> None:
     for copy in state_dir.glob("journal.pending-*"):
         with contextlib.suppress(OSError):
@@ -1036,7 +1081,8 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
             _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
-        _remove_pending_copies(env.state_dir)
+        if sweep:  # copies a run killed after removing its journal left (the first client's sweep)
+            _remove_pending_copies(env.state_dir)
         return []
     try:
         loaded = json.loads(snap.data)

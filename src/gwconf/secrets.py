@@ -56,7 +56,7 @@ _ABOUT = frozenset(
      "location", "label", "provider", "status", "expires", "expiry", "at", "ttl", "mask", "shape",
      "problems", "findings", "store", "sent", "storage", "scheme", "verdict"}
 )  # fmt: skip
-_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_WORDS = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+"
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 # a line that may hold a secret's name (``is_secret_name`` decides): only those lines meet the
 # name patterns, so the many other lines of a big diff cost one quick search each
@@ -67,22 +67,30 @@ _QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
 _BARE_VALUE = r"(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"',;#}\]]+(?=[ \t]*(?:$|[,;}\]&#\"']))"
 _ANSI = r"(?:\x1b\[[0-9;]*m)*"
 # "name": value  /  'name': value  anywhere (JSON, YAML flow, Python reprs)
-_QUOTED_NAME = re.compile(
+_QUOTED_NAME = (
     rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
 # name: value / name = value / NAME=value at a line's start (after a diff marker, colour, export,
 # $env:, set -gx) or after "{" / "," (inline tables, flow mappings)
-_BARE_NAME = re.compile(
+_BARE_NAME = (
     rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
-    rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})",
-    re.MULTILINE,
+    rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
-_FISH = re.compile(
-    rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})",
-    re.MULTILINE,
+_FISH = (
+    rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
-_QUERY = re.compile(rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)")
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
+_QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
+_ENV_NAME = r"[A-Z][A-Z0-9_]*\Z"
+# The name patterns above are sources, compiled on first use (``re``'s cache keeps them): a
+# printed line meets them only when it holds a secret-ish word and the character each needs, so
+# most commands never compile them (2 ms of ``status``, issue 15). Each with what it cannot
+# match without: (source, flags, texts of which the line must hold one).
+_NAME_PATTERNS = (
+    (_QUOTED_NAME, 0, (":", "=")),
+    (_BARE_NAME, re.MULTILINE, (":", "=")),
+    (_FISH, re.MULTILINE, ("-gx",)),
+    (_QUERY, 0, ("=",)),
+)
 _PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", ""})
 
 
@@ -99,7 +107,7 @@ def mask(key: str | None) -> str:
 def is_secret_name(name: str) -> bool:
     """Whether a setting called ``name`` holds a secret: ``apiKey``, ``API-KEY``, ``refresh_token``
     yes; ``key_origin``, ``api_key_env``, ``max_tokens`` no."""
-    words = [w.lower() for w in _WORDS.findall(name)]
+    words = [w.lower() for w in re.findall(_WORDS, name)]
     if not words or words[-1] in _ABOUT:
         return False
     return any(w in SECRET_WORDS for w in words)
@@ -111,7 +119,7 @@ def _is_reference(value: str) -> bool:
         return True
     if value.startswith(("$", "{env:", "{{", "env:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")):
         return True
-    return bool(_ENV_NAME.match(value)) or value.replace(".", "", 1).isdigit()
+    return bool(re.match(_ENV_NAME, value)) or value.replace(".", "", 1).isdigit()
 
 
 def encodings(key: str) -> set[str]:
@@ -186,8 +194,9 @@ def _named_lines(text: str) -> str:
 
 
 def _named_values(line: str) -> str:
-    for pattern in (_QUOTED_NAME, _BARE_NAME, _FISH, _QUERY):
-        line = pattern.sub(_mask_value, line)
+    for source, flags, needs in _NAME_PATTERNS:
+        if any(text in line for text in needs):
+            line = re.compile(source, flags).sub(_mask_value, line)
     return line
 
 
@@ -211,7 +220,7 @@ def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:
 
 
 # Characters gateways use in keys: letters, digits and the URL-safe / base64 punctuation.
-_KEY_CHARS = re.compile(r"[A-Za-z0-9._~+/=:\-]")
+_KEY_CHARS = r"[A-Za-z0-9._~+/=:\-]"
 
 
 def key_problems(key: str) -> list[str]:
@@ -225,7 +234,7 @@ def key_problems(key: str) -> list[str]:
         problems.append("contains a space")
     if any(ch in key for ch in "\"'`"):
         problems.append("contains quotes (copied with characters extra?)")
-    odd = sorted({ch for ch in key.strip() if not _KEY_CHARS.match(ch) and ch not in "\"'` \t\r\n"})
+    odd = sorted({ch for ch in key.strip() if not re.match(_KEY_CHARS, ch) and ch not in "\"'` \t\r\n"})
     if odd:
         shown = " ".join(ch if ch.isprintable() else repr(ch) for ch in odd)
         problems.append(f"contains characters no gateway issues in a key ({shown})")

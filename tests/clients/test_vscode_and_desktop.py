@@ -83,6 +83,45 @@ def test_running_cannot_be_checked_off_linux(home: Path) -> None:
     assert "cannot check" in notes[0] and "quit" in notes[0]
 
 
+@pytest.mark.skipif(not Path("/proc/self/cmdline").is_file(), reason="reads /proc")
+def test_one_command_looks_at_proc_once_and_the_next_looks_again(gwconf, profile, home: Path, tmp_path) -> None:
+    """Before writing, ``apply`` asks for each desktop app whether it runs: every question of one
+    command is answered from one walk over /proc (issue 15), and the next command walks again, so
+    an app started in between is seen."""
+    import sys as _sys
+
+    from tests.clients._apps import running_app
+    from tests.clients.test_chatbox import CONFIG, MINIMAL
+
+    (home / CONFIG).parent.mkdir(parents=True)
+    (home / CONFIG).write_text(MINIMAL)
+    apps = ("chatbox", "witsy", "anythingllm")  # (the last two are not set up here: asked all the same)
+    opened: list[str] = []
+    recording = True
+
+    def hook(event: str, args: tuple) -> None:  # type: ignore[type-arg]
+        if recording and event == "open" and str(args[0]).endswith("/cmdline"):
+            opened.append(str(args[0]))
+
+    _sys.addaudithook(hook)  # audit hooks cannot be removed: it records only while this test runs
+    try:
+        for app in apps:
+            gwconf("apply", app, "--model", "first")
+        separately = len(opened)
+        opened.clear()
+        gwconf("apply", *apps, "--model", "second")
+        assert 0 < len(opened) < separately, (len(opened), separately)  # one walk, not one per app
+        assert len(set(opened)) == len(opened), "a process's command line read twice in one command"
+        assert "second" in (home / CONFIG).read_text()
+        with running_app(tmp_path / "bin", "chatbox") as pid:
+            refused = gwconf("apply", *apps, "--model", "third")
+            assert refused.exit_code == 1 and f"Chatbox is running (pid {pid})" in refused.stderr
+        assert "third" not in (home / CONFIG).read_text()
+        assert gwconf("apply", "chatbox", "--model", "third").exit_code == 0
+    finally:
+        recording = False
+
+
 def test_running_matches_exact_names_only(home: Path, tmp_path: Path) -> None:
     from tests.clients._apps import running_app
 

@@ -1135,3 +1135,327 @@ def test_a_lone_cr_in_a_comment_cannot_hide_a_broken_member() -> None:
     with pytest.raises(ParseError) as info:
         jsonfmt.load('{\n  "a": 1, // note\r  "b"\n}\n', "f.json", fmt="jsonc")
     assert info.value.reason == "Expecting ':' delimiter"
+
+
+# -- the write gate's window read: the top-level members that changed, read alone -----------------
+
+
+def _based(text: str, fmt: str) -> jsonfmt.JsonDocument:
+    """A loaded document whose window base is taken as the first splice takes it: after a walk
+    of the whole top-level object."""
+    doc = load(text, "f", fmt=fmt)
+    if doc._top() >= 0 and doc._masked[doc._top()] == "{":
+        list(doc._children(doc._top()))
+        doc._take_base(len(text))
+    return doc
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal, key order, ints, floats and bools told apart."""
+    return json.dumps(a, ensure_ascii=False) == json.dumps(b, ensure_ascii=False)
+
+
+_MEMBERS = [
+    '  "a": 1,',
+    '  "n1": 1.5,',
+    '  "n2": [1, "2", {"x": null}],',
+    '  "n3": {"q": "w // not /* a comment"},',
+    '  "n4": "日本", "n5": true,',
+    '  "\\u0061b": "esc \\" q",',
+]
+_COMMENTS = ["  // only a comment, with } and ,", '  /* a block "q" */', '  "n6": [1, 2,], /* x */']
+_WINDOW_LINES = st.sampled_from(_MEMBERS + _COMMENTS) | st.sampled_from(
+    [
+        '  "a": 2',
+        '  "d": true, // c "q" }',
+        "  /* open",
+        '  */ "e": [],',
+        '  "f": {',
+        "  },",
+        "  },,",
+        "  ,",
+        "}",
+        "{",
+        '  "g": NaN,',
+        '  "h": 1.0, "h": 2,',
+        '  "s": "unclosed,',
+    ]
+)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(_MEMBERS + _COMMENTS), min_size=3, max_size=9, unique=True),
+    st.sampled_from(["json", "jsonc"]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.lists(
+        st.tuples(
+            st.integers(2, 12),
+            st.integers(0, 2),
+            st.lists(_WINDOW_LINES, max_size=3),
+            st.integers(0, 300),
+            st.just("") | st.just("") | st.text(st.sampled_from(' ":,{}[]/*\n1a\\'), max_size=3),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_reading_a_window_back_agrees_with_reading_everything(
+    lines: list[str],
+    fmt: str,
+    eol: str,
+    trailing: bool,
+    changes: list[tuple[int, int, list[str], int, str]],
+) -> None:
+    """Soundness of the write gate's window read (``_read_window``): whenever it answers, the
+    whole text reads as exactly that (key order, number types and the last of two equal keys
+    included), and its comparison with intended data agrees with the whole read's. The random
+    edits of a settings-like file include wrong ones: unclosed comments and strings, stray
+    commas and brackets, NaN, a key that is already outside the window, a change that reaches
+    into the next member."""
+    from gwconf.formats import _same
+
+    if fmt == "json":
+        lines = [line for line in lines if line not in _COMMENTS]
+    if lines and not (fmt == "jsonc" and trailing):
+        lines[-1] = lines[-1].rstrip(",")
+    base = "{" + eol + "".join(line + eol for line in lines) + "}" + eol
+    try:
+        doc = _based(base, fmt)
+    except ParseError:
+        return
+    if doc._base is None:
+        return
+    data = doc.data()
+    text, edits = base, []
+    for at, width, new_lines, where, chars in changes:
+        rows = text.splitlines(keepends=True)
+        at = min(at, len(rows))
+        new = "".join(line + eol for line in new_lines)
+        edited = "".join(rows[:at]) + new + "".join(rows[at + width :])
+        where = min(where, len(edited))
+        edited = edited[:where] + chars + edited[where:]
+        if edited != text:
+            edits.append(changed_edit(text, edited))
+        text = edited
+    got = jsonfmt._read_window(base, doc._base, text, edits, fmt == "json")
+    if got is None:
+        return
+    whole = load(text, "f", fmt=fmt).data()  # a ParseError here fails the test: it must not answer
+    assert _same_json(got.whole(), whole), (base, text)
+    changed = json.loads(json.dumps(whole))
+    for intended in (whole, changed, data, {**changed, "gwconf": 1}, None):
+        assert got.same(intended) == _same(whole, intended)
+    if changed:
+        changed[next(iter(changed))] = [True]
+        assert got.same(changed) == _same(whole, changed)
+
+
+@given(DOCUMENTS, LAYOUT, st.data())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_gate_answers_as_the_whole_read_after_random_edits(
+    data: dict[str, Any], layout: tuple[Any, ...], draw: st.DataObject
+) -> None:
+    """The editor's own edits read back as intended, and wherever the window read answers, the
+    gate says so from it; data that differs in one key is never accepted."""
+    from gwconf.formats import _same
+
+    text, fmt, _ = render(data, layout)
+    doc = load(text, "f", fmt=fmt)
+    for _ in range(draw.draw(st.integers(1, 3))):
+        now = replay(data, doc.ops)
+        objects = [p for p in paths(now) if isinstance(lookup(now, p), dict)]
+        existing = paths(now)[1:]
+        kind = draw.draw(st.sampled_from(["set", "new", "delete"]))
+        if kind == "set" and existing:
+            doc.set(draw.draw(st.sampled_from(existing)), draw.draw(VALUES))
+        elif kind == "new":
+            parent = draw.draw(st.sampled_from(objects))
+            if "gw" not in lookup(now, parent):
+                doc.set((*parent, "gw"), draw.draw(VALUES))
+        elif kind == "delete" and existing:
+            doc.delete(draw.draw(st.sampled_from(existing)))
+    intended = replay(data, doc.ops)
+    whole = load(doc.dump(), "f", fmt=fmt).data()
+    assert _same(whole, intended)
+    window = None
+    if doc._base is not None and doc.edits:
+        window = jsonfmt._read_window(doc.original, doc._base, doc._text, doc.edits, fmt == "json")
+    assert doc.reads_as(intended) or window is None
+    wrong = json.loads(json.dumps(intended))
+    wrong["gw-extra"] = 1
+    assert not doc.reads_as(wrong)
+
+
+def test_an_edit_of_a_big_settings_file_is_read_back_from_its_window(monkeypatch: Any) -> None:
+    """Zed's provider added at the end of a big settings.json: the gate masks and reads the last
+    member and the new one, not the whole text again (issue 15)."""
+    text = _big_settings()
+    original = load(text, "f", fmt="jsonc")
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("language_models", "openai_compatible", "gwconf", "api_url"), "http://127.0.0.1:8080/v1")
+    doc.set(("language_models", "openai_compatible", "gwconf", "available_models"), [{"name": "m"}])
+    doc.set(("agent", "default_model"), {"provider": "gwconf", "model": "m"})
+    masked: list[int] = []
+    real = jsonfmt._mask
+    monkeypatch.setattr(jsonfmt, "_mask", lambda t, like=None: masked.append(len(t)) or real(t, like))
+    read: list[int] = []
+    real_window = jsonfmt._window_members
+    monkeypatch.setattr(
+        jsonfmt, "_window_members", lambda w, last: read.append(len(w)) or real_window(w, last)
+    )
+    out, data = checked_edit("jsonc", original, doc)
+    assert masked == [] and len(read) == 1 and read[0] < 600
+    assert data == load(out, "f", fmt="jsonc").data() == replay(original.data(), doc.ops)
+    assert list(data)[-3:] == ["last", "language_models", "agent"]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda t: t.replace('"gwconf": 1', '"gwconf": 2'),  # another value
+        lambda t: t.replace('"gwconf": 1', '"gwconf": 1, "k7": 0'),  # a key outside the window, again
+        lambda t: t.replace('"gwconf": 1', '"gwconf": 1 /* open'),  # a comment that swallows the rest
+        lambda t: t.replace('"gwconf": 1,\n}', '"gwconf": 1, // }'),  # the closing brace in a comment
+        lambda t: t.replace('"gwconf": 1', '"gwconf": "1'),  # an unclosed string
+        lambda t: t.replace('"gwconf": 1', '"gwconf": NaN'),
+        lambda t: t.replace('"gwconf": 1', '"gwconf": 1,,'),
+        lambda t: t.replace('"gwconf": 1', '"gwconf": 1}, "x": {'),  # brackets that still balance
+        lambda t: t.replace('"last": true,', '"last": true'),  # the comma before the new member gone
+        lambda t: t.replace('  /* end */ "last"', '  /* end "last"'),  # a change that starts earlier
+    ],
+)
+def test_a_wrong_splice_in_the_window_is_refused(bad: Any) -> None:
+    """Wrong splices near the window (simulated behind the editor's back and recorded as an edit,
+    so the byte check passes and the data check alone decides) are refused as before."""
+    text = _big_settings()
+    original = load(text, "f", fmt="jsonc")
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("gwconf",), 1)
+    intended = replay(original.data(), doc.ops)
+    broken = bad(doc._text)
+    assert broken != doc._text
+    doc.edits.append(changed_edit(doc._text, broken))
+    doc._text = broken
+    assert not doc.reads_as(intended)
+    with pytest.raises(WriteRefused, match=r"would not parse|reads back differently"):
+        checked_edit("jsonc", original, doc)
+
+
+def test_a_file_with_a_key_twice_is_read_back_whole() -> None:
+    text = _big_settings().replace('  "k7":', '  "k6":')
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("gwconf",), 1)
+    assert doc._base is None  # the members are not the data's items one for one
+    original = load(text, "f", fmt="jsonc")
+    assert not doc.reads_as(replay(original.data(), doc.ops))  # the member check refuses it too
+    out, data = checked_edit("jsonc", original, doc)
+    assert data == load(out, "f", fmt="jsonc").data() and data["gwconf"] == 1
+
+
+# -- a new key in a big settings file: the last members are found back from the closing brace -----
+
+_TAIL_VALUES = [
+    "1",
+    "-1.5e+3",
+    "true",
+    "null",
+    "[]",
+    "{}",
+    '{"z": [1, [2, [3,],],]}',
+    *(
+        json.dumps(value, ensure_ascii=ascii)
+        for value in ["}", "a\\", "\\\\", '\\"}\\', {"x": ["]", '\\"', {"y": "{["}]}, "日本 é"]
+        for ascii in (True, False)
+    ),
+]
+_TAIL_KEYS = [
+    json.dumps(key, ensure_ascii=ascii)[1:-1]
+    for key in ["last", 'k"q', "x\\", "日本"]
+    for ascii in (True, False)
+]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_TAIL_KEYS),
+            st.sampled_from(_TAIL_VALUES),
+            st.sampled_from(["", ' /* } " */', ' // "']),
+        ),
+        min_size=1,
+        max_size=3,
+        unique_by=lambda member: json.loads(f'"{member[0]}"'),
+    ),
+    st.sampled_from(["json", "jsonc"]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_last_members_found_backwards_are_the_ones_walked_forwards(
+    members: list[tuple[str, str, str]], fmt: str, eol: str, trailing: bool
+) -> None:
+    lines = [f'  "k{i}": {i},' for i in range(3)]
+    for number, (key, value, comment) in enumerate(members):
+        if fmt == "json":
+            value = value.replace(",]", "]")
+        comma = "," if number < len(members) - 1 or (trailing and fmt == "jsonc") else ""
+        lines.append(f'  "{key}": {value}{comma}{comment if fmt == "jsonc" else ""}')
+    text = "{" + eol + eol.join(lines) + eol + "}" + eol
+    doc = load(text, "f", fmt=fmt)
+    back = doc._members_back(doc._top(), doc.data(), 8)
+    walked = load(text, "f", fmt=fmt)
+    assert back is not None
+    found, close = back
+    assert found == list(walked._children(walked._top()))[::-1][:8]
+    assert doc._masked[close] == "}" and not doc._masked[close + 1 :].strip()
+
+
+def test_a_new_key_in_a_big_settings_file_needs_no_walk_of_its_members(monkeypatch: Any) -> None:
+    """The key is missing from the data as read, so the insert needs only the last members,
+    found back from the end; the text is the one the walk forwards gives, and the write gate
+    reads it back from the window (issue 15)."""
+    text = _big_settings()
+    walked = load(text, "f", fmt="jsonc")
+    list(walked._children(walked._top()))  # a walk under way: the forward path
+    walked.set(("gwconf", "baseURL"), "http://127.0.0.1:8080/v1")
+    scans: list[int] = []
+    real = jsonfmt.JsonDocument._scan_children
+    monkeypatch.setattr(jsonfmt.JsonDocument, "_scan_children", lambda d, c: scans.append(c) or real(d, c))
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("gwconf", "baseURL"), "http://127.0.0.1:8080/v1")
+    assert scans == [] and doc.dump() == walked.dump()
+    assert doc._base is not None and doc._base.first == 5000 - 1
+    out, data = checked_edit("jsonc", load(text, "f", fmt="jsonc"), doc)
+    assert data == load(out, "f", fmt="jsonc").data() and data["gwconf"] == {
+        "baseURL": "http://127.0.0.1:8080/v1"
+    }
+
+
+def test_zeds_edits_of_a_big_settings_file_never_walk_its_top_level_members(monkeypatch: Any) -> None:
+    """Zed's render sets a key, reads one back and sets two more: after the first splice the
+    keys the edits intend say what is there, and each key is found back from the end. The
+    text is the one the walk forwards gives."""
+    text = _big_settings()
+    provider = ("language_models", "openai_compatible", "gwconf")
+
+    def render(doc: jsonfmt.JsonDocument) -> list[Any]:
+        doc.set((*provider, "api_url"), "http://127.0.0.1:8080/v1")
+        got = [doc.get((*provider, "available_models"), None), doc.get(("agent", "default_model"), None)]
+        doc.set((*provider, "available_models"), [{"name": "m", "max_tokens": 128000}])
+        doc.set(("agent", "default_model"), {"provider": "gwconf", "model": "m"})
+        got.append(doc.get((*provider, "api_url")))
+        return got
+
+    walked = load(text, "f", fmt="jsonc")
+    list(walked._children(walked._top()))
+    expected = render(walked)
+    scanned: list[int] = []
+    real = jsonfmt.JsonDocument._scan_children
+    monkeypatch.setattr(jsonfmt.JsonDocument, "_scan_children", lambda d, c: scanned.append(c) or real(d, c))
+    doc = load(text, "f", fmt="jsonc")
+    assert render(doc) == expected == [None, None, "http://127.0.0.1:8080/v1"]
+    assert doc.dump() == walked.dump() and doc._top() not in scanned
+    out, data = checked_edit("jsonc", load(text, "f", fmt="jsonc"), doc)
+    assert data == load(out, "f", fmt="jsonc").data() and list(data)[-2:] == ["language_models", "agent"]

@@ -433,11 +433,56 @@ def run(args: list[str]) -> int:
     return int(result) if isinstance(result, int) else 0
 
 
+# the writing commands' flags that take no value -> their parameter; see ``_plain``
+_WRITING_FLAGS: dict[str, dict[str, str]] = {
+    "apply": {
+        "--all": "all_clients",
+        "--all-supported": "all_supported",
+        "--dry-run": "dry_run",
+        "-n": "dry_run",
+        "--check": "check",
+        "--stat": "stat",
+        "--force": "force",
+        "--json": "as_json",
+    },
+    "use": {"--no-apply": "no_apply", "--dry-run": "dry_run", "-n": "dry_run", "--force": "force", "--json": "as_json"},
+    "restore": {"--all": "all_clients", "--dry-run": "dry_run", "-n": "dry_run", "--force": "force", "--json": "as_json"},
+}
+_WRITING_DEFAULTS: dict[str, dict[str, Any]] = {
+    "apply": {
+        "all_clients": False,
+        "all_supported": False,
+        "profile_ref": None,
+        "model": None,
+        "dry_run": False,
+        "check": False,
+        "stat": False,
+        "force": False,
+        "show_key": False,
+        "project": False,
+        "as_json": False,
+    },
+    "use": {"in_dir": False, "unset": False, "no_apply": False, "dry_run": False, "force": False, "as_json": False},
+    "restore": {"all_clients": False, "dry_run": False, "force": False, "project": False, "as_json": False},
+}
+
+
 def _plain(args: list[str]) -> Callable[[], int] | None:
-    """``gwconf clients`` and ``gwconf status`` (each with or without ``--json``) run without click,
-    through the same handler as every command: click's import was about a tenth of each (issue 15).
-    Any other form (client ids, root options, completion) goes to click."""
-    if "_GWCONF_COMPLETE" in os.environ or args[1:] not in ([], ["--json"]):
+    """The command lines that run without click, through the same handler as every command:
+    click's import was about a tenth of ``clients`` and ``status`` and 50 ms of each write (issue 15).
+
+    - ``clients`` and ``status``, each with or without ``--json``;
+    - ``apply``, ``use NAME`` and ``restore`` with client ids and flags that take no value
+      (``apply --all --dry-run``, ``use work``, ``restore --all``): their bodies in ``_writing``
+      are what the click commands call.
+
+    Any other form (an option with a value, ``--help``, ``--``, root options, completion) goes to
+    click, which parses it as before."""
+    if "_GWCONF_COMPLETE" in os.environ or not args:
+        return None
+    if args[0] in _WRITING_FLAGS:
+        return _plain_writing(args[0], args[1:])
+    if args[1:] not in ([], ["--json"]):
         return None
     as_json = len(args) == 2
     if args[:1] == ["clients"]:
@@ -449,6 +494,28 @@ def _plain(args: list[str]) -> Callable[[], int] | None:
 
         return lambda: status((), as_json)
     return None
+
+
+def _plain_writing(name: str, rest: list[str]) -> Callable[[], int] | None:
+    flags = _WRITING_FLAGS[name]
+    values = dict(_WRITING_DEFAULTS[name])
+    words: list[str] = []
+    for arg in rest:
+        if arg in flags:
+            values[flags[arg]] = True
+        elif arg.startswith("-"):
+            return None  # an option with a value, --help, --, a short-flag bundle: click's
+        else:
+            words.append(arg)
+    from gwconf.cli import _writing
+
+    if name == "use":
+        if len(words) != 1:
+            return None
+        return lambda: _writing.use(words[0], **values)
+    if name == "apply":
+        return lambda: _writing.apply(tuple(words), **values)
+    return lambda: _writing.restore(tuple(words), **values)
 
 
 def _root_flags_first(args: list[str]) -> list[str]:

@@ -1,11 +1,15 @@
-"""Shared option parsing for commands: the Env, client ids, profiles, base addresses and keys."""
+"""Shared option parsing for commands: the Env, client ids, profiles, base addresses and keys.
+
+Imported without click too (``cli/_writing.py``): click is imported by the option helpers, which
+only the click commands call."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
+if TYPE_CHECKING:
+    import click
 
 from gwconf.cli import _output
 from gwconf.errors import ProfileError, UsageError
@@ -40,6 +44,8 @@ def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: st
 
 
 def profile_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    import click
+
     return click.option(
         "--profile",
         "-p",
@@ -51,10 +57,14 @@ def profile_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    import click
+
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")(fn)
 
 
 def clients_argument(fn: Callable[..., Any]) -> Callable[..., Any]:
+    import click
+
     return click.argument("client_ids", nargs=-1, metavar="CLIENT...", shell_complete=complete_clients)(fn)
 
 
@@ -117,6 +127,8 @@ def _suggest(word: str, choices: tuple[str, ...]) -> str | None:
 
 def timeout_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--timeout SECONDS`` for the commands that wait on the gateway (verify, doctor)."""
+    import click
+
     return click.option(
         "--timeout",
         type=click.FloatRange(min=0.1),

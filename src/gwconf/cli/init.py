@@ -194,7 +194,7 @@ def _save_profile(
 def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: float) -> int:
     """Show each detected client's change, apply on yes, then verify (the exit code is verify's)."""
     from gwconf import operations, registry
-    from gwconf.cli.apply import summary_line
+    from gwconf.cli._writing import summary_line
 
     clients = [] if no_apply else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
     if not clients:

@@ -14,7 +14,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
 
 from gwconf import secrets, urls
 from gwconf.errors import ClientError
@@ -23,9 +22,14 @@ from gwconf.limits import Limits
 from gwconf.paths import Env, display
 from gwconf.records import field, record
 
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from gwconf.clients._launch_types import LaunchSpec
     from gwconf.links import Link
+else:  # at run time the protocol is a plain class: tests/test_client_protocol reads its members
+    Protocol = object
 
 FAMILIES = ("openai", "anthropic", "gemini")
 WIRES = ("chat", "responses", "messages", "gemini")
@@ -152,19 +156,41 @@ def default_detect(module: Any, env: Env) -> bool:
     Files in gwconf's own folders (an import file gwconf writes for an app) are not the client's:
     saving a profile must not make a client look installed.
     """
-    programs = module.PROGRAMS
-    if any(env.which(p) for p in programs):
+    return default_detect_files(module, env, module.files(env))
+
+
+def default_detect_files(module: Any, env: Env, files: list[ConfigFile]) -> bool:
+    """``default_detect`` with the client's ``files(env)`` already worked out (``status`` and
+    ``clients`` ask for them once per client). Strings and ``os.path``, not ``Path``: for 48
+    clients the Path objects were most of detection's time (issue 15)."""
+    if any(env.which(p) for p in module.PROGRAMS):
         return True
-    shared = {env.home, env.xdg_config_home, env.appdata, env.xdg_data_home}
-    return any(
-        f.path.exists() or (f.path.parent not in shared and f.path.parent.is_dir())
-        for f in module.files(env)
-        if not in_gwconf_folders(f.path, env)
-    )
+    if os.name == "nt":  # folders compare without case there: pathlib's rules
+        shared_paths = {env.home, env.xdg_config_home, env.appdata, env.xdg_data_home}
+        return any(
+            f.path.exists() or (f.path.parent not in shared_paths and f.path.parent.is_dir())
+            for f in files
+            if not in_gwconf_folders(f.path, env)
+        )
+    shared = env.shared_folders
+    for f in files:
+        path = str(f.path)
+        if in_gwconf_folders(f.path, env):
+            continue
+        if os.path.exists(path):
+            return True
+        parent = os.path.dirname(path) or "."
+        if parent not in shared and os.path.isdir(parent):
+            return True
+    return False
 
 
 def in_gwconf_folders(path: Path, env: Env) -> bool:
     """Is ``path`` inside gwconf's own config or state folder?"""
+    prefixes = env.own_folder_prefixes
+    text = str(path)
+    if prefixes is not None and text.startswith("/") and not text.startswith("//"):
+        return any(text == folder or text.startswith(inside) for folder, inside in prefixes)
     for folder in (env.config_dir, env.state_dir):
         try:
             path.relative_to(folder)
@@ -230,6 +256,7 @@ def default_detect_for(module_name: str) -> Callable[[Env], bool]:
     def detect(env: Env) -> bool:
         return default_detect(sys.modules[module_name], env)
 
+    detect.default_for = module_name  # type: ignore[attr-defined]  # ClientAdapter.detect skips files(env)
     return detect
 
 
@@ -300,8 +327,12 @@ class ClientAdapter:
     def files(self, env: Env) -> list[ConfigFile]:
         return list(self.module.files(env))
 
-    def detect(self, env: Env) -> bool:
-        return self.module.detect(env)
+    def detect(self, env: Env, files: list[ConfigFile] | None = None) -> bool:
+        """``files``: this client's ``files(env)`` when the caller has them already."""
+        detect = self.module.detect
+        if files is not None and getattr(detect, "default_for", None) == getattr(self.module, "__name__", 0):
+            return default_detect_files(self.module, env, files)
+        return detect(env)
 
     def target(self, profile: Any, env: Env) -> Target:
         return self.module.target(profile, env)

@@ -25,7 +25,6 @@ other users could see it), plus the ``OPENAI_*`` names litellm reads.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from gwconf import formats, urls
 from gwconf.clients._base import (
@@ -47,6 +46,10 @@ from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
 from gwconf.paths import Env
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "aider"
 NAME = "Aider"

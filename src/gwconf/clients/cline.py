@@ -41,7 +41,6 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 from gwconf import processes
 from gwconf.clients import _vscode
@@ -61,6 +60,10 @@ from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document, lazy
 from gwconf.limits import write_limits
 from gwconf.paths import Env, display
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "cline"
 NAME = "Cline"

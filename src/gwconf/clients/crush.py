@@ -32,9 +32,7 @@ defaults (128000 and 8192), named in apply's output.
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
-from typing import Any
 
 from gwconf import formats, urls
 from gwconf.clients._base import (
@@ -58,6 +56,10 @@ from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document, lazy
 from gwconf.limits import known_limits, output_or_default, window_or_default
 from gwconf.paths import Env, display
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "crush"
 NAME = "Crush"
@@ -194,6 +196,8 @@ def _merge(base: Any, top: Any) -> Any:
 def scan_crushrc(text: str) -> dict[str, Any]:
     """What a crushrc's plain ``provider add`` and ``model large|small`` lines set (best effort:
     it is a Bash script; conditionals and ``source`` are not followed)."""
+    import shlex  # here: only a crushrc needs it, and every listing imports this module
+
     data: dict[str, Any] = {}
     logical = re.sub(r"\\\r?\n", " ", text)
     for line in logical.splitlines():

@@ -25,9 +25,9 @@ models.dev schema once ``limit`` is given; not checked against a running 1.18.33
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
-from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -53,6 +53,10 @@ from gwconf.formats import Document, lazy
 from gwconf.limits import output_or_default, window_or_default
 from gwconf.paths import Env, display
 from gwconf.records import record
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "opencode"
 NAME = "opencode"
@@ -232,19 +236,20 @@ def _load_extra(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any]
 
 
 def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
-    """Project files from the git root down to cwd (nearer folders win), then hidden folders."""
-    chain = folders_to_project_root(env, stop_at_home=True)[0]
-    found: list[Path] = []
-    for folder in reversed(chain):
-        for name in layout.project_names:
-            if (folder / name) not in skip:
-                found.append(folder / name)
-    for folder in reversed(chain):
-        for hidden in layout.project_dirs:
-            for name in layout.project_names:
-                if (folder / hidden / name) not in skip:
-                    found.append(folder / hidden / name)
-    return found
+    """Project files from the git root down to cwd (nearer folders win), then hidden folders;
+    only those that are files (the others are no layer). Looked up as strings: a Path for each
+    of the 12 names in each folder up to the root was most of ``clients`` reading opencode and
+    Kilo (issue 15)."""
+    chain = [str(folder) for folder in reversed(folders_to_project_root(env, stop_at_home=True)[0])]
+    skipped = {os.path.normcase(path) for path in skip}
+    candidates = [os.path.join(folder, name) for folder in chain for name in layout.project_names]
+    candidates += [
+        os.path.join(folder, hidden, name)
+        for folder in chain
+        for hidden in layout.project_dirs
+        for name in layout.project_names
+    ]
+    return [Path(p) for p in candidates if os.path.normcase(p) not in skipped and os.path.isfile(p)]
 
 
 def layers(

@@ -7,11 +7,9 @@ every byte outside the edited spans is unchanged, and the result reads back as i
 
 from __future__ import annotations
 
-import copy
 import importlib
 import marshal
 import sys
-from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.fileio import BOM
@@ -28,6 +26,10 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
 )
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "FORMATS",
@@ -121,6 +123,8 @@ def replay(data: Any, ops: list[Op]) -> Any:
         return node
 
     def fresh(value: Any) -> Any:
+        import copy  # here: it brings weakref, 2 ms of ``clients`` and ``status`` that never replay
+
         value = copy.deepcopy(value)
         if isinstance(value, (dict, list)):
             owned.add(id(value))

@@ -24,12 +24,13 @@ the JSONC code. New keys are written quoted, which JSON5 also reads.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import copy
 import json
 import marshal
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from json.decoder import JSONDecodeError
 from typing import Any
 
@@ -39,10 +40,12 @@ from gwconf.formats._base import (
     Edit,
     KeyPath,
     Op,
+    changed_regions,
     detect_eol,
     lazy,
     line_col,
     paused_gc,
+    same_run,
     same_value,
     total,
     trimmed_edit,
@@ -532,6 +535,217 @@ def _object_is(masked: str, intended: dict[str, Any]) -> bool:
     return block_matches() and done + len(got_keys) == len(keys) and ws(masked, pos + 1).end() == len(masked)
 
 
+# ---------------------------------------------------------------------------------------------
+# Reading an edited text back from the top-level members that changed
+
+
+class _Base:
+    """What the write gate's window read needs of the text as loaded: its data and where its
+    top-level members start (``starts``, in order, from member ``first`` on; ``close``: the
+    closing brace, or -1 when the members after the last in ``starts`` were never walked).
+    Taken at the first splice from the walk the editor made on the mask read at load (forwards
+    from the first member, or back from the closing brace), before that mask is replaced."""
+
+    __slots__ = ("close", "data", "first", "starts")
+
+    def __init__(self, data: dict[str, Any], starts: Sequence[int], close: int, first: int = 0) -> None:
+        self.data = data
+        self.starts = starts  # of the members numbered ``first`` on
+        self.close = close
+        self.first = first
+
+
+_WINDOW_DEPTH = 200  # deeper new values: the whole read decides (json's C scanner recurses)
+
+
+def _mask_window(text: str, start: int, stop: int) -> str | None:
+    """The mask of ``text[start:stop]`` as masking the whole text gives it, or None when that
+    cannot be shown from the window: the scan starts at ``start`` (a token start, where masking
+    the whole text is between tokens) and sees one character past ``stop`` (one that is neither
+    blank nor ``/``, so every lookahead that reaches it stops there, as in the whole text); no
+    comment may run past ``stop``, and no ``/*`` may be left open or comma misplaced (the whole
+    read decides those)."""
+    pieces: list[str] = []
+    pos = start
+    for match in _MASK_RE.finditer(text, start, stop + 1):
+        begin, end = match.span(1)
+        if begin < 0:
+            if match.start(2) >= 0:
+                return None
+            break
+        if end > stop:
+            return None
+        pieces += (text[pos:begin], _BLANKS[end - begin])
+        pos = end
+    pieces.append(text[pos:stop])
+    return "".join(pieces)
+
+
+def _window_members(window: str, last: bool) -> list[tuple[str, Any]] | None:
+    """The members a masked window of whole top-level members holds, read as json's decoder
+    reads them inside the object: ``key: value`` pairs, each followed by a comma, except that
+    the window before the closing brace (``last``) ends without one. None if it is not that."""
+    ws, colon, scan = _WS.match, _COLON.match, _DATA_SCAN
+    pairs: list[tuple[str, Any]] = []
+    pos = 0
+    size = len(window)
+    while pos < size:
+        if window[pos] != '"':
+            return None
+        key, pos = scanstring(window, pos + 1)
+        sep = colon(window, pos)
+        if sep is None:
+            return None
+        value, pos = scan(window, sep.end())
+        pairs.append((key, value))
+        pos = ws(window, pos).end()
+        if pos == size:
+            return pairs if last else None
+        if window[pos] != ",":
+            return None
+        pos = ws(window, pos + 1).end()
+        if pos == size and last:
+            return None  # the whole mask blanks a comma before "}": not this reading
+    return pairs if not last or pairs else None
+
+
+def _depth(values: list[Any]) -> int:
+    """How deeply the containers in ``values`` nest (iteratively: they may nest deeply)."""
+    deepest = 0
+    stack = [(v, 1) for v in values if isinstance(v, (dict, list))]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > _WINDOW_DEPTH:
+            break
+        items = value.values() if isinstance(value, dict) else value
+        stack += [(v, depth + 1) for v in items if isinstance(v, (dict, list))]
+    return deepest
+
+
+def _read_window(base: str, top: _Base, new: str, edits: list[Edit], strict: bool) -> _Spliced | None:
+    """What ``new`` (``base`` with ``edits`` made; ``base`` read as the object ``top.data``
+    with no key twice) reads as (``_Spliced``), shown from the run of whole top-level members
+    that holds every change; None when it cannot be shown that way.
+
+    The window runs from the start of the last member that starts before the first change to
+    the start of the first member that starts at or after the end of the changes (or to the
+    closing brace). The text before it and after it is unchanged, and its first character too,
+    a ``"`` (neither blank nor ``/``): masking the whole text blanks the same comments and
+    commas before it, and, the window's own mask shown to end where a token ends
+    (``_mask_window``), after it. So the whole text is the same object with those members
+    replaced by the ones the window holds (``_window_members``), joined as json's decoder joins
+    them: a key that is also outside the window keeps its first place and takes the last
+    value, as the whole read does."""
+    if type(top.data) is not dict:
+        return None
+    regions = changed_regions(edits)
+    if not regions:
+        return None
+    old_start, old_end, new_start, new_end = regions[0][0], regions[-1][1], regions[0][2], regions[-1][3]
+    delta = len(new) - len(base)
+    if (
+        old_start != new_start
+        or old_end + delta != new_end
+        or not same_run(base, 0, new, 0, old_start)
+        or not same_run(base, old_end, new, new_end, len(base) - old_end)
+    ):
+        return None
+    import bisect
+
+    starts = top.starts
+    i = bisect.bisect_left(starts, old_start) - 1  # the last member starting before the change
+    if i < 0:
+        return None
+    j = bisect.bisect_left(starts, old_end, i + 1)
+    if j < len(starts):
+        stop = starts[j]
+    elif top.close >= old_end:
+        stop = top.close
+    else:
+        return None
+    start = starts[i]
+    if stop - start > len(base) // 2 + 4096:
+        return None  # most of the file: the whole read costs the same
+    last = j == len(starts)
+    window = new[start : stop + delta] if strict else _mask_window(new, start, stop + delta)
+    if window is None:
+        return None
+    saved = _DUPLICATES[0]
+    try:
+        with paused_gc():
+            pairs = _window_members(window, last)
+    except (JSONDecodeError, StopIteration, _BadConstant, RecursionError, ValueError):
+        return None
+    finally:
+        _DUPLICATES[0] = saved
+    if pairs is None or _depth([v for _, v in pairs]) > _WINDOW_DEPTH:
+        return None
+    first = top.first
+    if len(top.data) < first + len(starts) or (top.close >= 0 and len(top.data) != first + len(starts)):
+        return None
+    return _Spliced(top.data, first + i, first + j, dict(pairs))
+
+
+class _Spliced:
+    """An object read as ``data`` with its members ``i`` to ``j`` replaced by ``members``, as
+    json's decoder joins them (a key also outside the window keeps its first place and takes
+    the last value), compared without building it: a big object's copy was the write gate's
+    peak memory."""
+
+    __slots__ = ("data", "i", "j", "members")
+
+    def __init__(self, data: dict[str, Any], i: int, j: int, members: dict[str, Any]) -> None:
+        self.data, self.i, self.j, self.members = data, i, j, members
+
+    def whole(self) -> dict[str, Any]:
+        items = list(self.data.items())
+        now = dict(items[: self.i])
+        now.update(self.members)
+        now.update(items[self.j :])
+        return now
+
+    def same(self, other: Any) -> bool:
+        """``formats._same(self.whole(), other)``: the same keys, each value equal (bools
+        apart from numbers, NaN equal to NaN); values that are one object are equal."""
+        import itertools
+        import operator
+
+        from gwconf.formats import _equal, _same
+
+        data, i, j, members = self.data, self.i, self.j, self.members
+        if type(other) is not dict:
+            return _same(self.whole(), other)
+        if any(key in data for key in members.keys() - list(itertools.islice(data, i, j))):
+            return _same(self.whole(), other)  # a key outside the window too: rare
+        tail = len(data) - j
+        size = i + len(members) + tail
+        if len(other) != size:
+            return False
+        kept = ((0, i, 0), (j, len(data), size - tail))  # (from, to) in data; where in other
+        if all(
+            all(map(operator.eq, itertools.islice(data, lo, hi), itertools.islice(other, at, None)))
+            for lo, hi, at in kept
+        ):
+            # the usual order (what ``replay`` makes of a copy of the data): compared in place,
+            # not looked up (120,000 lookups in a big dict were 60 ms of cache misses)
+            for lo, hi, at in kept:
+                ours = list(itertools.islice(data.values(), lo, hi))
+                theirs = list(itertools.islice(other.values(), at, at + hi - lo))
+                for n in itertools.compress(range(hi - lo), map(operator.is_not, ours, theirs)):
+                    if not _equal(ours[n], theirs[n]):
+                        return False
+        else:
+            keys, values = list(data), list(data.values())
+            for lo, hi, _ in kept:
+                theirs = list(map(other.get, keys[lo:hi], itertools.repeat(MISSING)))
+                ours = values[lo:hi]
+                for n in itertools.compress(range(hi - lo), map(operator.is_not, ours, theirs)):
+                    if theirs[n] is MISSING or not _equal(ours[n], theirs[n]):
+                        return False
+        return all(key in other and _equal(value, other[key]) for key, value in members.items())
+
+
 def _validate(masked: str, text: str, source: str) -> Any:
     """Check the whole masked text at C speed and return its data."""
     _DUPLICATES[0] = False
@@ -667,6 +881,88 @@ def _spliced(text: str, start: int, end: int, piece: str) -> str:
     return "".join((text[:start], piece, text[end:]))
 
 
+_BACK_LIMIT = 1 << 16  # characters a backward scan covers before the forward walk takes over
+_BACK_MEMBERS = 8  # last members of a big object searched for a key it has, before walking it
+_SCALAR_CHARS = frozenset("-+.0123456789eEtruefalsn")
+
+
+def _blank_back(masked: str, end: int, floor: int) -> int:
+    """Just past the last character before ``end`` (not before ``floor``) that is not blank."""
+    while end > floor and masked[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
+def _string_back(masked: str, close: int, floor: int) -> int:
+    """The opening quote of the string whose closing quote is at ``close``; -1 past ``floor``."""
+    at = close
+    while True:
+        at = masked.rfind('"', floor, at)
+        if at <= floor:
+            return -1
+        run = at
+        while run > floor and masked[run - 1] == "\\":
+            run -= 1
+        if run <= floor:
+            return -1
+        if (at - run) % 2 == 0:
+            return at
+
+
+def _value_back(masked: str, end: int, floor: int) -> int:
+    """Where the value ending just before ``end`` starts, in a valid mask; -1 if not found after
+    ``floor`` and within ``_BACK_LIMIT`` characters."""
+    floor = max(floor, end - _BACK_LIMIT)
+    at = end - 1
+    char = masked[at]
+    if char == '"':
+        return _string_back(masked, at, floor)
+    if char in "}]":
+        depth = 0
+        while at > floor:
+            char = masked[at]
+            if char == '"':
+                at = _string_back(masked, at, floor)
+                if at < 0:
+                    return -1
+            elif char in "}]":
+                depth += 1
+            elif char in "{[":
+                depth -= 1
+                if not depth:
+                    return at
+            at -= 1
+        return -1
+    while at > floor and masked[at - 1] in _SCALAR_CHARS:
+        at -= 1
+    return at if at > floor else -1
+
+
+def _member_back(masked: str, end: int, container: int, key: str) -> _Child | None:
+    """The member ``key: value`` whose value ends just before ``end``, found backwards, then
+    read forwards as ``_scan_children`` reads it: None unless both readings agree."""
+    value = _value_back(masked, end, container)
+    if value < 0:
+        return None
+    colon = _blank_back(masked, value, container)
+    if masked[colon - 1] != ":":
+        return None
+    quote = _blank_back(masked, colon - 1, container) - 1
+    if masked[quote] != '"':
+        return None
+    start = _string_back(masked, quote, container)
+    if start < 0:
+        return None
+    try:
+        got, after = scanstring(masked, start + 1)
+        sep = _COLON.match(masked, after)
+        if got != key or sep is None or sep.end() != value or _SKIP_SCAN(masked, value)[1] != end:
+            return None
+    except (ValueError, StopIteration):
+        return None
+    return key, start, value, end
+
+
 def _only_comma(text: str, start: int, end: int) -> bool:
     """Nothing but blanks and one comma in [start, end): no comment would be lost."""
     match = _COMMA.match(text, start)
@@ -777,6 +1073,11 @@ class JsonDocument:
         self._known: dict[int, tuple[list[_Child], Iterator[_Child]]] = {}
         self._dups = False  # a key appears twice in one object somewhere: find the last one
         self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
+        self._base: _Base | None = None  # the text as loaded, for the write gate (``_take_base``)
+        # the last members found back from the closing brace: (mask, number of the first, starts, close)
+        self._back: tuple[str, int, list[int], int] | None = None
+        self._loaded: Any = MISSING  # the data as read at load, kept at the first splice
+        self._top_cache: tuple[int, dict[str, Any]] | None = None  # (ops replayed, ``_top_now``)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -810,13 +1111,20 @@ class JsonDocument:
 
     def reads_as(self, intended: Any) -> bool:
         """True if the text, parsed from scratch, is exactly ``intended``: the write gate's check
-        (``formats.checked_edit``) for a big top-level object, made member by member so the
-        re-read data never exists whole (VS Code's settings.json is one flat object).
-
-        Exactly: the same keys in the same order, values equal in marshal's sense (types
-        included). False means only "not shown this way": the caller then re-reads the whole
-        file (``reread``) and compares as usual, and reports any parse error."""
-        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK or self.fmt == "json5":
+        (``formats.checked_edit``). First from the top-level members that changed alone
+        (``_read_window``), compared as the whole re-read would be (``formats._same``); else,
+        for a big top-level object, member by member, so the re-read data never exists whole
+        (VS Code's settings.json is one flat object): the same keys in the same order, values
+        equal in marshal's sense (types included). False means only "not shown this way": the
+        caller then re-reads the whole file (``reread``) and compares as usual, and reports any
+        parse error."""
+        if self.fmt == "json5":
+            return False
+        if self._base is not None and self.edits:
+            now = _read_window(self.original, self._base, self._text, self.edits, self.fmt == "json")
+            if now is not None:
+                return now.same(intended)
+        if type(intended) is not dict or len(intended) <= _MEMBER_BLOCK:
             return False
         with paused_gc():
             if self.fmt == "json":
@@ -953,6 +1261,10 @@ class JsonDocument:
             pos = sep.end()
 
     def _child(self, container: int, part: str | int) -> _Child | None:
+        if isinstance(part, str) and container not in self._known and container == self._top():
+            back = self._child_back(container, part)
+            if back is not None:
+                return back[0]
         if isinstance(part, int) and part < 0:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
@@ -970,6 +1282,85 @@ class JsonDocument:
         # Missing: remember the end, so inserting the key does not walk the container again.
         self._tail = (self._masked, container, count, prev, last)
         return None
+
+    def _top_now(self) -> dict[str, Any] | None:
+        """The top-level object as the edits so far intend it (values shared with the data as
+        read at load, the recorded ops replayed on it): which keys it has, in which order. None
+        when that is not known (a key twice, JSON5, not an object, the whole document set)."""
+        if self._dups or self.fmt == "json5":
+            return None
+        loaded = self._data if not self.edits else self._loaded
+        if type(loaded) is not dict or any(not op.path for op in self.ops):
+            return None
+        if not self.ops:
+            return loaded
+        cached = self._top_cache
+        if cached is None or cached[0] != len(self.ops):
+            from gwconf.formats import replay
+
+            now = replay(loaded, self.ops)
+            if type(now) is not dict:
+                return None
+            cached = self._top_cache = (len(self.ops), now)
+        return cached[1]
+
+    def _child_back(self, container: int, part: str) -> tuple[_Child | None] | None:
+        """``_child`` of the big top-level object (a settings.json) without walking its members:
+        a key it lacks (the data as read and the edits since say so) needs only the last two
+        members, for the insert (``_tail``); a key it has is looked for among the last few,
+        where new keys go. Each member is found back from the closing brace and checked
+        forwards against the keys it must have. None: the walk forwards decides."""
+        now = self._top_now()
+        if now is None or len(now) <= _MEMBER_BLOCK:
+            return None
+        missing = part not in now
+        back = self._members_back(container, now, 2 if missing else _BACK_MEMBERS)
+        if back is None:
+            return None
+        found, close = back
+        if not missing:
+            return next(((c,) for c in found if c[0] == part), None)
+        if len(found) < min(2, len(now)):
+            return None
+        if not self.edits:  # the mask read at load: the write gate's window starts here
+            self._back = (self._masked, len(now) - len(found), [c[1] for c in reversed(found)], close)
+        last = found[0] if found else None
+        prev = found[1] if len(found) > 1 else None
+        self._tail = (self._masked, container, len(now), prev, last)
+        return (None,)
+
+    def _members_back(
+        self, container: int, keys: dict[str, Any], count: int
+    ) -> tuple[list[_Child], int] | None:
+        """Up to ``count`` last members of the top-level object at ``container``, last first,
+        and where its closing brace is. They are found back from that brace (a valid mask reads
+        backwards without doubt: outside strings there is no backslash, and a quote with an
+        even run of backslashes before it ends a string), each checked forwards with json's
+        scanners against the last of ``keys``. None if that is not shown within
+        ``_BACK_LIMIT`` characters a member."""
+        masked = self._masked
+        close = len(masked) - 1
+        while close > container and masked[close] in " \t\r\n":
+            close -= 1
+        if masked[close] != "}":
+            return None
+        names = reversed(keys)
+        found: list[_Child] = []
+        end = close
+        for _ in range(count):
+            end = _blank_back(masked, end, container)
+            if end <= container + 1 or masked[end - 1] == "{":
+                break
+            key = next(names, None)
+            child = None if key is None else _member_back(masked, end, container, key)
+            if child is None:
+                return None
+            found.append(child)
+            end = _blank_back(masked, child[1], container)
+            if masked[end - 1] != ",":
+                return (found, close) if end - 1 == container else None
+            end -= 1
+        return found, close
 
     def _last_children(self, container: int) -> tuple[int, _Child | None, _Child | None]:
         """(count, second-to-last, last) children of the container."""
@@ -1084,11 +1475,14 @@ class JsonDocument:
         ``edits``: the splice described as several edits (a comma here, a line there)."""
         if masked_piece is None:
             piece, masked_piece = _marked(piece)
+        if not self.edits:
+            self._loaded = self._data
+            self._take_base(end)
         if edits is None:
             self.edits.append(trimmed_edit(self._text, start, end, piece, claim, removes))
         else:
             self.edits += edits
-        self._tail = None  # it holds the old mask
+        self._tail = self._back = None  # they hold the old mask
         self._known.clear()  # children at the old offsets
         self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
@@ -1097,6 +1491,33 @@ class JsonDocument:
         self._text = _spliced(self._text, start, end, piece)
         if shared:
             self._masked = self._text
+
+    def _take_base(self, end: int) -> None:
+        """Before the first splice replaces the mask read at load: keep the data as loaded and
+        where the top-level members start (the walk the edit made, taken on past ``end``), for
+        the write gate's window read (``_read_window``). Not for a file with a key twice."""
+        top = self._top()
+        data = self._data
+        if self._dups or self.fmt == "json5" or type(data) is not dict or top < 0 or self._masked[top] != "{":
+            return
+        known = self._known.get(top)
+        back = self._back
+        if known is None:
+            if back is not None and back[0] is self._masked:
+                self._base = _Base(data, array.array("q", back[2]), back[3], back[1])
+            return
+        seen, rest = known
+        close = -1
+        while not seen or seen[-1][1] < end:
+            child = next(rest, None)
+            if child is None:
+                close = _WS.match(self._masked, seen[-1][3] if seen else top + 1).end()
+                if not self._masked.startswith("}", close):
+                    return
+                break
+            seen.append(child)
+        # an array, not a list: the walk's int objects would keep its memory from being returned
+        self._base = _Base(data, array.array("q", [child[1] for child in seen]), close)
 
     def _keep(
         self,

@@ -1,0 +1,226 @@
+"""The listings' string shortcuts answer as the pathlib code they replace (issue 15).
+
+``status`` and ``clients`` work out display names, gwconf's own folders and each client's
+detection with ``str`` and ``os.path`` instead of ``Path`` objects (most of their per-client work
+was pathlib). Each is held here to the pathlib answer it replaced, over generated paths and over
+real folders made in a temporary home.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from gwconf import registry
+from gwconf.clients import _base
+from gwconf.clients._base import in_gwconf_folders
+from gwconf.managers import scan
+from gwconf.paths import Env, display
+
+# path texts with the awkward cases: root, "//", relative, "..", names sharing a prefix
+_PART = st.sampled_from(["h", "home", "h2", "u", ".config", "gwconf", "..", "a b", "state", "x.json"])
+_PATH = st.builds(
+    lambda lead, parts: lead + "/".join(parts),
+    st.sampled_from(["/", "//", "", "/h/"]),
+    st.lists(_PART, max_size=4),
+).filter(bool)
+
+
+def _display_by_pathlib(path: Path, env: Env) -> str:
+    try:
+        return "~/" + str(path.relative_to(env.home)).replace(os.sep, "/")
+    except ValueError:
+        return str(path)
+
+
+def _in_folders_by_pathlib(path: Path, env: Env) -> bool:
+    for folder in (env.config_dir, env.state_dir):
+        try:
+            path.relative_to(folder)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(home=_PATH, path=_PATH)
+def test_display_is_pathlibs_answer(home: str, path: str) -> None:
+    env = Env(home=Path(home), platform="linux", environ={})
+    assert display(Path(path), env) == _display_by_pathlib(Path(path), env)
+
+
+@settings(max_examples=400, deadline=None)
+@given(gwconf_home=st.one_of(st.none(), _PATH), path=_PATH)
+def test_gwconf_folders_are_pathlibs_answer(gwconf_home: str | None, path: str) -> None:
+    environ = {} if gwconf_home is None else {"GWCONF_HOME": gwconf_home}
+    env = Env(home=Path("/h"), platform="linux", environ=environ)
+    assert in_gwconf_folders(Path(path), env) == _in_folders_by_pathlib(Path(path), env)
+
+
+def _detect_by_pathlib(module: object, env: Env) -> bool:
+    """``default_detect`` as it was before the string shortcut (Path objects throughout)."""
+    if any(env.which(p) for p in module.PROGRAMS):  # type: ignore[attr-defined]
+        return True
+    shared = {env.home, env.xdg_config_home, env.appdata, env.xdg_data_home}
+    return any(
+        f.path.exists() or (f.path.parent not in shared and f.path.parent.is_dir())
+        for f in module.files(env)  # type: ignore[attr-defined]
+        if not _in_folders_by_pathlib(f.path, env)
+    )
+
+
+DEFAULT_DETECT = [
+    client_id
+    for client_id in registry.IDS
+    if getattr(registry.get(client_id).module.detect, "default_for", None) is not None
+]
+
+
+def test_most_clients_use_the_default_detection() -> None:
+    assert len(DEFAULT_DETECT) >= 25, DEFAULT_DETECT
+
+
+@pytest.mark.parametrize("client_id", DEFAULT_DETECT)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_detection_with_known_files_is_the_pathlib_detection(client_id: str, data: st.DataObject) -> None:
+    """In a home holding a generated choice of the client's files and folders (and a file in
+    gwconf's own folder), detection from files worked out once answers as the pathlib code."""
+    client = registry.get(client_id)
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = Env(
+            home=home,
+            platform="linux",
+            environ={"HOME": str(home), "GWCONF_HOME": str(Path(tmp) / "gw"), "PATH": tmp},
+            cwd=home,
+        )
+        for file in client.files(env):
+            made = data.draw(st.sampled_from(["nothing", "folder", "file"]), label=str(file.path))
+            if made != "nothing":
+                file.path.parent.mkdir(parents=True, exist_ok=True)
+            if made == "file":
+                file.path.write_text("{}\n")
+        files = client.files(env)
+        expected = _detect_by_pathlib(client.module, env)
+        assert client.detect(env, files) == expected
+        assert client.detect(env) == expected
+        assert _base.default_detect_files(client.module, env, files) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        '{"a": 1}\n',
+        "# BEGIN CCR managed\nexport X=1\n# END CCR managed\n",
+        "  # BEGIN CCR managed (router)\nX=1\n",  # unclosed: runs to the end
+        "# END CCR managed\n",
+        "# --- model provider added by ZCF ---\n[model_providers.z]\nname = 'z'\n\nx = 1\n",
+        "# --- MCP servers added by ZCF ---\n[mcp_servers.a]\n[other]\n",
+        "x = '# BEGIN CCR managed'\n",
+    ],
+)
+def test_other_tools_blocks_are_found_with_or_without_the_marker_shortcut(text: str, tmp_path: Path) -> None:
+    """managers.scan looks for CCR's and ZCF's blocks only in text holding their marker: a file
+    with a marker still shows its blocks, one without shows none."""
+    env = Env(home=tmp_path, platform="linux", environ={"HOME": str(tmp_path)}, cwd=tmp_path)
+    path = tmp_path / ".codex" / "config.toml"
+    found = {s.manager.id: s for s in scan(path, text.encode(), env)}
+    stripped = [line.strip() for line in text.splitlines()]
+    ccr = [n for n, line in enumerate(stripped, 1) if line.startswith("# BEGIN CCR managed")]
+    assert ("claude-code-router" in found) == bool(ccr)
+    if ccr:
+        assert found["claude-code-router"].blocks[0].first == ccr[0]
+    zcf = [n for n, line in enumerate(stripped, 1) if line.startswith("# --- ") and "added by ZCF" in line]
+    assert ("zcf" in found) == bool(zcf)
+    if zcf:
+        assert [b.first for b in found["zcf"].blocks] == zcf
+
+
+def _project_layers_by_pathlib(env: Env, layout: object, skip: set[Path]) -> list[Path]:
+    """opencode's project layers as before the string shortcut, keeping those that are files
+    (the only ones ``layers`` ever read)."""
+    from gwconf.clients.opencode import folders_to_project_root
+
+    chain = folders_to_project_root(env, stop_at_home=True)[0]
+    found = [folder / name for folder in reversed(chain) for name in layout.project_names]  # type: ignore[attr-defined]
+    found += [
+        folder / hidden / name
+        for folder in reversed(chain)
+        for hidden in layout.project_dirs  # type: ignore[attr-defined]
+        for name in layout.project_names  # type: ignore[attr-defined]
+    ]
+    return [path for path in found if path not in skip and path.is_file()]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_opencode_project_layers_are_the_pathlib_layers(data: st.DataObject) -> None:
+    """Files, folders under the same names, a git root and the global folder inside the project
+    (its files are skipped): the same layers, in the same order, for opencode and Kilo."""
+    from gwconf.clients import kilo, opencode
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        work = home / "repo" / "sub" / "deeper"
+        work.mkdir(parents=True)
+        if data.draw(st.booleans(), label="git root"):
+            (home / "repo" / ".git").mkdir()
+        for layout in (opencode.OPENCODE, kilo.LAYOUT):
+            for folder in (home, home / "repo", work.parent, work):
+                for hidden in ("", *layout.project_dirs):
+                    for name in layout.project_names:
+                        kind = data.draw(st.sampled_from(["none", "none", "file", "folder"]))
+                        path = folder / hidden / name
+                        if kind == "file" and not path.exists():
+                            path.parent.mkdir(parents=True, exist_ok=True)
+                            path.write_text("{}\n")
+                        elif kind == "folder" and not path.exists():
+                            path.mkdir(parents=True)
+        env = Env(home=home, platform="linux", environ={"HOME": str(home)}, cwd=work)
+        for layout in (opencode.OPENCODE, kilo.LAYOUT):
+            skip = {work.parent / name for name in layout.global_names}
+            assert opencode.project_layers(env, layout, skip) == _project_layers_by_pathlib(env, layout, skip)
+
+
+_SEGMENT = st.builds(
+    "".join,
+    st.tuples(
+        st.sampled_from(["", "set -gx ", "set -g ", "export ", "  ", "- ", "+", "$env:", '"', "{", ", ", "?", "&"]),
+        st.sampled_from(["API_KEY", "token", "apiKey", "name", "secret", "x"]),
+        st.sampled_from(["", '"', "'"]),
+        st.sampled_from([" ", "=", ": ", " = ", "", ":"]),
+        st.sampled_from(["sk-abcdef123456", '"sk-abc123456789"', "'secret-value-123'", "x", "$KEY", ""]),
+        st.sampled_from(["", "\n", ", ", "}", " # c", "&"]),
+    ),
+)
+_SECRETISH = st.lists(_SEGMENT, min_size=1, max_size=3).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=_SECRETISH)
+@example(line="set -gx API_KEY sk-abcdef123456")
+@example(line="  - set -gx OPENAI_API_KEY 'sk-abcdef123456'")
+@example(line="https://gw.example.com/v1/models?api_key=sk-abcdef123456&x=1")
+@example(line="GET /v1/models?api_key=sk-abcdef123456&x=1")
+@example(line='{"apiKey": "sk-abc123456789", token: sk-abcdef123456}')
+@example(line="export TOKEN=sk-abcdef123456 # mine")
+def test_name_patterns_skipped_by_their_shortcut_would_have_changed_nothing(line: str) -> None:
+    """secrets applies each name pattern only to a line holding the text the pattern needs;
+    applying all four to every line (as before) masks exactly the same."""
+    import re
+
+    from gwconf import secrets
+
+    every = line
+    for source, flags, _needs in secrets._NAME_PATTERNS:
+        every = re.compile(source, flags).sub(secrets._mask_value, every)
+    assert secrets._named_values(line) == every
