@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gwconf.errors import ParseError, WriteRefused
-from gwconf.formats import MISSING, load, replay, verify_edit
+from gwconf.formats import MISSING, Op, load, replay, verify_edit
 from gwconf.formats._base import changed_edit
 from gwconf.formats.toml import TomlDocument
 
@@ -724,6 +724,34 @@ def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, op
         assert text.endswith("\n") == out.endswith("\n")
 
 
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toml_files(), _OPS, st.sampled_from(["right", "extra key", "other value"]))
+def test_reads_as_says_yes_only_when_a_whole_read_agrees(file, ops, intent) -> None:
+    """The write gate's shortcut (``reads_as``: the data ``dump`` read back, compared where it
+    does not share the loaded data's parts) never vouches for a text a whole read disagrees with,
+    wrong intentions included; and for gwconf's own edits it vouches."""
+    from gwconf import formats
+
+    text, _ = file
+    doc = load("toml", text, "random.toml")
+    original_data = doc.data()
+    for kind, path, value in ops:
+        if kind == "set" and not _blocked(doc.data(), path):
+            doc.set(path, value)
+        elif kind == "delete":
+            doc.delete(path)
+    intended = replay(original_data, doc.ops)
+    if intent == "extra key":
+        intended = replay(intended, [Op("set", ("gwconf_not_written",), 1)])
+    elif intent == "other value" and doc.ops and doc.ops[-1].kind == "set":
+        intended = replay(intended, [Op("set", doc.ops[-1].path, [doc.ops[-1].value, "other"])])
+    whole = formats._same(load("toml", doc.dump(), "x").data(), intended)
+    said = doc.reads_as(intended)
+    assert not said or whole
+    if intent == "right" and doc.ops:
+        assert said
+
+
 def test_a_file_with_nan_can_still_be_edited() -> None:
     """NaN never equals itself; the write gate must still see the edit as intended."""
     from gwconf import formats
@@ -999,6 +1027,83 @@ def test_section_scan_matches_the_line_by_line_scan(lines: list[str], final_newl
         _check_section_scan(text, toml_format._sections)
     finally:
         toml_format._FAST_SCAN = size
+
+
+_HEADER_PART = st.one_of(
+    st.from_regex(r"[A-Za-z0-9_-]{1,6}", fullmatch=True),
+    st.text(alphabet='ab ./"\\\t-', max_size=6).map(lambda t: '"' + t + '"'),
+    st.text(alphabet='ab ."-', max_size=5).map(lambda t: "'" + t + "'"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_HEADER_PART, min_size=1, max_size=4),
+    st.sampled_from([".", " . "]),
+    st.booleans(),
+    st.sampled_from(["", "\n", "\r\n", "  # c\n"]),
+)
+def test_plain_headers_are_read_as_the_general_reader_reads_them(parts, dot, aot, end) -> None:
+    import gwconf.formats.toml as toml_format
+
+    line = ("[[" if aot else "[") + dot.join(parts) + ("]]" if aot else "]") + end
+    try:
+        want = toml_format._any_header_path(line)
+    except Exception:
+        return  # not a header either reader takes
+    assert toml_format._header_path(line) == want
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_SECTION_LINES, max_size=12),
+    st.lists(_SECTION_LINES, max_size=4),
+    st.integers(0, 12),
+    st.integers(0, 4),
+    st.integers(0, 3),
+    st.booleans(),
+)
+def test_sections_after_an_edit_are_found_from_the_last_texts(
+    lines: list[str], added: list[str], at: int, removed: int, inside: int, fast: bool
+) -> None:
+    """``_sections_since`` (the scan again from the header before the changed span to the first
+    old header after it) finds what a whole scan of the new text finds, for any change of lines
+    or of characters inside a line, brackets and multi-line strings included."""
+    import gwconf.formats.toml as toml_format
+
+    old = "\n".join(lines) + "\n"
+    at = min(at, len(lines))
+    new = "\n".join(lines[:at] + added + lines[at + removed :]) + "\n"
+    if inside and at < len(lines):  # or a change of characters inside line ``at``
+        start = sum(len(line) + 1 for line in lines[:at]) + min(inside, len(lines[at]))
+        new = old[:start] + "".join(added)[:3] + old[start + inside :]
+    size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, (0 if fast else toml_format._FAST_SCAN)
+    try:
+        try:
+            before = toml_format._sections(old)
+            want = toml_format._sections(new)
+        except Exception:  # a "[" line that is no header: nothing to compare
+            return
+        got = toml_format._sections_since(old, before, new)
+    finally:
+        toml_format._FAST_SCAN = size
+
+    def seen(sections: list[Any]) -> list[Any]:  # a kept section's text may be the older one
+        return [
+            (
+                s.path,
+                s.aot,
+                s.header,
+                s.start,
+                s.end,
+                s.text[s.start : s.end],
+                [(r.start, r.end, r.kind) for r in s.rows],
+            )
+            for s in sections
+        ]
+
+    assert seen(got) == seen(want)
+    assert all(s.text[s.start : s.end] == new[s.start : s.end] for s in got)
 
 
 def _check_section_scan(text: str, _sections: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import string
 from typing import Any
 
 import pytest
@@ -1066,7 +1067,28 @@ _HANDWRITTEN = [
     "list: &l [a, b]\nagain: *l\nmap: {*l : x}\n",
     "bad: !!int abc\n",
     "= : value key\n",
+    "a: &x [1, {k: v}]\nb: *x\nc: [*x, &s str, *s]\n1: &n 2\n*n : three\n",
 ]
+
+
+@pytest.mark.parametrize("first", sorted(set(string.printable) - set(" \t\n\r\x0b\x0c")))
+def test_plain_scalars_get_pyyamls_tags(first: str) -> None:
+    """The composer names a plain scalar a string without the resolver when no implicit resolver
+    starts with its first character; every other text is resolved: the tags are PyYAML's."""
+    for rest in ("", "1", "0", "rue", "ull", "o", "es", ".5", "1e3", "x y", "2001-12-14", "_000", "nf"):
+        text = f"k: {first}{rest}\n"
+        try:
+            theirs = yaml.compose(text, Loader=yaml_format.LOADER)  # the same parser
+        except yaml.YAMLError:
+            continue
+        ours = yaml_format._compose(text, "x.yaml", build=True).root
+        assert ours is not None and ours.value[0][1].tag == theirs.value[0][1].tag, text
+
+
+def test_data_built_while_composing_shares_what_aliases_share() -> None:
+    tree = yaml_format._compose(_HANDWRITTEN[-1], "x.yaml", build=True)
+    assert tree.built and tree.data == yaml.safe_load(_HANDWRITTEN[-1])
+    assert tree.data["b"] is tree.data["a"] and tree.data["c"][0] is tree.data["a"]
 
 
 def _typed(value: Any) -> Any:
@@ -1081,11 +1103,16 @@ def _typed(value: Any) -> Any:
 
 
 def _both_ways(text: str) -> tuple[Any, Any]:
-    tree = yaml_format._compose(text, "x.yaml")
+    """(direct construction, PyYAML's constructor); the data built while composing is the
+    direct construction's whenever it was built, and built whenever that one builds."""
+    tree = yaml_format._compose(text, "x.yaml", build=True)
     try:
         direct = ("ok", _typed(yaml_format._construct_directly(tree.root)))
     except Exception as exc:  # left to PyYAML's constructor
         direct = ("left", type(exc).__name__)
+    assert tree.built == (direct[0] == "ok")
+    if tree.built:
+        assert ("ok", _typed(tree.data)) == direct
     try:
         pyyaml = ("ok", _typed(yaml_format._Constructor().construct_document(tree.root)))
     except Exception as exc:
@@ -1286,7 +1313,9 @@ def test_an_edit_is_read_back_from_a_window_of_whole_entries(monkeypatch) -> Non
     text = f"name: Local\nversion: 1.0.0\nmodels:\n{models}context:\n  - provider: code\n"
     composed: list[int] = []
     real = yaml_format._compose
-    monkeypatch.setattr(yaml_format, "_compose", lambda t, s: composed.append(len(t)) or real(t, s))
+    monkeypatch.setattr(
+        yaml_format, "_compose", lambda t, s, build=False: composed.append(len(t)) or real(t, s, build)
+    )
     doc = load(text, "config.yaml")
     doc.append(("models",), {"name": "gwconf", "provider": "openai", "apiBase": "http://127.0.0.1:8080/v1"})
     after = verify_edit("yaml", load(text, "config.yaml"), doc)

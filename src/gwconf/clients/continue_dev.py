@@ -37,6 +37,10 @@ from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.paths import Env
 
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
+
 ID = "continue"
 NAME = "Continue"
 FAMILY = "openai"
@@ -81,8 +85,15 @@ def entry_name(model: str) -> str:
     return f"gwconf {model}"
 
 
+def _models(config: Document) -> Any:
+    """The models list as the document holds it, to look at only: ``get`` copies it, and a big
+    config.yaml's list was copied three times per apply (issue 15)."""
+    data = config.data()
+    return data.get("models") if isinstance(data, dict) else None
+
+
 def find_entry(config: Document) -> int | None:
-    models = config.get(("models",), None)
+    models = _models(config)
     if not isinstance(models, list):
         return None
     for index, item in enumerate(models):
@@ -112,8 +123,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     }
     index = find_entry(config)
     if index is None:
-        config.append(("models",), entry)
-        index = len(config.get(("models",))) - 1
+        index = config.append(("models",), entry)
     else:
         for key in ("name", "provider", "model", "apiBase", "apiKey"):
             config.set(("models", index, key), entry[key])
@@ -146,7 +156,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 def read(docs: dict[str, Document], env: Env) -> Reading:
     config, dotenv = docs["config"], docs["env"]
     reading = Reading(wire=WIRE)
-    models = config.get(("models",), None)
+    models = _models(config)
     index = find_entry(config)
     if index is None:
         reading.provider = "no gwconf model entry"

@@ -166,7 +166,11 @@ def detect_eol(text: str) -> str:
 
 def same_value(a: Any, b: Any) -> bool:
     """Whether setting ``b`` where ``a`` is changes nothing, for every editor: 1, 1.0 and True are
-    different text in a file (so setting one over another must write), and NaN equals NaN."""
+    different text in a file (so setting one over another must write), and NaN equals NaN.
+    A value is the same as itself (``replay`` shares what an edit does not touch: a 4 MB file's
+    data was walked whole after each of Codex's keys)."""
+    if a is b:
+        return True
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
@@ -176,6 +180,21 @@ def same_value(a: Any, b: Any) -> bool:
     if isinstance(a, float) and a != a:
         return bool(b != b)
     return bool(a == b)
+
+
+def same_shared(a: Any, b: Any) -> bool:
+    """The write gate's equality (``formats._same``) for two values that share most of their
+    parts, as an edited file's data read back from its changed lines shares the loaded data's:
+    a part both hold is not walked."""
+    from gwconf.formats import _equal
+
+    if a is b:
+        return True
+    if type(a) is dict and type(b) is dict:
+        return a.keys() == b.keys() and all(same_shared(a[k], b[k]) for k in a)
+    if type(a) is list and type(b) is list:
+        return len(a) == len(b) and all(same_shared(x, y) for x, y in zip(a, b, strict=True))
+    return _equal(a, b)
 
 
 class Parsed(Protocol):

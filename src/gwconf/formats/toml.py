@@ -43,10 +43,10 @@ from gwconf.formats._base import (
     changed_regions,
     detect_eol,
     lazy,
-    never_reads_as,
     paused_gc,
     reread_from_scratch,
     same_run,
+    same_shared,
     total,
 )
 from gwconf.formats._base import same_value as _same
@@ -115,6 +115,7 @@ class _Row:
 
 class _Section:
     """A header line and the lines up to the next header; the preamble has ``header`` False.
+    ``text`` holds its characters at ``start``..``end`` (an older text may: ``_sections_since``).
 
     Its rows are classified when first asked for (``_rows``): a section starts where the lexer
     is clean (a header line, or the file's start), so its own lines are all that is needed, and
@@ -195,9 +196,27 @@ _SIMPLE_HEADER = lazy(
 )
 
 
-@functools.lru_cache(maxsize=4096)
+# ``[a.b]`` and ``[projects."/home/me/x"]`` (Codex's trusted folders): bare keys and quoted ones
+# without escapes, dotted without spaces; the most common headers, read without the general
+# pattern and its cache
+_PLAIN_KEY = r'(?:[A-Za-z0-9_-]+|"[^"\\\x00-\x1f\x7f]*")'
+_PLAIN_HEADER = lazy(rf"[ \t]*\[[ \t]*({_PLAIN_KEY}(?:\.{_PLAIN_KEY})*)[ \t]*\][ \t]*\r?\n?")
+_PLAIN_PARTS = lazy(r'([A-Za-z0-9_-]+)|"([^"]*)"')
+
+
 def _header_path(line: str) -> tuple[tuple[str, ...], bool]:
     """The key path of a ``[header]`` line and whether it is an ``[[array]]`` element."""
+    plain = _PLAIN_HEADER.fullmatch(line)
+    if plain is None:
+        return _any_header_path(line)
+    keys = plain.group(1)
+    if '"' not in keys:
+        return tuple(keys.split(".")), False
+    return tuple(bare or quoted for bare, quoted in _PLAIN_PARTS.findall(keys)), False
+
+
+@functools.lru_cache(maxsize=4096)
+def _any_header_path(line: str) -> tuple[tuple[str, ...], bool]:
     match = _SIMPLE_HEADER.fullmatch(line.strip())
     if match is not None and len(match.group("open")) == len(
         match.group("close")
@@ -259,7 +278,10 @@ _LEVEL0 = rf"(?:{_ATOM})*+"
 _LEVEL1 = rf"(?:{_ATOM}|\[{_LEVEL0}\]|\{{{_LEVEL0}\}})*+"
 _LEVEL2 = rf"(?:{_ATOM}|\[{_LEVEL1}\]|\{{{_LEVEL1}\}})*+"
 _LEVEL3 = rf"(?:{_ATOM}|\[{_LEVEL2}\]|\{{{_LEVEL2}\}})*+"
-_CLEAN_LINES = total(rf"(?:(?![ \t]*+\[){_LEVEL3}(?:#[^\n]*+)?\n)*+")
+_CLEAN_LINES = total(rf"(?:(?![ \t]*+\[){_LEVEL3}(?:#[^\n]*+)?\n|[ \t]*+\[[^\n]*+\n)*+")
+# the header lines of a run of such lines: each line of the run starts where the lexer is clean,
+# and only header lines start with ``[`` there
+_HEADER_LINES = lazy(r"^[ \t]*\[[^\n]*\n", re.M)
 
 
 _FAST_SCAN = 1 << 16  # characters
@@ -272,16 +294,37 @@ def _sections(text: str) -> list[_Section]:
     and arrays). Lines are followed one by one only where that state can change; elsewhere
     ``_CLEAN_LINES`` skips them in C (a 4 MB config.toml: 1.2 s before, per line in Python)."""
     starts: list[tuple[int, tuple[str, ...], bool]] = []  # (offset, path, aot) of each header
+    _scan_headers(text, 0, starts)
+    return _made_sections(text, starts)
+
+
+def _scan_headers(
+    text: str,
+    pos: int,
+    starts: list[tuple[int, tuple[str, ...], bool]],
+    after: int = 0,
+    known: set[int] | None = None,
+) -> int:
+    """Add the headers from ``pos`` (where the lexer is clean) on to ``starts``; returns where
+    it stopped: the end of the text, or, given ``known`` offsets, the first header at or after
+    ``after`` whose offset is one of them (that header is not added)."""
     ml: str | None = None
     depth = 0
-    pos = 0
     size = len(text)
     # no multi-line strings: a line's state is its own; and big enough to pay for compiling the
     # pattern (5 ms, a common config.toml's whole scan)
     fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
     while pos < size:
         if fast and ml is None and depth == 0:
-            pos = _CLEAN_LINES.match(text, pos).end()
+            run_end = _CLEAN_LINES.match(text, pos).end()
+            if run_end > pos:
+                for found in _HEADER_LINES.finditer(text, pos, run_end):
+                    at = found.start()
+                    if known is not None and at >= after and at in known:
+                        return at
+                    path, aot = _header_path(found.group())
+                    starts.append((at, path, aot))
+                pos = run_end
             if pos >= size:
                 break
         newline = text.find("\n", pos)
@@ -293,16 +336,71 @@ def _sections(text: str) -> list[_Section]:
         elif not stripped or stripped.startswith("#"):
             pass
         elif stripped.startswith("[") and depth == 0:
+            if known is not None and pos >= after and pos in known:
+                return pos
             path, aot = _header_path(line)
             starts.append((pos, path, aot))
         else:
             ml, depth = _advance(line, ml, depth)
         pos = end
+    return size
+
+
+def _made_sections(text: str, starts: list[tuple[int, tuple[str, ...], bool]]) -> list[_Section]:
+    size = len(text)
     first = starts[0][0] if starts else size
     sections = [_Section((), False, False, text, 0, first)]
     for k, (start, path, aot) in enumerate(starts):
         stop = starts[k + 1][0] if k + 1 < len(starts) else size
         sections.append(_Section(path, aot, True, text, start, stop))
+    return sections
+
+
+def _sections_since(old: str, old_sections: list[_Section], new: str) -> list[_Section]:
+    """``_sections(new)``, from those of ``old`` and the one span in which the texts differ. The
+    headers before that span stay where they were; the scan starts again at the last header
+    before it (the lexer is clean there) and stops at the first header after it that the old
+    scan also found, moved by the change in length: the scan is a function of the lexer state
+    and the text left, both the same there as in the old scan, so the rest is the old rest.
+
+    The sections before the scan's start are the old objects (same offsets, same characters:
+    their ``text`` may be the older one), and so are those after it when the length did not
+    change; making 33k section objects again was most of the cost of a new key in a big file."""
+    import bisect
+
+    edit = changed_edit(old, new)
+    shift = edit.length - (edit.end - edit.start)
+    old_starts = [s.start for s in old_sections[1:]]
+    k = bisect.bisect_left(old_starts, edit.start) - 1  # the last header before the change
+    begin = old_starts[k] if k >= 0 else 0
+    later = bisect.bisect_left(old_starts, edit.end + 1)  # old headers after the change
+    known = {start + shift for start in old_starts[later:]}
+    found: list[tuple[int, tuple[str, ...], bool]] = []
+    stop = _scan_headers(new, begin, found, edit.start + edit.length, known)
+    rest: list[_Section] = []
+    if stop < len(new):
+        rest = old_sections[1 + bisect.bisect_left(old_starts, stop - shift) :]
+        if shift:
+            rest = [_Section(s.path, s.aot, True, new, s.start + shift, s.end + shift) for s in rest]
+    size = len(new)
+    ends = [start for start, _, _ in found[1:]] + [rest[0].start if rest else size]
+    if k >= 0 and found and found[0][0] == begin:
+        sections = old_sections[: k + 1]
+    elif k >= 0:  # the header at ``begin`` is gone: the section above it now reaches further
+        above = old_sections[k]
+        sections = old_sections[:k]
+        sections.append(
+            _Section(
+                above.path, above.aot, above.header, new, above.start, found[0][0] if found else ends[-1]
+            )
+        )
+    else:
+        sections = [_Section((), False, False, new, 0, found[0][0] if found else ends[-1])]
+    sections += [
+        _Section(path, aot, True, new, start, stop_at)
+        for (start, path, aot), stop_at in zip(found, ends, strict=False)
+    ]
+    sections += rest
     return sections
 
 
@@ -920,7 +1018,6 @@ class TomlDocument:
     """
 
     fmt = "toml"
-    reads_as = never_reads_as
 
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)
@@ -931,8 +1028,7 @@ class TomlDocument:
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
         self.source = source
-        self._sections_of: str | None = None
-        self._sections_cache: list[_Section] = []
+        self._sections_memo: list[tuple[str, list[_Section]]] = []  # (text, its sections), latest last
         # A file that strict TOML 1.0 reads (tomllib; Codex's Rust parser) must stay readable by
         # it, and tomllib then is the reader that judges every edit: it is also 20-50 times faster
         # than tomlkit, which is parsed only when an edit needs its items (most never do).
@@ -1002,6 +1098,14 @@ class TomlDocument:
 
     gate_text = dump  # the same coordinates as ``original`` and ``edits``
 
+    def reads_as(self, intended: Any) -> bool:
+        """True when the text as edited reads as ``intended``: ``dump`` has read it back (whole,
+        or from its changed lines, ``_local_read``), and that data shares all the edits left
+        alone with the loaded data, as ``intended`` does, so only the rest is compared (the
+        gate's whole compare marshalled a 4 MB file's data twice). False: the gate rereads."""
+        text = self.dump()
+        return self._read_back is text and self._data is not None and same_shared(self._data, intended)
+
     def reread(self) -> Any:
         """What the text parses to from scratch, for the write gate's data check. ``dump`` has
         just read the final text back with the reader ``load`` would use (tomllib for a strict
@@ -1041,7 +1145,7 @@ class TomlDocument:
         base, base_data, count = self._verified
         if count > len(self.edits):
             return None
-        sections = self._sections_cache if self._sections_of == base else _sections(base)
+        sections = self._sections_for(base)
         return _local_read(base, base_data, self._text, self.edits[count:], sections)
 
     def _redo_carefully(self) -> None:
@@ -1460,10 +1564,23 @@ class TomlDocument:
 
     def _all_sections(self) -> list[_Section]:
         """The current text's sections (the preamble first), computed once per text."""
-        if self._sections_of != self._text:
-            self._sections_cache = _sections(self._text)
-            self._sections_of = self._text
-        return self._sections_cache
+        return self._sections_for(self._text)
+
+    def _sections_for(self, text: str) -> list[_Section]:
+        """``_sections(text)``, kept for the last few texts; a big text's are found from the last
+        one's and the span that changed (``_sections_since``): Codex's keys are set one by one,
+        and a 4 MB file was scanned whole again for each (issue 15)."""
+        for known, sections in self._sections_memo:
+            if known is text:
+                return sections
+        if self._sections_memo and len(text) > _FAST_SCAN:
+            sections = _sections_since(*self._sections_memo[-1], text)
+        else:
+            sections = _sections(text)
+        # the first text's (the original's: the write gate's read-back starts from it) and the
+        # last two
+        self._sections_memo = [*self._sections_memo[:1], *self._sections_memo[1:][-1:], (text, sections)]
+        return sections
 
     def _header_sections(self) -> list[_Section]:
         return self._all_sections()[1:]

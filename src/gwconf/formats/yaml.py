@@ -51,6 +51,7 @@ from gwconf.formats._base import (
     paused_gc,
     reread_from_scratch,
     same_run,
+    same_shared,
     same_value,
     trimmed_edit,
 )
@@ -281,6 +282,10 @@ class _Tree:
     referenced: dict[int, str]  # id(node) -> anchor name, for anchors that some alias uses
     ref_starts: list[tuple[int, str]]  # sorted (start offset, anchor name) of those nodes
     anchored: bool = False  # some node has an anchor (used or not)
+    # safe_load's value, built while composing when asked (``_compose(build=True)``) and the
+    # shapes allow (``_construct_directly``'s); else _UNBUILT
+    data: Any = None
+    built: bool = False
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -319,12 +324,14 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     return ParseError(source, message, line, column)
 
 
-def _compose(text: str, source: str) -> _Tree:
+def _compose(text: str, source: str, build: bool = False) -> _Tree:
+    """The text's nodes; with ``build`` also its data where ``_construct_directly`` would build it
+    (a second walk over a 4 MB file's nodes was a quarter of reading it)."""
     loader = None
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
         with paused_gc():
-            return _compose_events(loader, text, source)
+            return _compose_events(loader, text, source, build)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
     except UnicodeError:
@@ -338,10 +345,13 @@ def _compose(text: str, source: str) -> _Tree:
 _PLAIN_TAGS: dict[str, str] = {}
 
 
-def _compose_events(loader: Any, text: str, source: str) -> _Tree:
+def _compose_events(loader: Any, text: str, source: str, build: bool = False) -> _Tree:
     """Build nodes from parser events with a loop (no recursion), refusing what we cannot edit.
 
     ``start_mark``/``end_mark`` hold plain character offsets (ints), not Mark objects, to keep nodes small.
+    ``build``: make the data too, as ``_construct_directly`` makes it from the nodes (each value
+    as its node is made, added to its parent's value at once); anything that would send that
+    walk to PyYAML's constructor stops the building, and the tree says the data was not built.
     """
     get = loader.get_event
     resolve = loader.resolve
@@ -356,9 +366,26 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
     aliases: dict[int, dict[Any, tuple[int, int]]] = {}
     referenced: dict[int, str] = {}
     open_ids: set[int] = set()
-    # frame: [collection node, pending key node, pending key alias span, {key value: key offset}]
+    # frame: [collection node, pending key node, pending key alias span, {key value: key offset},
+    #         its data (when building), the pending key's data]
     stack: list[list[Any]] = []
     root: Node | None = None
+    data: Any = None
+    values: dict[int, Any] = {}  # id(anchored node) -> its data: an alias gives the same object
+    scalar_ctors = _SCALAR_CTORS
+    # text -> value for the tags whose value is the plain text's alone (ints, floats, booleans)
+    scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
+    no_paths = not getattr(loader, "yaml_path_resolvers", None)
+    # the first characters some implicit resolver is tried for (all of them when one is tried
+    # for any first character, or when path resolvers could answer first)
+    implicit: dict[Any, Any] = getattr(loader, "yaml_implicit_resolvers", {None: None})
+    firsts: Any = _EVERY_CHARACTER if None in implicit or not no_paths else frozenset(implicit)
+    value: Any = None
+    # the innermost open collection's frame, its node's list and whether that node is a sequence:
+    # kept apart from ``stack`` for the scalars' own path (most events), changed on push and pop
+    top: list[Any] | None = None
+    top_items: list[Any] = []
+    top_seq = False
 
     def error(message: str, mark: Any) -> ParseError:
         return ParseError(source, message, mark.line + 1, mark.column + 1)
@@ -370,33 +397,88 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
         if kind is ScalarEvent:  # inlined (a call per scalar was a tenth of composing): its tag as
             # written, else what the plain text resolves to (cached per text), else a string
             tag = event.tag
+            text_value = event.value
             if tag is None or tag == "!":
                 if event.implicit[0]:
-                    tag = plain_tags.get(event.value)
+                    if text_value and text_value[0] not in firsts:  # no implicit resolver for it:
+                        tag = _STR  # ``resolve`` would try none and answer the default, a string
+                    else:
+                        tag = plain_tags.get(text_value)
                     if tag is None:
-                        tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
+                        tag = plain_tags[text_value] = resolve(ScalarNode, text_value, event.implicit)
+
                 else:
                     tag = _STR
             node: Node = ScalarNode(
-                tag, event.value, event.start_mark.index, event.end_mark.index, event.style or None
+                tag, text_value, event.start_mark.index, event.end_mark.index, event.style or None
             )
+            if build:
+                if tag == _STR:
+                    value = text_value
+                else:
+                    known = scalar_values.get(tag)
+                    value = _UNBUILT if known is None else known.get(text_value, _UNBUILT)
+                    if value is _UNBUILT:
+                        function = scalar_ctors.get(tag)
+                        try:
+                            value = function(_KEY_CTOR, node)  # type: ignore[misc]
+                        except Exception:  # no such tag (None), or a bad scalar: PyYAML's to say
+                            build = False
+                        else:
+                            if known is not None:
+                                known[text_value] = value
+            if top is not None and event.anchor is None:  # the usual scalar: its own short path
+                if top_seq:
+                    top_items.append(node)
+                    if build:
+                        top[4].append(value)
+                    continue
+                key = top[1]
+                if key is None:
+                    top[1] = node  # a scalar key: its data is hashable
+                    top[5] = value
+                    continue
+                if top[2] is None and type(key) is ScalarNode and key.tag == _STR and key.value not in top[3]:
+                    top_items.append((key, node))  # a string key met once: ``_add_entry`` inlined
+                    top[1] = None
+                    top[3][key.value] = key.start_mark
+                    if build:
+                        top[4][key.value] = value
+                    continue
         elif kind is SequenceStartEvent or kind is MappingStartEvent:
             cls = SequenceNode if kind is SequenceStartEvent else MappingNode
             tag = event.tag
-            if tag is None or tag == "!":
-                tag = resolve(cls, None, event.implicit)
+            if tag is None or tag == "!":  # what ``resolve`` answers for a collection, given no
+                # path resolvers (SafeLoader has none)
+                tag = (
+                    (_SEQ if cls is SequenceNode else _MAP)
+                    if no_paths
+                    else resolve(cls, None, event.implicit)
+                )
             node = cls(tag, [], event.start_mark.index, None, bool(event.flow_style))
+            if build:
+                if tag == (_SEQ if kind is SequenceStartEvent else _MAP):
+                    value = [] if kind is SequenceStartEvent else {}
+                else:
+                    build = False
         elif kind is SequenceEndEvent or kind is MappingEndEvent:
             frame = stack.pop()
             frame[0].end_mark = event.end_mark.index
-            open_ids.discard(id(frame[0]))
+            if open_ids:
+                open_ids.discard(id(frame[0]))
             if not stack:
                 break
+            top = stack[-1]
+            top_items = top[0].value
+            top_seq = type(top[0]) is SequenceNode
             continue
         elif kind is AliasEvent:
             node = _alias_target(event, anchors, open_ids, error)
             referenced[id(node)] = event.anchor
             alias_span = (event.start_mark.index, event.end_mark.index)
+            if build:
+                value = values.get(id(node), _UNBUILT)
+                build = value is not _UNBUILT
         else:  # pragma: no cover - the parser emits nothing else inside a document
             raise error(f"unexpected {kind.__name__}", event.start_mark)
 
@@ -404,9 +486,12 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
             if event.anchor in anchors:
                 raise error(f"found duplicate anchor &{event.anchor}", event.start_mark)
             anchors[event.anchor] = node
+            if build:
+                values[id(node)] = value
 
         if not stack:
             root = node
+            data = value
         else:
             frame = stack[-1]
             parent = frame[0]
@@ -414,9 +499,15 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                 if alias_span is not None:
                     aliases.setdefault(id(parent), {})[len(parent.value)] = alias_span
                 parent.value.append(node)
+                if build:
+                    frame[4].append(value)
             elif frame[1] is None:
                 frame[1] = node
                 frame[2] = alias_span
+                if build:
+                    if type(value) is dict or type(value) is list:
+                        build = False  # unhashable: PyYAML's constructor says so, with the position
+                    frame[5] = value
             else:
                 key = frame[1]
                 if (
@@ -431,10 +522,16 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
                     frame[3][key.value] = key.start_mark
                 else:
                     _add_entry(frame, node, alias_span, aliases, text, source)
+                if build:
+                    frame[4][frame[5]] = value
 
         if alias_span is None and isinstance(node, (SequenceNode, MappingNode)):
-            stack.append([node, None, None, {}])
-            open_ids.add(id(node))
+            top = [node, None, None, {}, value, None]
+            stack.append(top)
+            top_items = node.value
+            top_seq = type(node) is SequenceNode
+            if event.anchor is not None:  # only an anchored node can be an alias's target
+                open_ids.add(id(node))
             if len(stack) > MAX_DEPTH:
                 raise error(
                     f"nesting deeper than {MAX_DEPTH} levels; gwconf does not edit such files",
@@ -448,7 +545,7 @@ def _compose_events(loader: Any, text: str, source: str) -> _Tree:
     if type(event) is not StreamEndEvent:
         raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
     ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
-    return _Tree(root, aliases, referenced, ref_starts, bool(anchors))
+    return _Tree(root, aliases, referenced, ref_starts, bool(anchors), data if build else None, build)
 
 
 def _alias_target(event: Any, anchors: dict[str, Node], open_ids: set[int], error: Any) -> Node:
@@ -519,6 +616,21 @@ def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tup
 
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
+
+
+class _Every:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_EVERY_CHARACTER = _Every()
+# scalar tags whose value depends on the scalar's text alone (timestamps and binary make new objects)
+_PURE_TAGS = (
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+)
 # scalar tags whose SafeConstructor function needs nothing but the node (no state, no recursion)
 _SCALAR_CTORS = {
     tag: function
@@ -592,6 +704,8 @@ def _construct_how(tree: _Tree, text: str, source: str) -> tuple[Any, bool]:
     root = tree.root
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL):
         return {}, False
+    if tree.built:
+        return tree.data, True
     try:
         with paused_gc():
             try:
@@ -728,7 +842,7 @@ def _read_window(base: str, root: Node, base_data: Any, new: str, edits: list[Ed
     window = new[start : stop + len(new) - len(base)]
     if _DOCUMENT_LINE.search(window):
         return MISSING
-    tree = _compose(window, source)
+    tree = _compose(window, source, build=True)
     own = tree.root
     if (
         own is None
@@ -739,8 +853,9 @@ def _read_window(base: str, root: Node, base_data: Any, new: str, edits: list[Ed
         or own.start_mark != _entry_token(base, node, i) - start  # type: ignore[operator]
     ):
         return MISSING
-    with paused_gc():
-        entries = _construct_directly(own)
+    if not tree.built:
+        return MISSING  # PyYAML's constructor would be needed: the whole read is
+    entries = tree.data
     chain = [base_data]  # the containers from the top down to the collection
     for k in path:
         chain.append(_nth(chain[-1], k))
@@ -783,20 +898,6 @@ def _nth(container: Any, k: int) -> Any:
     return container[k]
 
 
-def _same_shared(a: Any, b: Any) -> bool:
-    """The write gate's equality below the top, for two values that share most of their parts:
-    a part both hold is not walked."""
-    from gwconf.formats import _equal
-
-    if a is b:
-        return True
-    if type(a) is dict and type(b) is dict:
-        return a.keys() == b.keys() and all(_same_shared(a[k], b[k]) for k in a)
-    if type(a) is list and type(b) is list:
-        return len(a) == len(b) and all(_same_shared(x, y) for x, y in zip(a, b, strict=True))
-    return _equal(a, b)
-
-
 # ---------------------------------------------------------------------------------------------
 # The document.
 
@@ -824,7 +925,7 @@ class YamlDocument:
         self.original = text
         self.edits: list[Edit] = []
         self._text = text
-        self._tree: _Tree | None = _compose(text, source)
+        self._tree: _Tree | None = _compose(text, source, build=True)
         # Built now so a file safe_load cannot read is refused before any edit.
         self._cache, direct = _construct_how(self._tree, text, source)
         self._style_cache: tuple[int, int, str] | None = None
@@ -840,6 +941,13 @@ class YamlDocument:
         return self._plain()
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
+        value = self._peek(path, default)
+        return value if value is default else _copied(value)
+
+    def _peek(self, path: KeyPath, default: Any = MISSING) -> Any:
+        """The value at ``path`` as held (no copy: never to be changed or handed out): the edits
+        only ask what is there (copying Continue's 4 MB model list to learn its length was a
+        fifth of ``gwconf apply continue``)."""
         value = self._plain()
         for part in tuple(path):
             if isinstance(value, dict):
@@ -854,7 +962,7 @@ class YamlDocument:
                     return default
             else:
                 return default
-        return _copied(value)
+        return value
 
     def set(self, path: KeyPath, value: Any) -> None:
         path = tuple(path)
@@ -868,7 +976,7 @@ class YamlDocument:
         path = tuple(path)
         if not path:
             self._refuse("gwconf does not delete whole documents")
-        if self.get(path) is MISSING:
+        if self._peek(path) is MISSING:
             return False
         with self._atomic():
             self._delete(path)
@@ -878,7 +986,7 @@ class YamlDocument:
     def append(self, path: KeyPath, value: Any) -> int:
         path = tuple(path)
         _check_value(value)
-        current = self.get(path)
+        current = self._peek(path)
         with self._atomic():
             if current is MISSING or current is None or (not path and current == {} and self._empty()):
                 self._set(path, [value])
@@ -913,7 +1021,7 @@ class YamlDocument:
             now = _read_window(self.original, tree.root, data, self._text, self.edits, self.source)
         except (ParseError, WriteRefused, _Unusual, RecursionError):
             return False
-        return now is not MISSING and _same_shared(now, intended)
+        return now is not MISSING and same_shared(now, intended)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -1290,7 +1398,7 @@ class YamlDocument:
     # -- edits ------------------------------------------------------------------------------
 
     def _set(self, path: KeyPath, value: Any) -> bool:
-        current = self.get(path)
+        current = self._peek(path)
         if current is not MISSING and same_value(current, value):
             return False
         if not path and not isinstance(value, (dict, list)):
