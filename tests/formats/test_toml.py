@@ -1193,6 +1193,41 @@ def test_reading_only_the_changed_lines_agrees_with_reading_everything(
     assert same_value(got, tomllib.loads(text)), (base, text)
 
 
+@pytest.mark.parametrize(
+    ("lines", "changes"),
+    [
+        ([""], [(0, 1, ["[t]"]), (1, 0, ["a = 1"])]),  # found by the property test above
+        (["x = 1", "[u]", "b = 2"], [(0, 0, ["[t]"]), (2, 0, ["a = 1"])]),  # just above the next header
+        (["x = 1", "[u]", "b = 2"], [(1, 1, []), (3, 0, ["a = 1"])]),  # a header removed: its keys move up
+        (["[a]"], [(0, 0, ["a.b = 2"])]),  # a dotted key makes [a] a second time (property test)
+        (["[model_providers]"], [(0, 0, ["model_providers.k = 1"])]),
+    ],
+)
+def test_edits_the_changed_lines_alone_cannot_vouch_for_are_read_whole(lines, changes) -> None:
+    """Two edits, one adding (or removing) a header and one adding a key line below it before the
+    next header: the key belongs to that table, which the changed lines alone cannot show. A
+    dotted key above a table's header declares the table twice. Either way: the whole read."""
+    import tomllib
+
+    from gwconf.formats._base import same_value
+    from gwconf.formats.toml import _local_read, _sections
+
+    base = "".join(line + "\n" for line in lines)
+    text, edits = base, []
+    for at, width, new_lines in changes:
+        rows = text.splitlines(keepends=True)
+        edited = "".join(rows[:at]) + "".join(line + "\n" for line in new_lines) + "".join(rows[at + width :])
+        edits.append(changed_edit(text, edited))
+        text = edited
+    got = _local_read(base, tomllib.loads(base), text, edits, _sections(base))
+    try:
+        whole = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert got is None, (text, got)
+        return
+    assert got is None or same_value(got, whole), (text, got)
+
+
 def test_a_new_table_is_read_back_from_its_own_lines(monkeypatch) -> None:
     """Codex's provider added to a big file: the whole file is parsed once (the load), not again."""
     import tomllib

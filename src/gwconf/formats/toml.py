@@ -747,8 +747,11 @@ def _local_read(
     starts = [s.start for s in sections]
     first_header = sections[1].start if len(sections) > 1 else len(base)
     data = dict(base_data)
-    added: list[tuple[dict[str, Any], set[str]]] = []
+    added: list[tuple[dict[str, Any], set[str], str]] = []
+    header_reach = -1  # where the table of a header a span adds or removes can reach in ``base``
     for old_start, old_end, new_start, new_end in spans:
+        if old_start <= header_reach:
+            return None  # lines added under a header another span added or removed: their table
         home = sections[bisect.bisect_right(starts, old_start) - 1]
         if not _clean_at(base, home.start if old_start > home.start else old_start, old_start):
             return None
@@ -768,15 +771,16 @@ def _local_read(
             next_header = starts[following] if following < len(starts) else len(base)
             if not _only_notes(base, old_end, next_header):
                 return None
+            header_reach = next_header
         outside = [s for s in sections if s.header and not old_start <= s.start < old_end]
         for key, value in old_data.items():
             if key not in data or not _same(data[key], value) or any(s.path[0] == key for s in outside):
                 return None
             del data[key]
         declared = {part.path[0] for part in new_parts if len(part.path) == 1}  # a [key] of its own
-        added.append((new_data, declared))
+        added.append((new_data, declared, new_text[: new_parts[0].end]))
     preamble: dict[str, Any] | None = None
-    for new_data, declared in added:
+    for new_data, declared, new_preamble in added:
         for key, value in new_data.items():
             if key not in data:
                 data[key] = value
@@ -797,10 +801,22 @@ def _local_read(
                         preamble = tomllib.loads(base[: sections[0].end])
                 except (tomllib.TOMLDecodeError, RecursionError):
                     return None
-            if key in preamble:
-                return None
+            if key in preamble or _defines(new_preamble, key) is not False:
+                return None  # (``a.b = 2`` above ``[a]`` makes the table twice: only headers may add)
             data[key] = {**data[key], **value}
     return data
+
+
+def _defines(text: str, key: str) -> bool | None:
+    """Does ``text`` (lines before a header) define top-level ``key``? None: it does not read."""
+    import tomllib
+
+    if not text.strip():
+        return False
+    try:
+        return key in tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
 
 
 def _is_table_list(value: Any) -> bool:
