@@ -1242,14 +1242,17 @@ def test_reading_a_window_back_agrees_with_reading_everything(
     got = jsonfmt._read_window(base, doc._base, text, edits, fmt == "json")
     if got is None:
         return
-    whole = load(text, "f", fmt=fmt).data()  # a ParseError here fails the test: it must not answer
+    reread = load(text, "f", fmt=fmt)  # a ParseError here fails the test: it must not answer
+    whole = reread.data()
     assert _same_json(got.whole(), whole), (base, text)
     changed = json.loads(json.dumps(whole))
-    for intended in (whole, changed, data, {**changed, "gwconf": 1}, None):
-        assert got.same(intended) == _same(whole, intended)
     if changed:
         changed[next(iter(changed))] = [True]
-        assert got.same(changed) == _same(whole, changed)
+    for intended in (whole, changed, data, {**changed, "gwconf": 1}, None):
+        if reread._dups:  # a key twice (the base had none): never vouched for, the whole read refuses
+            assert not got.same(intended), (base, text)
+        else:
+            assert got.same(intended) == _same(whole, intended)
 
 
 @given(DOCUMENTS, LAYOUT, st.data())
@@ -1341,6 +1344,35 @@ def test_a_wrong_splice_in_the_window_is_refused(bad: Any) -> None:
     assert not doc.reads_as(intended)
     with pytest.raises(WriteRefused, match=r"would not parse|reads back differently"):
         checked_edit("jsonc", original, doc)
+
+
+@pytest.mark.parametrize("big", [True, False], ids=["window", "whole-read"])
+def test_an_edit_that_puts_a_key_twice_is_refused_even_when_the_last_value_is_right(big: bool) -> None:
+    """json keeps the last of a key twice, so a duplicate with the intended value read back as
+    intended; a reader that keeps the first saw the old value. Where the file had no key twice,
+    an edit that makes one is refused (simulated behind the editor's back, as above)."""
+    text = _big_settings() if big else '{\n  "k7": 0,\n  "theme": "dark"\n}\n'
+    original = load(text, "f", fmt="jsonc")
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("k7",), 1)
+    intended = replay(original.data(), doc.ops)
+    assert intended["k7"] == 1
+    first = doc._text.index('"k7"')
+    broken = doc._text[:first] + '"k7": 0, ' + doc._text[first:]  # the old value again, first
+    doc.edits.append(changed_edit(doc._text, broken))
+    doc._text = broken
+    assert load(broken, "again", fmt="jsonc").data()["k7"] == 1  # read as json reads it: as intended
+    with pytest.raises(WriteRefused, match=r"key in one object twice"):
+        checked_edit("jsonc", original, doc)
+
+
+def test_a_file_that_had_a_key_twice_can_still_be_edited() -> None:
+    text = '{\n  "a": 1,\n  "a": 2,\n  "theme": "dark"\n}\n'
+    original = load(text, "f", fmt="jsonc")
+    doc = load(text, "f", fmt="jsonc")
+    doc.set(("theme",), "light")
+    out, data = checked_edit("jsonc", original, doc)
+    assert data == {"a": 2, "theme": "light"} and out.count('"a"') == 2
 
 
 def test_a_file_with_a_key_twice_is_read_back_whole() -> None:

@@ -672,14 +672,18 @@ def _read_window(base: str, top: _Base, new: str, edits: list[Edit], strict: boo
     if window is None:
         return None
     saved = _DUPLICATES[0]
+    _DUPLICATES[0] = False
     try:
         with paused_gc():
             pairs = _window_members(window, last)
+        twice = _DUPLICATES[0]  # a key twice in an object inside the window
     except (JSONDecodeError, StopIteration, _BadConstant, RecursionError, ValueError):
         return None
     finally:
         _DUPLICATES[0] = saved
-    if pairs is None or _depth([v for _, v in pairs]) > _WINDOW_DEPTH:
+    if pairs is None or twice or len({key for key, _ in pairs}) != len(pairs):
+        return None  # (a key twice: the whole read refuses it, see ``reread``)
+    if _depth([v for _, v in pairs]) > _WINDOW_DEPTH:
         return None
     first = top.first
     if len(top.data) < first + len(starts) or (top.close >= 0 and len(top.data) != first + len(starts)):
@@ -707,7 +711,8 @@ class _Spliced:
 
     def same(self, other: Any) -> bool:
         """``formats._same(self.whole(), other)``: the same keys, each value equal (bools
-        apart from numbers, NaN equal to NaN); values that are one object are equal."""
+        apart from numbers, NaN equal to NaN); values that are one object are equal. False when
+        a key of the window is outside it too (the text holds it twice): the whole read decides."""
         import itertools
         import operator
 
@@ -717,7 +722,7 @@ class _Spliced:
         if type(other) is not dict:
             return _same(self.whole(), other)
         if any(key in data for key in members.keys() - list(itertools.islice(data, i, j))):
-            return _same(self.whole(), other)  # a key outside the window too: rare
+            return False  # a key outside the window too: twice in the text; the whole read decides
         tail = len(data) - j
         size = i + len(members) + tail
         if len(other) != size:
@@ -1106,7 +1111,12 @@ class JsonDocument:
         with paused_gc():
             if self.fmt == "json5":
                 return _prepare5(self.dump(), self.source)[3]
+            _DUPLICATES[0] = False  # (a blank text is not decoded: no flag left from another file)
             _, _, data = _prepare(self._text, self.source, strict=self.fmt == "json", like=self._masked)
+        if _DUPLICATES[0] and not self._dups:
+            # json keeps the last of a key twice, so the data can match; another reader may keep
+            # the first (the value the edit meant to replace). A file with none gets none.
+            raise ParseError(self.source, "the edit put a key in one object twice")
         return data
 
     def reads_as(self, intended: Any) -> bool:
