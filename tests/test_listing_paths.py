@@ -8,7 +8,6 @@ real folders made in a temporary home.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -18,9 +17,9 @@ from hypothesis import strategies as st
 
 from gwconf import registry
 from gwconf.clients import _base
-from gwconf.clients._base import in_gwconf_folders
+from gwconf.clients._base import _in_folders_by_pathlib, in_gwconf_folders
 from gwconf.managers import scan
-from gwconf.paths import Env, display
+from gwconf.paths import Env, _display_by_pathlib, display
 
 # path texts with the awkward cases: root, "//", relative, "..", names sharing a prefix
 _PART = st.sampled_from(["h", "home", "h2", "u", ".config", "gwconf", "..", "a b", "state", "x.json"])
@@ -29,23 +28,6 @@ _PATH = st.builds(
     st.sampled_from(["/", "//", "", "/h/"]),
     st.lists(_PART, max_size=4),
 ).filter(bool)
-
-
-def _display_by_pathlib(path: Path, env: Env) -> str:
-    try:
-        return "~/" + str(path.relative_to(env.home)).replace(os.sep, "/")
-    except ValueError:
-        return str(path)
-
-
-def _in_folders_by_pathlib(path: Path, env: Env) -> bool:
-    for folder in (env.config_dir, env.state_dir):
-        try:
-            path.relative_to(folder)
-        except ValueError:
-            continue
-        return True
-    return False
 
 
 @settings(max_examples=400, deadline=None)

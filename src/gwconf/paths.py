@@ -149,6 +149,11 @@ def display(path: Path, env: Env) -> str:
             if home.endswith(os.sep):  # home is the root folder
                 return "~/" + rest
         return text
+    return _display_by_pathlib(path, env)
+
+
+def _display_by_pathlib(path: Path, env: Env) -> str:
+    """``display`` by pathlib's rules (the string shortcut is held to it: tests/test_listing_paths)."""
     try:
         return "~/" + str(path.relative_to(env.home)).replace(os.sep, "/")
     except ValueError:

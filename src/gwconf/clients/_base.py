@@ -191,6 +191,11 @@ def in_gwconf_folders(path: Path, env: Env) -> bool:
     text = str(path)
     if prefixes is not None and text.startswith("/") and not text.startswith("//"):
         return any(text == folder or text.startswith(inside) for folder, inside in prefixes)
+    return _in_folders_by_pathlib(path, env)
+
+
+def _in_folders_by_pathlib(path: Path, env: Env) -> bool:
+    """``in_gwconf_folders`` by pathlib's rules (the string shortcut is held to it)."""
     for folder in (env.config_dir, env.state_dir):
         try:
             path.relative_to(folder)
