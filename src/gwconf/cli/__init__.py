@@ -448,25 +448,6 @@ _WRITING_FLAGS: dict[str, dict[str, str]] = {
     "use": {"--no-apply": "no_apply", "--dry-run": "dry_run", "-n": "dry_run", "--force": "force", "--json": "as_json"},
     "restore": {"--all": "all_clients", "--dry-run": "dry_run", "-n": "dry_run", "--force": "force", "--json": "as_json"},
 }
-_WRITING_DEFAULTS: dict[str, dict[str, Any]] = {
-    "apply": {
-        "all_clients": False,
-        "all_supported": False,
-        "profile_ref": None,
-        "model": None,
-        "dry_run": False,
-        "check": False,
-        "stat": False,
-        "force": False,
-        "show_key": False,
-        "project": False,
-        "as_json": False,
-    },
-    "use": {"in_dir": False, "unset": False, "no_apply": False, "dry_run": False, "force": False, "as_json": False},
-    "restore": {"all_clients": False, "dry_run": False, "force": False, "project": False, "as_json": False},
-}
-
-
 def _plain(args: list[str]) -> Callable[[], int] | None:
     """The command lines that run without click, through the same handler as every command:
     click's import was about a tenth of ``clients`` and ``status`` and 50 ms of each write (issue 15).
@@ -498,7 +479,7 @@ def _plain(args: list[str]) -> Callable[[], int] | None:
 
 def _plain_writing(name: str, rest: list[str]) -> Callable[[], int] | None:
     flags = _WRITING_FLAGS[name]
-    values = dict(_WRITING_DEFAULTS[name])
+    values: dict[str, Any] = {}  # the flags given; the bodies' defaults are the rest
     words: list[str] = []
     for arg in rest:
         if arg in flags:

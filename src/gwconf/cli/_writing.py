@@ -17,19 +17,20 @@ from gwconf.paths import Env
 
 def apply(
     client_ids: tuple[str, ...],
-    all_clients: bool,
-    all_supported: bool,
-    profile_ref: str | None,
-    model: str | None,
-    dry_run: bool,
-    check: bool,
-    stat: bool,
-    force: bool,
-    show_key: bool,
-    project: bool,
-    as_json: bool,
+    *,
+    all_clients: bool = False,
+    all_supported: bool = False,
+    profile_ref: str | None = None,
+    model: str | None = None,
+    dry_run: bool = False,
+    check: bool = False,
+    stat: bool = False,
+    force: bool = False,
+    show_key: bool = False,
+    project: bool = False,
+    as_json: bool = False,
 ) -> int:
-    """``gwconf apply`` (see ``cli/apply.py`` for its options)."""
+    """``gwconf apply`` (see ``cli/apply.py`` for its options; the defaults are its flags unset)."""
     from gwconf import operations
     from gwconf.profiles import ProfileStore
 
@@ -257,7 +258,14 @@ def _apply_project(
 
 
 def use(
-    name: str | None, no_apply: bool, in_dir: bool, unset: bool, dry_run: bool, force: bool, as_json: bool
+    name: str | None,
+    *,
+    no_apply: bool = False,
+    in_dir: bool = False,
+    unset: bool = False,
+    dry_run: bool = False,
+    force: bool = False,
+    as_json: bool = False,
 ) -> int:
     """``gwconf use`` (see ``cli/use.py`` for its options)."""
     from gwconf import operations, registry
@@ -383,7 +391,13 @@ def _bind(env: Env, name: str | None, unset: bool, as_json: bool) -> int:
 
 
 def restore(
-    client_ids: tuple[str, ...], all_clients: bool, dry_run: bool, force: bool, project: bool, as_json: bool
+    client_ids: tuple[str, ...],
+    *,
+    all_clients: bool = False,
+    dry_run: bool = False,
+    force: bool = False,
+    project: bool = False,
+    as_json: bool = False,
 ) -> int:
     """``gwconf restore`` (see ``cli/restore.py`` for its options)."""
     from gwconf import operations, registry
