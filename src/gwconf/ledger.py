@@ -302,7 +302,6 @@ class Ledger:
         self.set_aside_as = None  # (a note for the write that set it aside, said once)
         if self.damaged is None and self._bytes is not None and read_snapshot(self.path).data == self._bytes:
             return
-        self.set_aside_as = None
         self._load()
 
     def save(self) -> None:

@@ -813,7 +813,8 @@ def _write_client(
     with deferred_dir_syncs():  # the barrier: backups and journal on disk before any file is replaced
         prepared = [_prepare(change, env, ledger) for change in pending]
         staged = _staged_ledger(ledger, plan, prepared, profile)
-        write_private(journal, json.dumps(_journal(plan, prepared, staged)).encode())
+        written = _journal(plan, prepared, staged)
+        write_private(journal, json.dumps(written).encode())
     _replace_all(prepared, journal)
     ledger.data = staged.data
     if not (ledger.damaged and all(change.restoring for change in pending)):
@@ -825,10 +826,10 @@ def _write_client(
     with deferred_dir_syncs():
         _after_commit(prepared, ledger)
         remove_file(journal)
-        for number, item in enumerate(prepared):  # the copies _journal wrote (a glob per client: issue 15)
-            if item.change.after is not None:
+        for entry in written["files"]:  # the copies the journal names (not a glob per client: issue 15)
+            if entry["new_copy"]:
                 with contextlib.suppress(OSError):
-                    _pending_copy(env.state_dir, number).unlink()
+                    os.unlink(entry["new_copy"])
 
 
 def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
@@ -928,7 +929,7 @@ def _journal(plan: ClientPlan, prepared: list[_Prepared], staged: Ledger) -> dic
         change = item.change
         pending_copy = None
         if change.after is not None:  # the new bytes, so repair can finish the run if it must
-            pending_copy = str(_pending_copy(staged.env.state_dir, number))
+            pending_copy = str(staged.env.state_dir / f"journal.pending-{number}")
             write_private(Path(pending_copy), change.after)
         entries.append(
             {
@@ -1038,11 +1039,6 @@ def remove_empty_folders(folders: list[str]) -> None:
             os.rmdir(folder)
         except OSError:
             return  # not empty (the client keeps its own files there), or already gone
-
-
-def _pending_copy(state_dir: Path, number: int) -> Path:
-    """Where the journal keeps the new bytes of a run's file ``number`` (so repair can finish it)."""
-    return state_dir / f"journal.pending-{number}"
 
 
 def _remove_pending_copies(state_dir: Path) -> None:
