@@ -1491,3 +1491,91 @@ def test_zeds_edits_of_a_big_settings_file_never_walk_its_top_level_members(monk
     assert doc.dump() == walked.dump() and doc._top() not in scanned
     out, data = checked_edit("jsonc", load(text, "f", fmt="jsonc"), doc)
     assert data == load(out, "f", fmt="jsonc").data() and list(data)[-2:] == ["language_models", "agent"]
+
+
+# -- the children the editor knows follow its splices ----------------------------------------------
+
+
+def _check_known(doc: jsonfmt.JsonDocument, finish: bool) -> None:
+    """Every container the editor remembers is a container of the text now, and the children
+    it knows of it are the ones a fresh walk of the mask finds, in order (all of them after
+    ``finish``)."""
+    for container in list(doc._known):
+        assert doc._masked[container] in "{[", container
+        fresh = list(jsonfmt._walk(doc._masked, container, None, 0))
+        seen = doc._known[container][0]
+        assert seen == fresh[: len(seen)], (container, doc._masked)
+        if finish:
+            assert list(doc._children(container)) == fresh
+            assert doc._known[container][1] is None
+
+
+@given(DOCUMENTS, LAYOUT, st.data())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_known_children_follow_the_splices(
+    data: dict[str, Any], layout: tuple[Any, ...], draw: st.DataObject
+) -> None:
+    """The shortcut in ``_shift_known`` (children moved by a splice's length, walked again only
+    where it overlaps) held to the slow path: after every edit of a random sequence, with reads
+    between them that fill the cache at every depth, each remembered container agrees with a
+    fresh walk, and the text and ops are those of a document that forgets everything before
+    each operation."""
+    text, fmt, _ = render(data, layout)
+    doc = load(text, "f", fmt=fmt)
+    slow = load(text, "f", fmt=fmt)
+    expected: Any = json.loads(json.dumps(data))
+    for _ in range(draw.draw(st.integers(1, 8))):
+        every = paths(expected)
+        existing = every[1:]
+        objects = [p for p in every if isinstance(lookup(expected, p), dict)]
+        lists = [p for p in every if isinstance(lookup(expected, p), list)]
+        kind = draw.draw(st.sampled_from(["get", "get", "set", "new", "delete", "append"]))
+        call: tuple[Any, ...] | None = None
+        if kind == "get" and existing:
+            path = draw.draw(st.sampled_from(existing))
+            assert doc.get(path) == lookup(expected, path)
+        elif kind == "set" and existing:
+            call = ("set", draw.draw(st.sampled_from(existing)), draw.draw(VALUES))
+        elif kind == "new":
+            parent = draw.draw(st.sampled_from(objects))
+            tail = draw.draw(st.lists(st.sampled_from(["gw", "new", *KEYS]), min_size=1, max_size=2))
+            if lookup(expected, parent).get(tail[0], {}) == {}:
+                call = ("set", (*parent, *tail), draw.draw(VALUES))
+        elif kind == "delete" and existing:
+            call = ("delete", draw.draw(st.sampled_from(existing)))
+        elif kind == "append" and lists:
+            call = ("append", draw.draw(st.sampled_from(lists)), draw.draw(VALUES))
+        if call is not None:
+            slow._known.clear()
+            assert getattr(doc, call[0])(*call[1:]) == getattr(slow, call[0])(*call[1:])
+            assert doc.dump() == slow.dump() and doc.ops == slow.ops
+        _check_known(doc, draw.draw(st.booleans()))
+        expected = replay(data, doc.ops)
+    assert doc.data() == expected
+
+
+def test_known_children_are_walked_again_only_around_the_splice(monkeypatch: Any) -> None:
+    """A key set in one of 80 projects: the others' members are moved, not walked again, and a
+    number the splice could lengthen is read again (``"a": 1`` then ``2`` right after it)."""
+    projects = ",\n".join(f'  "/p/{n}": {{"allowedTools": [], "n": {n}}}' for n in range(80))
+    text = '{\n  "n": 1' + ",\n" + projects + "\n}\n"
+    doc = load(text, "f", fmt="json")
+    for n in range(80):
+        doc.get((f"/p/{n}", "n"))
+    walked: list[int] = []
+    real = jsonfmt._walk
+
+    def counting(masked: str, container: int, after: Any, index: int) -> Any:
+        for child in real(masked, container, after, index):
+            walked.append(container)
+            yield child
+
+    monkeypatch.setattr(jsonfmt, "_walk", counting)
+    for n in (5, 40, 79):
+        doc.set((f"/p/{n}", "gwconf"), True)
+    assert len(walked) < 3 * 4, walked  # around each splice only: the project and its parent
+    _check_known(doc, True)
+    at = doc.dump().index("1,")
+    doc._splice(at + 1, at + 1, "2", claim=(at + 1, at + 1), removes=False)  # 1 -> 12: it grows
+    assert doc.get(("n",)) == 12
+    _check_known(doc, True)

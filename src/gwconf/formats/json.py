@@ -1058,6 +1058,95 @@ def _guard(source: str) -> Iterator[None]:
 _Child = tuple[Any, int, int, int]
 
 
+def _walk(masked: str, container: int, after: _Child | None, index: int) -> Iterator[_Child]:
+    """The children of the container at ``container`` in ``masked``: from its first, or from
+    the one after ``after`` (numbered ``index``). The mask is the one given, whatever splices
+    come later."""
+    skip, colon, comma = _SKIP_SCAN, _COLON.match, _COMMA.match
+    is_object = masked[container] == "{"
+    if after is None:
+        pos = _WS.match(masked, container + 1).end()
+        if masked[pos] in "}]":
+            return
+    else:
+        sep = comma(masked, after[3])  # none after the last one: trailing commas are masked
+        if sep is None:
+            return
+        pos = sep.end()
+    key: str | int
+    while True:
+        if is_object:
+            key, end_key = scanstring(masked, pos + 1)
+            sep = colon(masked, end_key)
+            assert sep is not None  # the text parsed: a colon follows every key
+            value = sep.end()
+        else:
+            key, value = index, pos
+        end = skip(masked, value)[1]
+        yield key, pos, value, end
+        index += 1
+        sep = comma(masked, end)
+        if sep is None:
+            return
+        pos = sep.end()
+
+
+def _shifted(children: Sequence[_Child], delta: int, renumber: int | None) -> list[_Child]:
+    """``children`` moved by ``delta``; array elements numbered from ``renumber`` when given."""
+    if renumber is None:
+        return [(key, a + delta, b + delta, c + delta) for key, a, b, c in children]
+    return [(renumber + n, a + delta, b + delta, c + delta) for n, (_, a, b, c) in enumerate(children)]
+
+
+_DIGITS = frozenset("0123456789")
+
+
+def _moved_walk(
+    masked: str, container: int, seen: list[_Child], start: int, end: int, length: int
+) -> list[Any] | None:
+    """The ``_known`` entry of the container at ``container`` (opening before ``start``) after
+    [start, end) became ``length`` characters in ``masked`` (the new mask): its children read
+    before the splice are kept; those the splice may have changed are walked again in the new
+    mask, until the walk meets, in the unchanged text after the splice, one that started there
+    before: from it on, the old children are moved, not walked (the walk reads only the mask
+    from a child's start on, and that is the same text moved). None: forget the container.
+
+    A child is kept when the walk read none of the splice: its value ends before ``start``, or
+    at it with a last character that ends it by itself (a number ends where a character that
+    cannot continue it is seen: that one was read)."""
+    delta = length - (end - start)
+    tail = start + length  # from here on the new mask is the old one from ``end`` on, moved
+    cut = 0
+    while cut < len(seen) and (
+        seen[cut][3] < start or (seen[cut][3] == start and masked[start - 1] not in _DIGITS)
+    ):
+        cut += 1
+    kept = seen[:cut]
+    later = cut
+    while later < len(seen) and seen[later][1] < end:
+        later += 1
+    if later == len(seen):  # nothing to meet again: walk on from the last one kept when asked
+        return [kept, _walk(masked, container, kept[-1] if kept else None, cut)]
+    is_array = masked[container] == "["
+    walk = _walk(masked, container, kept[-1] if kept else None, cut)
+    try:
+        for child in walk:
+            pos = child[1]
+            if pos >= tail:
+                while later < len(seen) and seen[later][1] + delta < pos:
+                    later += 1
+                if later == len(seen):  # past every old child: go on walking when asked
+                    kept.append(child)
+                    return [kept, walk]
+                if seen[later][1] + delta == pos:
+                    kept += _shifted(seen[later:], delta, len(kept) if is_array else None)
+                    return [kept, _walk(masked, container, kept[-1], len(kept))]
+            kept.append(child)
+    except Exception:  # a text no walk reads: forget it (the write gate reads the text itself)
+        return None
+    return [kept, None]
+
+
 class JsonDocument:
     """A JSON or JSONC file that edits itself in place (see the module docstring)."""
 
@@ -1074,8 +1163,8 @@ class JsonDocument:
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
-        # container offset -> (its children found so far, the walk that finds the rest)
-        self._known: dict[int, tuple[list[_Child], Iterator[_Child]]] = {}
+        # container offset -> [its children found so far, the walk that finds the rest or None]
+        self._known: dict[int, list[Any]] = {}
         self._dups = False  # a key appears twice in one object somewhere: find the last one
         self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
         self._base: _Base | None = None  # the text as loaded, for the write gate (``_take_base``)
@@ -1226,18 +1315,21 @@ class JsonDocument:
 
     def _children(self, container: int) -> Iterator[_Child]:
         """Members (objects) or elements (arrays) of the container at ``container``, in order,
-        remembered for this text: reading a client's keys walked the same objects again and
-        again (issue 15). A splice forgets them all (``_splice``); a walk that stopped early
-        is taken up where it stopped."""
+        remembered for this document: reading a client's keys walked the same objects again and
+        again (issue 15). A splice moves what it leaves alone (``_shift_known``); a walk that
+        stopped early is taken up where it stopped. A walk under way when a splice is made
+        goes on over the children from before it: callers finish one before they splice."""
         known = self._known.get(container)
         if known is None:
-            known = self._known[container] = ([], self._scan_children(container))
-        seen, rest = known
+            known = self._known[container] = [[], self._scan_children(container)]
+        seen = known[0]
         index = 0
         while True:  # by index: two walks of one container may be under way at once
             if index == len(seen):
-                child = next(rest, None)
+                rest = known[1]
+                child = None if rest is None else next(rest, None)
                 if child is None:
+                    known[1] = None  # every child is in ``seen``
                     return
                 seen.append(child)
             yield seen[index]
@@ -1246,29 +1338,7 @@ class JsonDocument:
     def _scan_children(self, container: int) -> Iterator[_Child]:
         """``_children`` from the text: sibling values are skipped by json's C scanner; the loop
         runs once per member."""
-        masked = self._masked
-        skip, colon, comma = _SKIP_SCAN, _COLON.match, _COMMA.match
-        is_object = masked[container] == "{"
-        pos = _WS.match(masked, container + 1).end()
-        if masked[pos] in "}]":
-            return
-        index = 0
-        key: str | int
-        while True:
-            if is_object:
-                key, after = scanstring(masked, pos + 1)
-                sep = colon(masked, after)
-                assert sep is not None  # the text parsed: a colon follows every key
-                value = sep.end()
-            else:
-                key, value = index, pos
-            end = skip(masked, value)[1]
-            yield key, pos, value, end
-            index += 1
-            sep = comma(masked, end)  # none after the last one: trailing commas are masked
-            if sep is None:
-                return
-            pos = sep.end()
+        return _walk(self._masked, container, None, 0)
 
     def _child(self, container: int, part: str | int) -> _Child | None:
         if isinstance(part, str) and container not in self._known and container == self._top():
@@ -1377,6 +1447,10 @@ class JsonDocument:
         tail = self._tail
         if tail is not None and tail[0] is self._masked and tail[1] == container:
             return tail[2], tail[3], tail[4]
+        known = self._known.get(container)
+        if known is not None and known[1] is None:  # walked to the end already
+            seen = known[0]
+            return len(seen), seen[-2] if len(seen) > 1 else None, seen[-1] if seen else None
         count = 0
         prev = last = None
         for child in self._children(container):
@@ -1493,7 +1567,7 @@ class JsonDocument:
         else:
             self.edits += edits
         self._tail = self._back = None  # they hold the old mask
-        self._known.clear()  # children at the old offsets
+        known, self._known = self._known, {}
         self._data = MISSING  # before the copies are made: the data may be all that holds it
         shared = self._masked is self._text and masked_piece == piece
         if not shared:
@@ -1501,6 +1575,32 @@ class JsonDocument:
         self._text = _spliced(self._text, start, end, piece)
         if shared:
             self._masked = self._text
+        if known:
+            self._known = self._shift_known(known, start, end, len(piece))
+
+    def _shift_known(
+        self, known: dict[int, list[Any]], start: int, end: int, length: int
+    ) -> dict[int, list[Any]]:
+        """What ``_known`` knows after [start, end) became ``length`` characters: a container
+        after the splice moves with its children; one that opens before it keeps the children
+        the splice left alone (``_moved_walk``); one that opened inside it is forgotten.
+        ``test_known_children_follow_the_splices`` holds every entry to a fresh walk."""
+        masked = self._masked
+        delta = length - (end - start)
+        moved: dict[int, list[Any]] = {}
+        for container, (seen, rest) in known.items():
+            if container >= end:
+                shifted = _shifted(seen, delta, None)
+                at = container + delta
+                if rest is None:
+                    moved[at] = [shifted, None]
+                else:
+                    moved[at] = [shifted, _walk(masked, at, shifted[-1] if shifted else None, len(shifted))]
+            elif container < start:
+                entry = _moved_walk(masked, container, seen, start, end, length)
+                if entry is not None:
+                    moved[container] = entry
+        return moved
 
     def _take_base(self, end: int) -> None:
         """Before the first splice replaces the mask read at load: keep the data as loaded and
@@ -1519,7 +1619,7 @@ class JsonDocument:
         seen, rest = known
         close = -1
         while not seen or seen[-1][1] < end:
-            child = next(rest, None)
+            child = None if rest is None else next(rest, None)
             if child is None:
                 close = _WS.match(self._masked, seen[-1][3] if seen else top + 1).end()
                 if not self._masked.startswith("}", close):
