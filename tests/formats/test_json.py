@@ -1302,7 +1302,9 @@ def test_an_edit_of_a_big_settings_file_is_read_back_from_its_window(monkeypatch
     doc.set(("agent", "default_model"), {"provider": "gwconf", "model": "m"})
     masked: list[int] = []
     real = jsonfmt._mask
-    monkeypatch.setattr(jsonfmt, "_mask", lambda t, like=None: masked.append(len(t)) or real(t, like))
+    monkeypatch.setattr(
+        jsonfmt, "_mask", lambda t, like=None, **kw: masked.append(len(t)) or real(t, like, **kw)
+    )
     read: list[int] = []
     real_window = jsonfmt._window_members
     monkeypatch.setattr(
@@ -1523,6 +1525,7 @@ def test_known_children_follow_the_splices(
     text, fmt, _ = render(data, layout)
     doc = load(text, "f", fmt=fmt)
     slow = load(text, "f", fmt=fmt)
+    slow._masked = slow._masked  # kept whole and spliced: the reference for the spans' mask
     expected: Any = json.loads(json.dumps(data))
     for _ in range(draw.draw(st.integers(1, 8))):
         every = paths(expected)
@@ -1549,6 +1552,7 @@ def test_known_children_follow_the_splices(
             slow._known.clear()
             assert getattr(doc, call[0])(*call[1:]) == getattr(slow, call[0])(*call[1:])
             assert doc.dump() == slow.dump() and doc.ops == slow.ops
+            assert doc._blanks is not None and doc._masked == slow._masked
         _check_known(doc, draw.draw(st.booleans()))
         expected = replay(data, doc.ops)
     assert doc.data() == expected
@@ -1579,3 +1583,54 @@ def test_known_children_are_walked_again_only_around_the_splice(monkeypatch: Any
     doc._splice(at + 1, at + 1, "2", claim=(at + 1, at + 1), removes=False)  # 1 -> 12: it grows
     assert doc.get(("n",)) == 12
     _check_known(doc, True)
+
+
+_SPAN_TEXT = st.text(st.sampled_from("ab ,/*\n日"), max_size=40)
+
+
+@given(_SPAN_TEXT, st.data())
+@settings(max_examples=500, deadline=None)
+def test_moved_blank_spans_give_the_spliced_mask(text: str, draw: st.DataObject) -> None:
+    """A mask kept as its blanked spans (``_moved_blanks``, ``_blanked``) is the mask spliced
+    whole, for any spans and any splice, overlapping spans included; a masked piece that is not
+    its piece blanked is refused (``_blank_runs``: the document then keeps its mask whole)."""
+    cuts = sorted(draw.draw(st.lists(st.integers(0, len(text)), max_size=8, unique=True)))
+    spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
+    starts = jsonfmt.array.array("q", [a for a, _ in spans])
+    ends = jsonfmt.array.array("q", [b for _, b in spans])
+    mask = jsonfmt._blanked(text, starts, ends)
+    start = draw.draw(st.integers(0, len(text)))
+    end = draw.draw(st.integers(start, len(text)))
+    piece = draw.draw(_SPAN_TEXT)
+    masked_piece = (
+        "".join(" " if draw.draw(st.booleans()) else c for c in piece)
+        if draw.draw(st.booleans())
+        else draw.draw(_SPAN_TEXT)
+    )
+    runs = jsonfmt._blank_runs(piece, masked_piece)
+    if runs is None:
+        assert len(masked_piece) != len(piece) or any(
+            m != " " and m != c for c, m in zip(piece, masked_piece, strict=True)
+        )
+        return
+    moved = jsonfmt._moved_blanks((starts, ends), start, end, len(piece), runs)
+    new_text = text[:start] + piece + text[end:]
+    assert jsonfmt._blanked(new_text, *moved) == mask[:start] + masked_piece + mask[end:]
+    assert all(a < b for a, b in zip(*moved, strict=True))
+    assert all(b <= a for b, a in zip(moved[1], moved[0][1:], strict=False))  # disjoint, in order
+
+
+def test_a_big_files_last_edit_makes_no_mask() -> None:
+    """The write gate reads the edited text back from the text alone: after the splice the
+    mask is let go (not two masks, or a mask and the new text, at once) and never made again;
+    made when read, it is the mask spliced whole."""
+    text = _big_settings()
+    doc = load(text, "f", fmt="jsonc")
+    whole = load(text, "f", fmt="jsonc")
+    whole._masked = whole._masked
+    for edited in (doc, whole):
+        edited.set(("gwconf", "baseURL"), "http://127.0.0.1:8080/v1")
+    out, data = checked_edit("jsonc", load(text, "f", fmt="jsonc"), doc)
+    assert doc._mask_cache is None and out == whole.dump()
+    assert doc._masked == whole._masked
+    assert data == load(out, "f", fmt="jsonc").data()

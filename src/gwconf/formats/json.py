@@ -154,13 +154,15 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     """Parse ``text`` (no BOM) as strict ``json``, ``jsonc`` or ``json5``; raises ``ParseError`` naming ``source``."""
     if fmt not in ("json", "jsonc", "json5"):
         raise ValueError(f"not a JSON format: {fmt}")
+    blanks: _Spans | None = None
     with paused_gc():
         if fmt == "json5":
             _DUPLICATES[0] = False
             text, masked, trailing, data = _prepare5(text, source)
         else:
-            masked, trailing, data = _prepare(text, source, strict=fmt == "json")
-    doc = JsonDocument(text, source, fmt, masked, trailing, data)
+            blanks = (array.array("q"), array.array("q"))
+            masked, trailing, data = _prepare(text, source, strict=fmt == "json", blanks=blanks)
+    doc = JsonDocument(text, source, fmt, masked, trailing, data, blanks)
     doc._dups = _DUPLICATES[0]
     return doc
 
@@ -230,7 +232,10 @@ def _find_masks(text: str) -> Iterator[tuple[int, int]]:
         done = pos
 
 
-def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
+_Spans = tuple[array.array, array.array]  # (starts, ends) of disjoint spans, in order
+
+
+def _mask(text: str, like: str | None = None, blanks: _Spans | None = None) -> tuple[Any, bool, int]:
     """(masked text, any trailing comma blanked, start of an unterminated comment or -1).
 
     One regex finds every comment and trailing comma (in C, strings skipped whole); the loop only
@@ -239,16 +244,19 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
     kilobytes, not a second copy or a list of slices.
 
     With ``like``, each piece is compared with ``like`` instead of kept: the result is ``like``
-    itself if it is the text's mask, else None (an unterminated comment is reported as usual)."""
+    itself if it is the text's mask, else None (an unterminated comment is reported as usual).
+    ``blanks`` (empty arrays) get the spans blanked: the mask is the text with them blanked."""
     out = ""
     done = 0  # with ``like``: how much of it the pieces so far matched
     pieces: list[str] = []
-    add, blanks = pieces.append, _BLANKS
+    add, spaces = pieces.append, _BLANKS
     pos = count = 0
     trailing = False
     # After a "{", "[", ":" or "," followed by a comma the file is invalid: no comma after that
     # counts as trailing, so json reports the first error where a plain reading would.
     broken = _LEAD_COMMA.match(text) is not None
+    if blanks is not None:
+        add_start, add_end = blanks[0].append, blanks[1].append
     for match in _MASK_RE.finditer(text):
         start, end = match.span(1)
         if start < 0:
@@ -264,8 +272,11 @@ def _mask(text: str, like: str | None = None) -> tuple[Any, bool, int]:
                 continue
             trailing = True
         add(text[pos:start])
-        add(blanks[end - start])
+        add(spaces[end - start])
         pos = end
+        if blanks is not None:
+            add_start(start)
+            add_end(end)
         count += 1
         if count == 4096:
             if like is None:
@@ -307,17 +318,89 @@ def _mask_spans(text: str, spans: Iterator[tuple[int, int]]) -> tuple[str, bool,
     return "".join(pieces), trailing, -1
 
 
+def _blanked(text: str, starts: Sequence[int], ends: Sequence[int]) -> str:
+    """``text`` with the spans blanked: a mask from its spans (``JsonDocument._masked``). Built
+    in pieces of a few thousand spans, each appended in place, as ``_mask`` builds it."""
+    if not starts:
+        return text
+    out = ""
+    pieces: list[str] = []
+    add = pieces.append
+    pos = 0
+    for count, (start, end) in enumerate(zip(starts, ends, strict=True), 1):
+        add(text[pos:start])
+        add(_BLANKS[end - start])
+        pos = end
+        if not count % 4096:
+            out += "".join(pieces)  # grows ``out`` in place: it holds the only reference
+            pieces.clear()
+    add(text[pos:])
+    out += "".join(pieces)
+    return out
+
+
+_SPACES = lazy(" +")
+
+
+def _blank_runs(piece: str, masked_piece: str) -> list[tuple[int, int]] | None:
+    """The spans of ``piece`` its mask blanks, or None if the mask is not ``piece`` with some
+    spans blanked (then the document keeps its mask whole)."""
+    if masked_piece == piece:
+        return []
+    if len(masked_piece) != len(piece):
+        return None
+    runs = [m.span() for m in _SPACES.finditer(masked_piece) if piece[m.start() : m.end()] != m.group()]
+    starts, ends = zip(*runs, strict=True) if runs else ((), ())
+    return runs if _blanked(piece, starts, ends) == masked_piece else None
+
+
+def _moved_blanks(blanks: _Spans, start: int, end: int, length: int, runs: list[tuple[int, int]]) -> _Spans:
+    """The blanked spans after [start, end) became a piece of ``length`` characters whose own
+    blanked spans are ``runs``: those before it stay, those after it move by the change in
+    length, one that overlaps it keeps its parts outside."""
+    import bisect
+
+    starts, ends = blanks
+    delta = length - (end - start)
+    i = bisect.bisect_right(ends, start)  # spans [0, i) end at or before the splice
+    j = max(i, bisect.bisect_left(starts, end))  # spans [j, ...) start at or after its end
+    new_starts, new_ends = starts[:i], ends[:i]
+    after: list[tuple[int, int]] = []
+    for k in range(i, j):  # spans the splice overlaps: their parts outside it stay blank
+        lo, hi = starts[k], ends[k]
+        if lo < start:
+            new_starts.append(lo)
+            new_ends.append(start)
+        if hi > end:
+            after.append((end + delta, hi + delta))
+    for lo, hi in runs:
+        new_starts.append(start + lo)
+        new_ends.append(start + hi)
+    for lo, hi in after:
+        new_starts.append(lo)
+        new_ends.append(hi)
+    if delta:
+        new_starts.extend([n + delta for n in starts[j:]])
+        new_ends.extend([n + delta for n in ends[j:]])
+    else:
+        new_starts.extend(starts[j:])
+        new_ends.extend(ends[j:])
+    return new_starts, new_ends
+
+
 def _is_blank(text: str) -> bool:
     return _WS.match(text).end() == len(text)
 
 
-def _prepare(text: str, source: str, *, strict: bool, like: str | None = None) -> tuple[str, bool, Any]:
+def _prepare(
+    text: str, source: str, *, strict: bool, like: str | None = None, blanks: _Spans | None = None
+) -> tuple[str, bool, Any]:
     """(masked text, uses trailing commas, data); raises ParseError.
 
     The data is kept whatever the size: validating with it costs a tenth more than without,
     and almost every caller reads it next (plan.load_file), which cost a second decode.
     ``like``: a mask that may be the text's; it is returned if masking the text gives the
-    same, and no second mask is built."""
+    same, and no second mask is built. ``blanks``: as ``_mask`` fills them (not with ``like``)."""
     if strict:
         if _is_blank(text):
             return text, False, {}
@@ -331,7 +414,7 @@ def _prepare(text: str, source: str, *, strict: bool, like: str | None = None) -
                     source, f"{what} not allowed in this file (plain JSON)", *line_col(text, first)
                 ) from None
             raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
-    masked, trailing, unterminated = _mask(text, like)
+    masked, trailing, unterminated = _mask(text, like) if like is not None else _mask(text, blanks=blanks)
     if masked is None:  # not ``like``: mask it whole
         masked, trailing, unterminated = _mask(text)
     if unterminated >= 0:
@@ -1163,7 +1246,16 @@ def _moved_walk(
 class JsonDocument:
     """A JSON or JSONC file that edits itself in place (see the module docstring)."""
 
-    def __init__(self, text: str, source: str, fmt: str, masked: str, trailing: bool, data: Any) -> None:
+    def __init__(
+        self,
+        text: str,
+        source: str,
+        fmt: str,
+        masked: str,
+        trailing: bool,
+        data: Any,
+        blanks: _Spans | None = None,
+    ) -> None:
         self.source = source
         self.fmt = fmt
         self.eol = detect_eol(text)
@@ -1171,7 +1263,10 @@ class JsonDocument:
         self.original = text
         self.edits: list[Edit] = []
         self._text = text
-        self._masked = masked
+        self._mask_cache: str | None = masked
+        # the mask is the text with these spans blanked (JSON, JSONC): a splice moves them and
+        # lets the mask go, made again when next read; None: the mask is kept whole (JSON5)
+        self._blanks = blanks
         self._trailing = trailing  # the file writes trailing commas (JSONC only)
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
@@ -1185,6 +1280,24 @@ class JsonDocument:
         self._back: tuple[str, int, list[int], int] | None = None
         self._loaded: Any = MISSING  # the data as read at load, kept at the first splice
         self._top_cache: tuple[int, dict[str, Any]] | None = None  # (ops replayed, ``_top_now``)
+
+    @property
+    def _masked(self) -> str:
+        """The mask of the text as edited: made from the text and the blanked spans when a
+        splice has let it go. A big file's last edit makes no mask at all (the write gate reads
+        the edited text back from the text alone), and no two masks or a mask and the new text
+        are alive at once while it is spliced."""
+        masked = self._mask_cache
+        if masked is None:
+            assert self._blanks is not None  # only a mask made from spans is let go
+            masked = self._mask_cache = _blanked(self._text, *self._blanks)
+        return masked
+
+    @_masked.setter
+    def _masked(self, masked: str) -> None:
+        """A mask given whole (tests) is kept whole from then on."""
+        self._mask_cache = masked
+        self._blanks = None
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -1566,9 +1679,10 @@ class JsonDocument:
         removes: bool = True,
         edits: list[Edit] | None = None,
     ) -> None:
-        """Replace [start, end) in the text and the mask alike; the offsets stay shared. The new
-        mask replaces the old one before the new text is built, so the old mask is already gone
-        then (peak: about three copies of a big file, measured).
+        """Replace [start, end) in the text and the mask alike; the offsets stay shared. A mask
+        made from blanked spans (JSON, JSONC) is let go and the spans moved; the mask is made
+        again when it is next read (``_masked``). A mask kept whole (JSON5) is spliced, the new
+        mask replacing the old one before the new text is built.
 
         ``claim`` is the region the operation may change, found from the node it edits, and
         ``removes`` False claims a pure insertion; the write gate holds the splice to them.
@@ -1585,12 +1699,21 @@ class JsonDocument:
         self._tail = self._back = None  # they hold the old mask
         known, self._known = self._known, {}
         self._data = MISSING  # before the copies are made: the data may be all that holds it
-        shared = self._masked is self._text and masked_piece == piece
-        if not shared:
-            self._masked = _spliced(self._masked, start, end, masked_piece)
-        self._text = _spliced(self._text, start, end, piece)
-        if shared:
-            self._masked = self._text
+        runs = None if self._blanks is None else _blank_runs(piece, masked_piece)
+        if runs is None and self._blanks is not None:
+            self._masked = self._masked  # the piece is not the text blanked: keep the mask whole
+        if runs is not None:
+            assert self._blanks is not None
+            self._blanks = _moved_blanks(self._blanks, start, end, len(piece), runs)
+            self._mask_cache = None  # gone before the new text is made; made again when read
+            self._text = _spliced(self._text, start, end, piece)
+        else:
+            shared = self._masked is self._text and masked_piece == piece
+            if not shared:
+                self._masked = _spliced(self._masked, start, end, masked_piece)
+            self._text = _spliced(self._text, start, end, piece)
+            if shared:
+                self._masked = self._text
         if known:
             self._known = self._shift_known(known, start, end, len(piece))
 
