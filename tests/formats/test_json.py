@@ -1509,7 +1509,7 @@ def _check_known(doc: jsonfmt.JsonDocument, finish: bool) -> None:
         assert seen == fresh[: len(seen)], (container, doc._masked)
         if finish:
             assert list(doc._children(container)) == fresh
-            assert doc._known[container][1] is None
+            assert doc._known[container][1] is True
 
 
 @given(DOCUMENTS, LAYOUT, st.data())

@@ -1198,10 +1198,10 @@ _DIGITS = frozenset("0123456789")
 
 
 def _moved_walk(
-    masked: str, container: int, seen: list[_Child], start: int, end: int, length: int
+    text: str, mask: Callable[[], str], container: int, seen: list[_Child], start: int, end: int, length: int
 ) -> list[Any] | None:
     """The ``_known`` entry of the container at ``container`` (opening before ``start``) after
-    [start, end) became ``length`` characters in ``masked`` (the new mask): its children read
+    [start, end) became ``length`` characters in ``text`` (``mask()``: its mask): its children read
     before the splice are kept; those the splice may have changed are walked again in the new
     mask, until the walk meets, in the unchanged text after the splice, one that started there
     before: from it on, the old children are moved, not walked (the walk reads only the mask
@@ -1214,7 +1214,7 @@ def _moved_walk(
     tail = start + length  # from here on the new mask is the old one from ``end`` on, moved
     cut = 0
     while cut < len(seen) and (
-        seen[cut][3] < start or (seen[cut][3] == start and masked[start - 1] not in _DIGITS)
+        seen[cut][3] < start or (seen[cut][3] == start and text[start - 1] not in _DIGITS)
     ):
         cut += 1
     kept = seen[:cut]
@@ -1222,7 +1222,8 @@ def _moved_walk(
     while later < len(seen) and seen[later][1] < end:
         later += 1
     if later == len(seen):  # nothing to meet again: walk on from the last one kept when asked
-        return [kept, _walk(masked, container, kept[-1] if kept else None, cut)]
+        return [kept, False]
+    masked = mask()
     is_array = masked[container] == "["
     walk = _walk(masked, container, kept[-1] if kept else None, cut)
     try:
@@ -1233,14 +1234,14 @@ def _moved_walk(
                     later += 1
                 if later == len(seen):  # past every old child: go on walking when asked
                     kept.append(child)
-                    return [kept, walk]
+                    return [kept, False]
                 if seen[later][1] + delta == pos:
                     kept += _shifted(seen[later:], delta, len(kept) if is_array else None)
-                    return [kept, _walk(masked, container, kept[-1], len(kept))]
+                    return [kept, False]
             kept.append(child)
     except Exception:  # a text no walk reads: forget it (the write gate reads the text itself)
         return None
-    return [kept, None]
+    return [kept, True]
 
 
 class JsonDocument:
@@ -1271,7 +1272,7 @@ class JsonDocument:
         self._data = data  # read at load; MISSING after an edit until asked for again
         self._unit_cache: str | None = None
         self._tail: tuple[str, int, int, _Child | None, _Child | None] | None = None
-        # container offset -> [its children found so far, the walk that finds the rest or None]
+        # container offset -> [its children found so far, whether they are all of them]
         self._known: dict[int, list[Any]] = {}
         self._dups = False  # a key appears twice in one object somewhere: find the last one
         self.notes: list[str] = []  # what the user should hear about an edit (plan.py shows them)
@@ -1443,21 +1444,33 @@ class JsonDocument:
         """Members (objects) or elements (arrays) of the container at ``container``, in order,
         remembered for this document: reading a client's keys walked the same objects again and
         again (issue 15). A splice moves what it leaves alone (``_shift_known``); a walk that
-        stopped early is taken up where it stopped. A walk under way when a splice is made
+        stopped early is taken up where it stopped, on the mask of the text then (what is
+        remembered holds no mask: a splice lets it go). A walk under way when a splice is made
         goes on over the children from before it: callers finish one before they splice."""
         known = self._known.get(container)
         if known is None:
-            known = self._known[container] = [[], self._scan_children(container)]
+            known = self._known[container] = [[], False]
         seen = known[0]
         index = 0
+        walk: Iterator[_Child] | None = None
+        walked = -1  # the number of the child ``walk`` reads next
         while True:  # by index: two walks of one container may be under way at once
             if index == len(seen):
-                rest = known[1]
-                child = None if rest is None else next(rest, None)
+                if known[1]:
+                    return
+                if walk is None or walked != index:
+                    walk = (
+                        _walk(self._masked, container, seen[-1], index)
+                        if seen
+                        else self._scan_children(container)
+                    )
+                    walked = index
+                child = next(walk, None)
                 if child is None:
-                    known[1] = None  # every child is in ``seen``
+                    known[1] = True  # every child is in ``seen``
                     return
                 seen.append(child)
+                walked += 1
             yield seen[index]
             index += 1
 
@@ -1577,7 +1590,7 @@ class JsonDocument:
         if tail is not None and tail[0] is self._masked and tail[1] == container:
             return tail[2], tail[3], tail[4]
         known = self._known.get(container)
-        if known is not None and known[1] is None:  # walked to the end already
+        if known is not None and known[1]:  # walked to the end already
             seen = known[0]
             return len(seen), seen[-2] if len(seen) > 1 else None, seen[-1] if seen else None
         count = 0
@@ -1724,19 +1737,14 @@ class JsonDocument:
         after the splice moves with its children; one that opens before it keeps the children
         the splice left alone (``_moved_walk``); one that opened inside it is forgotten.
         ``test_known_children_follow_the_splices`` holds every entry to a fresh walk."""
-        masked = self._masked
+        text = self._text
         delta = length - (end - start)
         moved: dict[int, list[Any]] = {}
-        for container, (seen, rest) in known.items():
+        for container, (seen, whole) in known.items():
             if container >= end:
-                shifted = _shifted(seen, delta, None)
-                at = container + delta
-                if rest is None:
-                    moved[at] = [shifted, None]
-                else:
-                    moved[at] = [shifted, _walk(masked, at, shifted[-1] if shifted else None, len(shifted))]
+                moved[container + delta] = [_shifted(seen, delta, None), whole]
             elif container < start:
-                entry = _moved_walk(masked, container, seen, start, end, length)
+                entry = _moved_walk(text, lambda: self._masked, container, seen, start, end, length)
                 if entry is not None:
                     moved[container] = entry
         return moved
@@ -1755,7 +1763,8 @@ class JsonDocument:
             if back is not None and back[0] is self._masked:
                 self._base = _Base(data, array.array("q", back[2]), back[3], back[1])
             return
-        seen, rest = known
+        seen = known[0]
+        rest = None if known[1] else _walk(self._masked, top, seen[-1] if seen else None, len(seen))
         close = -1
         while not seen or seen[-1][1] < end:
             child = None if rest is None else next(rest, None)
@@ -1840,6 +1849,7 @@ class JsonDocument:
             _, padded, masked = _j5_string(f"'{inner}'", 0, self.source)
             self._splice(start, end, padded, masked, claim=claim)
             return
+        text = ""  # the old text goes once the new one is made (a big file's third copy)
         self._splice(start, end, piece, claim=claim)
 
     def _insert(self, owner: int, container: int, key: str | None, value: Any) -> int:
