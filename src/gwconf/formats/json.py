@@ -232,7 +232,7 @@ def _find_masks(text: str) -> Iterator[tuple[int, int]]:
         done = pos
 
 
-_Spans = tuple[array.array, array.array]  # (starts, ends) of disjoint spans, in order
+_Spans = tuple["array.array[int]", "array.array[int]"]  # (starts, ends) of disjoint spans, in order
 
 
 def _mask(text: str, like: str | None = None, blanks: _Spans | None = None) -> tuple[Any, bool, int]:
