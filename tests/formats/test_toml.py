@@ -1188,6 +1188,10 @@ def test_reading_only_the_changed_lines_agrees_with_reading_everything(
             edits.append(changed_edit(text, edited))
         text = edited
     got = _local_read(base, base_data, text, edits, _sections(base))
+    # given what makes the sections instead (the editor's way: most edits never need them), the
+    # same answer
+    lazy = _local_read(base, base_data, text, edits, lambda: _sections(base))
+    assert (lazy is None) == (got is None) and (got is None or same_value(lazy, got))
     if got is None:
         return
     assert same_value(got, tomllib.loads(text)), (base, text)
@@ -1267,3 +1271,58 @@ def test_a_wrong_edit_is_never_read_back_from_its_lines_alone(base: str, new: st
     from gwconf.formats.toml import _local_read, _sections
 
     assert _local_read(base, tomllib.loads(base), new, [changed_edit(base, new)], _sections(base)) is None
+
+
+# -- shortcuts past the header scan agree with it ----------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SECTION_LINES, max_size=14), st.booleans(), st.sampled_from([0, 5, 40, 1 << 16]))
+def test_the_first_header_is_where_the_whole_scan_finds_it(lines: list[str], final_newline: bool, window: int) -> None:
+    """``_first_header`` (the preamble's end, read a window at a time) is the whole scan's."""
+    import gwconf.formats.toml as toml_format
+
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, window
+    try:
+        try:
+            sections = toml_format._sections(text)
+        except Exception:  # a "[" line that is no header: nothing to compare
+            return
+        assert toml_format._first_header(text) == (sections[1].start if len(sections) > 1 else len(text))
+    finally:
+        toml_format._FAST_SCAN = size
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toml_files(), _OPS)
+def test_what_the_data_says_of_headers_agrees_with_the_header_lines(file, ops) -> None:
+    """The shortcuts that skip the header scan: a key whose first part the data holds as no table
+    is reached by no header (``_kind``), a new table whose first key the data lacks has no
+    relative and goes at the end (``_text_new_table``), and the preamble found by reading up to
+    the first header is the scan's first section; before and after random edits."""
+    from gwconf.formats.toml import _insert_after, _insert_chunk, _sections
+
+    text, _ = file
+    doc = load("toml", text, "random.toml")
+
+    def check() -> None:
+        doc.dump()  # settled: the data is what the text reads as
+        now = doc._text
+        first = _sections(now)[0]
+        assert (doc._preamble().start, doc._preamble().end) == (first.start, first.end)
+        for path in _PATHS:
+            if not all(isinstance(p, str) for p in path):
+                continue
+            assert doc._kind(path) == doc._kind_from_headers(path), (now, path)
+            if path[0] not in doc.data():
+                chunk = "[x]\nk = 1\n"
+                assert _insert_after(now, chunk, None, doc.eol) == _insert_chunk(now, chunk, path, doc.eol, _sections(now))
+
+    check()
+    for kind, path, value in ops:
+        if kind == "set" and not _blocked(doc.data(), path):
+            doc.set(path, value)
+        elif kind == "delete":
+            doc.delete(path)
+        check()
