@@ -1326,3 +1326,51 @@ def test_what_the_data_says_of_headers_agrees_with_the_header_lines(file, ops) -
         elif kind == "delete":
             doc.delete(path)
         check()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="a \t\r\n", max_size=40), st.integers(0, 5000), st.text(alphabet=" \t\r\n", max_size=30))
+def test_the_final_newlines_are_found_from_the_tail_as_from_the_whole_text(head: str, pad: int, end: str) -> None:
+    """``_split_final`` reads the last 4 KB (a whole-text ``rstrip`` copied 4 MB per candidate)."""
+    from gwconf.formats.toml import _split_final
+
+    for text in (head + end, head + " " * pad + end, head + "x" * pad + end):
+        stripped = text.rstrip(" \t\r\n")
+        if not stripped:
+            assert _split_final(text) == (text, None)
+            continue
+        rest = text[len(stripped) :]
+        cut = min((i for i in (rest.find("\r"), rest.find("\n")) if i >= 0), default=len(rest))
+        assert _split_final(text) == (text[: len(stripped) + cut], rest[cut:])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toml_files(), _OPS)
+def test_sections_found_from_known_texts_span_by_span_are_a_whole_scans(file, ops) -> None:
+    """``_sections_from_memo``: the sections of an edited text, found from an earlier text's one
+    changed span at a time (the edits between them as the guide), are what a whole scan finds;
+    random edits, the original's sections asked for in between (as the write gate does)."""
+    import gwconf.formats.toml as toml_format
+
+    def seen(sections: list[Any]) -> list[Any]:
+        return [(s.path, s.aot, s.header, s.start, s.end, [(r.start, r.end, r.kind) for r in s.rows]) for s in sections]
+
+    text, _ = file
+    size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, 0  # the memo's way on small texts too
+    try:
+        doc = load("toml", text, "random.toml")
+        doc._all_sections()
+        for index, (kind, path, value) in enumerate(ops):
+            if kind == "set" and not _blocked(doc.data(), path):
+                doc.set(path, value)
+            elif kind == "delete":
+                doc.delete(path)
+            if index % 2:
+                assert seen(doc._sections_for(doc.original, 0)) == seen(toml_format._sections(doc.original))
+            else:  # only the original's known: found over every edit's span since
+                doc._sections_memo = doc._sections_memo[:1]
+            now = doc._text
+            assert seen(doc._all_sections()) == seen(toml_format._sections(now)), now
+            assert all(s.text[s.start : s.end] == now[s.start : s.end] for s in doc._all_sections())
+    finally:
+        toml_format._FAST_SCAN = size

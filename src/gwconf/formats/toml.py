@@ -321,8 +321,11 @@ def _scan_headers(
     fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
     while pos < size:
         if fast and ml is None and depth == 0:
-            # for the first header only: a window at a time, not the whole run at once
-            run_end = _CLEAN_LINES.match(text, pos, min(size, pos + _FAST_SCAN) if first else size).end()
+            # a scan that may stop early (at the first header, or at one already known): a
+            # window at a time, not the whole run at once (a key's line edited at the top of a
+            # 4 MB file matched all of it before finding the next header)
+            window = min(size, pos + _FAST_SCAN) if first or known is not None else size
+            run_end = _CLEAN_LINES.match(text, pos, window).end()
             if run_end > pos:
                 for found in _PLAIN_HEADER_LINES.finditer(text, pos, run_end):
                     at = found.start()
@@ -1107,7 +1110,8 @@ class TomlDocument:
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
         self.source = source
-        self._sections_memo: list[tuple[str, list[_Section]]] = []  # (text, its sections), latest last
+        # (text, its sections, how many edits it had), latest last
+        self._sections_memo: list[tuple[str, list[_Section], int]] = []
         self._preamble_memo: _Section | None = None
         # A file that strict TOML 1.0 reads (tomllib; Codex's Rust parser) must stay readable by
         # it, and tomllib then is the reader that judges every edit: it is also 20-50 times faster
@@ -1225,7 +1229,9 @@ class TomlDocument:
         base, base_data, count = self._verified
         if count > len(self.edits):
             return None
-        return _local_read(base, base_data, self._text, self.edits[count:], lambda: self._sections_for(base))
+        return _local_read(
+            base, base_data, self._text, self.edits[count:], lambda: self._sections_for(base, count)
+        )
 
     def _redo_carefully(self) -> None:
         ops, self.ops = self.ops, []
@@ -1620,7 +1626,10 @@ class TomlDocument:
         """``_kind`` of a path of names, from every header line."""
         size = len(path)
         reached = False
+        first = path[0]
         for section in self._header_sections():
+            if section.path[0] != first:  # most of a big file's: no slice made for them
+                continue
             if section.path[:size] == path:
                 if section.aot and len(section.path) == size:
                     return "aot"
@@ -1654,28 +1663,56 @@ class TomlDocument:
 
     def _all_sections(self) -> list[_Section]:
         """The current text's sections (the preamble first), computed once per text."""
-        return self._sections_for(self._text)
+        return self._sections_for(self._text, len(self.edits))
 
-    def _sections_for(self, text: str) -> list[_Section]:
-        """``_sections(text)``, kept for the last few texts; a big text's are found from the last
-        one's and the span that changed (``_sections_since``): Codex's keys are set one by one,
-        and a 4 MB file was scanned whole again for each (issue 15)."""
-        for known, sections in self._sections_memo:
+    def _sections_for(self, text: str, count: int) -> list[_Section]:
+        """``_sections(text)`` (the text after ``count`` edits), kept for the last few texts; a
+        big text's are found from a known one's and the spans that changed (``_sections_since``):
+        Codex's keys are set one by one, and a 4 MB file was scanned whole again for each (issue 15)."""
+        for known, sections, _ in self._sections_memo:
             if known is text:
                 return sections
         if self._sections_memo and len(text) > _FAST_SCAN:
-            sections = _sections_since(*self._sections_memo[-1], text)
+            sections = self._sections_from_memo(text, count)
         else:
             sections = _sections(text)
         # the first text's (the original's: the write gate's read-back starts from it) and the
         # last two
-        self._sections_memo = [*self._sections_memo[:1], *self._sections_memo[1:][-1:], (text, sections)]
+        memo = self._sections_memo
+        self._sections_memo = [*memo[:1], *memo[1:][-1:], (text, sections, count)]
         return sections
+
+    def _sections_from_memo(self, text: str, count: int) -> list[_Section]:
+        """``text``'s sections from the latest known text before it, one changed span at a time.
+
+        The edits made since split the change into disjoint spans (a preamble key and a table at
+        the end: as one span, that was the whole file scanned again). Each step is the text with
+        the spans so far made (the new text up to the end of one, the old text after it), whose
+        sections ``_sections_since`` finds from the step before; what the edits say is only a
+        guide: each step is correct for the texts it is given, and the last must be ``text``."""
+        old, sections, n = max(
+            (m for m in self._sections_memo if m[2] <= count),
+            key=lambda m: m[2],
+            default=self._sections_memo[-1],
+        )
+        regions = changed_regions(self.edits[n:count]) if n <= count else []
+        if not regions:
+            return _sections_since(old, sections, text)
+        last_old, last_new = regions[-1][1], regions[-1][3]
+        if len(old) - last_old != len(text) - last_new or not same_run(
+            old, last_old, text, last_new, len(old) - last_old
+        ):
+            return _sections_since(old, sections, text)
+        step = old
+        for _, old_end, _, new_end in regions[:-1]:
+            after = text[:new_end] + old[old_end:]
+            sections, step = _sections_since(step, sections, after), after
+        return _sections_since(step, sections, text)
 
     def _preamble(self) -> _Section:
         """The current text's first section, the keys above every header: found by reading up
         to the first header alone, unless the text's sections are known already."""
-        for known, sections in self._sections_memo:
+        for known, sections, _ in self._sections_memo:
             if known is self._text:
                 return sections[0]
         text = self._text
@@ -1777,12 +1814,15 @@ def _final_newlines(text: str) -> str | None:
 
 def _split_final(text: str) -> tuple[str, str | None]:
     """Split off the line endings and blank lines after the last content (None: no content)."""
-    stripped = text.rstrip(" \t\r\n")
-    if not stripped:
+    # the content's end, found from the last 4 KB: not a copy of a whole big text per candidate
+    start = max(0, len(text) - 4096)
+    tail = text[start:].rstrip(" \t\r\n")
+    end = start + len(tail) if tail or not start else len(text.rstrip(" \t\r\n"))
+    if not end:
         return text, None
-    rest = text[len(stripped) :]
+    rest = text[end:]
     cut = min((i for i in (rest.find("\r"), rest.find("\n")) if i >= 0), default=len(rest))
-    return text[: len(stripped) + cut], rest[cut:]
+    return text[: end + cut], rest[cut:]
 
 
 def _show(path: KeyPath) -> str:
