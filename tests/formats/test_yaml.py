@@ -1332,3 +1332,58 @@ def test_an_edit_is_read_back_from_a_window_of_whole_entries(monkeypatch) -> Non
         wrong._text = bad
         with pytest.raises(WriteRefused):
             verify_edit("yaml", load(text, "config.yaml"), wrong)
+
+
+# -- the tree grafted from the last one and the changed window is the whole compose's ----------------
+
+
+def _shape(node: Any) -> Any:
+    """Everything the editor reads of a node: kind, tag, value, style and both offsets."""
+    if node is None:
+        return None
+    if isinstance(node, yaml.ScalarNode):
+        return ("scalar", node.tag, node.value, node.style, node.start_mark, node.end_mark)
+    if isinstance(node, yaml.MappingNode):
+        kids: list[Any] = [(_shape(k), _shape(v)) for k, v in node.value]
+    else:
+        kids = [_shape(v) for v in node.value]
+    return (type(node).__name__, node.tag, node.flow_style, node.start_mark, node.end_mark, kids)
+
+
+@settings(
+    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+@given(st.data())
+def test_a_tree_grafted_after_edits_is_what_composing_the_whole_text_gives(data: st.DataObject) -> None:
+    """``_grafted``: after each random edit (values set over values, new keys and tables, deletes,
+    appends, several splices between two reads of the tree), the tree made from the last one
+    and the changed window alone equals a fresh compose of the whole text, offsets included;
+    the tree as loaded (the write gate's) is left as it was."""
+    doc_data = data.draw(documents)
+    text = "\n".join(["# generated", *_render_map(doc_data, 0, data.draw), ""])
+    if data.draw(st.booleans()):
+        text = text.rstrip("\n")  # no final newline
+    doc = load(text, SRC)
+    loaded = _shape(doc._tree_now().root)
+    for _ in range(data.draw(st.integers(1, 4))):
+        current = _read(doc.dump()) or {}
+        paths = _paths(current)
+        kind = data.draw(st.sampled_from(["set", "set-new", "delete", "append"]))
+        try:
+            if kind == "set" and len(paths) > 1:
+                doc.set(data.draw(st.sampled_from(paths[1:])), data.draw(values))
+            elif kind == "delete" and len(paths) > 1:
+                doc.delete(data.draw(st.sampled_from(paths[1:])))
+            elif kind == "append" and any(isinstance(doc.get(p), list) for p in paths):
+                doc.append(data.draw(st.sampled_from([p for p in paths if isinstance(doc.get(p), list)])), data.draw(values))
+            else:
+                parent = data.draw(st.sampled_from([p for p in paths if isinstance(doc.get(p), dict)]))
+                doc.set((*parent, data.draw(st.sampled_from(["new", "n2", "yes", "name"]))), data.draw(values))
+        except WriteRefused:
+            continue
+        got = doc._tree_now()
+        want = yaml_format._compose(doc.dump(), SRC)
+        assert _shape(got.root) == _shape(want.root), doc.dump()
+        assert (got.aliases, got.referenced, got.ref_starts, got.anchored) == ({}, {}, [], False)
+    if doc._loaded is not None:
+        assert _shape(doc._loaded[0].root) == loaded
