@@ -1374,3 +1374,52 @@ def test_sections_found_from_known_texts_span_by_span_are_a_whole_scans(file, op
             assert all(s.text[s.start : s.end] == now[s.start : s.end] for s in doc._all_sections())
     finally:
         toml_format._FAST_SCAN = size
+
+
+_AOT_LINES = st.sampled_from(
+    ["[[m]]", "[[m]]", "id = 1", 'name = "x"', "[m.sub]", "k = 2", "[[m.sub]]", "[t]", "a = 1", "[m]", "m = []", "", "# c"]
+)
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(
+    st.lists(_AOT_LINES, max_size=12),
+    st.integers(0, 12),
+    st.lists(st.sampled_from(["[[m]]", "id = 9", "[m.sub]", "k = 3", "", "[[m.sub]]", "[t.u]"]), min_size=1, max_size=5),
+)
+def test_elements_added_to_an_array_of_tables_are_read_from_their_lines_only_where_they_end_it(
+    lines: list[str], at: int, added: list[str]
+) -> None:
+    """``_local_read`` takes new ``[[m]]`` elements from their own lines only where they come after
+    every header of ``m`` in a file whose ``m`` is an array of tables; anywhere else (between
+    elements, above a ``[m.sub]`` that would join them, after a static ``m = []``) the answer it
+    gives, if any, is still what tomllib reads from the whole text."""
+    import tomllib
+
+    from gwconf.formats._base import same_value
+    from gwconf.formats.toml import _local_read, _sections
+
+    base = "".join(line + "\n" for line in (["[[m]]", "id = 0"] if lines[:1] != ["m = []"] else []) + lines)
+    try:
+        base_data = tomllib.loads(base)
+    except tomllib.TOMLDecodeError:
+        return
+    rows = base.splitlines(keepends=True)
+    at = min(at, len(rows))
+    text = "".join(rows[:at]) + "".join(line + "\n" for line in added) + "".join(rows[at:])
+    got = _local_read(base, base_data, text, [changed_edit(base, text)], _sections(base))
+    if got is not None:
+        assert same_value(got, tomllib.loads(text)), (base, text)
+
+
+def test_an_element_appended_to_an_array_of_tables_is_read_back_from_its_own_lines(monkeypatch) -> None:
+    """elia's and gptme's entries appended to a big file: the load is its only whole read."""
+    import tomllib
+
+    big = "".join(f'[[models]]\nid = "m{i}"\n\n[models.opts]\nk = {i}\n\n' for i in range(300)) + "[other]\nx = 1\n"
+    reads = toml_reads(monkeypatch)
+    doc = load("toml", big.replace("[other]\nx = 1\n", ""), "config.toml")
+    doc.append(("models",), {"id": "gwconf", "name": "gw"})
+    text = verify_edit("toml", load("toml", doc.original, "config.toml"), doc)
+    assert all(n < len(big) // 10 for n in reads[2:])  # [0] the load, [1] the 2nd load
+    assert tomllib.loads(text)["models"][-1] == {"id": "gwconf", "name": "gw"}

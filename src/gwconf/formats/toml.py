@@ -844,12 +844,33 @@ def _local_read(
                 return None
             del data[key]
         declared = {part.path[0] for part in new_parts if len(part.path) == 1}  # a [key] of its own
-        added.append((new_data, declared, new_text[: new_parts[0].end]))
+        # [[key]] elements (and their sub-tables) only: appended to that array of tables
+        elements = {
+            key
+            for key in new_data
+            if key not in old_data
+            and (family := [part for part in new_parts[1:] if part.path[0] == key])
+            and family[0].aot
+            and family[0].path == (key,)
+        }
+        added.append((new_data, declared, new_text[: new_parts[0].end], old_start, elements))
     preamble: dict[str, Any] | None = None
-    for new_data, declared, new_preamble in added:
+    for new_data, declared, new_preamble, at, elements in added:
         for key, value in new_data.items():
             if key not in data:
                 data[key] = value
+                continue
+            if (
+                key in elements
+                and isinstance(value, list)
+                and isinstance(data[key], list)
+                and any(s.aot and s.path == (key,) for s in every())
+                and all(s.start < at for s in every() if s.header and s.path[0] == key)
+            ):
+                # elia's [[models]]: new elements after every header of that array in the file (a
+                # [key.sub] below them would join the last new one), which holds an array of
+                # tables (a [[key]] header; a static array cannot be extended)
+                data[key] = [*data[key], *value]
                 continue
             if key in declared:
                 return None  # [key] again: a table is declared once
