@@ -782,6 +782,14 @@ def _local_read(
         return None
     done_old = done_new = 0  # the lines between the spans: the same in both texts
     for old_start, old_end, new_start, new_end in spans:
+        # whole lines in both texts: new text that ends without a line break runs on into the
+        # line after it (``x = 1 #`` put above ``b = 2`` comments it out), and new text after a
+        # last line without one continues that line
+        if any(
+            0 < at < len(text) and text[at - 1] != "\n"
+            for text, at in ((base, old_start), (base, old_end), (new, new_start), (new, new_end))
+        ) or (old_start == len(base) and base and base[-1] != "\n"):
+            return None
         if old_start - done_old != new_start - done_new or not same_run(
             base, done_old, new, done_new, old_start - done_old
         ):
