@@ -833,7 +833,10 @@ def _changed_window(
     node, i, j, start, stop, path = found
     if stop - start > len(base) // 2 + 4096:
         return None
-    if _DOCUMENT_LINE.search(new, start, stop + len(new) - len(base)):
+    end = stop + len(new) - len(base)
+    if end < len(new) and new[end - 1] != "\n":
+        return None  # new text without a line break at its end runs on into the line after it
+    if _DOCUMENT_LINE.search(new, start, end):
         return None
     return node, i, j, start, stop, path, old_end
 
