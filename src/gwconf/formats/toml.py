@@ -805,7 +805,7 @@ def _local_read(
         first_header = _first_header(base)
     size = len(base)
     data = dict(base_data)
-    added: list[tuple[dict[str, Any], set[str], str]] = []
+    added: list[tuple[dict[str, Any], set[str], str, int, set[str]]] = []
     header_reach = -1  # where the table of a header a span adds or removes can reach in ``base``
     for old_start, old_end, new_start, new_end in spans:
         if old_start <= header_reach:
@@ -1645,7 +1645,7 @@ class TomlDocument:
         paths through array elements)."""
         if any(not isinstance(part, str) for part in path):
             return self._kind_in_element(path)
-        if path and not isinstance(self.data().get(path[0]), (dict, list)):
+        if path and isinstance(path[0], str) and not isinstance(self.data().get(path[0]), (dict, list)):
             # every header makes its first key a table or an array of tables: none reaches here
             # (Codex's top-level keys asked a 4 MB file's 33k headers each, issue 15)
             return None if isinstance(self.get(path), dict) else "value"

@@ -870,14 +870,16 @@ def _grafted(tree: _Tree, base: str, new: str, edits: list[Edit], source: str) -
     except ParseError:
         return None
     own = own_tree.root
+    token = _entry_token(base, node, i)
     if (
         own is None
+        or token is None
         or own_tree.anchored
         or own_tree.aliases
         or type(own) is not type(node)
         or own.flow_style
         or own.tag != node.tag
-        or own.start_mark != _entry_token(base, node, i) - start
+        or own.start_mark != token - start
     ):
         return None
     if type(node) is MappingNode:  # a key the window and the rest both have: the whole compose refuses it
