@@ -162,17 +162,31 @@ def _b64(match: re.Match[str]) -> str:
 def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
     """``text`` with every known key (in any encoding), every secret-named value and every
     credential-shaped value replaced by its mask. Idempotent: a mask is never masked again."""
-    forms: dict[str, str] = {}
-    for key in keys:
-        if key and len(key) >= 4:
-            for form in encodings(key):
-                forms.setdefault(form, mask(key))
-    for form in sorted(forms, key=len, reverse=True):
-        text = text.replace(form, forms[form])
+    for form, masked in _spellings(tuple(keys)):
+        if form in text:
+            text = text.replace(form, masked)
     text = _named_lines(text)
     text = _SHAPES.sub(lambda m: mask(m.group()), text)
     text = _HEX.sub(lambda m: mask(m.group()), text)
     return _B64.sub(_b64, text)
+
+
+_spelled: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+
+
+def _spellings(keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Every spelling of ``keys`` with its mask, longest first (a spelling inside a longer one is
+    replaced after it). Made once per set of keys: a dry run redacts each of its 184 lines of
+    output with the same keys, and their encodings were a fifth of that (issue 15)."""
+    found = _spelled.get(keys)
+    if found is None:
+        forms: dict[str, str] = {}
+        for key in keys:
+            if key and len(key) >= 4:
+                for form in encodings(key):
+                    forms.setdefault(form, mask(key))
+        found = _spelled[keys] = [(form, forms[form]) for form in sorted(forms, key=len, reverse=True)]
+    return found
 
 
 def _named_lines(text: str) -> str:
