@@ -206,3 +206,31 @@ def test_name_patterns_skipped_by_their_shortcut_would_have_changed_nothing(line
     for source, flags, _needs in secrets._NAME_PATTERNS:
         every = re.compile(source, flags).sub(secrets._mask_value, every)
     assert secrets._named_values(line) == every
+
+
+_KEY = st.text(alphabet="ab'\"\\$`%/ +-_k", min_size=0, max_size=12).map(lambda s: "sk-" + s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.one_of(_KEY, st.sampled_from(["", "abc", "abcd"])), max_size=3), text=st.text(max_size=60))
+def test_redact_with_kept_replacements_masks_as_working_them_out_each_time(keys: list[str], text: str) -> None:
+    """``redact`` keeps each key list's encodings (every printed line passes the same keys):
+    twice in a row, and after other key lists, it answers as the table built afresh would."""
+    from gwconf import secrets
+
+    def afresh(text: str) -> str:
+        forms: dict[str, str] = {}
+        for key in keys:
+            if key and len(key) >= 4:
+                for form in secrets.encodings(key):
+                    forms.setdefault(form, secrets.mask(key))
+        for form in sorted(forms, key=len, reverse=True):
+            text = text.replace(form, forms[form])
+        return secrets.redact(text)  # the name and shape patterns, with no key table
+
+    for line in (text, text + " " + "".join(keys), "".join(reversed(keys)) + text):
+        expected = afresh(line)
+        assert secrets.redact(line, keys) == expected
+        assert secrets.redact(line, tuple(keys)) == expected  # kept
+        secrets.redact(line, [*keys, "sk-other-key-0000"])
+        assert secrets.redact(line, keys) == expected

@@ -162,17 +162,33 @@ def _b64(match: re.Match[str]) -> str:
 def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
     """``text`` with every known key (in any encoding), every secret-named value and every
     credential-shaped value replaced by its mask. Idempotent: a mask is never masked again."""
-    forms: dict[str, str] = {}
-    for key in keys:
-        if key and len(key) >= 4:
-            for form in encodings(key):
-                forms.setdefault(form, mask(key))
-    for form in sorted(forms, key=len, reverse=True):
-        text = text.replace(form, forms[form])
+    for form, masked in _replacements(tuple(keys)):
+        text = text.replace(form, masked)
     text = _named_lines(text)
     text = _SHAPES.sub(lambda m: mask(m.group()), text)
     text = _HEX.sub(lambda m: mask(m.group()), text)
     return _B64.sub(_b64, text)
+
+
+# keys -> (form, its mask), longest form first; every printed line of a command passes the same
+# keys, and working their encodings out again for each was a tenth of ``status`` (issue 15)
+_REPLACEMENTS: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+
+
+def _replacements(keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """What ``redact`` replaces for ``keys``: each key's encodings, longest first."""
+    found = _REPLACEMENTS.get(keys)
+    if found is None:
+        forms: dict[str, str] = {}
+        for key in keys:
+            if key and len(key) >= 4:
+                for form in encodings(key):
+                    forms.setdefault(form, mask(key))
+        found = [(form, forms[form]) for form in sorted(forms, key=len, reverse=True)]
+        if len(_REPLACEMENTS) >= 8:  # a long-running caller with ever new keys keeps a few
+            _REPLACEMENTS.clear()
+        _REPLACEMENTS[keys] = found
+    return found
 
 
 def _named_lines(text: str) -> str:
