@@ -234,3 +234,58 @@ def test_redact_with_kept_replacements_masks_as_working_them_out_each_time(keys:
         assert secrets.redact(line, tuple(keys)) == expected  # kept
         secrets.redact(line, [*keys, "sk-other-key-0000"])
         assert secrets.redact(line, keys) == expected
+
+
+# JSON texts with what the editor's mask and json's decoder disagree or agree about: comments,
+# trailing commas, keys twice, NaN, deep values, a BOM, blanks, strings holding "//" and ","
+_JSON_PIECE = st.sampled_from(
+    ['"a"', '"b"', '"a/b"', '"//x"', '",]"', "1", "-0.0", "1e400", "true", "null", "NaN", "Infinity",
+     "[]", "{}", '{"a": 1}', '{"a": 1, "a": 2}', '{"b": {"a": [1, 2]}}']
+)  # fmt: skip
+_GAP = st.sampled_from(["", " ", "\n", "// c\n", "/* c */", ",", "\t"])
+
+
+@st.composite
+def _json_texts(draw: st.DrawFn) -> str:
+    members = draw(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "a/*"]), _JSON_PIECE), max_size=5))
+    body = ", ".join(f'"{k}": {v}{draw(_GAP)}' for k, v in members)
+    text = draw(_GAP) + "{" + draw(_GAP) + body + draw(_GAP) + "}" + draw(_GAP)
+    return draw(st.sampled_from(["", "\ufeff"])) + draw(st.sampled_from([text, text, "[1, 2]", "  ", "", "{"]))
+
+
+_GET_PATH = st.lists(st.one_of(st.sampled_from(["a", "b", "c", "a/*"]), st.integers(-2, 2)), max_size=3).map(tuple)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=_json_texts(), fmt=st.sampled_from(["json", "jsonc"]), paths=st.lists(_GET_PATH, max_size=4))
+def test_listing_reads_a_json_file_as_the_editor_does(text: str, fmt: str, paths: list[tuple], tmp_path: Path) -> None:
+    """``status`` and ``clients`` read JSON files with ``operations.listing_file``: plain ``json``
+    where it reads the text, data-answered ``get``. The same data, the same values at any path,
+    the same error as ``plan.load_file``."""
+    from gwconf import operations, plan
+    from gwconf.clients._base import ConfigFile
+    from gwconf.errors import GwconfError
+
+    env = Env(home=tmp_path, platform="linux", environ={})
+    file = ConfigFile("config", tmp_path / "c.json", fmt)
+    file.path.write_text(text, encoding="utf-8")
+
+    def outcome(load: object) -> tuple[object, ...]:
+        try:
+            item = load(file, env)  # type: ignore[operator]
+        except GwconfError as exc:
+            return ("error", type(exc).__name__, str(exc))
+        return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
+
+    assert outcome(operations.listing_file) == outcome(plan.load_file)
+
+
+def test_listing_reads_a_missing_file_as_the_editor_does(tmp_path: Path) -> None:
+    from gwconf import operations, plan
+    from gwconf.clients._base import ConfigFile
+
+    env = Env(home=tmp_path, platform="linux", environ={})
+    for fmt in ("json", "jsonc", "toml", "yaml", "dotenv", "shellrc"):
+        file = ConfigFile("config", tmp_path / "none" / "c", fmt)
+        fast, full = operations.listing_file(file, env), plan.load_file(file, env)
+        assert (fast.data, fast.snapshot.data, fast.doc.get(("a",), "-")) == (full.data, None, "-")
