@@ -289,3 +289,19 @@ def test_listing_reads_a_missing_file_as_the_editor_does(tmp_path: Path) -> None
         file = ConfigFile("config", tmp_path / "none" / "c", fmt)
         fast, full = operations.listing_file(file, env), plan.load_file(file, env)
         assert (fast.data, fast.snapshot.data, fast.doc.get(("a",), "-")) == (full.data, None, "-")
+
+
+def test_status_reads_the_saved_profiles_as_operations_does(profile: str, tmp_path: Path) -> None:
+    """``status`` loads the saved profiles without importing ``operations`` (``_saved_profiles``):
+    the same profiles, a damaged one left out as there."""
+    from gwconf import operations
+    from gwconf.cli._listing import _saved_profiles
+    from gwconf.profiles import ProfileStore
+
+    env = Env.current()
+    store = ProfileStore(env)
+    (store.folder / "broken.toml").write_text("base_url = [\n", encoding="utf-8")
+    expected = operations.load_profiles(env)
+    assert [p.name for p in expected] == [profile]
+    found = _saved_profiles(ProfileStore(env))
+    assert [(p.public_dict(), p.key, p.source) for p in found] == [(p.public_dict(), p.key, p.source) for p in expected]

@@ -439,3 +439,22 @@ def test_the_plain_writing_forms_need_no_click_and_do_what_click_does(
 def test_writing_forms_with_options_that_take_values_or_help_go_to_click(profile, args: list[str]) -> None:
     found, _, _ = probe_with_stderr(args)
     assert "click" in found["loaded"], found
+
+
+@pytest.mark.parametrize("args", [["status"], ["status", "--json"]])
+def test_status_with_no_client_to_show_imports_no_planning_core(profile, args) -> None:
+    """With nothing applied and nothing detected, ``status`` is the detection alone: the core
+    that reads and plans a client's files (operations, plan) is imported only for a row."""
+    code = (
+        "import json, sys\n"
+        "from gwconf.cli import run\n"
+        f"code = run({args!r})\n"
+        "sys.stdout.flush()\n"
+        "print('\\nCORE=' + json.dumps([m for m in ('gwconf.operations', 'gwconf.plan') if m in sys.modules]))\n"
+    )
+    env = {**os.environ, "PATH": "/nonexistent"}  # no client program: none detected
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    output, _, tail = proc.stdout.rpartition("\nCORE=")
+    assert ("No client applied or detected yet" in output) or ('"clients": []' in output), output
+    assert json.loads(tail) == [], tail
