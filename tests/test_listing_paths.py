@@ -305,3 +305,89 @@ def test_status_reads_the_saved_profiles_as_operations_does(profile: str, tmp_pa
     assert [p.name for p in expected] == [profile]
     found = _saved_profiles(ProfileStore(env))
     assert [(p.public_dict(), p.key, p.source) for p in found] == [(p.public_dict(), p.key, p.source) for p in expected]
+
+
+# TOML lines: what plaintoml takes and what it must leave to tomllib (tables twice, headers
+# into arrays or values, escapes, dates, underscores, dotted keys, forbidden characters...)
+_TOML_HEADER = st.sampled_from(
+    ["[a]", "[a.b]", "[ a . 'b c' ]", '["a"]', "[[a]]", "[[a.b]]", "[b]", "[a.b.c]", "[a]]", "[[a]",
+     "[a] # c", "[a] x", "[]", "[ [a] ]", '[p."/home/me"]', "[a.c]", "[[b]]"]
+)  # fmt: skip
+_TOML_KEY = st.sampled_from(["a", "b", "c", '"a"', "'b'", '""', "a.b", "c-d", "é", "x", "b c"])
+_TOML_VALUE = st.sampled_from(
+    ['"x"', "'y'", '"x\\"y"', '"""x"""', "''' y '''", "1", "+1", "-0", "0.5", "-0.0", "1e5", "1E-02",
+     "1_000", "0x1f", "01", "00.5", "1.", ".5", "inf", "nan", "true", "false", "truex", '[1, "a"]',
+     "[1,]", "[,]", "[[1], [2]]", "[ ]", "{x = 1}", "{x = 1, x = 2}", "{x = 1,}", "{}", '{ "k" = \'v\', L = 2 }',
+     "{a.b = 1}", "1979-05-27", '"a"b', "99999999999999999999", "1e400", '"tab\there"', '"a # b"',
+     "12:00:00", "[1", "{x = [1, {y = true}]}", '"\x7f"', '"\x01"', "+inf", '"é"', ""]
+)  # fmt: skip
+_TOML_TAIL = st.sampled_from(["", " # c", "#c", " x", "\t", " # \x01"])
+_TOML_LINE = st.one_of(
+    _TOML_HEADER,
+    st.builds(lambda k, sep, v, t: f"{k}{sep}{v}{t}", _TOML_KEY, st.sampled_from([" = ", "=", " =\t", " "]), _TOML_VALUE, _TOML_TAIL),
+    st.sampled_from(["", "# comment", "  ", "\t# x", "\r"]),
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(lines=st.lists(_TOML_LINE, max_size=8), eol=st.sampled_from(["\n", "\r\n"]))
+@example(lines=["[a.b]", "x = 1", "[a]", "y = 2", "[a.c]"], eol="\n")
+@example(lines=["[a]", "[[a.b]]", "x = 1", "[[a.b]]", "x = 2"], eol="\n")
+@example(lines=["[[a.b]]", "[a]", "x = {}"], eol="\r\n")
+@example(lines=["[a.b]", "[a]", "[a.b]"], eol="\n")
+@example(lines=["[a]", "b = 1", "[a.b]"], eol="\n")
+@example(lines=["[a]", "b = {}", "[a.b.c]"], eol="\n")
+@example(lines=["[a.b.c]", "[a]", "b = 1"], eol="\n")
+def test_plain_toml_reads_as_tomllib_or_leaves_the_file_to_it(lines: list[str], eol: str) -> None:
+    """Whatever ``plaintoml.read`` answers is what ``tomllib.loads`` gives for the same text, the
+    key order included (marshal's bytes); where tomllib refuses a text, so does it."""
+    import marshal
+    import tomllib
+
+    from gwconf import plaintoml
+
+    text = eol.join(lines)
+    found = plaintoml.read(text)
+    if found is None:
+        return
+    assert marshal.dumps(found) == marshal.dumps(tomllib.loads(text))
+
+
+def test_plain_toml_takes_the_usual_client_file() -> None:
+    from gwconf import plaintoml
+
+    text = (
+        '# mine\nmodel = "m"  # the one\nnotify = ["a", \'b\']\n\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example.com/v1"\nrequires_openai_auth = true\ntemperature = 0.2\n'
+        '[mcp_servers.docs]\nenv = { "TOKEN" = "abc", LEVEL = \'debug\' }\n[[models]]\nn = 1\n[[models]]\nn = 2\n'
+    )
+    assert plaintoml.read(text) == {
+        "model": "m",
+        "notify": ["a", "b"],
+        "model_providers": {"gw": {"name": "gw", "base_url": "https://gw.example.com/v1",
+                                   "requires_openai_auth": True, "temperature": 0.2}},
+        "mcp_servers": {"docs": {"env": {"TOKEN": "abc", "LEVEL": "debug"}}},
+        "models": [{"n": 1}, {"n": 2}],
+    }  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_TOML_LINE, max_size=6), paths=st.lists(_GET_PATH, max_size=4))
+def test_listing_reads_a_toml_file_as_the_editor_does(lines: list[str], paths: list[tuple], tmp_path: Path) -> None:
+    """``listing_file`` on a TOML file: the editor's data, values at any path and error."""
+    from gwconf import operations, plan
+    from gwconf.clients._base import ConfigFile
+    from gwconf.errors import GwconfError
+
+    env = Env(home=tmp_path, platform="linux", environ={})
+    file = ConfigFile("config", tmp_path / "c.toml", "toml")
+    file.path.write_text("\n".join(lines), encoding="utf-8")
+
+    def outcome(load: object) -> tuple[object, ...]:
+        try:
+            item = load(file, env)  # type: ignore[operator]
+        except GwconfError as exc:
+            return ("error", type(exc).__name__, str(exc))
+        return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
+
+    assert outcome(operations.listing_file) == outcome(plan.load_file)

@@ -458,3 +458,20 @@ def test_status_with_no_client_to_show_imports_no_planning_core(profile, args) -
     output, _, tail = proc.stdout.rpartition("\nCORE=")
     assert ("No client applied or detected yet" in output) or ('"clients": []' in output), output
     assert json.loads(tail) == [], tail
+
+
+@pytest.mark.parametrize("args", [["clients"], ["status", "codex"]])
+def test_listings_read_a_plain_toml_file_without_tomllib(profile, home, args) -> None:
+    """A client's TOML of plain lines is read by ``gwconf.plaintoml`` (tomllib's data for it):
+    the listings import no tomllib and no TOML editor for it; a file it leaves (a date) gets both."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nbase_url = "https://gw.example.com/v1"\n')
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert "tomllib" not in result["loaded"], result
+    assert "https://gw.example.com/v1" in output or args == ["clients"], output
+    config.write_text('model = "m"\nwhen = 1979-05-27\n')
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert "tomllib" in result["loaded"], result

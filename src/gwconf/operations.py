@@ -347,7 +347,9 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
       text has no comment and no trailing comma, so the editor's mask is the text itself and
       its data is this decode (json's own last-of-equal-keys, NaN and Infinity refused as the
       editor refuses them). Any other text goes to the editor, which reads it or says why not.
-      ``get`` then answers from the data (``ListingDocument``)."""
+      ``get`` then answers from the data (``ListingDocument``).
+    - A TOML file of plain lines is read by ``plaintoml`` (tomllib's data for it, without
+      tomllib); any other goes to the editor, which reads it with tomllib or tomlkit."""
     import os
 
     fmt = file.format
@@ -362,7 +364,7 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
             return planning.Loaded(file, shown, missing, False, planning._EmptyDocument(fmt, shown), {})
         except OSError:
             pass  # read_snapshot names what is wrong
-    if fmt not in _LISTED_JSON:
+    if fmt not in _LISTED_JSON and fmt != "toml":
         return planning.load_file(file, env)
     from gwconf import formats
     from gwconf.fileio import read_snapshot
@@ -373,6 +375,15 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
     if not text:
         return planning.Loaded(file, shown, snap, had_bom, planning._EmptyDocument(fmt, shown), {})
     editor = None
+    if fmt == "toml":
+        from gwconf import plaintoml
+
+        data = plaintoml.read(text)
+        if data is None:
+            editor = formats.load(fmt, text, shown)
+            data = editor.data()
+        doc = ListingDocument(fmt, shown, text, data, editor, copies=False)
+        return planning.Loaded(file, shown, snap, had_bom, doc, data)
     data = _plain_json(text)
     if data is _NOT_PLAIN:
         editor = formats.load(fmt, text, shown)
@@ -410,16 +421,19 @@ class ListingDocument:
     """A file as a command that only reads sees it: ``data`` and ``get`` from the data read at
     load, anything else from the format's editor, loaded on first use.
 
-    ``get`` answers as the editor's: a path of keys walks the objects (the last of two equal
-    keys, as both read it) and hands out a copy, as JSON's editor scans a fresh value; a path
-    holding an index goes to the editor."""
+    ``get`` answers as the editor's: a path of keys walks the tables (JSON: the last of two equal
+    keys, as both read it) and hands out a copy where JSON's editor scans a fresh value
+    (``copies``; TOML's hands out the data's own); a path holding an index goes to the editor."""
 
-    def __init__(self, fmt: str, source: str, text: str, data: Any, editor: Any = None) -> None:
+    def __init__(
+        self, fmt: str, source: str, text: str, data: Any, editor: Any = None, *, copies: bool = True
+    ) -> None:
         self.fmt = fmt
         self.source = source
         self._text = text
         self._data = data
         self._editor = editor
+        self._copies = copies
 
     def data(self) -> Any:
         return self._data
@@ -435,7 +449,7 @@ class ListingDocument:
             if type(node) is not dict or part not in node:
                 return default
             node = node[part]
-        if type(node) is dict or type(node) is list:
+        if self._copies and (type(node) is dict or type(node) is list):
             import marshal
 
             return marshal.loads(marshal.dumps(node))  # JSON data: marshal holds all of it
