@@ -391,3 +391,148 @@ def test_listing_reads_a_toml_file_as_the_editor_does(lines: list[str], paths: l
         return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
 
     assert outcome(operations.listing_file) == outcome(plan.load_file)
+
+
+# YAML lines at a few indents: what plainyaml takes and what it must leave to PyYAML (numbers
+# and dates of YAML 1.1, booleans' spellings, flow collections, anchors, tags, block scalars'
+# indicators, multi-line scalars, keys twice, document markers, tabs...)
+_YAML_KEY = st.sampled_from(["a", "b", "c d", '"q"', "'r'", "on", "1", "-x", "~x", "a#b", "key "])
+_YAML_SCALAR = st.sampled_from(
+    ["x", "hello world", "1", "-1", "+0", "007", "1.0", "1.0.0", "1.", "1e5", "1.0e+5", "0o7", "0x1f",
+     "1_000", "1:30", "190:20:30.15", "-", "- a", ".", ".5", ".inf", "-.inf", ".NaN", "yes", "No", "OFF",
+     "y", "null", "Null", "~", "", "~/x", "${{ secrets.X }}", "a: b", "a #c", "a#b", "http://x:1", "x:",
+     '"x"', "'it''s'", '"a\\n"', '"a" # c', '"a"b', "'unclosed", "[a, 'b', 1]", "[]", "[a,]", "[a, [b]]",
+     '["x" , y]  # c', "{}", "{} # c", "{a: 1}", "&x a", "*x", "!!str 1", "2001-12-14", "2001-12-14 21:59:43.10 -5",
+     "<<", "=", "@x", "%x", "?", "`x`", "é", "a\u00a0b", "--flag", "a, b", "x]"]
+)  # fmt: skip
+_YAML_BLOCK = st.sampled_from([">-", ">", "|", "|-", ">+", "|2", "> # c", ">-x"])
+_YAML_LINE = st.builds(
+    lambda indent, piece: " " * indent + piece,
+    st.sampled_from([0, 0, 2, 4]),
+    st.one_of(
+        st.builds(lambda k, v: f"{k}: {v}".rstrip(), _YAML_KEY, _YAML_SCALAR),
+        st.builds(lambda k: f"{k}:", _YAML_KEY),
+        st.builds(lambda k, b: f"{k}: {b}", _YAML_KEY, _YAML_BLOCK),
+        st.builds(lambda v: f"- {v}".rstrip(), _YAML_SCALAR),
+        st.builds(lambda k, v: f"- {k}: {v}".rstrip(), _YAML_KEY, _YAML_SCALAR),
+        st.sampled_from(["-", "# comment", "", "text line", "  more text", "---", "...", "\tx: 1", "- - a", "x: 1 "]),
+    ),
+)  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(lines=st.lists(_YAML_LINE, min_size=1, max_size=8), end=st.sampled_from(["\n", ""]))
+@example(lines=["a:", "- x", "- y", "b: 1"], end="\n")
+@example(lines=["- a: 1", "  b:", "  - x", "- c"], end="\n")
+@example(lines=["a: >-", "  folded", "  text", "b: |", "  kept", "  lines"], end="")
+@example(lines=["a: |", "  one", "", "  two"], end="\n")
+@example(lines=["a: >", "  last"], end="")
+@example(lines=["a:", "  b: 1", "  b: 2"], end="\n")
+@example(lines=["version: 1.0.0", "temp: 1.0", "cwd: .", "x: [a, 'b']", "y: {}"], end="\n")
+def test_plain_yaml_reads_as_pyyaml_or_leaves_the_file_to_it(lines: list[str], end: str) -> None:
+    """Whatever ``plainyaml.read`` answers is what ``yaml.safe_load`` gives for the same text,
+    key order and types included (marshal's bytes); where PyYAML refuses a text, so does it."""
+    import marshal
+
+    import yaml
+
+    from gwconf import plainyaml
+
+    text = "\n".join(lines) + end
+    found = plainyaml.read(text)
+    if found is None:
+        return
+    assert marshal.dumps(found) == marshal.dumps(yaml.safe_load(text))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_YAML_LINE, min_size=1, max_size=6), paths=st.lists(_GET_PATH, max_size=4))
+@example(lines=["a:", "  b: 1", "  b: 2"], paths=[("a",)])
+def test_listing_reads_a_yaml_file_as_the_editor_does(lines: list[str], paths: list[tuple], tmp_path: Path) -> None:
+    """``listing_file`` on a YAML file: the editor's data, values at any path and error."""
+    from gwconf import operations, plan
+    from gwconf.clients._base import ConfigFile
+    from gwconf.errors import GwconfError
+
+    env = Env(home=tmp_path, platform="linux", environ={})
+    file = ConfigFile("config", tmp_path / "c.yaml", "yaml")
+    file.path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def outcome(load: object) -> tuple[object, ...]:
+        try:
+            item = load(file, env)  # type: ignore[operator]
+        except GwconfError as exc:
+            return ("error", type(exc).__name__, str(exc))
+        return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
+
+    assert outcome(operations.listing_file) == outcome(plan.load_file)
+
+
+_YAML_WORD_KEY = st.sampled_from(["a", "b", "name", "api_key", "base-url", '"q"', "'r s'", "c d"])
+_YAML_LEAF = st.one_of(_YAML_SCALAR, _YAML_BLOCK.map(lambda b: (b, ["text", "more text"])))
+
+
+def _yaml_node(depth: int) -> st.SearchStrategy:
+    if depth >= 3:
+        return _YAML_LEAF
+    inner = st.deferred(lambda: _yaml_node(depth + 1))
+    return st.one_of(
+        _YAML_LEAF,
+        st.lists(st.tuples(_YAML_WORD_KEY, inner), min_size=1, max_size=3).map(dict),
+        st.lists(inner, min_size=1, max_size=3),
+    )
+
+
+def _render_yaml(node: object, indent: int, flags: st.DataObject) -> list[str]:
+    """Block YAML for ``node`` (a dict, a list, or a leaf: a scalar's text or a block scalar)."""
+    pad = " " * indent
+    out: list[str] = []
+
+    def leaf_lines(prefix: str, leaf: object, deeper: int) -> list[str]:
+        if isinstance(leaf, tuple):
+            header, body = leaf
+            return [prefix + header] + [" " * deeper + line for line in body]
+        return [(prefix + str(leaf)).rstrip()]
+
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if flags.draw(st.booleans(), label="comment"):
+                out.append(pad + "# note")
+            if isinstance(value, (dict, list)):
+                out.append(f"{pad}{key}:")
+                same = isinstance(value, list) and flags.draw(st.booleans(), label="indentless")
+                out += _render_yaml(value, indent if same else indent + 2, flags)
+            else:
+                out += leaf_lines(f"{pad}{key}: ", value, indent + 2)
+    elif isinstance(node, list):
+        for item in node:
+            if isinstance(item, dict):
+                lines = _render_yaml(item, indent + 2, flags)
+                out.append(pad + "- " + lines[0][indent + 2 :])
+                out += lines[1:]
+            elif isinstance(item, list):
+                out.append(pad + "-")
+                out += _render_yaml(item, indent + 2, flags)
+            else:
+                out += leaf_lines(pad + "- ", item, indent + 2)
+    else:
+        out += leaf_lines(pad, node, indent + 2)
+    return out
+
+
+@settings(max_examples=1500, deadline=None)
+@given(tree=st.lists(st.tuples(_YAML_WORD_KEY, _yaml_node(0)), min_size=1, max_size=4).map(dict), data=st.data())
+def test_plain_yaml_reads_generated_block_documents_as_pyyaml(tree: dict, data: st.DataObject) -> None:
+    """Nested block mappings and sequences (some at their key's indent), comments between
+    entries, folded and literal blocks: plainyaml's answer, when it gives one, is PyYAML's."""
+    import marshal
+
+    import yaml
+
+    from gwconf import plainyaml
+
+    text = "\n".join(_render_yaml(tree, 0, data)) + "\n"
+    found = plainyaml.read(text)
+    if found is None:
+        return
+    assert marshal.dumps(found) == marshal.dumps(yaml.safe_load(text))

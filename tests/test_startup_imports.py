@@ -475,3 +475,17 @@ def test_listings_read_a_plain_toml_file_without_tomllib(profile, home, args) ->
     result, output = probe_all(args)
     assert result["code"] == 0, output
     assert "tomllib" in result["loaded"], result
+
+
+def test_listings_read_a_plain_yaml_file_without_pyyaml(profile, home) -> None:
+    """A client's YAML of plain blocks is read by ``gwconf.plainyaml`` (PyYAML's data for it):
+    ``clients`` imports no PyYAML for it; a file it leaves (an anchor) gets PyYAML."""
+    config = home / ".aider.conf.yml"
+    config.write_text("# mine\nmodel: openai/my-model  # the one\nopenai-api-base: https://gw.example.com/v1\n")
+    result, output = probe_all(["clients"])
+    assert result["code"] == 0, output
+    assert "yaml" not in result["loaded"], result
+    config.write_text("model: &m openai/my-model\nweak-model: *m\n")
+    result, output = probe_all(["clients"])
+    assert result["code"] == 0, output
+    assert "yaml" in result["loaded"], result

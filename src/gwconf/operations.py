@@ -335,6 +335,8 @@ def client_status(
 # formats whose listing read is ``ListingDocument``: JSON's editor walks its text for each
 # ``get`` and masks a file that plain ``json`` reads as well (issue 15)
 _LISTED_JSON = frozenset({"json", "jsonc"})
+# format -> the module whose ``read(text)`` gives a plain file's data without the editor's library
+_PLAIN_READERS = {"toml": "gwconf.plaintoml", "yaml": "gwconf.plainyaml"}
 
 
 def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
@@ -349,7 +351,8 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
       editor refuses them). Any other text goes to the editor, which reads it or says why not.
       ``get`` then answers from the data (``ListingDocument``).
     - A TOML file of plain lines is read by ``plaintoml`` (tomllib's data for it, without
-      tomllib); any other goes to the editor, which reads it with tomllib or tomlkit."""
+      tomllib), a YAML file of plain blocks by ``plainyaml`` (PyYAML's, without PyYAML); any
+      other goes to the editor, which reads it with its library."""
     import os
 
     fmt = file.format
@@ -364,7 +367,7 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
             return planning.Loaded(file, shown, missing, False, planning._EmptyDocument(fmt, shown), {})
         except OSError:
             pass  # read_snapshot names what is wrong
-    if fmt not in _LISTED_JSON and fmt != "toml":
+    if fmt not in _LISTED_JSON and fmt not in _PLAIN_READERS:
         return planning.load_file(file, env)
     from gwconf import formats
     from gwconf.fileio import read_snapshot
@@ -375,14 +378,14 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
     if not text:
         return planning.Loaded(file, shown, snap, had_bom, planning._EmptyDocument(fmt, shown), {})
     editor = None
-    if fmt == "toml":
-        from gwconf import plaintoml
+    if fmt in _PLAIN_READERS:
+        import importlib
 
-        data = plaintoml.read(text)
+        data = importlib.import_module(_PLAIN_READERS[fmt]).read(text)
         if data is None:
             editor = formats.load(fmt, text, shown)
             data = editor.data()
-        doc = ListingDocument(fmt, shown, text, data, editor, copies=False)
+        doc = ListingDocument(fmt, shown, text, data, editor, copies=fmt == "yaml")
         return planning.Loaded(file, shown, snap, had_bom, doc, data)
     data = _plain_json(text)
     if data is _NOT_PLAIN:
