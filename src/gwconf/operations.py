@@ -126,26 +126,71 @@ def apply_profile(
         plans.append(plan)
     if not dry_run:
         by_id = {r.id: r for r in results}
-        written: set[Path] = set()
-        written_any = False  # the first write sweeps stray temp files for the whole command
-        ledger = Ledger(env)  # refreshed by each write under its lock, and kept up to date by it
+        writes = Writes(env, profile.name)
         for plan in plans:
             result = by_id[plan.client.id]
             try:
-                if written & {snapshot.target for snapshot, _ in plan.read}:
-                    # a client before it in this run changed a file they share (Roo Code and
-                    # Kilo Code both edit VS Code's settings.json): plan again on what is there now
+                if writes.replan(plan):
+                    # a client before it in this run changes a file they share (Roo Code and Kilo
+                    # Code both edit VS Code's settings.json): plan again on what is there now
                     plan = planning.plan_apply(plan.client, profile, env, model=model)
                     result.files = _file_results(plan)
-                result.notes += planning.execute(
-                    [plan], env, ledger, profile=profile.name, sweep=not written_any
-                )
-                written_any = True
-                written.update(change.snapshot.target for change in plan.pending)
             except GwconfError as exc:
                 result.error = exc
                 result.files = []
+                continue
+            writes.add(plan, result)
+        writes.flush()
     return results
+
+
+class Writes:
+    """The plans of one writing command, written together: one journal and one commit for as many
+    clients as can go at once (issue 15). A plan that reads a file an earlier one writes waits
+    for that write and is planned again."""
+
+    def __init__(self, env: Env, profile: str | None = None) -> None:
+        self.env, self.profile = env, profile
+        self.ledger = Ledger(env)  # refreshed by each write under its lock, and kept up to date by it
+        self.batch: list[tuple[planning.ClientPlan, ClientResult]] = []
+        self.targets: set[Path] = set()  # the files the plans so far change, written or not yet
+        self.swept = False  # the first write sweeps stray temp files for the whole command
+
+    def replan(self, plan: planning.ClientPlan) -> bool:
+        """Whether ``plan`` rests on a file an earlier plan changes; if so, that write is done first."""
+        if not self.targets & {snapshot.target for snapshot, _ in plan.read}:
+            return False
+        self.flush()
+        return True
+
+    def add(self, plan: planning.ClientPlan, result: ClientResult) -> None:
+        self.batch.append((plan, result))
+        self.targets.update(change.snapshot.target for change in plan.pending)
+
+    def flush(self) -> None:
+        """Write what is waiting; each refused client gets its error and loses its file list."""
+        batch, self.batch = self.batch, []
+        if not any(plan.pending for plan, _ in batch):
+            return
+        refused: dict[str, GwconfError] = {}
+        try:
+            notes = planning.execute(
+                [plan for plan, _ in batch],
+                self.env,
+                self.ledger,
+                profile=self.profile,
+                sweep=not self.swept,
+                failed=refused,
+            )
+        except GwconfError as exc:  # the whole write refused (a damaged ledger)
+            notes = []
+            refused = {plan.client.id: exc for plan, _ in batch if plan.pending}
+        self.swept = True
+        batch[0][1].notes += notes
+        for plan, result in batch:
+            if plan.client.id in refused:
+                result.error = refused[plan.client.id]
+                result.files = []
 
 
 def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
@@ -164,9 +209,9 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
 def restore_clients(
     clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
 ) -> list[ClientResult]:
-    ledger = Ledger(env)
+    writes = Writes(env)
+    ledger = writes.ledger  # the one the writes keep up to date
     results = []
-    swept = False  # the first write sweeps stray temp files for the whole command
     for client in clients:
         result = ClientResult(client.id, client.name)
         results.append(result)
@@ -176,18 +221,16 @@ def restore_clients(
         try:
             if not dry_run:  # an app that rewrites its files from memory would undo the restore too
                 result.notes += client.preflight(env, force)
-            if ledger.damaged:
-                plan = planning.plan_restore_from_backups(client, env)
-            else:
-                plan = planning.plan_restore(client, env, ledger)
+            plan = _plan_restore(client, env, ledger)
+            if not dry_run and writes.replan(plan):  # a file an earlier client's restore changes
+                plan = _plan_restore(client, env, ledger)
             result.files = _file_results(plan)
             result.notes += plan.notes
             result.left_alone = plan.left_alone
             result.restart = client.restart
             if not dry_run:
-                if plan.pending:  # (execute refreshes the ledger under its lock and commits to it)
-                    planning.execute([plan], env, ledger, sweep=not swept)
-                    swept = True
+                if plan.pending:  # (written with the others: execute refreshes the ledger and commits)
+                    writes.add(plan, result)
                 elif ledger.damaged:
                     pass
                 elif not _forget(env, client.id, ledger.client(client.id)):
@@ -197,7 +240,14 @@ def restore_clients(
         except GwconfError as exc:
             result.error = exc
             result.files = []
+    writes.flush()
     return results
+
+
+def _plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> planning.ClientPlan:
+    if ledger.damaged:
+        return planning.plan_restore_from_backups(client, env)
+    return planning.plan_restore(client, env, ledger)
 
 
 def settle_damaged_ledger(env: Env, results: list[ClientResult], *, every: bool) -> Path | None:

@@ -162,32 +162,30 @@ def _b64(match: re.Match[str]) -> str:
 def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
     """``text`` with every known key (in any encoding), every secret-named value and every
     credential-shaped value replaced by its mask. Idempotent: a mask is never masked again."""
-    for form, masked in _replacements(tuple(keys)):
-        text = text.replace(form, masked)
+    for form, masked in _spellings(tuple(keys)):
+        if form in text:
+            text = text.replace(form, masked)
     text = _named_lines(text)
     text = _SHAPES.sub(lambda m: mask(m.group()), text)
     text = _HEX.sub(lambda m: mask(m.group()), text)
     return _B64.sub(_b64, text)
 
 
-# keys -> (form, its mask), longest form first; every printed line of a command passes the same
-# keys, and working their encodings out again for each was a tenth of ``status`` (issue 15)
-_REPLACEMENTS: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+_spelled: dict[tuple[str, ...], list[tuple[str, str]]] = {}
 
 
-def _replacements(keys: tuple[str, ...]) -> list[tuple[str, str]]:
-    """What ``redact`` replaces for ``keys``: each key's encodings, longest first."""
-    found = _REPLACEMENTS.get(keys)
+def _spellings(keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Every spelling of ``keys`` with its mask, longest first (a spelling inside a longer one is
+    replaced after it). Made once per set of keys: a dry run redacts each of its 184 lines of
+    output with the same keys, and their encodings were a fifth of that (issue 15)."""
+    found = _spelled.get(keys)
     if found is None:
         forms: dict[str, str] = {}
         for key in keys:
             if key and len(key) >= 4:
                 for form in encodings(key):
                     forms.setdefault(form, mask(key))
-        found = [(form, forms[form]) for form in sorted(forms, key=len, reverse=True)]
-        if len(_REPLACEMENTS) >= 8:  # a long-running caller with ever new keys keeps a few
-            _REPLACEMENTS.clear()
-        _REPLACEMENTS[keys] = found
+        found = _spelled[keys] = [(form, forms[form]) for form in sorted(forms, key=len, reverse=True)]
     return found
 
 

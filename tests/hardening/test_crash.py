@@ -8,8 +8,8 @@ the middle of writing a temp file. After every kill:
 
 - every client file is the complete old or the complete new bytes (and mode), nothing else;
 - after the repair the next gwconf run does first, each client's files are all old or all new
-  (the Codex pair config.toml + auth.json is never half-changed), no temp file is left, and the
-  ledger agrees with the files;
+  (the Codex pair config.toml + auth.json is never half-changed), and so are all the clients of
+  the command (one transaction), no temp file is left, and the ledger agrees with the files;
 - running the command again ends exactly where an uninterrupted run ends, and ``restore --all``
   then gives back the original bytes and modes.
 
@@ -82,8 +82,12 @@ def check_after_kill(w: World, step: int, where: str) -> bool:
     assert not w.litter(), f"{where}: left behind after the repair: {w.litter()}"
     assert not (w.state_dir / "journal.json").exists()
     ledger = Ledger(w.env())
+    states = {client: _client_state(w, client, files) for client in CLIENTS}
+    assert all(STATES[step] in m for m in states.values()) or all(
+        STATES[step + 1] in m for m in states.values()
+    ), f"{where}: one command's clients were repaired apart (it writes them in one transaction): {states}"
     for client in CLIENTS:
-        matches = _client_state(w, client, files)
+        matches = states[client]
         assert matches & {STATES[step], STATES[step + 1]}, (
             f"{where}: {client}'s files are half old, half new after the repair"
         )

@@ -230,6 +230,56 @@ def test_a_client_writing_between_the_last_check_and_the_rename(world: World, tm
     assert not (w.state_dir / "journal.json").exists() and not w.litter()
 
 
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="renameat2 is Linux's; elsewhere the window stays"
+)
+def test_a_client_refused_at_its_rename_leaves_the_others_of_the_command_written(
+    world: World, tmp_path: Path
+) -> None:
+    """One command writes its clients in one transaction (issue 15). When Claude Code writes its
+    settings.json at the moment gwconf renames over it, Claude Code's files go back as they were,
+    and the others of the command are still written and committed; the journal, rewritten without
+    Claude Code, is gone, and a later restore gives back every original byte."""
+    w = world
+    watch = (str(w.home), str(w.gw))
+    log = tmp_path / "ops.log"
+    command = ("apply", "codex", "claude-code", "continue", "-p", "p2")
+    assert os.WEXITSTATUS(run_forked(command, watch=watch, log=log)) == 0
+    ops = log.read_text().splitlines()
+    settings = w.home / SETTINGS
+    journal = f"os.rename {w.state_dir / 'journal.json'}"
+    at_rename = ops.index(f"os.rename {settings}") + 1
+    assert ops.index(journal) < ops.index(f"os.rename {w.home / '.codex' / 'config.toml'}") < at_rename, ops
+    w.load("S0")
+    outcome = tmp_path / "result.json"
+    log.unlink()
+    run_forked(
+        command,
+        watch=watch,
+        act_at=at_rename,
+        action=lambda: _client_writes(settings),
+        result=outcome,
+        log=log,
+    )
+    result = json.loads(outcome.read_text())
+    assert result["exit_code"] == 1 and CONCURRENT in result["stderr"], result
+    assert settings.read_text() == THEIRS, "gwconf's rename overwrote the client's write"
+    assert not (w.home / ".claude.json").exists(), "Claude Code's other file was put back"
+    files = w.files()
+    for client in ("codex", "continue"):
+        for name in _files_of(w, client):
+            assert files.get(name) == w.references["p2"].get(name), f"{name}: not written"
+    ledger = Ledger(w.env())
+    assert ledger.clients() == ["codex", "continue"]
+    assert not (w.state_dir / "journal.json").exists() and not w.litter()
+    renames = log.read_text().splitlines()
+    assert renames.count(journal) == 2, "the journal is written again without the refused client"
+    assert renames.count(f"os.rename {w.state_dir / 'ledger.json'}") == 1, "one commit for the command"
+    settings.write_bytes(w.references["S0"][SETTINGS][0])
+    assert invoke("restore", "--all").exit_code == 0
+    assert w.files() == w.references["S0"]
+
+
 def test_a_file_the_plan_left_alone_is_checked_too(world: World, tmp_path: Path) -> None:
     """Continue's config.yaml and .env are planned together. When only config.yaml needs a change
     and .env is rewritten before gwconf writes, config.yaml must not be written either: found by

@@ -14,12 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from gwconf import plan as planning
 from tests.conftest import invoke
 from tests.hardening._world import SEED, USERS_OWN_KEY, World, run_forked
 
 
-@pytest.fixture
-def killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
+@pytest.fixture(params=["in the journal", "in copy files"])
+def killed(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
+    """The new bytes the journal keeps to finish the run: small files' inside it, big files' in
+    copy files of their own (here every file's, by lowering the size between them)."""
+    if request.param == "in copy files":
+        monkeypatch.setattr(planning, "_IN_JOURNAL", 0)
     w = World(tmp_path).activate(monkeypatch)
     w.seed()
     w.add_profiles()
@@ -36,6 +41,8 @@ def killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     assert config != SEED[".codex/config.toml"][0], "config.toml is already the new file"
     assert (w.home / ".codex" / "auth.json").read_text() == SEED[".codex/auth.json"][0]
     assert list((w.home / ".codex").glob("*.gwconf-tmp")), "a temp file was left next to auth.json"
+    copies = list(w.state_dir.glob("journal.pending-*"))
+    assert len(copies) == (2 if request.param == "in copy files" else 0), copies
     return w
 
 
@@ -106,3 +113,28 @@ def test_an_edit_after_the_crash_survives_the_next_apply_and_restore(killed: Wor
     assert invoke("apply", "codex").exit_code == 0
     assert invoke("restore", "codex").exit_code == 0
     assert config.read_text() == edited
+
+
+def test_a_damaged_copy_of_the_new_bytes_is_never_written(killed: World) -> None:
+    """The journal's copy of auth.json's new bytes no longer matches their hash (damaged on disk):
+    the run cannot be finished with it, so it is undone where it can be, and the damaged bytes
+    reach no client file."""
+    w = killed
+    config = w.home / ".codex" / "config.toml"
+    theirs = config.read_text() + "# written by codex after the crash\n"
+    config.write_text(theirs)
+    journal_path = w.state_dir / "journal.json"
+    journal = json.loads(journal_path.read_text())
+    (entry,) = [e for e in journal["files"] if e["target"].endswith("auth.json")]
+    if entry["new_text"] is not None:
+        entry["new_text"] = '{"OPENAI_API_KEY": "sk-damaged"}\n'
+        journal_path.write_text(json.dumps(journal))
+    else:
+        Path(entry["new_copy"]).write_text('{"OPENAI_API_KEY": "sk-damaged"}\n')
+    result = invoke("restore", "--all")
+    assert "Traceback" not in result.output
+    assert "sk-damaged" not in (w.home / ".codex" / "auth.json").read_text()
+    assert (w.home / ".codex" / "auth.json").read_text() == SEED[".codex/auth.json"][0]
+    assert config.read_text() == theirs, "a file another program wrote is left as it is"
+    assert "changed by another program after an interrupted gwconf run; left as it is" in result.stderr
+    assert not journal_path.exists() and not w.litter()

@@ -1,0 +1,89 @@
+"""The dry run's diff is made on the changed middle of a file only (``plan.unified_diff``).
+
+Where lines repeat, a change has several equally short diffs and difflib's choice depends on
+the whole file, so the test holds the trimmed diff to what a diff must be: applied to the old
+file as ``patch`` would, it gives the new one, with difflib's hunk shape (three lines of
+context). Where every line is distinct the shortest diff is unique, and it is difflib's own."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gwconf.plan import unified_diff
+
+REPEATED = st.sampled_from(["{\n", "}\n", '  "a": 1,\n', '  "b": [\n', "\n", "# note\n", "x = 2\n", "end"])
+DISTINCT = st.integers(0, 10**6).map(lambda n: f"line {n}\n")
+
+
+@st.composite
+def edited(draw: st.DrawFn, lines: st.SearchStrategy[str]) -> tuple[list[str], list[str]]:
+    """A file of up to 400 lines and the file after a few edits: lines replaced, inserted or
+    removed, near each other or far apart."""
+    old = draw(st.lists(lines, max_size=400))
+    new = list(old)
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(new)))
+        removed = draw(st.integers(0, min(3, len(new) - at)))
+        new[at : at + removed] = draw(st.lists(lines, max_size=3))
+    return old, new
+
+
+def patched(old: list[str], diff: list[str]) -> list[str]:
+    """``old`` with the diff's hunks applied, each checked against the lines it claims."""
+    assert diff[:2] == ["--- a/f\n", "+++ b/f\n"] or not diff
+    out: list[str] = []
+    done = 0
+    at = 2
+    while at < len(diff):
+        m = re.fullmatch(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@\n", diff[at])
+        assert m, diff[at]
+        start, length = int(m[1]), int(m[2] if m[2] is not None else 1)
+        first = start - 1 if length else start
+        out += old[done:first]
+        at += 1
+        taken = 0
+        while at < len(diff) and not diff[at].startswith("@@ "):
+            kind, line = diff[at][0], diff[at][1:]
+            if kind in " -":
+                assert old[first + taken] == line, (first + taken, line)
+                taken += 1
+            if kind in " +":
+                out.append(line)
+            at += 1
+        assert taken == length
+        done = first + taken
+    return out + old[done:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(edited(REPEATED))
+def test_the_trimmed_diff_turns_the_old_file_into_the_new(case: tuple[list[str], list[str]]) -> None:
+    old, new = case
+    diff = unified_diff(old, new, "a/f", "b/f")
+    assert patched(old, diff) == new
+    whole = list(difflib.unified_diff(old, new, "a/f", "b/f"))
+    assert bool(diff) == bool(whole)
+    changed = sum(1 for line in diff[2:] if line[0] in "+-")
+    assert changed <= sum(1 for line in whole[2:] if line[0] in "+-"), "never a longer diff than difflib's"
+
+
+@settings(max_examples=300, deadline=None)
+@given(edited(DISTINCT))
+def test_with_distinct_lines_the_trimmed_diff_is_difflibs(case: tuple[list[str], list[str]]) -> None:
+    old, new = case
+    assert unified_diff(old, new, "a/f", "b/f") == list(difflib.unified_diff(old, new, "a/f", "b/f"))
+
+
+def test_hunk_numbers_count_from_the_whole_file() -> None:
+    old = [f"line {i}\n" for i in range(100)]
+    new = [*old[:50], "changed\n", *old[51:]]
+    lines = unified_diff(old, new, "a/f", "b/f")
+    assert lines[2] == "@@ -48,7 +48,7 @@\n"
+    assert patched(old, lines) == new
+    added = unified_diff(old, [*old[:70], "new\n", *old[70:]], "a/f", "b/f")
+    assert added[2] == "@@ -68,6 +68,7 @@\n"
+    assert unified_diff(old, [*old, "tail\n"], "a/f", "b/f")[2] == "@@ -98,3 +98,4 @@\n"
