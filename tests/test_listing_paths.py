@@ -277,7 +277,7 @@ def test_listing_reads_a_json_file_as_the_editor_does(text: str, fmt: str, paths
             return ("error", type(exc).__name__, str(exc))
         return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
 
-    assert outcome(operations.listing_file) == outcome(plan.load_file)
+    assert repr(outcome(operations.listing_file)) == repr(outcome(plan.load_file))  # NaN: by its text
 
 
 def test_listing_reads_a_missing_file_as_the_editor_does(tmp_path: Path) -> None:
@@ -390,7 +390,7 @@ def test_listing_reads_a_toml_file_as_the_editor_does(lines: list[str], paths: l
             return ("error", type(exc).__name__, str(exc))
         return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
 
-    assert outcome(operations.listing_file) == outcome(plan.load_file)
+    assert repr(outcome(operations.listing_file)) == repr(outcome(plan.load_file))  # NaN: by its text
 
 
 # YAML lines at a few indents: what plainyaml takes and what it must leave to PyYAML (numbers
@@ -465,7 +465,7 @@ def test_listing_reads_a_yaml_file_as_the_editor_does(lines: list[str], paths: l
             return ("error", type(exc).__name__, str(exc))
         return ("data", item.data, item.had_bom, item.snapshot.data, [item.doc.get(p, "-") for p in paths])
 
-    assert outcome(operations.listing_file) == outcome(plan.load_file)
+    assert repr(outcome(operations.listing_file)) == repr(outcome(plan.load_file))  # NaN: by its text
 
 
 _YAML_WORD_KEY = st.sampled_from(["a", "b", "name", "api_key", "base-url", '"q"', "'r s'", "c d"])
