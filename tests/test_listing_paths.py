@@ -240,7 +240,8 @@ def test_redact_with_kept_replacements_masks_as_working_them_out_each_time(keys:
 # trailing commas, keys twice, NaN, deep values, a BOM, blanks, strings holding "//" and ","
 _JSON_PIECE = st.sampled_from(
     ['"a"', '"b"', '"a/b"', '"//x"', '",]"', "1", "-0.0", "1e400", "true", "null", "NaN", "Infinity",
-     "[]", "{}", '{"a": 1}', '{"a": 1, "a": 2}', '{"b": {"a": [1, 2]}}']
+     "[]", "{}", '{"a": 1}', '{"a": 1, "a": 2}', '{"b": {"a": [1, 2]}}', '"\\u00e9\\/\\ud800\\n"', "1E+2", "-0",
+     "12345678901234567890", '"\u2028"', "0.1e-7"]
 )  # fmt: skip
 _GAP = st.sampled_from(["", " ", "\n", "// c\n", "/* c */", ",", "\t"])
 
@@ -257,10 +258,10 @@ _GET_PATH = st.lists(st.one_of(st.sampled_from(["a", "b", "c", "a/*"]), st.integ
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=_json_texts(), fmt=st.sampled_from(["json", "jsonc"]), paths=st.lists(_GET_PATH, max_size=4))
+@given(text=_json_texts(), fmt=st.sampled_from(["json", "jsonc", "json5"]), paths=st.lists(_GET_PATH, max_size=4))
 def test_listing_reads_a_json_file_as_the_editor_does(text: str, fmt: str, paths: list[tuple], tmp_path: Path) -> None:
-    """``status`` and ``clients`` read JSON files with ``operations.listing_file``: plain ``json``
-    where it reads the text, data-answered ``get``. The same data, the same values at any path,
+    """``status`` and ``clients`` read JSON, JSONC and JSON5 files with ``operations.listing_file``:
+    plain ``json`` where it reads the text, data-answered ``get``. The same data, the same values at any path,
     the same error as ``plan.load_file``."""
     from gwconf import operations, plan
     from gwconf.clients._base import ConfigFile

@@ -384,7 +384,7 @@ def client_status(
 
 # formats whose listing read is ``ListingDocument``: JSON's editor walks its text for each
 # ``get`` and masks a file that plain ``json`` reads as well (issue 15)
-_LISTED_JSON = frozenset({"json", "jsonc"})
+_LISTED_JSON = frozenset({"json", "jsonc", "json5"})
 # format -> the module whose ``read(text)`` gives a plain file's data without the editor's library
 _PLAIN_READERS = {"toml": "gwconf.plaintoml", "yaml": "gwconf.plainyaml"}
 
@@ -395,10 +395,10 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
 
     - A missing file of a format ``load_file`` defers needs no snapshot of its real path
       (``resolve`` looks at every folder above it): nothing here writes it.
-    - A strict JSON or JSONC file that ``json`` reads as it stands is read by it alone: such a
-      text has no comment and no trailing comma, so the editor's mask is the text itself and
-      its data is this decode (json's own last-of-equal-keys, NaN and Infinity refused as the
-      editor refuses them). Any other text goes to the editor, which reads it or says why not.
+    - A JSON, JSONC or JSON5 file that ``json`` reads as it stands is read by it alone: such a
+      text has no comment and no trailing comma (nor, for JSON5, a token not in JSON's own
+      spelling), so the editor's mask is the text itself and its data is this decode (json's
+      own last-of-equal-keys, NaN and Infinity refused as the editor refuses them). Any other text goes to the editor, which reads it or says why not.
       ``get`` then answers from the data (``ListingDocument``).
     - A TOML file of plain lines is read by ``plaintoml`` (tomllib's data for it, without
       tomllib), a YAML file of plain blocks by ``plainyaml`` (PyYAML's, without PyYAML); any
