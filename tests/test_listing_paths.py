@@ -421,7 +421,7 @@ _YAML_LINE = st.builds(
 )  # fmt: skip
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1200, deadline=None)
 @given(lines=st.lists(_YAML_LINE, min_size=1, max_size=8), end=st.sampled_from(["\n", ""]))
 @example(lines=["a:", "- x", "- y", "b: 1"], end="\n")
 @example(lines=["- a: 1", "  b:", "  - x", "- c"], end="\n")
@@ -521,7 +521,7 @@ def _render_yaml(node: object, indent: int, flags: st.DataObject) -> list[str]:
     return out
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(tree=st.lists(st.tuples(_YAML_WORD_KEY, _yaml_node(0)), min_size=1, max_size=4).map(dict), data=st.data())
 def test_plain_yaml_reads_generated_block_documents_as_pyyaml(tree: dict, data: st.DataObject) -> None:
     """Nested block mappings and sequences (some at their key's indent), comments between
