@@ -273,15 +273,18 @@ def _rows(text: str, start: int, stop: int) -> list[_Row]:
 # on it, an optional comment. Runs of such lines are skipped at C speed; any other line goes
 # through ``_advance`` as before. A match only ever means "clean after it": when in doubt the
 # pattern fails, and the slow way decides.
-_ATOM = r"""[^\[\]{}"'#\n]|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"|'[^'\n]*+'"""
+_ATOM = r"""[^\[\]{}"'#\n]++|"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"|'[^'\n]*+'"""
 _LEVEL0 = rf"(?:{_ATOM})*+"
 _LEVEL1 = rf"(?:{_ATOM}|\[{_LEVEL0}\]|\{{{_LEVEL0}\}})*+"
 _LEVEL2 = rf"(?:{_ATOM}|\[{_LEVEL1}\]|\{{{_LEVEL1}\}})*+"
 _LEVEL3 = rf"(?:{_ATOM}|\[{_LEVEL2}\]|\{{{_LEVEL2}\}})*+"
 _CLEAN_LINES = total(rf"(?:(?![ \t]*+\[){_LEVEL3}(?:#[^\n]*+)?\n|[ \t]*+\[[^\n]*+\n)*+")
 # the header lines of a run of such lines: each line of the run starts where the lexer is clean,
-# and only header lines start with ``[`` there
-_HEADER_LINES = lazy(r"^[ \t]*\[[^\n]*\n", re.M)
+# and only header lines start with ``[`` there; a plain header's keys (``_PLAIN_HEADER``'s) are
+# group 1, read in the same match, not a second one per header (a 4 MB config.toml has 33k)
+_PLAIN_HEADER_LINES = lazy(
+    rf"^[ \t]*\[(?:[ \t]*({_PLAIN_KEY}(?:\.{_PLAIN_KEY})*)[ \t]*\][ \t]*\r?\n|[^\n]*\n)", re.M
+)
 
 
 _FAST_SCAN = 1 << 16  # characters
@@ -304,10 +307,12 @@ def _scan_headers(
     starts: list[tuple[int, tuple[str, ...], bool]],
     after: int = 0,
     known: set[int] | None = None,
+    first: bool = False,
 ) -> int:
     """Add the headers from ``pos`` (where the lexer is clean) on to ``starts``; returns where
     it stopped: the end of the text, or, given ``known`` offsets, the first header at or after
-    ``after`` whose offset is one of them (that header is not added)."""
+    ``after`` whose offset is one of them (that header is not added), or with ``first`` the
+    first header (added)."""
     ml: str | None = None
     depth = 0
     size = len(text)
@@ -316,14 +321,29 @@ def _scan_headers(
     fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
     while pos < size:
         if fast and ml is None and depth == 0:
-            run_end = _CLEAN_LINES.match(text, pos).end()
+            # a scan that may stop early (at the first header, or at one already known): a
+            # window at a time, not the whole run at once (a key's line edited at the top of a
+            # 4 MB file matched all of it before finding the next header)
+            window = min(size, pos + _FAST_SCAN) if first or known is not None else size
+            run_end = _CLEAN_LINES.match(text, pos, window).end()
             if run_end > pos:
-                for found in _HEADER_LINES.finditer(text, pos, run_end):
+                for found in _PLAIN_HEADER_LINES.finditer(text, pos, run_end):
                     at = found.start()
                     if known is not None and at >= after and at in known:
                         return at
-                    path, aot = _header_path(found.group())
+                    keys = found.group(1)
+                    if keys is None:
+                        path, aot = _header_path(found.group())
+                    elif '"' in keys:
+                        path, aot = (
+                            tuple(bare or quoted for bare, quoted in _PLAIN_PARTS.findall(keys)),
+                            False,
+                        )
+                    else:
+                        path, aot = tuple(keys.split(".")), False
                     starts.append((at, path, aot))
+                    if first:
+                        return at
                 pos = run_end
             if pos >= size:
                 break
@@ -340,10 +360,20 @@ def _scan_headers(
                 return pos
             path, aot = _header_path(line)
             starts.append((pos, path, aot))
+            if first:
+                return pos
         else:
             ml, depth = _advance(line, ml, depth)
         pos = end
     return size
+
+
+def _first_header(text: str) -> int:
+    """Where the first header line starts (the end of the text when there is none): the end of
+    the preamble, found without reading the headers below it."""
+    found: list[tuple[int, tuple[str, ...], bool]] = []
+    _scan_headers(text, 0, found, first=True)
+    return found[0][0] if found else len(text)
 
 
 def _made_sections(text: str, starts: list[tuple[int, tuple[str, ...], bool]]) -> list[_Section]:
@@ -695,11 +725,15 @@ def _only_notes(text: str, start: int, stop: int) -> bool:
 
 
 def _local_read(
-    base: str, base_data: dict[str, Any], new: str, edits: list[Edit], sections: list[_Section]
+    base: str,
+    base_data: dict[str, Any],
+    new: str,
+    edits: list[Edit],
+    sections: list[_Section] | Callable[[], list[_Section]],
 ) -> dict[str, Any] | None:
     """What ``new`` reads as with tomllib, found by reading only the lines ``edits`` changed in
-    ``base`` (which reads as ``base_data``; ``sections`` are its sections), or None when this
-    cannot be shown (the caller then reads ``new`` whole).
+    ``base`` (which reads as ``base_data``; ``sections`` are its sections, or what makes them when
+    first needed), or None when this cannot be shown (the caller then reads ``new`` whole).
 
     Each changed span, widened to whole lines, must start where the lexer is clean and both its
     old and its new lines must read alone. The old lines may only hold top-level keys defined
@@ -707,9 +741,22 @@ def _local_read(
     the new lines only top-level keys the rest of the file does not have. Lines that hold a
     header sit where a following key line cannot join their table (only blank and comment lines
     until the next header), and outside the preamble hold no key before their first header.
-    Then the whole text reads as ``base_data`` without the old keys, with the new ones."""
+    Then the whole text reads as ``base_data`` without the old keys, with the new ones.
+
+    ``base`` was read whole, so the lexer is clean at its end: lines added there (Codex's new
+    provider table) need neither its sections nor a walk from the header above; lines of the
+    preamble need only where the first header is. A 4 MB config.toml's header scan was a fifth
+    of ``gwconf apply codex`` (issue 15)."""
     import bisect
     import tomllib
+
+    known = sections if isinstance(sections, list) else None
+
+    def every() -> list[_Section]:
+        nonlocal known
+        if known is None:
+            known = sections() if callable(sections) else sections
+        return known
 
     spans: list[list[int]] = []
     for old_start, old_end, new_start, new_end in changed_regions(edits):
@@ -735,6 +782,14 @@ def _local_read(
         return None
     done_old = done_new = 0  # the lines between the spans: the same in both texts
     for old_start, old_end, new_start, new_end in spans:
+        # whole lines in both texts: new text that ends without a line break runs on into the
+        # line after it (``x = 1 #`` put above ``b = 2`` comments it out), and new text after a
+        # last line without one continues that line
+        if any(
+            0 < at < len(text) and text[at - 1] != "\n"
+            for text, at in ((base, old_start), (base, old_end), (new, new_start), (new, new_end))
+        ) or (old_start == len(base) and base and base[-1] != "\n"):
+            return None
         if old_start - done_old != new_start - done_new or not same_run(
             base, done_old, new, done_new, old_start - done_old
         ):
@@ -744,16 +799,25 @@ def _local_read(
         base, done_old, new, done_new, len(base) - done_old
     ):
         return None
-    starts = [s.start for s in sections]
-    first_header = sections[1].start if len(sections) > 1 else len(base)
+    if known is not None:
+        first_header = known[1].start if len(known) > 1 else len(base)
+    else:
+        first_header = _first_header(base)
+    size = len(base)
     data = dict(base_data)
-    added: list[tuple[dict[str, Any], set[str], str]] = []
+    added: list[tuple[dict[str, Any], set[str], str, int, set[str]]] = []
     header_reach = -1  # where the table of a header a span adds or removes can reach in ``base``
     for old_start, old_end, new_start, new_end in spans:
         if old_start <= header_reach:
             return None  # lines added under a header another span added or removed: their table
-        home = sections[bisect.bisect_right(starts, old_start) - 1]
-        if not _clean_at(base, home.start if old_start > home.start else old_start, old_start):
+        if old_start < first_header:
+            home_start = 0
+        elif old_start in (first_header, size):
+            home_start = old_start  # a header's start, or the end of a text that reads whole: clean
+        else:
+            starts = [s.start for s in every()]
+            home_start = starts[bisect.bisect_right(starts, old_start) - 1]
+        if not _clean_at(base, home_start, old_start):
             return None
         old_text, new_text = base[old_start:old_end], new[new_start:new_end]
         try:
@@ -767,23 +831,54 @@ def _local_read(
         ):
             return None  # keys before a header here would belong to the table above
         if len(old_parts) > 1 or len(new_parts) > 1:
-            following = bisect.bisect_left(starts, old_end, 1)  # the first header from there on
-            next_header = starts[following] if following < len(starts) else len(base)
+            if old_end == size:
+                next_header = size
+            else:
+                starts = [s.start for s in every()]
+                following = bisect.bisect_left(starts, old_end, 1)  # the first header from there on
+                next_header = starts[following] if following < len(starts) else size
             if not _only_notes(base, old_end, next_header):
                 return None
             header_reach = next_header
-        outside = [s for s in sections if s.header and not old_start <= s.start < old_end]
         for key, value in old_data.items():
-            if key not in data or not _same(data[key], value) or any(s.path[0] == key for s in outside):
+            if key not in data or not _same(data[key], value):
+                return None
+            # a header elsewhere naming the key: only a table's can be (a scalar or an array the
+            # preamble defines cannot be extended by a header in a file that reads; tables from
+            # the lines of a header may be split around other headers)
+            if (isinstance(value, dict) or old_end > first_header) and any(
+                s.header and not old_start <= s.start < old_end and s.path[0] == key for s in every()
+            ):
                 return None
             del data[key]
         declared = {part.path[0] for part in new_parts if len(part.path) == 1}  # a [key] of its own
-        added.append((new_data, declared, new_text[: new_parts[0].end]))
+        # [[key]] elements (and their sub-tables) only: appended to that array of tables
+        elements = {
+            key
+            for key in new_data
+            if key not in old_data
+            and (family := [part for part in new_parts[1:] if part.path[0] == key])
+            and family[0].aot
+            and family[0].path == (key,)
+        }
+        added.append((new_data, declared, new_text[: new_parts[0].end], old_start, elements))
     preamble: dict[str, Any] | None = None
-    for new_data, declared, new_preamble in added:
+    for new_data, declared, new_preamble, at, elements in added:
         for key, value in new_data.items():
             if key not in data:
                 data[key] = value
+                continue
+            if (
+                key in elements
+                and isinstance(value, list)
+                and isinstance(data[key], list)
+                and any(s.aot and s.path == (key,) for s in every())
+                and all(s.start < at for s in every() if s.header and s.path[0] == key)
+            ):
+                # elia's [[models]]: new elements after every header of that array in the file (a
+                # [key.sub] below them would join the last new one), which holds an array of
+                # tables (a [[key]] header; a static array cannot be extended)
+                data[key] = [*data[key], *value]
                 continue
             if key in declared:
                 return None  # [key] again: a table is declared once
@@ -798,7 +893,7 @@ def _local_read(
             if preamble is None:
                 try:
                     with paused_gc():
-                        preamble = tomllib.loads(base[: sections[0].end])
+                        preamble = tomllib.loads(base[:first_header])
                 except (tomllib.TOMLDecodeError, RecursionError):
                     return None
             if key in preamble or _defines(new_preamble, key) is not False:
@@ -1044,7 +1139,9 @@ class TomlDocument:
         self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
         self._final = _final_newlines(text)
         self.source = source
-        self._sections_memo: list[tuple[str, list[_Section]]] = []  # (text, its sections), latest last
+        # (text, its sections, how many edits it had), latest last
+        self._sections_memo: list[tuple[str, list[_Section], int]] = []
+        self._preamble_memo: _Section | None = None
         # A file that strict TOML 1.0 reads (tomllib; Codex's Rust parser) must stay readable by
         # it, and tomllib then is the reader that judges every edit: it is also 20-50 times faster
         # than tomlkit, which is parsed only when an edit needs its items (most never do).
@@ -1161,8 +1258,9 @@ class TomlDocument:
         base, base_data, count = self._verified
         if count > len(self.edits):
             return None
-        sections = self._sections_for(base)
-        return _local_read(base, base_data, self._text, self.edits[count:], sections)
+        return _local_read(
+            base, base_data, self._text, self.edits[count:], lambda: self._sections_for(base, count)
+        )
 
     def _redo_carefully(self) -> None:
         ops, self.ops = self.ops, []
@@ -1338,6 +1436,8 @@ class TomlDocument:
         that element's sections (a ``[aot.sub]`` header belongs to the element above it)."""
         if _names_only(path):
             chunk = self._eol_new(_render_chunk(path, value))
+            if path[0] not in self.data():  # no header starts with it: no relative, the end it is
+                return _insert_after(self._text, chunk, None, self.eol)
             return _insert_chunk(self._text, chunk, path, self.eol, self._all_sections())
         positions = [(k, part) for k, part in enumerate(path) if isinstance(part, int)]
         k, index = positions[0]
@@ -1354,7 +1454,7 @@ class TomlDocument:
         """A ``key = value`` line in the parent's own section (a ``[table]``, an ``[[array]]``
         element or the top of the file); None when the parent has no section of its own."""
         parent, key = path[:-1], path[-1]
-        home = _home_section(self._all_sections(), parent)
+        home = self._preamble() if not parent else _home_section(self._all_sections(), parent)
         if home is None:
             return None
         rendered = _inline_text(value)
@@ -1368,7 +1468,8 @@ class TomlDocument:
         key = path[-1]
         if not isinstance(key, str):
             return None
-        home = _home_section(self._all_sections(), path[:-1])
+        parent = path[:-1]
+        home = self._preamble() if not parent else _home_section(self._all_sections(), parent)
         return None if home is None else _replace_scalar(self._text, home, key, value)
 
     def _tk_set(self, path: tuple[str | int, ...], value: Any) -> str:
@@ -1544,9 +1645,20 @@ class TomlDocument:
         paths through array elements)."""
         if any(not isinstance(part, str) for part in path):
             return self._kind_in_element(path)
+        if path and isinstance(path[0], str) and not isinstance(self.data().get(path[0]), (dict, list)):
+            # every header makes its first key a table or an array of tables: none reaches here
+            # (Codex's top-level keys asked a 4 MB file's 33k headers each, issue 15)
+            return None if isinstance(self.get(path), dict) else "value"
+        return self._kind_from_headers(path)
+
+    def _kind_from_headers(self, path: tuple[str | int, ...]) -> str | None:
+        """``_kind`` of a path of names, from every header line."""
         size = len(path)
         reached = False
+        first = path[0]
         for section in self._header_sections():
+            if section.path[0] != first:  # most of a big file's: no slice made for them
+                continue
             if section.path[:size] == path:
                 if section.aot and len(section.path) == size:
                     return "aot"
@@ -1580,23 +1692,63 @@ class TomlDocument:
 
     def _all_sections(self) -> list[_Section]:
         """The current text's sections (the preamble first), computed once per text."""
-        return self._sections_for(self._text)
+        return self._sections_for(self._text, len(self.edits))
 
-    def _sections_for(self, text: str) -> list[_Section]:
-        """``_sections(text)``, kept for the last few texts; a big text's are found from the last
-        one's and the span that changed (``_sections_since``): Codex's keys are set one by one,
-        and a 4 MB file was scanned whole again for each (issue 15)."""
-        for known, sections in self._sections_memo:
+    def _sections_for(self, text: str, count: int) -> list[_Section]:
+        """``_sections(text)`` (the text after ``count`` edits), kept for the last few texts; a
+        text's are found from a known one's and the spans that changed (``_sections_since``):
+        Codex's keys are set one by one, and a 4 MB file was scanned whole again for each (issue 15);
+        a small file too, line by line in Python (a third of the dry run's TOML time)."""
+        for known, sections, _ in self._sections_memo:
             if known is text:
                 return sections
-        if self._sections_memo and len(text) > _FAST_SCAN:
-            sections = _sections_since(*self._sections_memo[-1], text)
+        if self._sections_memo:
+            sections = self._sections_from_memo(text, count)
         else:
             sections = _sections(text)
         # the first text's (the original's: the write gate's read-back starts from it) and the
         # last two
-        self._sections_memo = [*self._sections_memo[:1], *self._sections_memo[1:][-1:], (text, sections)]
+        memo = self._sections_memo
+        self._sections_memo = [*memo[:1], *memo[1:][-1:], (text, sections, count)]
         return sections
+
+    def _sections_from_memo(self, text: str, count: int) -> list[_Section]:
+        """``text``'s sections from the latest known text before it, one changed span at a time.
+
+        The edits made since split the change into disjoint spans (a preamble key and a table at
+        the end: as one span, that was the whole file scanned again). Each step is the text with
+        the spans so far made (the new text up to the end of one, the old text after it), whose
+        sections ``_sections_since`` finds from the step before; what the edits say is only a
+        guide: each step is correct for the texts it is given, and the last must be ``text``."""
+        old, sections, n = max(
+            (m for m in self._sections_memo if m[2] <= count),
+            key=lambda m: m[2],
+            default=self._sections_memo[-1],
+        )
+        regions = changed_regions(self.edits[n:count]) if n <= count else []
+        if not regions:
+            return _sections_since(old, sections, text)
+        last_old, last_new = regions[-1][1], regions[-1][3]
+        if len(old) - last_old != len(text) - last_new or not same_run(
+            old, last_old, text, last_new, len(old) - last_old
+        ):
+            return _sections_since(old, sections, text)
+        step = old
+        for _, old_end, _, new_end in regions[:-1]:
+            after = text[:new_end] + old[old_end:]
+            sections, step = _sections_since(step, sections, after), after
+        return _sections_since(step, sections, text)
+
+    def _preamble(self) -> _Section:
+        """The current text's first section, the keys above every header: found by reading up
+        to the first header alone, unless the text's sections are known already."""
+        for known, sections, _ in self._sections_memo:
+            if known is self._text:
+                return sections[0]
+        text = self._text
+        if self._preamble_memo is None or self._preamble_memo.text is not text:
+            self._preamble_memo = _Section((), False, False, text, 0, _first_header(text))
+        return self._preamble_memo
 
     def _header_sections(self) -> list[_Section]:
         return self._all_sections()[1:]
@@ -1692,12 +1844,15 @@ def _final_newlines(text: str) -> str | None:
 
 def _split_final(text: str) -> tuple[str, str | None]:
     """Split off the line endings and blank lines after the last content (None: no content)."""
-    stripped = text.rstrip(" \t\r\n")
-    if not stripped:
+    # the content's end, found from the last 4 KB: not a copy of a whole big text per candidate
+    start = max(0, len(text) - 4096)
+    tail = text[start:].rstrip(" \t\r\n")
+    end = start + len(tail) if tail or not start else len(text.rstrip(" \t\r\n"))
+    if not end:
         return text, None
-    rest = text[len(stripped) :]
+    rest = text[end:]
     cut = min((i for i in (rest.find("\r"), rest.find("\n")) if i >= 0), default=len(rest))
-    return text[: len(stripped) + cut], rest[cut:]
+    return text[: end + cut], rest[cut:]
 
 
 def _show(path: KeyPath) -> str:
