@@ -175,12 +175,12 @@ def _value(line: str, pos: int) -> tuple[Any, int]:
             if line[pos] != ",":
                 raise _NotPlain
             pos = _blanks(line, pos + 1)
-    for word, value in (("true", True), ("false", False)):
+    for word, truth in (("true", True), ("false", False)):
         if line.startswith(word, pos):
             end = pos + len(word)
             if end < len(line) and line[end] not in _ENDS:
                 raise _NotPlain
-            return value, end
+            return truth, end
     return _number(line, pos)
 
 
