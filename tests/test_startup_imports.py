@@ -439,3 +439,53 @@ def test_the_plain_writing_forms_need_no_click_and_do_what_click_does(
 def test_writing_forms_with_options_that_take_values_or_help_go_to_click(profile, args: list[str]) -> None:
     found, _, _ = probe_with_stderr(args)
     assert "click" in found["loaded"], found
+
+
+@pytest.mark.parametrize("args", [["status"], ["status", "--json"]])
+def test_status_with_no_client_to_show_imports_no_planning_core(profile, args) -> None:
+    """With nothing applied and nothing detected, ``status`` is the detection alone: the core
+    that reads and plans a client's files (operations, plan) is imported only for a row."""
+    code = (
+        "import json, sys\n"
+        "from gwconf.cli import run\n"
+        f"code = run({args!r})\n"
+        "sys.stdout.flush()\n"
+        "print('\\nCORE=' + json.dumps([m for m in ('gwconf.operations', 'gwconf.plan') if m in sys.modules]))\n"
+    )
+    env = {**os.environ, "PATH": "/nonexistent"}  # no client program: none detected
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    output, _, tail = proc.stdout.rpartition("\nCORE=")
+    assert ("No client applied or detected yet" in output) or ('"clients": []' in output), output
+    assert json.loads(tail) == [], tail
+
+
+@pytest.mark.parametrize("args", [["clients"], ["status", "codex"]])
+def test_listings_read_a_plain_toml_file_without_tomllib(profile, home, args) -> None:
+    """A client's TOML of plain lines is read by ``gwconf.plaintoml`` (tomllib's data for it):
+    the listings import no tomllib and no TOML editor for it; a file it leaves (a date) gets both."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nbase_url = "https://gw.example.com/v1"\n')
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert "tomllib" not in result["loaded"], result
+    assert "https://gw.example.com/v1" in output or args == ["clients"], output
+    config.write_text('model = "m"\nwhen = 1979-05-27\n')
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert "tomllib" in result["loaded"], result
+
+
+def test_listings_read_a_plain_yaml_file_without_pyyaml(profile, home) -> None:
+    """A client's YAML of plain blocks is read by ``gwconf.plainyaml`` (PyYAML's data for it):
+    ``clients`` imports no PyYAML for it; a file it leaves (an anchor) gets PyYAML."""
+    config = home / ".aider.conf.yml"
+    config.write_text("# mine\nmodel: openai/my-model  # the one\nopenai-api-base: https://gw.example.com/v1\n")
+    result, output = probe_all(["clients"])
+    assert result["code"] == 0, output
+    assert "yaml" not in result["loaded"], result
+    config.write_text("model: &m openai/my-model\nweak-model: *m\n")
+    result, output = probe_all(["clients"])
+    assert result["code"] == 0, output
+    assert "yaml" in result["loaded"], result

@@ -14,6 +14,7 @@ from gwconf import processes, records, secrets
 from gwconf.clients._base import ClientAdapter, ConfigFile, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
+from gwconf.formats import MISSING
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.profiles import Profile, ProfileStore
@@ -368,7 +369,7 @@ def client_status(
     if client.tier == 3 or not read_files:
         return status
     try:
-        loaded = planning.load_client(client, env, files)
+        loaded = {f.role: listing_file(f, env) for f in files}
         status.reading = client.read(planning.docs_of(loaded), env)
     except GwconfError as exc:
         status.error = exc
@@ -379,6 +380,146 @@ def client_status(
     status.drift = drift(client, env, ledger, loaded, files)
     status.others = other_tools(client, env, loaded, files)
     return status
+
+
+# formats whose listing read is ``ListingDocument``: JSON's editor walks its text for each
+# ``get`` and masks a file that plain ``json`` reads as well (issue 15)
+_LISTED_JSON = frozenset({"json", "jsonc", "json5"})
+# format -> the module whose ``read(text)`` gives a plain file's data without the editor's library
+_PLAIN_READERS = {"toml": "gwconf.plaintoml", "yaml": "gwconf.plainyaml"}
+
+
+def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
+    """``plan.load_file`` for a command that only reads (``status``, ``clients``): the same
+    data, errors and documents, made more cheaply where that can be shown.
+
+    - A missing file of a format ``load_file`` defers needs no snapshot of its real path
+      (``resolve`` looks at every folder above it): nothing here writes it.
+    - A JSON, JSONC or JSON5 file that ``json`` reads as it stands is read by it alone: such a
+      text has no comment and no trailing comma (nor, for JSON5, a token not in JSON's own
+      spelling), so the editor's mask is the text itself and its data is this decode (json's
+      own last-of-equal-keys, NaN and Infinity refused as the editor refuses them). Any other text goes to the editor, which reads it or says why not.
+      ``get`` then answers from the data (``ListingDocument``).
+    - A TOML file of plain lines is read by ``plaintoml`` (tomllib's data for it, without
+      tomllib), a YAML file of plain blocks by ``plainyaml`` (PyYAML's, without PyYAML); any
+      other goes to the editor, which reads it with its library."""
+    import os
+
+    fmt = file.format
+    if fmt in planning._DEFERRED_FORMATS:
+        try:
+            os.lstat(file.path)
+        except FileNotFoundError:
+            from gwconf.fileio import Snapshot
+
+            shown = display(file.path, env)
+            missing = Snapshot(file.path, file.path, None, None)
+            return planning.Loaded(file, shown, missing, False, planning._EmptyDocument(fmt, shown), {})
+        except OSError:
+            pass  # read_snapshot names what is wrong
+    if fmt not in _LISTED_JSON and fmt not in _PLAIN_READERS:
+        return planning.load_file(file, env)
+    from gwconf import formats
+    from gwconf.fileio import read_snapshot
+
+    shown = display(file.path, env)
+    snap = read_snapshot(file.path, shown)
+    text, had_bom = formats.decode(snap.data or b"", shown)
+    if not text:
+        return planning.Loaded(file, shown, snap, had_bom, planning._EmptyDocument(fmt, shown), {})
+    editor = None
+    if fmt in _PLAIN_READERS:
+        import importlib
+
+        data = importlib.import_module(_PLAIN_READERS[fmt]).read(text)
+        if data is None:
+            editor = formats.load(fmt, text, shown)
+            data = editor.data()
+        doc = ListingDocument(fmt, shown, text, data, editor, copies=fmt == "yaml")
+        return planning.Loaded(file, shown, snap, had_bom, doc, data)
+    data = _plain_json(text)
+    if data is _NOT_PLAIN:
+        editor = formats.load(fmt, text, shown)
+        data = editor.data()
+    return planning.Loaded(file, shown, snap, had_bom, ListingDocument(fmt, shown, text, data, editor), data)
+
+
+_NOT_PLAIN = object()
+
+
+class _Constant(Exception):
+    pass
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+@functools.cache
+def _json_decoder() -> Any:
+    import json
+
+    return json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _plain_json(text: str) -> Any:
+    """``text`` read by ``json`` as strict JSON, or ``_NOT_PLAIN``."""
+    try:
+        return _json_decoder().decode(text)
+    except (ValueError, RecursionError, _Constant):
+        return _NOT_PLAIN
+
+
+class ListingDocument:
+    """A file as a command that only reads sees it: ``data`` and ``get`` from the data read at
+    load, anything else from the format's editor, loaded on first use.
+
+    ``get`` answers as the editor's: a path of keys walks the tables (JSON: the last of two equal
+    keys, as both read it) and hands out a copy where JSON's editor scans a fresh value
+    (``copies``; TOML's hands out the data's own); a path holding an index goes to the editor."""
+
+    def __init__(
+        self, fmt: str, source: str, text: str, data: Any, editor: Any = None, *, copies: bool = True
+    ) -> None:
+        self.fmt = fmt
+        self.source = source
+        self._text = text
+        self._data = data
+        self._editor = editor
+        self._copies = copies
+
+    def data(self) -> Any:
+        return self._data
+
+    def get(self, path: Any, default: Any = MISSING) -> Any:
+        path = tuple(path)
+        if not path:
+            return self._data
+        if not all(type(part) is str for part in path):
+            return self.editor().get(path, default)
+        node = self._data
+        for part in path:
+            if type(node) is not dict or part not in node:
+                return default
+            node = node[part]
+        if self._copies and (type(node) is dict or type(node) is list):
+            import marshal
+
+            return marshal.loads(marshal.dumps(node))  # JSON data: marshal holds all of it
+        return node
+
+    def editor(self) -> Any:
+        """The format's own document of the text (loaded here on first use)."""
+        if self._editor is None:
+            from gwconf import formats
+
+            self._editor = formats.load(self.fmt, self._text, self.source)
+        return self._editor
+
+    def __getattr__(self, name: str) -> Any:  # anything else the editor offers: load it
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.editor(), name)
 
 
 def other_tools(

@@ -81,8 +81,11 @@ def clients(as_json: bool) -> int:
 
 
 def status(client_ids: tuple[str, ...], as_json: bool) -> int:
-    """``gwconf status [CLIENT...] [--json]``: where each client points now."""
-    from gwconf import operations, registry
+    """``gwconf status [CLIENT...] [--json]``: where each client points now.
+
+    ``operations`` (and the planning core it brings) is imported only for rows to show: with no
+    client applied or detected, status is the detection alone (issue 15)."""
+    from gwconf import registry
     from gwconf.ledger import Ledger
     from gwconf.paths import Env
     from gwconf.profiles import ProfileStore
@@ -112,13 +115,17 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
                 detected[c.id] = c.detect(env)
             if c.id in applied or detected.get(c.id):
                 clients.append(c)
-    profiles = operations.load_profiles(env)
+    store = ProfileStore(env)
+    profiles = _saved_profiles(store)
     for profile in profiles:  # masked wherever printed; a key command is not run for this
         _output.remember_key(profile.cheap_key(env))
-    rows = [
-        operations.client_status(c, env, profiles, ledger, detected=detected.get(c.id)) for c in clients
-    ]
-    store = ProfileStore(env)
+    rows = []
+    if clients:
+        from gwconf import operations
+
+        rows = [
+            operations.client_status(c, env, profiles, ledger, detected=detected.get(c.id)) for c in clients
+        ]
     active = store.active()
     here = _chosen_here(store)
     interrupted = (env.state_dir / "journal.json").exists()
@@ -174,6 +181,20 @@ def unreadable(rows: list[Any], ledger_damaged: object = None) -> int:
 
     broken = any(r.error is not None or any(": cannot be read (" in d for d in r.drift) for r in rows)
     return int(ExitCode.ERROR) if broken or ledger_damaged else 0
+
+
+def _saved_profiles(store: Any) -> list[Any]:
+    """Every saved profile that can be read (``operations.load_profiles``, without importing
+    operations: a test holds the two to the same answer)."""
+    from gwconf.errors import GwconfError
+
+    loaded = []
+    for name in store.names():
+        try:
+            loaded.append(store.load(name))
+        except GwconfError:
+            continue
+    return loaded
 
 
 def _chosen_here(store: object) -> dict[str, Any]:
