@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from gwconf import records
-from gwconf.fileio import fsync_dir, read_snapshot, write_private
+from gwconf.fileio import fsync_dir, read_snapshot, sha256, write_private
 from gwconf.formats import MISSING
 from gwconf.paths import Env
 from gwconf.secrets import KEY_PATTERN
@@ -33,9 +33,7 @@ def value_hash(value: Any) -> str:
         payload = "\x00missing"
     else:
         payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    import hashlib  # here, not at start: OpenSSL's start-up costs 3-5 ms
-
-    return hashlib.sha256(payload.encode()).hexdigest()
+    return str(sha256(payload.encode()))
 
 
 def leaf_hashes(value: dict[str, Any]) -> dict[str, str]:

@@ -7,6 +7,7 @@ whose last member carries a comment and no comma.
 
 from __future__ import annotations
 
+import array
 import json
 import random
 from typing import Any
@@ -1596,8 +1597,8 @@ def test_moved_blank_spans_give_the_spliced_mask(text: str, draw: st.DataObject)
     its piece blanked is refused (``_blank_runs``: the document then keeps its mask whole)."""
     cuts = sorted(draw.draw(st.lists(st.integers(0, len(text)), max_size=8, unique=True)))
     spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
-    starts = jsonfmt.array.array("q", [a for a, _ in spans])
-    ends = jsonfmt.array.array("q", [b for _, b in spans])
+    starts = array.array("q", [a for a, _ in spans])
+    ends = array.array("q", [b for _, b in spans])
     mask = jsonfmt._blanked(text, starts, ends)
     start = draw.draw(st.integers(0, len(text)))
     end = draw.draw(st.integers(start, len(text)))

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any
 
 from gwconf.errors import WriteRefused
 from gwconf.formats._base import (
@@ -45,6 +44,10 @@ from gwconf.formats._base import (
     trimmed_edit,
 )
 from gwconf.records import record
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dotenv-npm"
 

@@ -24,15 +24,12 @@ the JSONC code. New keys are written quoted, which JSON5 also reads.
 
 from __future__ import annotations
 
-import array
 import contextlib
-import copy
 import json
 import marshal
 import re
 from collections.abc import Callable, Iterator, Sequence
 from json.decoder import JSONDecodeError
-from typing import Any
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats._base import (
@@ -50,6 +47,14 @@ from gwconf.formats._base import (
     total,
     trimmed_edit,
 )
+
+TYPE_CHECKING = False  # typing, copy and array are imported where used (issue 15: a listing
+if TYPE_CHECKING:  # that loads this editor paid for all of typing)
+    import array
+    from typing import Any
+
+    _Scan = Callable[[str, int], tuple[Any, int]]  # (value, end) of the JSON value at an offset
+    _Child = tuple[Any, int, int, int]
 
 __all__ = ["JsonDocument", "load"]
 
@@ -131,7 +136,6 @@ def _bad_constant(name: str) -> Any:
 
 # json's string scanner (C when available), the one its decoder runs on keys; typeshed omits it
 scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-_Scan = Callable[[str, int], tuple[Any, int]]  # (value, end) of the JSON value at an offset
 
 
 def _scanner(decoder: json.JSONDecoder) -> _Scan:
@@ -160,6 +164,8 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
             _DUPLICATES[0] = False
             text, masked, trailing, data = _prepare5(text, source)
         else:
+            import array
+
             blanks = (array.array("q"), array.array("q"))
             masked, trailing, data = _prepare(text, source, strict=fmt == "json", blanks=blanks)
     doc = JsonDocument(text, source, fmt, masked, trailing, data, blanks)
@@ -1151,7 +1157,6 @@ def _guard(source: str) -> Iterator[None]:
 
 
 # A child of an object or array: (key or index, start of key or value, value start, value end).
-_Child = tuple[Any, int, int, int]
 
 
 def _walk(masked: str, container: int, after: _Child | None, index: int) -> Iterator[_Child]:
@@ -1394,6 +1399,8 @@ class JsonDocument:
                 self._create_top(value)
             else:
                 self._create(path, depth, child_start, start, value, "set")
+            import copy
+
             self.ops.append(Op("set", done + path[depth:], copy.deepcopy(value)))
 
     def append(self, path: KeyPath, value: Any) -> int:
@@ -1410,6 +1417,8 @@ class JsonDocument:
             else:
                 self._create(path, depth, child_start, start, [value], "append to")
                 index = 0
+            import copy
+
             self.ops.append(Op("append", done + path[depth:], copy.deepcopy(value)))
             return index
 
@@ -1757,6 +1766,8 @@ class JsonDocument:
         data = self._data
         if self._dups or self.fmt == "json5" or type(data) is not dict or top < 0 or self._masked[top] != "{":
             return
+        import array
+
         known = self._known.get(top)
         back = self._back
         if known is None:
