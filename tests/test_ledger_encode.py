@@ -61,16 +61,3 @@ def test_an_entry_encoded_again_is_taken_from_the_kept_texts_whoever_else_holds_
     encode({"version": 2, "clients": {"c": entry}})
     assert len(ledger._ENTRY_TEXT) == kept and holder
 
-
-def test_digests_of_small_and_big_data_are_hashlibs() -> None:
-    """Small data is hashed by CPython's own SHA-256 (no OpenSSL start-up for a listing), big data
-    by hashlib's: the same digest either way, on both sides of the size between them."""
-    import hashlib
-    import os
-
-    from gwconf import fileio
-
-    for size in (0, 1, 64, fileio._SMALL - 1, fileio._SMALL, fileio._SMALL + 1, 3 * fileio._SMALL):
-        data = os.urandom(size)
-        assert fileio.sha256(data) == hashlib.sha256(data).hexdigest(), size
-    assert fileio.sha256(None) is None

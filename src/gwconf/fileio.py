@@ -19,39 +19,17 @@ from pathlib import Path
 from gwconf.errors import ConcurrentChange, GwconfError, ParseError, WriteRefused
 from gwconf.records import record
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, not read
 TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are removed by plan.repair
 
 
 def sha256(data: bytes | None) -> str | None:
-    if data is None:
-        return None
-    if len(data) < _SMALL:
-        return str(_small_sha256()(data).hexdigest())
-    import hashlib  # here, not at start: OpenSSL's start-up costs 3-5 ms (4-12 on a busy machine)
+    """The hex SHA-256 of ``data``, by hashlib's OpenSSL. CPython's own SHA-256 imports faster
+    (0.6 ms against 3-5), but hashes so much slower that ``status`` on an applied home and the
+    dry run both took longer with it (issue 15, measured)."""
+    import hashlib  # here, not at start: OpenSSL's start-up costs 3-5 ms
 
-    return hashlib.sha256(data).hexdigest()
-
-
-_SMALL = 256 * 1024  # OpenSSL's SHA-256 is several times faster: worth its start-up above this
-
-
-def _small_sha256() -> Any:
-    """CPython's own SHA-256 (``_sha2`` from 3.12, ``_sha256`` before): the same digest as
-    hashlib's, imported in 0.6 ms instead of OpenSSL's 3-12. The listings hash every applied
-    file and managed value, all small (issue 15)."""
-    try:
-        from _sha2 import sha256 as made  # type: ignore[import-not-found]
-    except ImportError:
-        try:
-            from _sha256 import sha256 as made  # type: ignore[import-not-found]
-        except ImportError:  # built without them: hashlib has one
-            from hashlib import sha256 as made
-    return made
+    return None if data is None else hashlib.sha256(data).hexdigest()
 
 
 def resolve(path: Path) -> Path:
