@@ -631,14 +631,7 @@ def drift(
 
 
 def load_profiles(env: Env) -> list[Profile]:
-    store = ProfileStore(env)
-    loaded = []
-    for name in store.names():
-        try:
-            loaded.append(store.load(name))
-        except GwconfError:
-            continue
-    return loaded
+    return ProfileStore(env).readable()
 
 
 def findings_text(findings: list[Finding]) -> list[str]:

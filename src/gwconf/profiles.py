@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from gwconf import binding, secrets, urls
-from gwconf.errors import ParseError, ProfileError
+from gwconf.errors import GwconfError, ParseError, ProfileError
 from gwconf.fileio import decode_text, exclusive_lock, read_snapshot, remove_file, write_private
 from gwconf.paths import Env
 from gwconf.records import field, record
@@ -521,6 +521,17 @@ class ProfileStore:
         if not self.folder.is_dir():
             return []
         return sorted(p.stem for p in self.folder.glob("*.toml") if NAME_PATTERN.match(p.stem))
+
+    def readable(self) -> list[Profile]:
+        """Every saved profile that can be read; a damaged one is left out (the listings show
+        what they can; ``profile list`` names the damaged one)."""
+        loaded = []
+        for name in self.names():
+            try:
+                loaded.append(self.load(name))
+            except GwconfError:
+                continue
+        return loaded
 
     def exists(self, name: str) -> bool:
         return self.path_for(name).exists()

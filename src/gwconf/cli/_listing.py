@@ -116,7 +116,7 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
             if c.id in applied or detected.get(c.id):
                 clients.append(c)
     store = ProfileStore(env)
-    profiles = _saved_profiles(store)
+    profiles = store.readable()
     for profile in profiles:  # masked wherever printed; a key command is not run for this
         _output.remember_key(profile.cheap_key(env))
     rows = []
@@ -181,20 +181,6 @@ def unreadable(rows: list[Any], ledger_damaged: object = None) -> int:
 
     broken = any(r.error is not None or any(": cannot be read (" in d for d in r.drift) for r in rows)
     return int(ExitCode.ERROR) if broken or ledger_damaged else 0
-
-
-def _saved_profiles(store: Any) -> list[Any]:
-    """Every saved profile that can be read (``operations.load_profiles``, without importing
-    operations: a test holds the two to the same answer)."""
-    from gwconf.errors import GwconfError
-
-    loaded = []
-    for name in store.names():
-        try:
-            loaded.append(store.load(name))
-        except GwconfError:
-            continue
-    return loaded
 
 
 def _chosen_here(store: object) -> dict[str, Any]:
