@@ -173,13 +173,15 @@ class Loaded:
     data: Any  # plain data before any edit
 
 
-def load_file(file: ConfigFile, env: Env) -> Loaded:
+def load_file(file: ConfigFile, env: Env, *, read: Any = None) -> Loaded:
+    """``read(format, text, shown)``: what makes the document of a non-empty text instead of the
+    format's editor (``operations.listing_file``: the listings' cheaper reads)."""
     shown = display(file.path, env)
     snap = read_snapshot(file.path, shown)
     text, had_bom = formats.decode(snap.data or b"", shown)
     if not text and file.format in _DEFERRED_FORMATS:
         return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
-    doc = formats.load(file.format, text, shown)
+    doc = (read or formats.load)(file.format, text, shown)
     # No copy: every editor hands out data it never changes afterwards (a fresh value, or a cached
     # one that an edit replaces; tests/test_plan_snapshot.py). A deep copy cost as much as parsing.
     return Loaded(file, shown, snap, had_bom, doc, doc.data())
@@ -882,7 +884,7 @@ def _write_clients(
             write_private(journal, json.dumps(_journal(done, prepared, copies, staged)).encode())
     except BaseException:  # interrupted: every client replaced so far is put back as it was
         for plan in reversed(done):
-            _put_back_all(prepared[plan.client.id])
+            _put_back_all([item.change for item in prepared[plan.client.id]])
         _remove_journal(journal, copies)
         raise
     if not done:
@@ -1097,8 +1099,7 @@ def _replace_all(prepared: list[_Prepared]) -> None:
                 )
             done.append(change)
     except BaseException as exc:
-        for written in reversed(done):
-            _put_back(written.snapshot.target, written.snapshot.data, written.snapshot.mode, written.secret)
+        _put_back_all(done)
         if isinstance(exc, OSError):
             raise WriteRefused(
                 f"could not write {change.display}: {exc.strerror or exc}; nothing was changed.",
@@ -1107,10 +1108,9 @@ def _replace_all(prepared: list[_Prepared]) -> None:
         raise
 
 
-def _put_back_all(prepared: list[_Prepared]) -> None:
-    """A client whose files were all replaced, as it was (an interrupted run of many clients)."""
-    for item in reversed(prepared):
-        change = item.change
+def _put_back_all(changes: list[FileChange]) -> None:
+    """Replaced files as they were, the last replaced first."""
+    for change in reversed(changes):
         _put_back(change.snapshot.target, change.snapshot.data, change.snapshot.mode, change.secret)
 
 
