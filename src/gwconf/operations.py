@@ -419,14 +419,13 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
             pass  # read_snapshot names what is wrong
     if fmt not in _LISTED_JSON and fmt not in _PLAIN_READERS:
         return planning.load_file(file, env)
-    from gwconf import formats
-    from gwconf.fileio import read_snapshot
+    return planning.load_file(file, env, read=_listing_document)
 
-    shown = display(file.path, env)
-    snap = read_snapshot(file.path, shown)
-    text, had_bom = formats.decode(snap.data or b"", shown)
-    if not text:
-        return planning.Loaded(file, shown, snap, had_bom, planning._EmptyDocument(fmt, shown), {})
+
+def _listing_document(fmt: str, text: str, shown: str) -> ListingDocument:
+    """The document ``listing_file`` reads a non-empty text into (``load_file``'s ``read``)."""
+    from gwconf import formats
+
     editor = None
     if fmt in _PLAIN_READERS:
         import importlib
@@ -435,13 +434,12 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
         if data is None:
             editor = formats.load(fmt, text, shown)
             data = editor.data()
-        doc = ListingDocument(fmt, shown, text, data, editor, copies=fmt == "yaml")
-        return planning.Loaded(file, shown, snap, had_bom, doc, data)
+        return ListingDocument(fmt, shown, text, data, editor, copies=fmt == "yaml")
     data = _plain_json(text)
     if data is _NOT_PLAIN:
         editor = formats.load(fmt, text, shown)
         data = editor.data()
-    return planning.Loaded(file, shown, snap, had_bom, ListingDocument(fmt, shown, text, data, editor), data)
+    return ListingDocument(fmt, shown, text, data, editor)
 
 
 _NOT_PLAIN = object()
