@@ -36,7 +36,7 @@ args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
 watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil",
-           "tomllib", "dataclasses", "inspect", "typing", "copy", "shlex"}
+           "tomllib", "dataclasses", "inspect", "typing", "copy", "shlex", "hashlib"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))
@@ -182,6 +182,21 @@ def test_a_dry_run_on_a_strict_toml_file_loads_no_tomlkit_and_starts_nothing(pro
     assert code == 0, output
     assert '+model = "my-model"  # mine' in output and "+[model_providers.gwconf]" in output
     assert not set(loaded) & {"tomlkit", "subprocess", "tempfile"}, loaded
+
+
+def test_a_dry_run_hashes_nothing(profile, tmp_path) -> None:
+    """The key records' value hashes are the ledger's, made when a write asks for them: a dry run
+    shows none, and hashing brought hashlib, whose OpenSSL start costs 3-5 ms (issue 15)."""
+    config = tmp_path / "home" / ".claude" / "settings.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('{\n  "model": "x"\n}\n')
+    (tmp_path / "home" / ".codex").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "home" / ".codex" / "config.toml").write_text('model = "gpt-5"\n')
+    found, output, errors = probe_with_stderr(["apply", "claude-code", "codex", "--dry-run"])
+    code, loaded = found["code"], found["loaded"]
+    assert code == 0, output + errors
+    assert '"ANTHROPIC_BASE_URL"' in output and '+model = "my-model"' in output
+    assert "hashlib" not in loaded, loaded
 
 
 @pytest.mark.parametrize("args", [["profile", "list"], ["clients"], ["status"]])

@@ -11,6 +11,7 @@ ledger once and removes the journal. A run killed half-way is repaired by the ne
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import time
@@ -56,14 +57,32 @@ class FileChange:
     display: str
     snapshot: Snapshot
     after: bytes | None
-    key_records: list[KeyRecord] = field(default_factory=list)
     after_data: Any = None
     before_data: Any = MISSING  # what the bytes before read as, when the plan parsed them
     restoring: bool = False
     restore_mode: int | None = None  # restore: the mode the file had before gwconf
     holds_key: bool = False  # the new bytes hold the profile's key (whatever the client declares)
-    parents: list[tuple[Any, ...]] = field(default_factory=list)  # containers the edit created
     record: dict[str, Any] | None = None  # restore: the ledger's record of this file
+    # an edit's ops and whether the file is secret: its key records are worked out from them
+    # when a write asks (a dry run shows none, and their hashes brought hashlib's OpenSSL start)
+    edit: tuple[list[formats.Op], bool] | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def _keys(self) -> tuple[list[KeyRecord], list[tuple[Any, ...]]]:
+        if self.edit is None:
+            return [], []
+        ops, secret = self.edit
+        return key_records(self.before_data, self.after_data, ops, secret=secret)
+
+    @property
+    def key_records(self) -> list[KeyRecord]:
+        """The managed keys the edit wrote (the write fills in their backup's name)."""
+        return self._keys[0]
+
+    @property
+    def parents(self) -> list[tuple[Any, ...]]:
+        """The containers the edit created."""
+        return self._keys[1]
 
     @property
     def secret(self) -> bool:
@@ -298,18 +317,16 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
         return None
     after = formats.encode(text, item.had_bom)
     holds_key = bool(key and key.encode() in after)
-    records, parents = key_records(item.data, after_data, item.doc.ops, secret=item.file.secret or holds_key)
     return FileChange(
         client_id=client_id,
         file=item.file,
         display=item.display,
         snapshot=item.snapshot,
         after=after,
-        key_records=records,
         holds_key=holds_key,
         after_data=after_data,
         before_data=item.data,
-        parents=parents,
+        edit=(list(item.doc.ops), item.file.secret or holds_key),
     )
 
 
