@@ -330,3 +330,17 @@ def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, op
     plain = "\n" not in text.replace("\r\n", "") and not any("\n" in value for _, _, value in ops)
     if "\r\n" in text and plain:
         assert not re.search(r"(?<!\r)\n", out)
+
+
+def test_the_npm_patterns_classes_are_javascripts_over_every_code_point() -> None:
+    """``_JS_S`` and ``_JS_DOT`` are spelled to compile cheaply; they match exactly the characters
+    of JavaScript's ``\\s`` and ``.`` (the classes written out), on this Python's Unicode tables."""
+    from gwconf.formats import dotenv
+
+    space = re.compile(f"[{dotenv._JS_WS}]")
+    dot = re.compile(r"[^\n\r\u2028\u2029]")
+    cheap_space, cheap_dot = re.compile(dotenv._JS_S), re.compile(dotenv._JS_DOT)
+    every = "".join(map(chr, range(0x110000)))
+    assert [m.start() for m in cheap_space.finditer(every)] == [m.start() for m in space.finditer(every)]
+    assert [m.start() for m in cheap_dot.finditer(every)] == [m.start() for m in dot.finditer(every)]
+    assert {c for c in every if space.match(c)} == set(dotenv._JS_CHARS)  # what trim() takes off

@@ -1475,3 +1475,14 @@ def test_a_text_that_composes_but_holds_no_data_is_grafted_as_composed() -> None
     grafted = yaml_format._grafted(tree, base, text, [changed_edit(base, text)], SRC)
     composed = yaml_format._compose(text, SRC)
     assert grafted is not None and _shape(grafted.root) == _shape(composed.root)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*" :#\"\\'\t\nab-", "\x7f", "\x85", "\u2028", "é"]), max_size=12))
+def test_the_scalar_checks_without_their_patterns_agree_with_them(text: str) -> None:
+    """Printable ASCII skips the three patterns; every text still gets their answers."""
+    y = yaml_format
+    assert y._plain_bad(text) == bool(y._PLAIN_BAD.search(text))
+    assert y._sq_bad(text) == bool(y._SQ_BAD.search(text))
+    escaped = y._DQ_ESCAPE.sub(lambda m: y._DQ_NAMED.get(m.group(), f"\\u{ord(m.group()):04x}"), text)
+    assert y._double(text) == '"' + escaped + '"'
