@@ -533,3 +533,16 @@ def test_plain_yaml_reads_generated_block_documents_as_pyyaml(tree: dict, data: 
     if found is None:
         return
     assert marshal.dumps(found) == marshal.dumps(yaml.safe_load(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.one_of(_SECRETISH, st.sampled_from(["\u212aey: sk-abcdef123456", "İ", "ＫEY=x", "名前"])), max_size=4))
+def test_the_lines_redaction_skips_hold_no_secret_name(lines: list[str]) -> None:
+    """``_named_lines`` meets the name patterns only with lines holding a secret-ish word (found in
+    ``str.lower``'s text, which lowers more than ASCII and lengthens U+0130): applying them to
+    every line masks exactly the same."""
+    from gwconf import secrets
+
+    text = "\n".join(lines)
+    every = "".join(secrets._named_values(line) for line in text.splitlines(keepends=True))
+    assert secrets._named_lines(text) == every
