@@ -363,7 +363,20 @@ def __getattr__(name: str) -> Any:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
+    _fewer_collections()
     sys.exit(run(sys.argv[1:] if argv is None else argv))
+
+
+def _fewer_collections() -> None:
+    """One command makes a great many short-lived containers (each file's data, nodes, tokens)
+    and next to no reference cycles, then ends: the youngest generation is collected a
+    seventieth as often, so the older ones (which walk every object loaded, modules included)
+    seldom are. The collector was 2.3% of a dry run's instructions (callgrind: 1,004M, 981M
+    with it disabled). Cycles are still collected, later. The process's own entry point only:
+    in-process callers (tests) keep their collector as it was."""
+    import gc
+
+    gc.set_threshold(50_000, 10, 10)
 
 
 def run(args: list[str]) -> int:
