@@ -79,6 +79,7 @@ _PY_DECODE = {
     "t": "\t",
     "v": "\v",
 }
+_PY_INLINE_COMMENT = lazy(r"\s+#.*")
 _PY_INTERPOLATION = lazy(r"\$\{[^}]*\}")  # python-dotenv would expand it
 
 # -- npm dotenv 17 (lib/main.js), JavaScript's classes spelled out --------------------------------
@@ -189,12 +190,15 @@ class DotenvDocument(NamedValues):
     def _parse(self, text: str) -> list[_Binding]:
         # Both libraries read with universal newlines: CRLF and CR become LF. ``shift`` maps an
         # offset in that text back to the file (a CRLF is one character shorter there).
-        norm = text.replace("\r\n", "\n")
-        crlf = [m.start() - k for k, m in enumerate(re.finditer("\r\n", text))]
-        norm = norm.replace("\r", "\n")
+        if "\r" in text:
+            norm = text.replace("\r\n", "\n")
+            crlf = [m.start() - k for k, m in enumerate(re.finditer("\r\n", text))]
+            norm = norm.replace("\r", "\n")
+        else:  # the usual file: the same offsets
+            norm, crlf = text, []
 
         def shift(i: int) -> int:
-            return i + bisect.bisect_left(crlf, i)
+            return i + bisect.bisect_left(crlf, i) if crlf else i
 
         if self.fmt == "dotenv-npm":
             found = self._parse_npm(norm, text, shift)
@@ -220,8 +224,10 @@ class DotenvDocument(NamedValues):
             pos = _PY_EXPORT.match(norm, pos).end()
             key_at = pos
             char = norm[pos : pos + 1]
-            if char == "#":
-                key = None
+            if char == "#":  # a comment line: no '=' after it, to its end and the line break
+                end = norm.find("\n", pos)  # (what the steps below would find: norm holds no \r)
+                pos = len(norm) if end < 0 else end + 1
+                continue
             else:
                 m = (_PY_SINGLE_KEY if char == "'" else _PY_KEY).match(norm, pos)
                 if m is None:
@@ -245,7 +251,7 @@ class DotenvDocument(NamedValues):
                     value = ""
                 else:
                     part = _PY_UNQUOTED.match(norm, pos).group(1)
-                    value = re.sub(r"\s+#.*", "", part).rstrip()
+                    value = (_PY_INLINE_COMMENT.sub("", part) if "#" in part else part).rstrip()
                     token, pos = (pos, pos + len(value)), pos + len(part)
             pos = _PY_COMMENT.match(norm, pos).end()
             m = _PY_EOL.match(norm, pos)
