@@ -1489,3 +1489,48 @@ def test_a_change_that_is_not_whole_lines_is_read_whole(base: str, new: str) -> 
     from gwconf.formats.toml import _local_read, _sections
 
     assert _local_read(base, tomllib.loads(base), new, [changed_edit(base, new)], _sections(base)) is None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toml_files(), _OPS)
+def test_every_read_the_editor_and_its_gate_make_is_tomllibs(file, ops) -> None:
+    """The editor, its write gate's whole and line-by-line read-backs and its candidates read TOML
+    through ``_loads`` (``plaintoml`` for plain text, else tomllib): each of those reads, over
+    random files and random edits, gives tomllib's data, key order included (marshal's bytes), or
+    is refused where tomllib refuses the text."""
+    import marshal
+    import tomllib
+
+    from gwconf.formats import toml as toml_format
+
+    real = toml_format._loads
+    seen: list[str] = []
+
+    def checked(text: str) -> dict:
+        seen.append(text)
+        try:
+            expected = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            with pytest.raises(ValueError):
+                real(text)
+            raise
+        got = real(text)
+        assert marshal.dumps(got) == marshal.dumps(expected), text
+        return got
+
+    toml_format._loads = checked  # type: ignore[assignment]
+    try:
+        text, _ = file
+        doc = load("toml", text, "random.toml")
+        for kind, path, value in ops:
+            try:
+                if kind == "set" and not _blocked(doc.data(), path):
+                    doc.set(path, value)
+                elif kind == "delete":
+                    doc.delete(path)
+            except WriteRefused:
+                pass
+        verify_edit("toml", load("toml", text, "random.toml"), doc)
+    finally:
+        toml_format._loads = real  # type: ignore[assignment]
+    assert seen  # the reads went through _loads

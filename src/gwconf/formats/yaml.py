@@ -22,7 +22,6 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
 
 import yaml
 from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
@@ -56,6 +55,10 @@ from gwconf.formats._base import (
     trimmed_edit,
 )
 from gwconf.records import record
+
+TYPE_CHECKING = False  # typing costs about 3 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
 
