@@ -10,6 +10,7 @@ from __future__ import annotations
 import array
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -1635,3 +1636,26 @@ def test_a_big_files_last_edit_makes_no_mask() -> None:
     assert doc._mask_cache is None and out == whole.dump()
     assert doc._masked == whole._masked
     assert data == load(out, "f", fmt="jsonc").data()
+
+
+def _unit_by_line_starts(text: str) -> str:
+    """``_detect_unit`` as it was written: every line start tried with ``^`` and re.M."""
+    smallest = 0
+    for count, match in enumerate(re.finditer(r'^([ \t]+)["\x01]', text[: 1 << 16], re.M)):
+        indent = match.group(1)
+        if indent[0] == "\t":
+            if not smallest:
+                return "\t"
+        elif "\t" not in indent and (not smallest or len(indent) < smallest):
+            smallest = len(indent)
+        if count > 200:
+            break
+    return " " * smallest if smallest else "  "
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\r\n", '"', "\x01", "a", "{", ":"]), max_size=60).map("".join))
+def test_the_indent_unit_found_by_line_breaks_is_the_one_found_at_every_line_start(text: str) -> None:
+    from gwconf.formats.json import _detect_unit
+
+    assert _detect_unit(text) == _unit_by_line_starts(text)
