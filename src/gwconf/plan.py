@@ -196,7 +196,11 @@ def load_file(file: ConfigFile, env: Env, *, read: Any = None) -> Loaded:
     """``read(format, text, shown)``: what makes the document of a non-empty text instead of the
     format's editor (``operations.listing_file``: the listings' cheaper reads)."""
     shown = display(file.path, env)
-    snap = read_snapshot(file.path, shown)
+    return _parsed(file, shown, read_snapshot(file.path, shown), read)
+
+
+def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None) -> Loaded:
+    """``load_file`` once the snapshot is read."""
     text, had_bom = formats.decode(snap.data or b"", shown)
     if not text and file.format in _DEFERRED_FORMATS:
         return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
@@ -399,20 +403,25 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
     plan = ClientPlan(client=client)
     for key, record in ledger.files(client.id).items():
         file = _file_for(client, env, Path(key), record)
-        item = load_file(file, env)
-        plan.read.append((item.snapshot, item.display))
+        shown = display(file.path, env)
+        snap = read_snapshot(file.path, shown)
+        plan.read.append((snap, shown))
         backups = backups_for(env, client.id, Path(key), record)
         written = record.get("written_sha256")
-        if not item.snapshot.exists:
+        if not snap.exists:
             if not record.get("created"):
-                plan.notes.append(f"{item.display} was removed since gwconf wrote it; left removed")
+                plan.notes.append(f"{shown} was removed since gwconf wrote it; left removed")
             continue
-        if record.get("history") == "gwconf" and written and item.snapshot.digest == written:
+        if record.get("history") == "gwconf" and written and snap.digest == written:
             pristine = backups.pristine()
             if pristine is not None:  # nothing but gwconf wrote it since the copy: the original bytes
+                # (not parsed: they are gwconf's own last write, and the copy goes back whole)
                 after = None if pristine is MISSING else pristine
-                plan.changes.append(_restoring(client.id, item, after, backups.pristine_mode(), record))
+                plan.changes.append(
+                    _restoring(client.id, file, shown, snap, after, backups.pristine_mode(), record)
+                )
                 continue
+        item = _parsed(file, shown, snap)
         for managed in reversed(rebased_keys(record["keys"], item.data)):
             _restore_key(item, managed, backups, plan, client.restamped)
         _remove_empty_parents(item, record)
@@ -436,7 +445,9 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             and item.snapshot.mode == record["mode"]
         ):
             restore_mode = backups.pristine_mode()  # the mode gwconf changed (0600 for a key), put back
-        plan.changes.append(_restoring(client.id, item, after_bytes, restore_mode, record))
+        plan.changes.append(
+            _restoring(client.id, item.file, item.display, item.snapshot, after_bytes, restore_mode, record)
+        )
     return plan
 
 
@@ -463,7 +474,9 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
         if meta.get("history") == "gwconf" and item.snapshot.digest == meta.get("written_sha256"):
             after = None if pristine is MISSING else pristine
             record = {"folders": meta.get("folders", [])}
-            plan.changes.append(_restoring(client.id, item, after, store.pristine_mode(), record))
+            plan.changes.append(
+                _restoring(client.id, item.file, item.display, item.snapshot, after, store.pristine_mode(), record)
+            )
             wheres.append(where)
         elif item.snapshot.exists:
             plan.left_alone.append(
@@ -495,14 +508,20 @@ def clients_in_backups(env: Env) -> list[str]:
 
 
 def _restoring(
-    client_id: str, item: Loaded, after: bytes | None, mode: int | None, record: dict[str, Any]
+    client_id: str,
+    file: ConfigFile,
+    shown: str,
+    snapshot: Snapshot,
+    after: bytes | None,
+    mode: int | None,
+    record: dict[str, Any],
 ) -> FileChange:
     """A restore's change of one file: ``after`` (None: remove it), back in the mode it had."""
     return FileChange(
         client_id,
-        item.file,
-        item.display,
-        item.snapshot,
+        file,
+        shown,
+        snapshot,
         after,
         restoring=True,
         restore_mode=mode,
