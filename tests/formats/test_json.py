@@ -8,9 +8,11 @@ whose last member carries a comment and no comma.
 from __future__ import annotations
 
 import array
+import contextlib
 import json
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -1514,6 +1516,30 @@ def _check_known(doc: jsonfmt.JsonDocument, finish: bool) -> None:
             assert doc._known[container][1] is True
 
 
+@contextlib.contextmanager
+def _spans_kept() -> Iterator[None]:
+    """Documents loaded inside keep their mask as its blanked spans whatever their size (a file
+    over ``_SPANS_ABOVE`` does; a smaller one keeps its mask whole)."""
+    saved = jsonfmt._SPANS_ABOVE
+    jsonfmt._SPANS_ABOVE = -1
+    try:
+        yield
+    finally:
+        jsonfmt._SPANS_ABOVE = saved
+
+
+def test_a_small_file_keeps_its_mask_whole_and_a_big_one_its_spans() -> None:
+    text = '{\n  // c\n  "a": 1,\n}\n'
+    small = load(text, "f", fmt="jsonc")
+    assert small._blanks is None and small._masked == '{\n      \n  "a": 1 \n}\n'
+    with _spans_kept():
+        spans = load(text, "f", fmt="jsonc")
+    assert spans._blanks is not None
+    for doc in (small, spans):
+        doc.set(("b",), 2)
+    assert small.dump() == spans.dump() and small._masked == spans._masked
+
+
 @given(DOCUMENTS, LAYOUT, st.data())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_known_children_follow_the_splices(
@@ -1525,7 +1551,8 @@ def test_known_children_follow_the_splices(
     fresh walk, and the text and ops are those of a document that forgets everything before
     each operation."""
     text, fmt, _ = render(data, layout)
-    doc = load(text, "f", fmt=fmt)
+    with _spans_kept():
+        doc = load(text, "f", fmt=fmt)
     slow = load(text, "f", fmt=fmt)
     slow._masked = slow._masked  # kept whole and spliced: the reference for the spans' mask
     expected: Any = json.loads(json.dumps(data))
@@ -1627,7 +1654,8 @@ def test_a_big_files_last_edit_makes_no_mask() -> None:
     mask is let go (not two masks, or a mask and the new text, at once) and never made again;
     made when read, it is the mask spliced whole."""
     text = _big_settings()
-    doc = load(text, "f", fmt="jsonc")
+    with _spans_kept():  # as a file over _SPANS_ABOVE is kept
+        doc = load(text, "f", fmt="jsonc")
     whole = load(text, "f", fmt="jsonc")
     whole._masked = whole._masked
     for edited in (doc, whole):
