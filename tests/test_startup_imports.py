@@ -504,3 +504,34 @@ def test_listings_read_a_plain_yaml_file_without_pyyaml(profile, home) -> None:
     result, output = probe_all(["clients"])
     assert result["code"] == 0, output
     assert "yaml" in result["loaded"], result
+
+
+def test_pyyamls_resolvers_compile_on_first_use_and_still_resolve_every_implicit_type() -> None:
+    """formats._import_pyyaml defers every pattern PyYAML compiles at import (its resolvers', its
+    constructor's timestamp): each is compiled by its first match, and both PyYAML's safe_load
+    and gwconf's YAML editor still read every implicit type as YAML 1.1 says."""
+    code = (
+        "import datetime, json\n"
+        "from gwconf import formats\n"
+        "text = 'a: 2024-01-02\\nb: 1.5\\nc: 0x10\\nd: yes\\ne: ~\\nf: 3.5-turbo\\ng: 12\\nh: .inf\\n'\n"
+        "doc = formats.load('yaml', text, 'x.yaml')\n"
+        "import yaml\n"
+        "lazy = {type(r).__name__ for rs in yaml.SafeLoader.yaml_implicit_resolvers.values() for _, r in rs}\n"
+        "for data in (doc.data(), yaml.safe_load(text)):\n"
+        "    print(json.dumps({k: [type(v).__name__, str(v)] for k, v in data.items()}, sort_keys=True))\n"
+        "print(sorted(lazy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    editor, library, lazy = out.splitlines()
+    assert editor == library
+    assert json.loads(editor) == {
+        "a": ["date", "2024-01-02"],
+        "b": ["float", "1.5"],
+        "c": ["int", "16"],
+        "d": ["bool", "True"],
+        "e": ["NoneType", "None"],
+        "f": ["str", "3.5-turbo"],
+        "g": ["int", "12"],
+        "h": ["float", "inf"],
+    }
+    assert lazy == "['LazyPattern']"

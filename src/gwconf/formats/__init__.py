@@ -79,19 +79,21 @@ def load(fmt: str, text: str, source: str) -> Document:
 
 
 def _import_pyyaml() -> None:
-    """Import PyYAML with its pure-Python reader's ``NON_PRINTABLE`` compiled on first use.
+    """Import PyYAML with the patterns it compiles at import compiled on first use.
 
-    That one pattern, a character class over all of Unicode, is compiled when ``yaml`` is
-    imported and took 10 ms of every command that reads a YAML file (issue 15), though gwconf
-    reads YAML through libyaml's parser, which never uses it. While ``yaml`` is imported,
-    ``re.compile`` hands back a ``LazyPattern`` for that pattern alone; where libyaml is missing
-    and the pure-Python reader runs, the first ``search`` compiles it."""
+    Its pure-Python reader's ``NON_PRINTABLE``, a character class over all of Unicode, took 10 ms
+    of every command that reads a YAML file (issue 15), though gwconf reads YAML through
+    libyaml's parser, which never uses it; the resolvers' patterns (timestamps, floats, ints,
+    booleans, nulls, merge and value keys) and the constructor's timestamp took 2-4 ms more,
+    and a file's plain scalars need few of them (a timestamp's only for text that starts with a
+    digit and is no number). While ``yaml`` is imported, ``re.compile`` hands back a
+    ``LazyPattern`` for each text pattern; its first ``match`` or ``search`` compiles it."""
     import re
 
     real_compile = re.compile
 
     def compile_deferring(pattern: Any, flags: int = 0) -> Any:
-        if isinstance(pattern, str) and pattern.startswith("[^\t\n\r -~\x85"):
+        if isinstance(pattern, str):
             return LazyPattern(pattern, flags)
         return real_compile(pattern, flags)
 
