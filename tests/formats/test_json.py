@@ -1033,16 +1033,20 @@ def test_reread_of_a_big_file_compares_its_mask_piece_by_piece() -> None:
 )
 @settings(max_examples=300, deadline=None)
 def test_splice_without_slicing_gives_the_same_text(text: str, start: int, length: int, piece: str) -> None:
-    """_spliced widens the replaced span until str.replace finds it first at ``start``."""
+    """_spliced widens the replaced span until str.replace finds it first at ``start`` (a text
+    over ``_SPANS_ABOVE``: a smaller one is sliced)."""
     start = min(start, len(text))
     end = min(len(text), start + length)
     assert jsonfmt._spliced(text, start, end, piece) == text[:start] + piece + text[end:]
+    with _spans_kept():
+        assert jsonfmt._spliced(text, start, end, piece) == text[:start] + piece + text[end:]
 
 
 def test_splice_in_a_text_that_repeats_itself() -> None:
     text = "ab" * 100_000
     for start, end in [(0, 0), (1, 3), (150_001, 150_001), (199_999, 200_000), (200_000, 200_000)]:
-        assert jsonfmt._spliced(text, start, end, "X") == text[:start] + "X" + text[end:]
+        with _spans_kept():
+            assert jsonfmt._spliced(text, start, end, "X") == text[:start] + "X" + text[end:]
 
 
 # -- the write gate's member-by-member check of a big object --------------------------------------

@@ -991,6 +991,8 @@ def _spliced(text: str, start: int, end: int, piece: str) -> str:
     the right until its first occurrence in the text is the one at ``start``."""
     if start == len(text):
         return text + piece
+    if len(text) <= _SPANS_ABOVE:  # a small text: its slices cost less than finding a unique span
+        return "".join((text[:start], piece, text[end:]))
     for width in (64, 4096, 1 << 20):
         stop = max(end, min(len(text), start + width))
         old = text[start:stop]
