@@ -15,7 +15,7 @@ import functools
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gwconf import formats, records
@@ -121,12 +121,15 @@ _CONTEXT = 3  # difflib's default: the lines shown around each change
 
 
 def unified_diff(old: list[str], new: list[str], fromfile: str, tofile: str) -> list[str]:
-    """``difflib.unified_diff`` made on the lines between the two texts' common start and end
-    (with the context kept), its hunks' line numbers moved back to the whole files.
+    """``difflib.unified_diff``'s output for difflib's opcodes of the lines between the two
+    texts' common start and end, those runs kept as they are (equal, their line numbers the
+    whole files').
 
     An edit changes a few lines of a file; difflib compared all of them, and the diffs were 5% of
-    ``gwconf apply --all --dry-run`` (issue 15). A property test holds the result to difflib's
-    own on the whole texts wherever the middle has no line that autojunk would drop."""
+    ``gwconf apply --all --dry-run`` (issue 15). Only the changed middle goes to difflib: with
+    the context lines given to it too, where lines repeat it could align them otherwise and make
+    a longer diff than on the whole files. A property test holds the result to a valid patch
+    never longer than difflib's, and to difflib's own where no line repeats."""
     import difflib
 
     limit = min(len(old), len(new))
@@ -136,24 +139,59 @@ def unified_diff(old: list[str], new: list[str], fromfile: str, tofile: str) -> 
     tail = 0
     while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    skip = max(head - _CONTEXT, 0)
-    keep_tail = max(tail - _CONTEXT, 0)
-    lines = list(
-        difflib.unified_diff(
-            old[skip : len(old) - keep_tail], new[skip : len(new) - keep_tail], fromfile, tofile, lineterm="\n"
-        )
-    )
-    if skip:
-        lines = [_moved_hunk(line, skip) if line.startswith("@@ ") else line for line in lines]
+    opcodes: list[tuple[str, int, int, int, int]] = [("equal", 0, head, 0, head)] if head else []
+    middle = difflib.SequenceMatcher(None, old[head : len(old) - tail], new[head : len(new) - tail])
+    for op, i1, i2, j1, j2 in middle.get_opcodes():
+        code = (str(op), i1 + head, i2 + head, j1 + head, j2 + head)
+        if op == "equal" and opcodes and opcodes[-1][0] == "equal":  # one run, as difflib has it
+            code = ("equal", opcodes[-1][1], code[2], opcodes[-1][3], code[4])
+            opcodes.pop()
+        opcodes.append(code)
+    if tail:
+        code = ("equal", len(old) - tail, len(old), len(new) - tail, len(new))
+        if opcodes and opcodes[-1][0] == "equal":
+            code = ("equal", opcodes[-1][1], len(old), opcodes[-1][3], len(new))
+            opcodes.pop()
+        opcodes.append(code)
+    matcher = _Opcodes(opcodes)
+    lines: list[str] = []
+    for group in matcher.get_grouped_opcodes(_CONTEXT):
+        if not lines:
+            lines += [f"--- {fromfile}\n", f"+++ {tofile}\n"]
+        first, last = group[0], group[-1]
+        lines.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines += [" " + line for line in old[i1:i2]]
+                continue
+            lines += ["-" + line for line in old[i1:i2]]
+            lines += ["+" + line for line in new[j1:j2]]
     return lines
 
 
-def _moved_hunk(header: str, by: int) -> str:
-    """``@@ -a,b +c,d @@`` with both starts moved down ``by`` lines (a start is the line before
-    an empty range, so moving it is the same sum)."""
-    import re
+class _Opcodes:
+    """Given opcodes, grouped into hunks by ``difflib.SequenceMatcher.get_grouped_opcodes``."""
 
-    return re.sub(r"^@@ -(\d+)(,\d+)? \+(\d+)", lambda m: f"@@ -{int(m[1]) + by}{m[2] or ''} +{int(m[3]) + by}", header)
+    def __init__(self, opcodes: list[tuple[str, int, int, int, int]]) -> None:
+        self.opcodes = opcodes
+
+    def get_opcodes(self) -> list[tuple[str, int, int, int, int]]:
+        return self.opcodes
+
+    def get_grouped_opcodes(self, n: int) -> Iterable[list[tuple[str, int, int, int, int]]]:
+        import difflib
+
+        return difflib.SequenceMatcher.get_grouped_opcodes(self, n)  # type: ignore[arg-type]
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's ``start,length`` as ``difflib.unified_diff`` writes it (``_format_range_unified``)."""
+    beginning, length = start + 1, stop - start
+    if length == 1:
+        return f"{beginning}"
+    if not length:
+        beginning -= 1  # an empty range names the line before it
+    return f"{beginning},{length}"
 
 
 def _text(data: bytes | None) -> str:
