@@ -112,6 +112,13 @@ KEY_PATHS = {
 }
 VALUE = "http://127.0.0.1:8080/v1"
 
+# format -> (client, its file under HOME): whose file each shape is, for ``gwconf apply CLIENT``
+CLIENTS = {
+    "jsonc": ("zed", (".config", "zed", "settings.json")),
+    "yaml": ("continue", (".continue", "config.yaml")),
+    "toml": ("codex", (".codex", "config.toml")),
+}
+
 
 def make(fmt: str, size: int) -> str:
     """A file of ``fmt`` holding about ``size`` bytes (UTF-8), never less."""

@@ -1,12 +1,18 @@
-"""Scale: set one key in a JSONC file of 1, 2, 4, 8 and 16 MB (a VS Code settings.json grown with
-comments and entries) and in YAML and TOML files of 1, 2 and 4 MB: time and peak memory per size,
-MB/s, and the growth factor between sizes (linear: about 2.0 per doubling).
+"""Scale: ``gwconf apply`` on a client's own file grown large: Zed's JSONC settings.json of 1, 2,
+4, 8 and 16 MB (a VS Code-style settings file grown with comments and entries), Continue's YAML
+config and Codex's TOML config of 1, 2 and 4 MB: time and peak memory per size, MB/s, and the
+growth between sizes (linear: about 2.0 per doubling).
 
-Each figure comes from fresh processes (bench/scale_worker.py): gwconf's whole write path for one
-file (read, decode, parse, set, dump, re-parse and compare with the intended data, encode), and the
-format editor alone (parse, set, dump). Peak memory is the growth of the process's peak RSS while
-that part ran (``resource.getrusage`` maxrss); the peak of Python allocations under tracemalloc is
-shown beside it (it also counts address space reserved but never touched).
+Each figure comes from fresh processes (bench/scale_worker.py):
+- the command (issue 15's rows and targets): ``gwconf apply zed`` / ``continue`` / ``codex`` as
+  users run it, a first apply each time (backups, journal, ledger and all), with a saved profile;
+  MB/s is the file's size over the command's wall time, peak memory the whole process's peak RSS
+  (start-up included) over the file's size;
+- below it, to tell where the time goes: gwconf's write path for the one file (read, decode,
+  parse, set, dump, re-parse and compare with the intended data, encode) and the format editor
+  alone (parse, set, dump), both in a warmed worker; their peak memory is the growth of the
+  worker's peak RSS while the part ran; the peak of Python allocations under tracemalloc is shown
+  beside it (it also counts address space reserved but never touched).
 Run alone: ``.venv/bin/python bench/scale.py [--quick] [--formats jsonc,yaml,toml] [--runs N]``.
 """
 
@@ -25,12 +31,21 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(__file__))
 
 import gen
-from _util import BENCH, Row, Sandbox, print_table, verdict
+from _util import BENCH, Row, Sandbox, gwconf_command, print_table, verdict
+from gen import CLIENTS
 
 MB = 1 << 20
 SIZES = {"jsonc": [1, 2, 4, 8, 16], "yaml": [1, 2, 4], "toml": [1, 2, 4]}
 QUICK_SIZES = {"jsonc": [1, 2, 4], "yaml": [0.25, 0.5, 1], "toml": [0.03125, 0.0625, 0.125]}
-JSONC_MBPS, JSONC_MEMORY = 12.0, 4.0  # issue 15: `gwconf apply zed` on a 16 MB settings.json
+# issue 15's targets for the command: format -> (size in MB, MB/s at least, peak memory at most)
+TARGETS: dict[str, tuple[float, float, float | None]] = {
+    "jsonc": (16, 12.0, 4.0),  # `gwconf apply zed` on a 16 MB settings.json
+    "yaml": (4, 4.0, None),  # `gwconf apply continue` on 4 MB
+    "toml": (4, 2.0, None),  # `gwconf apply codex` on 4 MB
+}
+COMMAND_LINEAR_LIMIT = 1.1  # issue 15: the command's growth exponent
+PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
+PARTS = ("command", "write", "editor")
 MEMORY_RUN_LIMIT = 30.0  # seconds: no tracemalloc run above this
 REPEAT_LIMIT = 10.0  # seconds: a run this long is not repeated
 EDITOR_RUN_LIMIT = 30.0  # seconds: above this the editor alone is not measured apart
@@ -44,16 +59,10 @@ def _size_label(mb: float) -> str:
 def _worker(
     fmt: str, path: Path, part: str, env: dict[str, str], timeout: float, trace: bool = False
 ) -> dict | None:
+    extra = [str(timeout)] if part == "command" else (["trace"] if trace else [])
     try:
         proc = subprocess.run(
-            [
-                sys.executable,
-                str(BENCH / "scale_worker.py"),
-                fmt,
-                str(path),
-                part,
-                *(["trace"] if trace else []),
-            ],
+            [sys.executable, str(BENCH / "scale_worker.py"), fmt, str(path), part, *extra],
             capture_output=True,
             text=True,
             env=env,
@@ -70,7 +79,7 @@ def _summary(got: list[dict]) -> dict:
     return {
         "seconds": statistics.median(g["seconds"] for g in got),
         "cpu": min(g["cpu"] for g in got),  # the least disturbed run: for the growth exponent
-        "rss": max(g["rss_growth"] for g in got),
+        "rss": max(g.get("rss_peak", g.get("rss_growth", 0)) for g in got),
         "n": len(got),
     }
 
@@ -83,12 +92,20 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
     for mb in sizes:
         path = box.work / f"settings-{mb:g}.{fmt}"
         path.write_text(gen.make(fmt, int(mb * MB)), encoding="utf-8")
-        rows.append({"mb": mb, "size": path.stat().st_size, "path": path, "write": [], "editor": []})
+        rows.append(
+            {"mb": mb, "size": path.stat().st_size, "path": path, "command": [], "write": [], "editor": []}
+        )
+    tiny = box.work / f"tiny.{fmt}"
+    tiny.write_text(gen.make(fmt, 1), encoding="utf-8")
+    fixed: list[dict] = []  # the command on a file of a few lines: its cost that no size changes
     for _ in range(runs):
+        one = _worker(fmt, tiny, "command", env, timeout)
+        if one is not None:
+            fixed.append(one)
         for row in rows:
             if row.get("timeout"):
                 break  # larger sizes would only take longer
-            for part in ("write", "editor"):
+            for part in PARTS:
                 got = row[part]
                 if got and max(g["seconds"] for g in got) > REPEAT_LIMIT:
                     continue  # one run that long is figure enough
@@ -100,17 +117,18 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
                     row["timeout"] = timeout
                     break
                 got.append(one)
-    results = []
+    results: list[dict] = []
     for row in rows:
         result: dict = {
+            "fixed_cpu": min(g["cpu"] for g in fixed) if fixed else 0.0,
             "mb": row["mb"],
             "size": row["size"],
             "editor_skipped": row.get("editor_skipped", False),
         }
-        for part in ("write", "editor"):
-            if row[part] and not (part == "write" and row.get("timeout")):
+        for part in PARTS:
+            if row[part] and not (part != "editor" and row.get("timeout")):
                 result[part] = _summary(row[part])
-                if result[part]["seconds"] <= MEMORY_RUN_LIMIT:  # tracemalloc slows Python down
+                if part != "command" and result[part]["seconds"] <= MEMORY_RUN_LIMIT:  # tracemalloc is slow
                     traced = _worker(fmt, row["path"], part, env, timeout * 3, trace=True)
                     result[part]["traced"] = traced["traced_peak"] if traced else None
             else:
@@ -125,15 +143,18 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
 def _growth(results: list[dict], part: str) -> tuple[float | None, list[float]]:
     """(exponent, time factor per step): the slope of log(time) over log(size) fitted through
     every size (1 linear, 2 quadratic; inf when a larger size ran out of time), on each size's
-    least CPU time (wall time on a shared machine wanders with the load; the algorithm does not)."""
+    least CPU time (wall time on a shared machine wanders with the load; the algorithm does not).
+    The command's time is taken less its time on a file of a few lines: start-up and the other
+    fixed costs would otherwise flatten the curve and hide a super-linear part."""
     points = []
     for r in results:
         got = r.get(part)
         if got is None:
-            if (part == "write" or not r.get("editor_skipped")) and points:
+            if (part != "editor" or not r.get("editor_skipped")) and points:
                 return math.inf, _steps(points)
             break
-        points.append((math.log(r["size"]), math.log(got["cpu"])))
+        cpu = got["cpu"] - (r["fixed_cpu"] if part == "command" else 0.0)
+        points.append((math.log(r["size"]), math.log(max(cpu, 1e-6))))
     if len(points) < 2:
         return None, []
     mean_x = sum(x for x, _ in points) / len(points)
@@ -150,7 +171,8 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
     rows = []
     for r in results:
         for part, label in (
-            ("write", "set one key, gwconf's write path"),
+            ("command", f"gwconf apply {CLIENTS[fmt][0]}, the whole command"),
+            ("write", "  gwconf's write path alone"),
             ("editor", "  editor alone: parse, set, dump"),
         ):
             what = f"{fmt} {_size_label(r['mb'])}: {label}"
@@ -176,11 +198,12 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
             mbps = r["size"] / MB / got["seconds"]
             memory = got["rss"] / r["size"]
             traced = f", traced peak {got['traced'] / MB:.0f} MB" if got.get("traced") is not None else ""
-            if fmt == "jsonc":
-                target = f">= {JSONC_MBPS:g} MB/s, <= {JSONC_MEMORY:g}x"
-                mark = verdict(mbps >= JSONC_MBPS and memory <= JSONC_MEMORY)
-            else:
-                target = mark = ""
+            target = mark = ""
+            at, least, most = TARGETS[fmt]
+            if part == "command" and r["mb"] == at:
+                target = f">= {least:g} MB/s" + (f", <= {most:g}x" if most is not None else "")
+                mark = verdict(mbps >= least and (most is None or memory <= most))
+            peak = "peak RSS " if part == "command" else "peak RSS +"
             rows.append(
                 Row(
                     "scale",
@@ -189,23 +212,31 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
                     f"{mbps:.2f} MB/s",
                     target,
                     mark,
-                    f"peak RSS +{got['rss'] / MB:.1f} MB = {memory:.1f}x the file{traced}, n={got['n']}",
+                    f"{peak}{got['rss'] / MB:.1f} MB = {memory:.1f}x the file{traced}, "
+                    f"cpu {got['cpu']:.2f} s, n={got['n']}",
                 )
             )
-    for part in ("write", "editor"):
+    for part in PARTS:
         exponent, steps = _growth(results, part)
         if exponent is None:
             continue
-        linear = exponent <= LINEAR_LIMIT
+        limit = COMMAND_LINEAR_LIMIT if part == "command" else LINEAR_LIMIT
+        linear = exponent <= limit
         rows.append(
             Row(
                 "scale",
-                f"{fmt} growth ({'write path' if part == 'write' else 'editor alone'})",
+                f"{fmt} growth ({ {'command': 'the command', 'write': 'write path'}.get(part, 'editor alone') })",
                 "linear" if linear else "super-linear",
                 "stopped (too slow)" if math.isinf(exponent) else f"exponent {exponent:.2f}",
-                f"<= {LINEAR_LIMIT:g} (1 linear, 2 quadratic)",
+                f"<= {limit:g} (1 linear, 2 quadratic)",
                 verdict(linear),
-                "fitted over all sizes; CPU time per doubling: " + ", ".join(f"x{f:.2f}" for f in steps),
+                (
+                    "fitted over all sizes"
+                    if part != "command"
+                    else f"fitted over all sizes, less the {results[0]['fixed_cpu']:.2f} s CPU it takes on a few lines"
+                )
+                + "; CPU time per doubling: "
+                + ", ".join(f"x{f:.2f}" for f in steps),
             )
         )
     return rows
@@ -218,6 +249,22 @@ def run(
     runs = runs or (3 if quick else 5)
     rows: list[Row] = []
     with Sandbox("gwconf-bench-scale") as box:
+        name, base, model, key = PROFILE
+        box.run(
+            [
+                *gwconf_command(),
+                "profile",
+                "add",
+                name,
+                "--base-url",
+                base,
+                "--model",
+                model,
+                "--key-stdin",
+                "--use",
+            ],
+            input=key + "\n",
+        )
         for fmt in formats or list(sizes):
             rows += rows_for(fmt, measure(fmt, sizes[fmt], runs, timeout, box), timeout)
     return rows

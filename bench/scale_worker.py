@@ -7,7 +7,11 @@ tracemalloc (several times slower). PART:
 - ``write``: gwconf's whole write path for one file, as ``apply`` runs it: ``plan.load_file``
   (read, decode, parse), the client's ``set``, then ``plan._change_from_edit`` (dump, re-parse
   and compare with the intended data, encode, key records);
-- ``editor``: the format editor alone: parse, set, dump.
+- ``editor``: the format editor alone: parse, set, dump;
+- ``command``: ``gwconf apply CLIENT`` as users run it, a process of its own, the file being the
+  client's own (``command.CLIENTS``), every run a first apply (gwconf's state removed before it).
+  Its figures are the child's: wall time, CPU time and peak RSS (``RUSAGE_CHILDREN``, this worker
+  having no other child), the whole process's, start-up included.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen
-from gen import KEY_PATHS, VALUE
+from gen import CLIENTS, KEY_PATHS, VALUE
 
 from gwconf import formats
 
@@ -78,8 +82,45 @@ def _peak() -> int:
     return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def command(fmt: str, source: Path, timeout: float) -> dict[str, float | int]:
+    """One first ``gwconf apply`` of the client that reads ``fmt`` on a copy of ``source``, in the
+    HOME and GWCONF_HOME this worker was given (a bench Sandbox with a saved, active profile)."""
+    import os
+    import shutil
+    import subprocess
+
+    from _util import gwconf_command
+
+    client, parts = CLIENTS[fmt]
+    home = Path(os.environ["HOME"])
+    target = home.joinpath(*parts)
+    shutil.rmtree(Path(os.environ["GWCONF_HOME"]) / "state", ignore_errors=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    size = target.stat().st_size
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [*gwconf_command(), "apply", client], capture_output=True, text=True, timeout=timeout, cwd=home
+    )
+    seconds = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0 or target.stat().st_size == size:
+        raise SystemExit(
+            f"gwconf apply {client} exited {proc.returncode} (file unchanged?):\n{proc.stderr[-2000:]}"
+        )
+    return {
+        "seconds": seconds,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss_peak": usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024),
+        "out": target.stat().st_size,
+    }
+
+
 def main() -> None:
     fmt, path, part = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    if part == "command":
+        print(json.dumps(command(fmt, path, float(sys.argv[4]))))
+        return
     trace = len(sys.argv) > 4 and sys.argv[4] == "trace"
     run = {"write": write_path, "editor": editor}[part]
     # The same part once on a tiny file first: the modules it imports on first use (the format's

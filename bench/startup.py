@@ -38,6 +38,7 @@ COMMANDS: list[tuple[list[str], float | None]] = [
     (["clients"], 4.0),
     (["status"], 4.0),
 ]
+STDLIB_NAME = "python -c 'import json, pathlib'"
 PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
 
 
@@ -62,6 +63,9 @@ def run(runs: int = 15) -> list[Row]:
         env = box.environ()
         floor = floor_case(env, box.work)
         real = real_path_case(env, box.work)
+        # a reference, not a target: the standard modules every listing needs (profiles, ledger and
+        # most client files are JSON; every path is a pathlib.Path), imported by a bare Python
+        stdlib = Case(STDLIB_NAME, [FLOOR_PYTHON, "-c", "import json, pathlib"], env, box.work)
         timed = [
             # current exits 1 on the empty home (no active profile) (it reads the same file either way)
             Case(
@@ -70,7 +74,7 @@ def run(runs: int = 15) -> list[Row]:
             for args, _ in COMMANDS
             for name in ["gwconf " + " ".join(args)]
         ]
-        interleave([floor, *timed, *([real] if real else [])], runs)
+        interleave([floor, stdlib, *timed, *([real] if real else [])], runs)
     base = floor.median
     rows = [
         Row(
@@ -95,6 +99,18 @@ def run(runs: int = 15) -> list[Row]:
                 "not the floor: the base site-packages' .pth files run",
             )
         )
+    _, stdlib_text = ratios(stdlib, floor)
+    rows.append(
+        Row(
+            "start-up",
+            stdlib.name,
+            ms(stdlib.median),
+            stdlib_text,
+            "",
+            "",
+            "a reference: what importing the two standard modules costs any program",
+        )
+    )
     for case, (_, target) in zip(timed, COMMANDS, strict=True):
         ratio, text = ratios(case, floor)
         rows.append(

@@ -96,3 +96,10 @@ def test_continue_key_stays_out_of_config_yaml(gwconf, home, profile) -> None:
     assert TEST_KEY not in (home / ".continue" / "config.yaml").read_text()
     dotenv = home / ".continue" / ".env"
     assert TEST_KEY in dotenv.read_text() and stat.S_IMODE(dotenv.stat().st_mode) == 0o600
+
+
+def test_continue_status_names_the_env_file_as_other_messages_do(gwconf, home, profile) -> None:
+    """The key's origin is shown as ``~/...`` like every other client's, not as an absolute path."""
+    assert gwconf("apply", "continue").exit_code == 0
+    result = gwconf("status", "continue")
+    assert "(~/.continue/.env GWCONF_API_KEY)" in result.output, result.output

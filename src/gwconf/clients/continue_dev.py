@@ -31,6 +31,7 @@ from gwconf.clients._base import (
     no_preflight,
     no_project_scope_files,
     no_steps,
+    shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
@@ -183,7 +184,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         name = match.group(1)
         value = env.get(name) or dotenv.get((name,), None)
         reading.api_key = value
-        reading.key_origin = f"${name}" if env.get(name) else f"{folder(env) / '.env'} {name}"
+        reading.key_origin = f"${name}" if env.get(name) else f"{shown(folder(env) / '.env', env)} {name}"
         local = env.cwd / ".env"
         if local.is_file() and re.search(
             rf"^\s*(export\s+)?{name}\s*=", local.read_text(errors="replace"), re.M

@@ -1,0 +1,233 @@
+"""The file work's own floor: how much of a writing command is the file system, not gwconf.
+
+Each writing command of bench/apply.py (``apply --all``, ``restore --all``, ``use other``; and the
+dry run, which only reads) runs once under ``strace`` on its usual home. The operations it made on
+the home's and gwconf's own files (open, read, write, fsync, close, chmod, chown, rename,
+renameat2, link, unlink, mkdir, rmdir, flock; the successful calls only, stat calls left out)
+are replayed by bench/io_replay.py: a process that imports nothing and does only those calls, on
+the same paths, from the same copy of the home. The replay, the command and the floor
+(``python -c pass``) are then timed interleaved; the replay's CPU time against the floor's is how
+far the command's ratio could fall if everything else it does (start-up, parsing, planning,
+checks) took no time at all.
+
+Needs ``strace`` (Linux); skipped without it. Run alone: ``.venv/bin/python bench/io_floor.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import marshal
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from _util import (
+    BENCH,
+    FLOOR_PYTHON,
+    Case,
+    Row,
+    Sandbox,
+    floor_case,
+    gwconf_command,
+    interleave,
+    ms,
+    print_table,
+    ratios,
+)
+from apply import OTHER, _copy, prepare_home
+
+TRACED = "openat,read,write,close,fsync,fdatasync,fchmod,fchown,chmod,rename,renameat2,link,unlink,mkdir,rmdir,flock"
+_LINE = re.compile(r"^(?:\d+ +)?(\w+)\((.*)\) += (-?\d+)")
+_HEX = re.compile(r'"((?:\\x[0-9a-f]{2})*)"(\.\.\.)?')
+_FLAGS = {
+    name: getattr(os, name, 0)
+    for name in [
+        "O_RDONLY",
+        "O_WRONLY",
+        "O_RDWR",
+        "O_CREAT",
+        "O_EXCL",
+        "O_NOFOLLOW",
+        "O_CLOEXEC",
+        "O_DIRECTORY",
+        "O_NONBLOCK",
+        "O_TRUNC",
+        "O_APPEND",
+    ]
+}
+_RENAME = {"RENAME_NOREPLACE": 1, "RENAME_EXCHANGE": 2}
+_LOCK = {"LOCK_SH": 1, "LOCK_EX": 2, "LOCK_NB": 4, "LOCK_UN": 8}
+
+
+def _strings(args: str) -> list[str]:
+    """The quoted arguments of a ``strace -xx`` line, decoded (every byte is printed as \\xNN)."""
+    return [os.fsdecode(bytes.fromhex(m.group(1).replace("\\x", ""))) for m in _HEX.finditer(args)]
+
+
+def _bits(text: str, names: dict[str, int]) -> int:
+    value = 0
+    for part in text.split("|"):
+        part = part.strip()
+        value |= names.get(part, 0) if not part.isdigit() else int(part)
+    return value
+
+
+def parse(log: str, root: str) -> list[tuple]:
+    """The operations on files under ``root`` from an ``strace -xx`` log, in order."""
+    ops: list[tuple] = []
+    ours: set[int] = set()  # fds open on files under root
+    top = root.rstrip("/")
+    inside = top + "/"
+
+    def under(path: str) -> bool:
+        return path == top or path.startswith(inside)
+
+    for line in log.splitlines():
+        match = _LINE.match(line)
+        if match is None:
+            continue
+        call, args, result = match.group(1), match.group(2), int(match.group(3))
+        if result < 0:
+            continue
+        paths = _strings(args)
+        first = args.split(",", 1)[0].strip()
+        if call == "openat":
+            if paths and under(paths[0]):
+                flags = args.split('"', 2)[2].split(",")[1]
+                ops.append(("open", paths[0], _bits(flags, _FLAGS), result))
+                ours.add(result)
+        elif call in ("read", "write", "close", "fsync", "fdatasync", "fchmod", "fchown", "flock"):
+            fd = int(first)
+            if fd not in ours:
+                continue
+            rest = [a.strip() for a in args.split(",")]
+            if call in ("read", "write"):
+                ops.append((call, fd, result))
+            elif call == "close":
+                ops.append(("close", fd))
+                ours.discard(fd)
+            elif call in ("fsync", "fdatasync"):
+                ops.append(("fsync", fd))
+            elif call == "fchmod":
+                ops.append(("fchmod", fd, int(rest[1], 8)))
+            elif call == "fchown":
+                ops.append(("fchown", fd, int(rest[1]), int(rest[2])))
+            else:
+                ops.append(("flock", fd, _bits(rest[1], _LOCK)))
+        elif paths and all(under(p) for p in paths):
+            if call == "rename":
+                ops.append(("rename", paths[0], paths[1]))
+            elif call == "renameat2":
+                ops.append(("renameat2", paths[0], paths[1], _bits(args.rsplit(",", 1)[1], _RENAME)))
+            elif call == "link":
+                ops.append(("link", paths[0], paths[1]))
+            elif call in ("unlink", "rmdir"):
+                ops.append((call, paths[0]))
+            elif call == "mkdir":
+                ops.append(("mkdir", paths[0], int(args.rsplit(",", 1)[1].strip(), 8)))
+            elif call == "chmod":
+                ops.append(("chmod", paths[0], int(args.rsplit(",", 1)[1].strip(), 8)))
+    return ops
+
+
+def record(argv: list[str], env: dict[str, str], cwd: Path, root: Path, out: Path) -> int:
+    """Run ``argv`` once under strace; write its operations under ``root`` to ``out``; their count."""
+    log = out.with_suffix(".log")
+    subprocess.run(
+        ["strace", "-f", "-qq", "-xx", "-e", f"trace={TRACED}", "-o", str(log), *argv],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        check=True,
+    )
+    ops = parse(log.read_text(encoding="ascii", errors="replace"), str(root))
+    log.unlink()
+    with open(out, "wb") as handle:
+        marshal.dump(ops, handle)
+    return len(ops)
+
+
+def run(runs: int = 7) -> list[Row]:
+    if shutil.which("strace") is None:
+        return [Row("io", "file work alone", "", "", "", "skip", "needs strace (Linux)")]
+    rows: list[Row] = []
+    with Sandbox("gwconf-bench-io") as box:
+        prepare_home(box)
+        saved = {}
+        for label in ("pristine", "applied"):
+            saved[label] = box.root / label
+            saved[label].mkdir()
+
+        def keep(label: str) -> None:
+            shutil.copytree(box.home, saved[label] / "home", symlinks=True)
+            shutil.copytree(box.gwconf_home, saved[label] / "gwconf", symlinks=True)
+
+        def resetter(label: str):  # type: ignore[no-untyped-def]
+            def reset() -> None:
+                _copy(saved[label] / "home", box.home)
+                _copy(saved[label] / "gwconf", box.gwconf_home)
+
+            return reset
+
+        keep("pristine")
+        env = box.environ()
+        box.run([*gwconf_command(), "apply", "--all"])
+        keep("applied")
+        commands = [
+            (["apply", "--all", "--dry-run"], "pristine"),
+            (["apply", "--all"], "pristine"),
+            (["restore", "--all"], "applied"),
+            (["use", OTHER[0]], "applied"),
+        ]
+        floor = floor_case(env, box.work)
+        cases: list[tuple[Case, Case, int]] = []
+        for args, home in commands:
+            reset = resetter(home)
+            name = "gwconf " + " ".join(args)
+            ops_file = box.root / f"ops-{len(cases)}.bin"
+            reset()
+            count = record([*gwconf_command(), *args], env, box.work, box.root, ops_file)
+            command = Case(name, [*gwconf_command(), *args], env, box.work, prepare=reset)
+            replay = Case(
+                f"  its file work alone ({count} calls)",
+                [FLOOR_PYTHON, str(BENCH / "io_replay.py"), str(ops_file)],
+                env,
+                box.work,
+                prepare=reset,
+            )
+            cases.append((command, replay, count))
+        interleave([floor, *(c for pair in cases for c in pair[:2])], runs)
+    rows.append(Row("io", floor.name, ms(floor.median), "1.00x", "", "", f"n={runs}"))
+    for command, replay, _count in cases:
+        command_ratio, command_text = ratios(command, floor)
+        replay_ratio, replay_text = ratios(replay, floor)
+        rows.append(Row("io", command.name, ms(command.median), command_text, "", "", ""))
+        share = replay.cpu_median / command.cpu_median if command.cpu_median else 0.0
+        rows.append(
+            Row(
+                "io",
+                replay.name,
+                ms(replay.median),
+                replay_text,
+                "",
+                "",
+                f"{share:.0%} of the command's CPU; the rest of the command: "
+                f"{command_ratio - replay_ratio + 1:.1f}x the floor",
+            )
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    print_table(run(parser.parse_args().runs))
+
+
+if __name__ == "__main__":
+    main()

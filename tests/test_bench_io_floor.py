@@ -1,0 +1,99 @@
+"""bench/io_floor.py's strace reader and bench/io_replay.py: the file work a command is measured
+against must be the same calls on the same paths, or the benchmark's floor means nothing."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import io_floor  # noqa: E402
+
+
+def _hex(text: str) -> str:
+    return '"' + "".join(f"\\x{b:02x}" for b in os.fsencode(text)) + '"'
+
+
+def test_parse_keeps_only_the_calls_on_files_under_the_root(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    tmp, final, other = f"{root}/a/.x.tmp", f"{root}/a/x", "/usr/lib/python3.11/os.py"
+    log = "\n".join(
+        [
+            f"7 openat(AT_FDCWD, {_hex(other)}, O_RDONLY|O_CLOEXEC) = 3",
+            '7 read(3, "\\x00"..., 4096) = 4096',
+            "7 close(3) = 0",
+            f"7 mkdir({_hex(root + '/a')}, 0700) = 0",
+            f"7 mkdir({_hex(root + '/a')}, 0700) = -1 EEXIST (File exists)",
+            f"7 openat(AT_FDCWD, {_hex(tmp)}, O_RDWR|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600) = 4",
+            '7 write(4, "\\x68\\x69", 2) = 2',
+            "7 fchmod(4, 0600) = 0",
+            "7 fsync(4) = 0",
+            "7 close(4) = 0",
+            f"7 renameat2(AT_FDCWD, {_hex(tmp)}, AT_FDCWD, {_hex(final)}, RENAME_NOREPLACE) = 0",
+            f"7 link({_hex(final)}, {_hex(final + '.bak')}) = 0",
+        ]
+    )
+    ops = io_floor.parse(log, root)
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    assert ops == [
+        ("mkdir", f"{root}/a", 0o700),
+        ("open", tmp, flags, 4),
+        ("write", 4, 2),
+        ("fchmod", 4, 0o600),
+        ("fsync", 4),
+        ("close", 4),
+        ("renameat2", tmp, final, 1),
+        ("link", final, final + ".bak"),
+    ]
+    ops_file = tmp_path / "ops.bin"
+    ops_file.write_bytes(marshal.dumps(ops))
+    subprocess.run([sys.executable, str(BENCH / "io_replay.py"), str(ops_file)], check=True)
+    assert Path(final).read_bytes() == b"xx" and os.path.samefile(final, final + ".bak")
+    assert not Path(tmp).exists()
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace")
+def test_a_traced_atomic_write_replays_to_the_same_files(tmp_path: Path) -> None:
+    """Record a real atomic write by gwconf's own fileio under strace; the replay, on a fresh
+    folder, makes the same files with the same sizes."""
+    target = tmp_path / "traced" / "f.json"
+    script = (
+        "import sys; from pathlib import Path; from gwconf import fileio; "
+        f"fileio.atomic_write(Path({str(target)!r}), b'{{}}' * 100, mode=None, secret=True)"
+    )
+    log = tmp_path / "trace.log"
+    subprocess.run(
+        [
+            "strace",
+            "-f",
+            "-qq",
+            "-xx",
+            "-e",
+            f"trace={io_floor.TRACED}",
+            "-o",
+            str(log),
+            sys.executable,
+            "-c",
+            script,
+        ],
+        check=True,
+    )
+    ops = io_floor.parse(log.read_text(encoding="ascii"), str(tmp_path / "traced"))
+    assert [op[0] for op in ops].count("fsync") >= 2, ops  # the file and its folder
+    shutil.rmtree(tmp_path / "traced")
+    (tmp_path / "ops.bin").write_bytes(marshal.dumps(ops))
+    replay = subprocess.run(
+        [sys.executable, str(BENCH / "io_replay.py"), str(tmp_path / "ops.bin")],
+        capture_output=True,
+        text=True,
+    )
+    assert replay.returncode == 0, (ops, replay.stderr)
+    assert target.stat().st_size == 200 and oct(target.stat().st_mode & 0o777) == "0o600"
