@@ -178,3 +178,27 @@ def test_omniroute_backup_folder_is_reported_and_left_alone(gwconf, gateway_prof
     assert backup.read_text() == '{"env": {}}\n'
     status = gwconf("status", "claude-code")
     assert "also managed  by OmniRoute" in status.stdout
+
+
+def test_markers_are_found_in_the_bytes_as_in_their_text() -> None:
+    """``managers.scan`` looks for its ASCII markers in a file's bytes, not in a decoded copy
+    (issue 15: a 16 MB settings.json was decoded for this alone): the same answer as the text
+    ``errors="replace"`` makes, for bytes mixing markers, CJK, cut characters and bad bytes."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gwconf import managers
+
+    pieces = st.sampled_from(
+        [*managers._BYTES.values(), "日本".encode(), b"\xe6\x97", b"\xff", b"\x80", b"# ", b"127.0.0.1:", b"\n"]
+    )
+
+    @given(st.lists(st.one_of(pieces, st.binary(max_size=4)), max_size=12))
+    @settings(max_examples=400, deadline=None)
+    def check(parts: list[bytes]) -> None:
+        data = b"".join(parts)
+        text = data.decode("utf-8", errors="replace")
+        for marker, raw in managers._BYTES.items():
+            assert (marker in text) == (raw in data), (marker, data)
+
+    check()

@@ -23,13 +23,30 @@ MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, 
 TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are removed by plan.repair
 
 
+_BIG = 1 << 20  # bytes from which a file's bytes are hashed once and compared without a copy
+_last_hashed: tuple[bytes, str] | None = None
+
+
 def sha256(data: bytes | None) -> str | None:
     """The hex SHA-256 of ``data``, by hashlib's OpenSSL. CPython's own SHA-256 imports faster
     (0.6 ms against 3-5), but hashes so much slower that ``status`` on an applied home and the
-    dry run both took longer with it (issue 15, measured)."""
+    dry run both took longer with it (issue 15, measured).
+
+    The last big value's digest is kept with the value itself (bytes never change, so the same
+    object has the same digest): a write hashed a big file's new bytes for the journal and again
+    for the ledger, and its old bytes (``Snapshot.digest``) at each look (8 ms a 16 MB hash)."""
+    global _last_hashed
+    if data is None:
+        return None
+    last = _last_hashed
+    if last is not None and last[0] is data:
+        return last[1]
     import hashlib  # here, not at start: OpenSSL's start-up costs 3-5 ms
 
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(data).hexdigest()
+    if len(data) >= _BIG:
+        _last_hashed = (data, digest)
+    return digest
 
 
 def resolve(path: Path) -> Path:
@@ -219,11 +236,10 @@ def _swap_in(tmp: Path, target: Path, expect: Snapshot, shown: str) -> None:
         _replace(tmp, target)
         return
     try:
-        with open(tmp, "rb") as handle:
-            taken_out = handle.read()
+        same = _holds(tmp, expect.data)
     except OSError:
-        taken_out = None
-    if taken_out != expect.data:  # a client wrote after the check: its bytes go back
+        same = False
+    if not same:  # a client wrote after the check: its bytes go back
         _renameat2(tmp, target, _RENAME_EXCHANGE, shown)
         tmp.unlink()
         raise _changed(shown)
@@ -347,10 +363,47 @@ def remove_file(target: Path) -> None:
 
 
 def check_unchanged(snapshot: Snapshot, shown: str) -> None:
-    """Compare-and-swap: refuse when the file is not what was read (a client wrote meanwhile)."""
-    current = read_snapshot(snapshot.path, shown)
+    """Compare-and-swap: refuse when the file is not what was read (a client wrote meanwhile).
+    A big file is compared a megabyte at a time (``_holds``) rather than read whole again: a
+    16 MB settings.json was read into a new 16 MB object at each of the write's checks."""
+    if snapshot.data is not None and len(snapshot.data) >= _BIG:
+        same = _regular_file_holds(snapshot.path, snapshot.data)
+        if same is not None:
+            if not same:
+                raise _changed(shown)
+            return
+    current = read_snapshot(snapshot.path, shown)  # (also what names an odd file's problem)
     if current.data != snapshot.data:
         raise _changed(shown)
+
+
+def _regular_file_holds(path: Path, data: bytes) -> bool | None:
+    """Whether the regular file ``path`` names holds exactly ``data``; None when it is not a
+    regular file or cannot be read (``read_snapshot`` then says what is wrong)."""
+    try:
+        target = resolve(path)
+        st = os.stat(target)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size != len(data):
+            return False
+        return _holds(target, data)
+    except (OSError, GwconfError):
+        return None
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the file holds exactly ``data``, read and compared a megabyte at a time: no copy
+    of a big file is made to compare it. Raises OSError when it cannot be read."""
+    done = 0
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(_BIG)
+            if not chunk:
+                return done == len(data)
+            if not data.startswith(chunk, done):
+                return False
+            done += len(chunk)
 
 
 def check_writable(target: Path, shown: str, path: Path | None = None) -> None:

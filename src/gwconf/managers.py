@@ -88,6 +88,11 @@ CC_SWITCH_FILES = (
 CCR_BEGIN = "# BEGIN CCR managed"
 CCR_END = "# END CCR managed"
 ZCF_MARKERS = ("# --- model provider added by ZCF ---", "# --- MCP servers added by ZCF ---")
+# each marker's bytes, for ``scan`` (``str.encode`` rejects nothing here: all are ASCII)
+_BYTES = {
+    m: m.encode("ascii")
+    for m in (CCR_BEGIN, *ZCF_MARKERS, CC_SWITCH_PROXY, CC_SWITCH_KEY, *OMNIROUTE_ADDRESSES)
+}
 
 
 @record
@@ -127,21 +132,25 @@ def installed(manager: Manager, env: Env) -> Path | None:
 
 def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
     """Every other tool that manages ``path``, judged by its content and by the tools' own folders."""
-    text = (data or b"").decode("utf-8", errors="replace")
+    # Every marker is ASCII, looked for in the bytes: an ASCII byte is never part of a UTF-8
+    # character of more bytes, nor of what errors="replace" makes of a bad one, so a marker is
+    # in the bytes exactly when it is in their text. A 16 MB settings.json was decoded into a
+    # 32 MB text (CJK: 2 bytes a character) by each apply for this alone (issue 15).
+    raw = data or b""
     shown = display(path, env)
     found: list[Sighting] = []
     # a block starts only at its marker line: without the marker no line needs a look (status
     # and clients scan every client file), nor are the lines made (a 16 MB settings.json has
     # 287,000: 20 MB)
-    ccr, zcf_marked = CCR_BEGIN in text, any(marker in text for marker in ZCF_MARKERS)
-    lines = text.splitlines() if ccr or zcf_marked else []
+    ccr, zcf_marked = _BYTES[CCR_BEGIN] in raw, any(_BYTES[marker] in raw for marker in ZCF_MARKERS)
+    lines = raw.decode("utf-8", errors="replace").splitlines() if ccr or zcf_marked else []
     blocks = _ccr_blocks(lines) if ccr else []
     if blocks:
         found.append(Sighting(CCR, f"{len(blocks)} `{CCR_BEGIN} …` block(s) in {shown}", blocks))
     zcf = _zcf_blocks(lines) if zcf_marked else []
     if zcf:
         found.append(Sighting(ZCF, f"`{ZCF_MARKERS[0][2:].strip()}` section(s) in {shown}", zcf))
-    if CC_SWITCH_PROXY in text or CC_SWITCH_KEY in text:
+    if _BYTES[CC_SWITCH_PROXY] in raw or _BYTES[CC_SWITCH_KEY] in raw:
         found.append(
             Sighting(
                 CC_SWITCH,
@@ -159,14 +168,14 @@ def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
         found.append(
             Sighting(OMNIROUTE, f"OmniRoute's backup folder {display(Path(backup), env)} is beside it")
         )
-    elif any(address in text for address in OMNIROUTE_ADDRESSES):
+    elif any(_BYTES[address] in raw for address in OMNIROUTE_ADDRESSES):
         found.append(
             Sighting(OMNIROUTE, f"{shown} points at OmniRoute's local server ({OMNIROUTE_ADDRESSES[0]})")
         )
     if not blocks and _relative(path, env) in (".claude/settings.json", ".codex/config.toml"):
         state = installed(CCR, env)
         if state is not None:
-            text_hint = "claude-code-router" in text or "ccr-" in text
+            text_hint = b"claude-code-router" in raw or b"ccr-" in raw
             if text_hint:
                 found.append(
                     Sighting(CCR, f"claude-code-router ({display(state, env)}) points {shown} at itself")

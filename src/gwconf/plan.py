@@ -980,10 +980,13 @@ def _write_clients(
 def _check(plan: ClientPlan) -> None:
     """Refuse, before anything is written, a client whose files changed since they were read or
     cannot be written."""
+    checked = []
     for snapshot, shown in plan.read:  # the files left as they are too: the plan rests on them
         check_unchanged(snapshot, shown)
+        checked.append(snapshot)
     for change in plan.pending:
-        check_unchanged(change.snapshot, change.display)
+        if not any(change.snapshot is snapshot for snapshot in checked):  # (read once, not twice)
+            check_unchanged(change.snapshot, change.display)
         check_writable(change.snapshot.target, change.display, change.snapshot.path)
 
 
