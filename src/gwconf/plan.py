@@ -129,7 +129,8 @@ def unified_diff(old: list[str], new: list[str], fromfile: str, tofile: str) -> 
     ``gwconf apply --all --dry-run`` (issue 15). Only the changed middle goes to difflib: with
     the context lines given to it too, where lines repeat it could align them otherwise and make
     a longer diff than on the whole files. A property test holds the result to a valid patch
-    never longer than difflib's, and to difflib's own where no line repeats."""
+    that marks no line of the common start or end, and to difflib's own where no line repeats
+    (where lines repeat neither is always the shorter: difflib takes the longest block first)."""
     import difflib
 
     limit = min(len(old), len(new))
