@@ -75,6 +75,10 @@ def gwconf_command() -> list[str]:
     return [sys.executable, "-m", "gwconf"]
 
 
+# the benchmarks' saved profile (name, base address, model, key): apply's home adds a second one
+PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
+
+
 class Sandbox:
     """A temporary HOME, GWCONF_HOME and working folder; removed on exit."""
 
@@ -98,6 +102,25 @@ class Sandbox:
         env.update(EXTRA_ENV)
         env.update(extra)
         return env
+
+    def add_profile(self, profile: tuple[str, str, str, str]) -> None:
+        """``gwconf profile add NAME --base-url URL --model M --key-stdin --use``: saved and active."""
+        name, base, model, key = profile
+        self.run(
+            [
+                *gwconf_command(),
+                "profile",
+                "add",
+                name,
+                "--base-url",
+                base,
+                "--model",
+                model,
+                "--key-stdin",
+                "--use",
+            ],
+            input=key + "\n",
+        )
 
     def run(
         self, args: Sequence[str], *, input: str | None = None, check: bool = True

@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(__file__))
 
 from _util import (
+    PROFILE,
     Case,
     Row,
     Sandbox,
@@ -35,7 +36,6 @@ from _util import (
 DRY_RUN_TARGET = 8.0
 WRITE_TARGET = 15.0  # apply --all, restore --all, use: each
 APPLIED_TARGET = 6.0  # status, clients on a home with every client applied
-PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
 OTHER = ("other", "https://gw2.example.com/v1", "other-model", "sk-other-0123456789abcdefABCD")
 
 
@@ -46,22 +46,8 @@ def prepare_home(box: Sandbox):  # type: ignore[no-untyped-def]
     from gwconf.paths import Env
     from gwconf.profiles import ProfileStore
 
-    for name, base, model, key in (OTHER, PROFILE):  # PROFILE last: the active one
-        box.run(
-            [
-                *gwconf_command(),
-                "profile",
-                "add",
-                name,
-                "--base-url",
-                base,
-                "--model",
-                model,
-                "--key-stdin",
-                "--use",
-            ],
-            input=key + "\n",
-        )
+    for profile in (OTHER, PROFILE):  # PROFILE last: the active one
+        box.add_profile(profile)
     name = PROFILE[0]
     env = Env(home=box.home, platform="linux", environ=box.environ(), cwd=box.work)
     profile = ProfileStore(env).load(name)

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(__file__))
 
 import gen
-from _util import BENCH, Row, Sandbox, gwconf_command, print_table, verdict
+from _util import BENCH, PROFILE, Row, Sandbox, print_table, verdict
 from gen import CLIENTS
 
 MB = 1 << 20
@@ -44,7 +44,6 @@ TARGETS: dict[str, tuple[float, float, float | None]] = {
     "toml": (4, 2.0, None),  # `gwconf apply codex` on 4 MB
 }
 COMMAND_LINEAR_LIMIT = 1.1  # issue 15: the command's growth exponent
-PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
 PARTS = ("command", "write", "editor")
 MEMORY_RUN_LIMIT = 30.0  # seconds: no tracemalloc run above this
 REPEAT_LIMIT = 10.0  # seconds: a run this long is not repeated
@@ -249,22 +248,7 @@ def run(
     runs = runs or (3 if quick else 5)
     rows: list[Row] = []
     with Sandbox("gwconf-bench-scale") as box:
-        name, base, model, key = PROFILE
-        box.run(
-            [
-                *gwconf_command(),
-                "profile",
-                "add",
-                name,
-                "--base-url",
-                base,
-                "--model",
-                model,
-                "--key-stdin",
-                "--use",
-            ],
-            input=key + "\n",
-        )
+        box.add_profile(PROFILE)
         for fmt in formats or list(sizes):
             rows += rows_for(fmt, measure(fmt, sizes[fmt], runs, timeout, box), timeout)
     return rows

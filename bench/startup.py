@@ -15,6 +15,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 
 from _util import (
     FLOOR_PYTHON,
+    PROFILE,
     Case,
     Row,
     Sandbox,
@@ -39,27 +40,11 @@ COMMANDS: list[tuple[list[str], float | None]] = [
     (["status"], 4.0),
 ]
 STDLIB_NAME = "python -c 'import json, pathlib'"
-PROFILE = ("bench", "https://gw.example.com/v1", "bench-model", "sk-bench-0123456789abcdefWXYZ")
 
 
 def run(runs: int = 15) -> list[Row]:
     with Sandbox("gwconf-bench-startup") as box:
-        name, base, model, key = PROFILE
-        box.run(
-            [
-                *gwconf_command(),
-                "profile",
-                "add",
-                name,
-                "--base-url",
-                base,
-                "--model",
-                model,
-                "--key-stdin",
-                "--use",
-            ],
-            input=key + "\n",
-        )
+        box.add_profile(PROFILE)
         env = box.environ()
         floor = floor_case(env, box.work)
         real = real_path_case(env, box.work)
