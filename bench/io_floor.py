@@ -65,7 +65,8 @@ _LOCK = {"LOCK_SH": 1, "LOCK_EX": 2, "LOCK_NB": 4, "LOCK_UN": 8}
 
 
 def _strings(args: str) -> list[str]:
-    """The quoted arguments of a ``strace -xx`` line, decoded (every byte is printed as \\xNN)."""
+    """The quoted arguments of a ``strace -xx -s 0`` line, decoded (every byte is printed as \\xNN;
+    paths are printed whole, data not at all: the log never holds a key it wrote)."""
     return [os.fsdecode(bytes.fromhex(m.group(1).replace("\\x", ""))) for m in _HEX.finditer(args)]
 
 
@@ -139,7 +140,7 @@ def record(argv: list[str], env: dict[str, str], cwd: Path, root: Path, out: Pat
     """Run ``argv`` once under strace; write its operations under ``root`` to ``out``; their count."""
     log = out.with_suffix(".log")
     subprocess.run(
-        ["strace", "-f", "-qq", "-xx", "-e", f"trace={TRACED}", "-o", str(log), *argv],
+        ["strace", "-f", "-qq", "-xx", "-s", "0", "-e", f"trace={TRACED}", "-o", str(log), *argv],
         env=env,
         cwd=cwd,
         capture_output=True,

@@ -76,6 +76,8 @@ def test_a_traced_atomic_write_replays_to_the_same_files(tmp_path: Path) -> None
             "-f",
             "-qq",
             "-xx",
+            "-s",
+            "0",
             "-e",
             f"trace={io_floor.TRACED}",
             "-o",
@@ -96,4 +98,5 @@ def test_a_traced_atomic_write_replays_to_the_same_files(tmp_path: Path) -> None
         text=True,
     )
     assert replay.returncode == 0, (ops, replay.stderr)
+    assert "\\x7b\\x7d" not in log.read_text(encoding="ascii")  # the data ("{}"...) was not logged
     assert target.stat().st_size == 200 and oct(target.stat().st_mode & 0o777) == "0o600"
