@@ -364,7 +364,9 @@ def __getattr__(name: str) -> Any:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
     _fewer_collections()
-    sys.exit(run(sys.argv[1:] if argv is None else argv))
+    code = run(sys.argv[1:] if argv is None else argv)
+    _spare_the_last_collections()
+    sys.exit(code)
 
 
 def _fewer_collections() -> None:
@@ -377,6 +379,18 @@ def _fewer_collections() -> None:
     import gc
 
     gc.set_threshold(50_000, 10, 10)
+
+
+def _spare_the_last_collections() -> None:
+    """The interpreter collects twice as it shuts down, each walking every object still alive
+    (every module's functions, classes and data): 17M of the 170M instructions of ``status`` on
+    a home with nothing applied, 10% of a listing (callgrind). What is alive as the command
+    returns is frozen, so those walks skip it. Nothing gwconf writes waits for a collection: its
+    files are closed (``with``) and synced before they are renamed, and the standard streams
+    are flushed at shutdown as before. The process's own entry point only, like the above."""
+    import gc
+
+    gc.freeze()
 
 
 def run(args: list[str]) -> int:
