@@ -366,6 +366,7 @@ def main(argv: list[str] | None = None) -> None:
     _fewer_collections()
     code = run(sys.argv[1:] if argv is None else argv)
     _spare_the_last_collections()
+    _end_now(code)
     sys.exit(code)
 
 
@@ -391,6 +392,27 @@ def _spare_the_last_collections() -> None:
     import gc
 
     gc.freeze()
+
+
+def _end_now(code: int) -> None:
+    """Flush the standard streams and end the process with ``code`` at once, when nothing is left
+    that shutting down would do: no ``atexit`` handler, no thread but this one. Shutting down
+    then only takes every module apart object by object (6-8M instructions of a listing's
+    150-200M, callgrind), which the operating system does at no cost. Returns (and ``main``
+    exits the usual way) when a handler or thread exists, or a stream cannot be flushed: a
+    closed pipe then gets Python's own message and exit status, as before."""
+    import atexit
+
+    threading = sys.modules.get("threading")
+    if getattr(atexit, "_ncallbacks", lambda: 1)() or (threading is not None and threading.active_count() > 1):
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except Exception:
+        return
+    os._exit(code)
 
 
 def run(args: list[str]) -> int:
