@@ -164,3 +164,42 @@ def test_the_first_instance_may_be_a_wrong_call_or_a_subclass_s(kind: str) -> No
     with pytest.raises(TypeError):
         c["Frozen"](1, 2, 3)
     assert c["Frozen"]("p") == c["Frozen"]("p", None)
+
+
+@pytest.mark.parametrize("compile_after", [0, 3, 10_000])
+def test_the_shared_init_and_the_compiled_one_agree(
+    compile_after: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A class's first ``COMPILE_AFTER`` instances bind their arguments in the shared
+    ``__init__``, the rest in the compiled one: each way alone, and the hand-over between them
+    (3), behave as dataclasses do."""
+    monkeypatch.setattr(records, "COMPILE_AFTER", compile_after)
+    assert observe("records") == observe("dataclasses")
+    c = make("records")
+    plain = c["Plain"]
+    for _ in range(5):
+        made = [
+            plain("a"),
+            plain("a", 1, ["t"], "n", 2),
+            plain(name="b", tags=records.MISSING),
+            plain("c", cache=3, count=4),
+        ]
+        assert [(p.name, p.count, p.tags, p.note, p.cache) for p in made] == [
+            ("a", 0, [], None, None),
+            ("a", 1, ["t"], "n", 2),
+            ("b", 0, [], None, None),
+            ("c", 4, [], None, 3),
+        ]
+        assert made[0].tags is not made[2].tags
+        assert list(vars(made[1])) == ["name", "count", "tags", "note", "cache"]
+        wrongs: list[tuple[Any, ...]] = [(), ("a", 1, [], None, None, "extra")]
+        for wrong in wrongs:
+            with pytest.raises(TypeError):
+                plain(*wrong)
+        with pytest.raises(TypeError):
+            plain("a", name="b")
+        with pytest.raises(TypeError):
+            plain("a", nope=1)
+    frozen = c["Frozen"]("p", mode=1)
+    assert (frozen.path, frozen.mode, list(vars(frozen))) == ("p", 1, ["path", "mode"])
+    assert c["Posted"](raw="x").cooked == "X"

@@ -150,14 +150,56 @@ def _init_source(all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -
     return source, names
 
 
-def _first_init(cls: Any, source: str, names: dict[str, Any]) -> Any:
-    """An ``__init__`` that compiles the class's own on the first instance and hands over to it:
-    a command defines about 40 record classes and makes instances of fewer than half, and the
-    compile was most of what defining one cost."""
+# instances a class makes through the shared ``__init__`` before it compiles its own. Compiling
+# costs about as much as 60 instances made the shared way (0.7M instructions against 12K more
+# each, callgrind); in a listing half the classes make under 8 instances and the rest 40-130
+COMPILE_AFTER = 8
+
+
+def _check_order(all_fields: tuple[Field, ...]) -> None:
+    """A field without a default after one with is refused when the class is defined, as there."""
+    seen_default = False
+    for f in all_fields:
+        if f.default is not MISSING or f.default_factory is not MISSING:
+            seen_default = True
+        elif seen_default:
+            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+
+
+def _first_init(cls: Any, all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -> Any:
+    """An ``__init__`` that binds the arguments itself for a class's first instances, then
+    compiles the class's own and hands over to it. A command defines about 40 record classes
+    and makes instances of fewer than half, most of them a few: the compile (one ``exec`` per
+    class) was most of what a listing spent on records (issue 15). A call that does not bind
+    (a missing, unknown or repeated argument) goes to the compiled ``__init__`` at once, so
+    its ``TypeError`` is Python's own."""
+    count = len(all_fields)
+    specs = tuple((f.name, f.default, f.default_factory) for f in all_fields)
+    positions = {f.name: index for index, f in enumerate(all_fields)}
+    required = tuple(
+        (index, f.name)
+        for index, f in enumerate(all_fields)
+        if f.default is MISSING and f.default_factory is MISSING
+    )
+    put = object.__setattr__ if frozen else setattr
+    made = 0
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        nonlocal made
         init = cls.__dict__["__init__"]
         if init is __init__:  # not compiled yet (another instance may have done it meanwhile)
+            given = len(args)
+            if made < COMPILE_AFTER and given <= count and _binds(positions, required, given, kwargs):
+                made += 1
+                for index, (name, default, factory) in enumerate(specs):
+                    value = args[index] if index < given else kwargs.get(name, default)
+                    if value is MISSING and factory is not MISSING:
+                        value = factory()
+                    put(self, name, value)
+                if post_init:
+                    self.__post_init__()
+                return
+            source, names = _init_source(all_fields, frozen, post_init)
             exec(source, names)  # one compile per class; dataclasses makes one per method
             init = names["__init__"]
             init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -166,6 +208,18 @@ def _first_init(cls: Any, source: str, names: dict[str, Any]) -> Any:
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
+
+
+def _binds(
+    positions: dict[str, int], required: tuple[tuple[int, str], ...], given: int, kwargs: dict[str, Any]
+) -> bool:
+    """Whether ``given`` positional arguments and ``kwargs`` bind to the fields as the compiled
+    ``__init__`` would take them: every keyword a field not given by position, every field
+    without a default given."""
+    for name in kwargs:
+        if positions.get(name, -1) < given:
+            return False
+    return all(index < given or name in kwargs for index, name in required)
 
 
 def _own_fields(cls: Any) -> list[Field]:
@@ -194,8 +248,9 @@ def _build(cls: Any, eq: bool, frozen: bool) -> Any:
     for f in _own_fields(cls):
         by_name[f.name] = f
     all_fields = tuple(by_name.values())
-    source, names = _init_source(all_fields, frozen, hasattr(cls, "__post_init__"))
-    cls.__init__ = _first_init(cls, source, names)
+    post_init = hasattr(cls, "__post_init__")
+    _check_order(all_fields)
+    cls.__init__ = _first_init(cls, all_fields, frozen, post_init)
     cls.__record_fields__ = all_fields
     cls.__record_names__ = frozenset(by_name)
     cls.__record_compared__ = tuple(f.name for f in all_fields if f.compare)
