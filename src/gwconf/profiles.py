@@ -9,6 +9,7 @@ output tokens: they beat what the gateway says, see ``limits``). ``profiles/exam
 from __future__ import annotations
 
 import json
+import os
 import re
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -23,9 +24,21 @@ TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers n
 if TYPE_CHECKING:
     from typing import Any
 
-# \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml")
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
-KEY_ENV_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+# \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml").
+# ``NAME_PATTERN`` and ``KEY_ENV_PATTERN`` compile on first use (``__getattr__`` below): a
+# listing never needs them, and each compile was 0.4M instructions of it (issue 15); names are
+# checked by ``binding.valid_name``, held to the pattern by tests/test_profiles.py.
+_PATTERNS = {
+    "NAME_PATTERN": r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z",
+    "KEY_ENV_PATTERN": r"^[A-Za-z_][A-Za-z0-9_]*\Z",
+}
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    if name in _PATTERNS:
+        pattern = globals()[name] = re.compile(_PATTERNS[name])
+        return pattern
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # key commands already run by this command, by command line: each runs at most once per command
@@ -288,7 +301,7 @@ def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None 
             f"{source}: set only one of key, key_env, key_cmd, key_keyring (found {', '.join(sources)}).",
             "Keep the one this profile should use and delete the other lines.",
         )
-    if "key_env" in data and not KEY_ENV_PATTERN.match(data["key_env"]):
+    if "key_env" in data and not re.match(_PATTERNS["KEY_ENV_PATTERN"], data["key_env"]):
         raise ProfileError(
             f"{source}: key_env {data['key_env']!r} is not a valid variable name.",
             'Use letters, digits and _, not starting with a digit: key_env = "GWCONF_API_KEY"',
@@ -398,7 +411,7 @@ class ParsedTexts:
         if key is None:
             entry: dict[str, Any] = {"text": text, "data": data}
         else:
-            place = _inline_key.search(text) if isinstance(key, str) else None
+            place = re.search(_INLINE_KEY, text, re.MULTILINE) if isinstance(key, str) else None
             if place is None or place.group("value") != key or text.count(key) != 1:
                 return  # written some other way: parsed each time
             rest = {k: v for k, v in data.items() if k != "key"}
@@ -433,10 +446,10 @@ class ParsedTexts:
 
 # the characters a key may have (secrets.key_problems: what gateways issue) that stand for
 # themselves inside a TOML basic string
-_KEY_VALUE = re.compile(r"[A-Za-z0-9._~+/=:\-]+")
+_KEY_VALUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=:-")
 _PROBE = "gwconf-probe-0123456789"
 # ``key = "…"`` alone on its line, as ``Profile.to_toml`` writes it
-_inline_key = re.compile(r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$', re.MULTILINE)
+_INLINE_KEY = r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$'  # compiled on first use
 
 
 def _read_as(entry: dict[str, Any], text: str) -> dict[str, Any] | None:
@@ -446,7 +459,7 @@ def _read_as(entry: dict[str, Any], text: str) -> dict[str, Any] | None:
     before, after = entry["before"], entry["after"]
     if len(text) > len(before) + len(after) and text.startswith(before) and text.endswith(after):
         key = text[len(before) : len(text) - len(after)]
-        if _KEY_VALUE.fullmatch(key):
+        if key and all(c in _KEY_VALUE for c in key):  # [A-Za-z0-9._~+/=:\-]+, without compiling it
             return {**entry["data"], "key": key}
     return None
 
@@ -482,7 +495,7 @@ def _toml_position(message: str) -> tuple[int | None, int | None]:
 
 
 def validate_name(name: str) -> str:
-    if not NAME_PATTERN.match(name or ""):
+    if not binding.valid_name(name or ""):
         raise ProfileError(
             f"profile name {name!r} is not allowed.",
             "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
@@ -525,9 +538,12 @@ class ProfileStore:
         return self.folder / f"{validate_name(name)}.toml"
 
     def names(self) -> list[str]:
-        if not self.folder.is_dir():
+        # os.listdir, not Path.glob: glob compiles a pattern and makes a Path per entry
+        try:
+            entries = os.listdir(self.folder)
+        except OSError:  # missing, not a folder, unreadable: glob saw nothing there either
             return []
-        return sorted(p.stem for p in self.folder.glob("*.toml") if NAME_PATTERN.match(p.stem))
+        return sorted(n[:-5] for n in entries if n.endswith(".toml") and binding.valid_name(n[:-5]))
 
     def readable(self) -> list[Profile]:
         """Every saved profile that can be read; a damaged one is left out (the listings show
@@ -655,7 +671,7 @@ class ProfileStore:
             name = self.active_file.read_text().strip()
         except (OSError, ValueError):  # missing, unreadable or not text: no active profile
             return None
-        return name if name and NAME_PATTERN.match(name) else None
+        return name if name and binding.valid_name(name) else None
 
     def set_active(self, name: str) -> None:
         if not self.exists(name):
