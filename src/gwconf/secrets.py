@@ -31,7 +31,11 @@ if TYPE_CHECKING:
 KEY_PATTERN = re.compile(r"sk-[A-Za-z0-9_\-]{6,}")
 
 # Credential shapes, masked wherever they appear. Each is anchored so it does not start mid-word.
-_SHAPES = re.compile(
+# These and ``_HINT`` are sources, compiled on first use (``re``'s cache keeps them): each is
+# looked for only in a text holding what any match of it must hold, so a command whose output
+# has none never compiles them (3.7M instructions of a listing's 150-190M, issue 15).
+# tests/test_secrets_prefilter.py holds each such test to its pattern.
+_SHAPES = (
     r"(?<![A-Za-z0-9_\-])(?:"
     r"sk-[A-Za-z0-9_\-]{6,}"
     r"|AIza[0-9A-Za-z_\-]{30,}"
@@ -41,8 +45,12 @@ _SHAPES = re.compile(
     r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
     r")"
 )
-_HEX = re.compile(r"(?<![A-Za-z0-9_\-./])[0-9a-fA-F]{32,}(?![A-Za-z0-9_\-])")
-_B64 = re.compile(r"(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9+/_\-]{32,}={0,2}(?![A-Za-z0-9_\-+/=])")
+_HEX = r"(?<![A-Za-z0-9_\-./])[0-9a-fA-F]{32,}(?![A-Za-z0-9_\-])"
+_B64 = r"(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9+/_\-]{32,}={0,2}(?![A-Za-z0-9_\-+/=])"
+# a match of either holds 32 characters in a row of _B64's run (hex digits are among them): with
+# every other ASCII character made a space, such a run is part of one word of 32 or more
+_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+_RUN_BREAKS = {code: " " for code in range(128) if chr(code) not in _RUN_CHARS}
 
 # Words that make a name a secret's, and last words that make it a name *about* one.
 SECRET_WORDS = frozenset(
@@ -60,7 +68,8 @@ _WORDS = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+"
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 # a line that may hold a secret's name (``is_secret_name`` decides): only those lines meet the
 # name patterns, so the many other lines of a big diff cost one quick search each
-_HINT = re.compile(r"key|token|secret|pass|auth|credential|pat")  # searched in the lowered text
+_HINT_WORDS = ("key", "token", "secret", "pass", "auth", "credential", "pat")
+_HINT = "|".join(_HINT_WORDS)  # searched in the lowered text
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
 # a bare value must end its line, item or comment-less clause: "key: the key in …" is prose
@@ -166,9 +175,56 @@ def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
         if form in text:
             text = text.replace(form, masked)
     text = _named_lines(text)
-    text = _SHAPES.sub(lambda m: mask(m.group()), text)
-    text = _HEX.sub(lambda m: mask(m.group()), text)
-    return _B64.sub(_b64, text)
+    # once a pattern is compiled, running it costs less than asking whether to
+    if _SHAPES in _patterns or _may_hold_shape(text):
+        text = _compiled(_SHAPES).sub(lambda m: mask(m.group()), text)
+    if _B64 in _patterns or _may_hold_run(text):
+        text = _compiled(_HEX).sub(lambda m: mask(m.group()), text)
+        text = _compiled(_B64).sub(_b64, text)
+    return text
+
+
+_patterns: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(source: str) -> re.Pattern[str]:
+    """``source`` compiled, once (a dictionary look-up, not ``re``'s cache check per call)."""
+    pattern = _patterns.get(source)
+    if pattern is None:
+        pattern = _patterns[source] = re.compile(source)
+    return pattern
+
+
+def _may_hold_shape(text: str) -> bool:
+    """False only when ``_SHAPES`` cannot match ``text``: none of the literal starts its
+    matches begin with is in it ("github_pat_" holds no "gh")."""
+    return (
+        "sk-" in text
+        or "AIza" in text
+        or "gh" in text
+        or "github_pat_" in text
+        or "xox" in text
+        or "eyJ" in text
+    )
+
+
+def _may_hint(lowered: str) -> bool:
+    """False only when ``_HINT`` cannot match ``lowered``: none of its words is in it."""
+    return (
+        "key" in lowered
+        or "token" in lowered
+        or "secret" in lowered
+        or "pass" in lowered
+        or "auth" in lowered
+        or "credential" in lowered
+        or "pat" in lowered
+    )
+
+
+def _may_hold_run(text: str) -> bool:
+    """False only when neither ``_HEX`` nor ``_B64`` can match ``text``: no 32 characters of
+    their run in a row (a character outside ASCII counts as one of them, which can only say yes)."""
+    return len(text) >= 32 and max(map(len, text.translate(_RUN_BREAKS).split()), default=0) >= 32
 
 
 _spelled: dict[tuple[str, ...], list[tuple[str, str]]] = {}
@@ -199,7 +255,9 @@ def _named_lines(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):
         lowered = text.translate(_ASCII_LOWER)
-    for hint in _HINT.finditer(lowered):
+    if _HINT not in _patterns and not _may_hint(lowered):  # no line for the patterns
+        return text
+    for hint in _compiled(_HINT).finditer(lowered):
         if hint.start() < done:
             continue
         start = text.rfind("\n", 0, hint.start()) + 1
