@@ -95,41 +95,6 @@ def test_completion_through_the_installed_entry_point(gwconf, profile):
     assert done.stdout.split() == ["plain,work"]
 
 
-def test_the_process_ends_without_teardown_and_keeps_every_byte_and_exit_code(gwconf, profile, tmp_path):
-    """The console entry ends with ``os._exit`` after flushing (no interpreter teardown): what a
-    pipe receives is exactly the in-process output, past the 8 KiB buffer, and the exit codes
-    stay: 0, 1 for an error (its message on stderr), and 0 when the reader has left (no
-    "Exception ignored" about a broken pipe)."""
-    entry = "from gwconf.cli import main; main()"
-    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # as users run it
-
-    def process(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-c", entry, *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=tmp_path,
-            env=buffered,
-        )
-
-    listing = process("clients", "--json")
-    assert listing.returncode == 0, listing.stderr
-    assert len(listing.stdout) > 8192 and listing.stdout == gwconf("clients", "--json").stdout
-    missing = process("profile", "show", "nosuch")
-    assert missing.returncode == 1 and missing.stderr.startswith("gwconf: error: no profile named 'nosuch'")
-    for args in (["current"], ["clients", "--json"]):
-        left = subprocess.run(
-            ["bash", "-c", f"{sys.executable} -c '{entry}' {' '.join(args)} | true; echo ${{PIPESTATUS[0]}}"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=tmp_path,
-            env=buffered,
-        )
-        assert left.stdout == "0\n" and "Exception" not in left.stderr, (args, left.stderr)
-
-
 # -- colour -------------------------------------------------------------------------------------------
 
 

@@ -362,32 +362,9 @@ def __getattr__(name: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point. As the process's own entry (no ``argv``) it ends without the
-    interpreter's teardown (``_end_process``); called with ``argv`` it raises SystemExit."""
+    """Console entry point."""
     _fewer_collections()
-    code = run(sys.argv[1:] if argv is None else argv)
-    if argv is None:
-        _end_process(code)
-    sys.exit(code)
-
-
-def _end_process(code: int) -> None:
-    """Flush stdout and stderr, then end the process at once with ``code``.
-
-    The interpreter's normal exit frees every object and module one by one and runs the cycle
-    collector twice more: a tenth of the listings' instructions (callgrind, the console script:
-    ``--version`` 67.9M -> 57.6M, ``profile list`` 121.7M -> 107.1M, ``clients`` 213.7M ->
-    192.8M, ``status`` 176.0M -> 156.3M), work whose result the operating system throws away a
-    moment later (issue 15). Nothing is lost by
-    skipping it: every file gwconf writes is written, fsynced and closed inside its ``with``
-    before ``run`` returns, locks end with the process, and no thread, atexit hook or finalizer
-    of gwconf's has work left (a test holds the output of a command whose stdout is a pipe)."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader that left (``gwconf clients | head -1``), a closed stream
-            pass
-    os._exit(code)
+    sys.exit(run(sys.argv[1:] if argv is None else argv))
 
 
 def _fewer_collections() -> None:
