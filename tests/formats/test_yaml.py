@@ -1520,7 +1520,7 @@ _TUPLE_TEXTS = [
     *FIXTURES.values(),
     *_HANDWRITTEN,
     "&a k: !t 'v'\nn: &b 1\nm: *b\n",
-    'a: "x\\ty"\nb: |\n  block\nc: >-\n  folded\nd: \'q\'\'q\'\n',
+    "a: \"x\\ty\"\nb: |\n  block\nc: >-\n  folded\nd: 'q''q'\n",
     "a: 1\na: 2\n",
     "a: *missing\n",
     "a: &x 1\nb: &x 2\n",
@@ -1553,7 +1553,9 @@ def _slowly_composed(text: str) -> Any:
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
 @given(st.lists(_CTOR_DATA, min_size=1, max_size=3), st.sampled_from([None, True, False]))
 @settings(max_examples=150, deadline=None)
-def test_random_documents_compose_alike_from_tuples_and_from_events(values: list[Any], flow: bool | None) -> None:
+def test_random_documents_compose_alike_from_tuples_and_from_events(
+    values: list[Any], flow: bool | None
+) -> None:
     text = yaml.safe_dump({f"k{i}": v for i, v in enumerate(values)}, default_flow_style=flow)
     assert _slowly_composed(text) == _composed(text)
 
@@ -1578,3 +1580,32 @@ def test_a_parser_whose_events_do_not_read_alike_keeps_its_events(monkeypatch: p
         pytest.skip("PyYAML without libyaml")
     monkeypatch.setattr(yaml_format, "_scalar_tuple", lambda *fields: yaml.events.ScalarEvent(*fields))
     assert yaml_format._tuples_read_alike(yaml._yaml) is False
+
+
+@pytest.mark.parametrize("text", [t for t in _TUPLE_TEXTS if t.count("---") < 2 and "missing" not in t])
+def test_nodes_hold_what_pyyamls_composer_puts_in_them(text: str, any_loader: str) -> None:
+    """The composer sets each node's attributes itself (no ``__init__`` call): the same
+    attributes PyYAML's own composer gives, offsets as plain ints."""
+    try:
+        theirs = yaml.compose(text, Loader=yaml_format.LOADER)
+    except yaml.YAMLError:
+        return
+    try:
+        ours = yaml_format._compose(text, "x.yaml").root
+    except ParseError:
+        return  # (keys twice, anchors defined twice: refused by gwconf, composed by PyYAML)
+    todo = [(ours, theirs)]
+    while todo:
+        a, b = todo.pop()
+        if a is None or b is None:
+            assert a is b
+            continue
+        assert type(a) is type(b) and vars(a).keys() == vars(b).keys()
+        assert (a.tag, a.start_mark, a.end_mark) == (b.tag, b.start_mark.index, b.end_mark.index)
+        if isinstance(a, yaml.ScalarNode):
+            assert (a.value, a.style) == (b.value, b.style or None)
+        else:
+            assert a.flow_style == bool(b.flow_style) and len(a.value) == len(b.value)
+            pairs = a.value if isinstance(a, yaml.SequenceNode) else [x for kv in a.value for x in kv]
+            theirs_pairs = b.value if isinstance(b, yaml.SequenceNode) else [x for kv in b.value for x in kv]
+            todo += zip(pairs, theirs_pairs, strict=True)
