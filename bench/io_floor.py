@@ -8,7 +8,10 @@ are replayed by bench/io_replay.py: a process that imports nothing and does only
 the same paths, from the same copy of the home. The replay, the command and the floor
 (``python -c pass``) are then timed interleaved; the replay's CPU time against the floor's is how
 far the command's ratio could fall if everything else it does (start-up, parsing, planning,
-checks) took no time at all.
+checks) took no time at all. Beside it, bench/import_replay.py imports exactly the modules the
+command imported and does nothing else: start-up, imports and file work together are the
+command's own floor, and what is left above it is gwconf's code running. ``status`` and
+``clients`` on the applied home are measured the same way.
 
 Needs ``strace`` (Linux); skipped without it. Run alone: ``.venv/bin/python bench/io_floor.py [--runs N]``.
 """
@@ -184,16 +187,27 @@ def run(runs: int = 7) -> list[Row]:
             (["apply", "--all"], "pristine"),
             (["restore", "--all"], "applied"),
             (["use", OTHER[0]], "applied"),
+            (["status"], "applied"),
+            (["clients"], "applied"),
         ]
         floor = floor_case(env, box.work)
-        cases: list[tuple[Case, Case, int]] = []
+        cases: list[tuple[Case, Case, Case]] = []
         for args, home in commands:
             reset = resetter(home)
             name = "gwconf " + " ".join(args)
             ops_file = box.root / f"ops-{len(cases)}.bin"
+            modules_file = box.root / f"modules-{len(cases)}.bin"
             reset()
             count = record([*gwconf_command(), *args], env, box.work, box.root, ops_file)
+            reset()
+            modules = record_imports(args, env, box.work, modules_file)
             command = Case(name, [*gwconf_command(), *args], env, box.work, prepare=reset)
+            imports = Case(
+                f"  its imports alone ({modules} modules)",
+                [FLOOR_PYTHON, str(BENCH / "import_replay.py"), str(modules_file)],
+                env,
+                box.work,
+            )
             replay = Case(
                 f"  its file work alone ({count} calls)",
                 [FLOOR_PYTHON, str(BENCH / "io_replay.py"), str(ops_file)],
@@ -201,27 +215,49 @@ def run(runs: int = 7) -> list[Row]:
                 box.work,
                 prepare=reset,
             )
-            cases.append((command, replay, count))
-        interleave([floor, *(c for pair in cases for c in pair[:2])], runs)
+            cases.append((command, imports, replay))
+        interleave([floor, *(c for trio in cases for c in trio)], runs)
     rows.append(Row("io", floor.name, ms(floor.median), "1.00x", "", "", f"n={runs}"))
-    for command, replay, _count in cases:
+    for command, imports, replay in cases:
         command_ratio, command_text = ratios(command, floor)
+        imports_ratio, imports_text = ratios(imports, floor)
         replay_ratio, replay_text = ratios(replay, floor)
-        rows.append(Row("io", command.name, ms(command.median), command_text, "", "", ""))
-        share = replay.cpu_median / command.cpu_median if command.cpu_median else 0.0
+        # each reference includes one interpreter start (the floor, 1x): the command's own floor is
+        # start-up + its imports + its file work, and the rest is gwconf's code running
+        own_floor = imports_ratio + replay_ratio - 1
         rows.append(
             Row(
                 "io",
-                replay.name,
-                ms(replay.median),
-                replay_text,
+                command.name,
+                ms(command.median),
+                command_text,
                 "",
                 "",
-                f"{share:.0%} of the command's CPU; the rest of the command: "
-                f"{command_ratio - replay_ratio + 1:.1f}x the floor",
+                f"start-up, imports and file work alone: {own_floor:.1f}x; "
+                f"gwconf's code running: {command_ratio - own_floor:.1f}x",
+            )
+        )
+        rows.append(Row("io", imports.name, ms(imports.median), imports_text, "", "", ""))
+        share = replay.cpu_median / command.cpu_median if command.cpu_median else 0.0
+        rows.append(
+            Row(
+                "io", replay.name, ms(replay.median), replay_text, "", "", f"{share:.0%} of the command's CPU"
             )
         )
     return rows
+
+
+def record_imports(args: list[str], env: dict[str, str], cwd: Path, out: Path) -> int:
+    """Run ``gwconf ARGS`` once in bench/import_replay.py's recorder; the number of modules it imported."""
+    subprocess.run(
+        [FLOOR_PYTHON, str(BENCH / "import_replay.py"), "record", str(out), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        check=True,
+    )
+    with open(out, "rb") as handle:
+        return len(marshal.load(handle))
 
 
 def main() -> None:

@@ -1,6 +1,8 @@
 """Start-up: ``gwconf --version``, ``--help``, ``current``, ``profile list``, ``clients`` and ``status`` in a
 home with one saved, active profile and no client applied, each against ``python -c pass`` run by the
-same interpreter binary, interleaved; medians and ratios. Targets are judged on the child's CPU time
+same interpreter binary, interleaved; medians and ratios. Below ``clients`` and ``status``, the
+modules each imported, imported alone by bench/import_replay.py: start-up and imports, before any
+of their code runs. Targets are judged on the child's CPU time
 (issue 15), which a busy machine disturbs less than wall time; both are shown.
 
 Run alone: ``.venv/bin/python bench/startup.py [--runs N]``.
@@ -9,11 +11,14 @@ Run alone: ``.venv/bin/python bench/startup.py [--runs N]``.
 from __future__ import annotations
 
 import argparse
+import marshal
+import subprocess
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 
 from _util import (
+    BENCH,
     FLOOR_PYTHON,
     PROFILE,
     Case,
@@ -59,7 +64,26 @@ def run(runs: int = 15) -> list[Row]:
             for args, _ in COMMANDS
             for name in ["gwconf " + " ".join(args)]
         ]
-        interleave([floor, stdlib, *timed, *([real] if real else [])], runs)
+        # what clients and status import, imported alone (bench/import_replay.py): their own floor
+        imports: dict[str, Case] = {}
+        for args in (["clients"], ["status"]):
+            names = box.root / f"modules-{args[0]}.bin"
+            subprocess.run(
+                [FLOOR_PYTHON, str(BENCH / "import_replay.py"), "record", str(names), *args],
+                env=env,
+                cwd=box.work,
+                capture_output=True,
+                check=True,
+            )
+            with open(names, "rb") as handle:
+                count = len(marshal.load(handle))
+            imports["gwconf " + args[0]] = Case(
+                f"  its imports alone ({count} modules)",
+                [FLOOR_PYTHON, str(BENCH / "import_replay.py"), str(names)],
+                env,
+                box.work,
+            )
+        interleave([floor, stdlib, *timed, *imports.values(), *([real] if real else [])], runs)
     base = floor.median
     rows = [
         Row(
@@ -110,6 +134,19 @@ def run(runs: int = 15) -> list[Row]:
                 notes(case, floor, real),
             )
         )
+        if case.name in imports:
+            _, imports_text = ratios(imports[case.name], floor)
+            rows.append(
+                Row(
+                    "start-up",
+                    imports[case.name].name,
+                    ms(imports[case.name].median),
+                    imports_text,
+                    "",
+                    "",
+                    "",
+                )
+            )
     return rows
 
 

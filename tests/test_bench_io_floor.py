@@ -100,3 +100,41 @@ def test_a_traced_atomic_write_replays_to_the_same_files(tmp_path: Path) -> None
     assert replay.returncode == 0, (ops, replay.stderr)
     assert "\\x7b\\x7d" not in log.read_text(encoding="ascii")  # the data ("{}"...) was not logged
     assert target.stat().st_size == 200 and oct(target.stat().st_mode & 0o777) == "0o600"
+
+
+def test_import_replay_imports_what_the_command_imported_and_runs_none_of_it(tmp_path: Path) -> None:
+    """bench/import_replay.py: the recorder lists the modules ``gwconf profile list`` imported (the
+    listing's own, no client's); the replay imports exactly those, PyYAML the way gwconf does, and
+    does not run the command (no output, no file made in the empty home)."""
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "GWCONF_HOME": str(tmp_path / "gw")}
+    names_file = tmp_path / "modules.bin"
+    record = subprocess.run(
+        [sys.executable, str(BENCH / "import_replay.py"), "record", str(names_file), "profile", "list"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert record.returncode == 0, record.stderr
+    names = marshal.loads(names_file.read_bytes())
+    assert "gwconf.cli" in names and "gwconf.profiles" in names
+    assert "yaml" not in names and not any(n.startswith("gwconf.clients.") for n in names)
+    names_file.write_bytes(marshal.dumps([*names, "yaml", "yaml.constructor", "no_such_module_xyz"]))
+    probe = (
+        "import runpy, sys; wanted = sys.argv[2].split(); sys.argv = ['import_replay.py', sys.argv[1]]; "
+        f"runpy.run_path({str(BENCH / 'import_replay.py')!r}, run_name='__main__'); "
+        "resolvers = sys.modules['yaml.resolver'].Resolver.yaml_implicit_resolvers; "
+        "kinds = {type(pattern).__name__ for pairs in resolvers.values() for _, pattern in pairs}; "
+        "print(sorted(set(wanted) - set(sys.modules)), ','.join(sorted(kinds)))"
+    )
+    shutil.rmtree(tmp_path / "gw", ignore_errors=True)
+    replay = subprocess.run(
+        [sys.executable, "-c", probe, str(names_file), " ".join(names)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert replay.returncode == 0, replay.stderr
+    missing, pattern_type = replay.stdout.split(" ", 1)[0], replay.stdout.rsplit(" ", 1)[1].strip()
+    assert missing == "[]"  # every recorded module is imported again
+    assert pattern_type == "LazyPattern"  # PyYAML's resolvers were left to compile on first use
+    assert not (tmp_path / "gw").exists()  # nothing ran: not even the state folder was made

@@ -1,0 +1,53 @@
+"""Import exactly the modules a gwconf command imported, and nothing more (bench/io_floor.py).
+
+``import_replay.py record OUT ARGS...`` runs ``gwconf ARGS`` in this process and writes the names of
+the modules the command imported, in the order they were first imported, to ``OUT`` (marshal: a
+list of str). ``import_replay.py OUT`` imports those names in that order and does nothing else:
+what the command would cost if its code, once loaded, took no time at all. PyYAML is imported
+the way gwconf imports it (``gwconf.formats._import_pyyaml``: its patterns compiled on first use),
+so the replay pays what the command pays for it, not more.
+"""
+
+import marshal
+import sys
+
+
+def record(out: str, args: list[str]) -> int:
+    before = set(sys.modules)
+    sys.argv = ["gwconf", *args]
+    code = 0
+    try:
+        from gwconf.cli import main
+
+        main()
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    finally:
+        names = [name for name in sys.modules if name not in before]
+        with open(out, "wb") as handle:
+            marshal.dump(names, handle)
+    return code
+
+
+def replay(path: str) -> None:
+    import importlib
+
+    with open(path, "rb") as handle:
+        names = marshal.load(handle)
+    for name in names:
+        if name in sys.modules:
+            continue
+        if name == "yaml":
+            importlib.import_module("gwconf.formats")._import_pyyaml()
+            continue
+        try:
+            importlib.import_module(name)
+        except ImportError:  # a name a module set in sys.modules under another (e.g. os.path)
+            pass
+
+
+if __name__ == "__main__":
+    del sys.path[0]  # this folder (bench/json5.py and friends), which gwconf's console script lacks
+    if sys.argv[1] == "record":
+        sys.exit(record(sys.argv[2], sys.argv[3:]))
+    replay(sys.argv[1])
