@@ -1486,3 +1486,126 @@ def test_the_scalar_checks_without_their_patterns_agree_with_them(text: str) -> 
     assert y._sq_bad(text) == bool(y._SQ_BAD.search(text))
     escaped = y._DQ_ESCAPE.sub(lambda m: y._DQ_NAMED.get(m.group(), f"\\u{ord(m.group()):04x}"), text)
     assert y._double(text) == '"' + escaped + '"'
+
+
+# -- libyaml's scalar events as tuples (``_scalar_tuples``) ---------------------------------------
+
+_C_PARSER = getattr(getattr(yaml, "_yaml", None), "CParser", None)
+
+
+def _composed(text: str) -> Any:
+    """Everything a compose gives the editor: the tree, its data and alias bookkeeping, or the error."""
+    try:
+        tree = yaml_format._compose(text, "x.yaml", build=True)
+    except ParseError as exc:
+        return ("error", exc.reason, exc.line, exc.column)
+    data = _typed(tree.data) if tree.built else None
+    paths: dict[int, tuple[int, ...]] = {}  # node id -> where it is: the bookkeeping is by id
+    todo: list[tuple[Any, tuple[int, ...]]] = [(tree.root, ())]
+    while todo:
+        node, path = todo.pop()
+        if node is None or id(node) in paths:
+            continue
+        paths[id(node)] = path
+        if isinstance(node, yaml.MappingNode):
+            todo += [(n, (*path, i, j)) for i, pair in enumerate(node.value) for j, n in enumerate(pair)]
+        elif isinstance(node, yaml.SequenceNode):
+            todo += [(n, (*path, i)) for i, n in enumerate(node.value)]
+    aliases = sorted((paths[k], sorted(v.items(), key=repr)) for k, v in tree.aliases.items())
+    referenced = sorted((paths[k], v) for k, v in tree.referenced.items())
+    return (_shape(tree.root), data, tree.built, tree.anchored, sorted(tree.ref_starts), aliases, referenced)
+
+
+_TUPLE_TEXTS = [
+    *FIXTURES.values(),
+    *_HANDWRITTEN,
+    "&a k: !t 'v'\nn: &b 1\nm: *b\n",
+    "a: \"x\\ty\"\nb: |\n  block\nc: >-\n  folded\nd: 'q''q'\n",
+    "a: 1\na: 2\n",
+    "a: *missing\n",
+    "a: &x 1\nb: &x 2\n",
+    "a: [1, 2\n",
+    "--- 1\n--- 2\n",
+    "",
+    "just a scalar\n",
+]
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize("text", _TUPLE_TEXTS)
+def test_scalar_events_as_tuples_compose_what_the_event_objects_compose(text: str) -> None:
+    """The tuples carry every field the events did: the same nodes, offsets, tags, styles,
+    data, anchors, aliases and the same errors at the same places."""
+    fast = _composed(text)
+    assert yaml_format._TUPLES_OK[0] is True  # checked on this PyYAML: the tuples were used
+    assert _slowly_composed(text) == fast
+
+
+def _slowly_composed(text: str) -> Any:
+    """``_composed`` from PyYAML's event objects."""
+    yaml_format._TUPLES_OK[0] = False
+    try:
+        return _composed(text)
+    finally:
+        yaml_format._TUPLES_OK[0] = None
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+@given(st.lists(_CTOR_DATA, min_size=1, max_size=3), st.sampled_from([None, True, False]))
+@settings(max_examples=150, deadline=None)
+def test_random_documents_compose_alike_from_tuples_and_from_events(
+    values: list[Any], flow: bool | None
+) -> None:
+    text = yaml.safe_dump({f"k{i}": v for i, v in enumerate(values)}, default_flow_style=flow)
+    assert _slowly_composed(text) == _composed(text)
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+def test_pyyamls_scalar_event_is_put_back_after_a_compose_and_after_an_error() -> None:
+    import yaml.events
+
+    yaml_format._compose("a: [1, b]\n", "x.yaml")
+    assert yaml._yaml.ScalarEvent is yaml.events.ScalarEvent
+    with pytest.raises(ParseError):
+        yaml_format._compose("a: [1, b\n", "x.yaml")
+    assert yaml._yaml.ScalarEvent is yaml.events.ScalarEvent
+    assert type(yaml.CSafeLoader("a: 1\n").get_event()) is yaml.events.StreamStartEvent
+    assert yaml.safe_load("a: [x]\n") == {"a": ["x"]}
+
+
+def test_a_parser_whose_events_do_not_read_alike_keeps_its_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check behind the tuples fails closed: a parser whose tuples would hold other fields
+    (here: one that makes no tuples at all) keeps making event objects."""
+    if _C_PARSER is None:
+        pytest.skip("PyYAML without libyaml")
+    monkeypatch.setattr(yaml_format, "_scalar_tuple", lambda *fields: yaml.events.ScalarEvent(*fields))
+    assert yaml_format._tuples_read_alike(yaml._yaml) is False
+
+
+@pytest.mark.parametrize("text", [t for t in _TUPLE_TEXTS if t.count("---") < 2 and "missing" not in t])
+def test_nodes_hold_what_pyyamls_composer_puts_in_them(text: str, any_loader: str) -> None:
+    """The composer sets each node's attributes itself (no ``__init__`` call): the same
+    attributes PyYAML's own composer gives, offsets as plain ints."""
+    try:
+        theirs = yaml.compose(text, Loader=yaml_format.LOADER)
+    except yaml.YAMLError:
+        return
+    try:
+        ours = yaml_format._compose(text, "x.yaml").root
+    except ParseError:
+        return  # (keys twice, anchors defined twice: refused by gwconf, composed by PyYAML)
+    todo = [(ours, theirs)]
+    while todo:
+        a, b = todo.pop()
+        if a is None or b is None:
+            assert a is b
+            continue
+        assert type(a) is type(b) and vars(a).keys() == vars(b).keys()
+        assert (a.tag, a.start_mark, a.end_mark) == (b.tag, b.start_mark.index, b.end_mark.index)
+        if isinstance(a, yaml.ScalarNode):
+            assert (a.value, a.style) == (b.value, b.style or None)
+        else:
+            assert a.flow_style == bool(b.flow_style) and len(a.value) == len(b.value)
+            pairs = a.value if isinstance(a, yaml.SequenceNode) else [x for kv in a.value for x in kv]
+            theirs_pairs = b.value if isinstance(b, yaml.SequenceNode) else [x for kv in b.value for x in kv]
+            todo += zip(pairs, theirs_pairs, strict=True)

@@ -352,7 +352,7 @@ def _compose(text: str, source: str, build: bool = False) -> _Tree:
     loader = None
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
-        with paused_gc():
+        with paused_gc(), _scalar_tuples(loader):
             return _compose_events(loader, text, source, build)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
@@ -361,6 +361,80 @@ def _compose(text: str, source: str, build: bool = False) -> _Tree:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+def _scalar_tuple(*fields: Any) -> tuple[Any, ...]:
+    """libyaml's scalar event as the tuple of ``ScalarEvent``'s fields (``_scalar_tuples``)."""
+    return fields
+
+
+# whether libyaml's parser makes its scalar events through the ``ScalarEvent`` name of its module
+# with the fields in ``ScalarEvent``'s order (None: not looked at yet)
+_TUPLES_OK: list[bool | None] = [None]
+
+
+@contextmanager
+def _scalar_tuples(loader: Any) -> Iterator[None]:
+    """While the block runs, libyaml's parser hands out its scalar events as plain tuples of the
+    fields ``ScalarEvent`` would hold: (anchor, tag, implicit, value, start_mark, end_mark, style).
+
+    PyYAML's C parser makes each event by calling the class its module holds under that name;
+    ``ScalarEvent.__init__`` is Python, one call per scalar (234,000 in a 4 MB config.yaml: a
+    fifth of the parser's time). The name is put back after the block. Checked once per
+    process on a small document (every field in its place), else the events stay as they are;
+    the pure-Python parser (tests) is never changed."""
+    module = getattr(yaml, "_yaml", None)
+    if module is None or not isinstance(loader, getattr(module, "CParser", ())):
+        yield
+        return
+    if _TUPLES_OK[0] is None:
+        _TUPLES_OK[0] = False
+        _TUPLES_OK[0] = _tuples_read_alike(module)
+    if not _TUPLES_OK[0] or module.ScalarEvent is not ScalarEvent:
+        yield
+        return
+    module.ScalarEvent = _scalar_tuple
+    try:
+        yield
+    finally:
+        module.ScalarEvent = ScalarEvent
+
+
+def _tuples_read_alike(module: Any) -> bool:
+    """Whether a document's scalar events as tuples hold what its ``ScalarEvent`` objects hold."""
+    sample = "&a k: !t 'v'\nn: 1\n"
+
+    def fields(event: Any) -> tuple[Any, ...]:
+        return (
+            event.anchor,
+            event.tag,
+            event.implicit,
+            event.value,
+            event.start_mark.index,
+            event.end_mark.index,
+            event.style,
+        )
+
+    def scalars(patched: bool) -> list[tuple[Any, ...]]:
+        loader = LOADER(sample)
+        if patched:
+            module.ScalarEvent = _scalar_tuple
+        try:
+            events = []
+            while (event := loader.get_event()) is not None:
+                events.append(event)
+        finally:
+            module.ScalarEvent = ScalarEvent
+            loader.dispose()
+        if patched:
+            return [(*e[:4], e[4].index, e[5].index, e[6]) for e in events if type(e) is tuple]
+        return [fields(e) for e in events if type(e) is ScalarEvent]
+
+    try:
+        expected = scalars(False)
+        return len(expected) == 4 and scalars(True) == expected
+    except Exception:  # any other layout: the events stay objects
+        return False
 
 
 # plain scalar text -> its implicit tag (the resolver's regexes, once per distinct text)
@@ -395,6 +469,9 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
     data: Any = None
     values: dict[int, Any] = {}  # id(anchored node) -> its data: an alias gives the same object
     scalar_ctors = _SCALAR_CTORS
+    # a node made with its attributes set here: the class's ``__init__`` is a Python call that
+    # costs twice what setting them does (3.11), at 290,000 nodes in a 4 MB config.yaml
+    new = object.__new__
     # text -> value for the tags whose value is the plain text's alone (ints, floats, booleans)
     scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
     no_paths = not getattr(loader, "yaml_path_resolvers", None)
@@ -416,24 +493,28 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
         event = get()
         kind = type(event)
         alias_span: tuple[int, int] | None = None
-        if kind is ScalarEvent:  # inlined (a call per scalar was a tenth of composing): its tag as
-            # written, else what the plain text resolves to (cached per text), else a string
-            tag = event.tag
-            text_value = event.value
+        if kind is tuple or kind is ScalarEvent:  # inlined (a call per scalar was a tenth of
+            # composing): its tag as written, else what the plain text resolves to (cached per
+            # text), else a string. libyaml's scalars come as tuples (``_scalar_tuples``)
+            if kind is tuple:
+                anchor, tag, implicit, text_value, mark, end_mark, style = event
+            else:
+                anchor, tag, implicit, text_value = event.anchor, event.tag, event.implicit, event.value
+                mark, end_mark, style = event.start_mark, event.end_mark, event.style
             if tag is None or tag == "!":
-                if event.implicit[0]:
+                if implicit[0]:
                     if text_value and text_value[0] not in firsts:  # no implicit resolver for it:
                         tag = _STR  # ``resolve`` would try none and answer the default, a string
                     else:
                         tag = plain_tags.get(text_value)
                     if tag is None:
-                        tag = plain_tags[text_value] = resolve(ScalarNode, text_value, event.implicit)
+                        tag = plain_tags[text_value] = resolve(ScalarNode, text_value, implicit)
 
                 else:
                     tag = _STR
-            node: Node = ScalarNode(
-                tag, text_value, event.start_mark.index, event.end_mark.index, event.style or None
-            )
+            node: Node = new(ScalarNode)  # ``ScalarNode(...)`` without its Python ``__init__``
+            node.tag, node.value, node.start_mark = tag, text_value, mark.index
+            node.end_mark, node.style = end_mark.index, style or None
             if build:
                 if tag == _STR:
                     value = text_value
@@ -449,7 +530,7 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
                         else:
                             if known is not None:
                                 known[text_value] = value
-            if top is not None and event.anchor is None:  # the usual scalar: its own short path
+            if top is not None and anchor is None:  # the usual scalar: its own short path
                 if top_seq:
                     top_items.append(node)
                     if build:
@@ -469,6 +550,7 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
                     continue
         elif kind is SequenceStartEvent or kind is MappingStartEvent:
             cls = SequenceNode if kind is SequenceStartEvent else MappingNode
+            anchor, mark = event.anchor, event.start_mark
             tag = event.tag
             if tag is None or tag == "!":  # what ``resolve`` answers for a collection, given no
                 # path resolvers (SafeLoader has none)
@@ -477,7 +559,9 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
                     if no_paths
                     else resolve(cls, None, event.implicit)
                 )
-            node = cls(tag, [], event.start_mark.index, None, bool(event.flow_style))
+            node = new(cls)  # as for scalars
+            node.tag, node.value, node.start_mark = tag, [], mark.index
+            node.end_mark, node.flow_style = None, bool(event.flow_style)
             if build:
                 if tag == (_SEQ if kind is SequenceStartEvent else _MAP):
                     value = [] if kind is SequenceStartEvent else {}
@@ -495,6 +579,7 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
             top_seq = type(top[0]) is SequenceNode
             continue
         elif kind is AliasEvent:
+            anchor, mark = None, event.start_mark  # (``anchor``: the node's own, an alias has none)
             node = _alias_target(event, anchors, open_ids, error)
             referenced[id(node)] = event.anchor
             alias_span = (event.start_mark.index, event.end_mark.index)
@@ -504,10 +589,10 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
         else:  # pragma: no cover - the parser emits nothing else inside a document
             raise error(f"unexpected {kind.__name__}", event.start_mark)
 
-        if alias_span is None and event.anchor is not None:
-            if event.anchor in anchors:
-                raise error(f"found duplicate anchor &{event.anchor}", event.start_mark)
-            anchors[event.anchor] = node
+        if alias_span is None and anchor is not None:
+            if anchor in anchors:
+                raise error(f"found duplicate anchor &{anchor}", mark)
+            anchors[anchor] = node
             if build:
                 values[id(node)] = value
 
@@ -552,12 +637,12 @@ def _compose_events(loader: Any, text: str, source: str, build: bool = False) ->
             stack.append(top)
             top_items = node.value
             top_seq = type(node) is SequenceNode
-            if event.anchor is not None:  # only an anchored node can be an alias's target
+            if anchor is not None:  # only an anchored node can be an alias's target
                 open_ids.add(id(node))
             if len(stack) > MAX_DEPTH:
                 raise error(
                     f"nesting deeper than {MAX_DEPTH} levels; gwconf does not edit such files",
-                    event.start_mark,
+                    mark,
                 )
         elif not stack:
             break
