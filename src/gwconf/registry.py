@@ -61,6 +61,11 @@ MODULES: dict[str, str] = {
 
 IDS: tuple[str, ...] = tuple(sorted(MODULES))
 
+# the tier-3 clients (configured in the app itself; each module's ``TIER``): ``status`` shows one
+# only when the ledger names it, so it imports none of them otherwise (issue 15);
+# tests/test_registry_tiers.py holds this set to the modules
+TIER_3: frozenset[str] = frozenset({"cursor", "jan", "jetbrains-ai", "msty", "warp"})
+
 # Clients that cannot be pointed at a gateway, and why (each line names what the client lacks). The
 # README's client section carries the same lines; typing one of these ids prints its line.
 UNSUPPORTED: dict[str, str] = {

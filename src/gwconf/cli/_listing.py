@@ -110,7 +110,10 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
     else:
         applied = set(ledger.clients())
         clients = []
-        for c in registry.all_clients():
+        for client_id in registry.IDS:
+            if client_id in registry.TIER_3 and client_id not in applied:
+                continue  # never detected for status: its module is not even imported
+            c = registry.get(client_id)
             if c.tier < 3:
                 detected[c.id] = c.detect(env)
             if c.id in applied or detected.get(c.id):
