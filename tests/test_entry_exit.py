@@ -17,8 +17,15 @@ MAIN = "import sys; from gwconf.cli import main; sys.argv = ['gwconf', *sys.argv
 RUN = "import sys; from gwconf.cli import run; sys.exit(run(sys.argv[1:]))"
 
 
+def _environ() -> dict[str, str]:
+    """The test's environment with Python's own stdout buffering (as users run it): a command's
+    output then waits in the buffer for the ending to flush it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return {**env, "PATH": "/usr/bin:/bin"}
+
+
 def _both(args: list[str], prefix: str = "") -> tuple[subprocess.CompletedProcess[str], ...]:
-    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    env = _environ()
     return tuple(
         subprocess.run([sys.executable, "-c", prefix + code, *args], capture_output=True, text=True, env=env)
         for code in (MAIN, RUN)
@@ -50,7 +57,7 @@ def test_an_atexit_handler_still_runs(profile: str) -> None:
 
 
 def test_a_closed_pipe_is_reported_as_before(profile: str) -> None:
-    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    env = _environ()
     seen = []
     for code in (MAIN, RUN):
         read, write = os.pipe()
