@@ -14,14 +14,11 @@ import sys
 
 def record(out: str, args: list[str]) -> int:
     before = set(sys.modules)
-    sys.argv = ["gwconf", *args]
-    code = 0
-    try:
-        from gwconf.cli import main
+    code = 1
+    try:  # run(), not main(): main ends the process itself, before this could write the names
+        from gwconf.cli import run
 
-        main()
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 1
+        code = run(args)
     finally:
         names = [name for name in sys.modules if name not in before]
         with open(out, "wb") as handle:
