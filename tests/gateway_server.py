@@ -329,7 +329,8 @@ class GatewayServer:
                 404,
                 {
                     "error": {
-                        "message": "litellm.NotFoundError: NotFoundError: OpenAIException - Error code: 404" + failed,
+                        "message": "litellm.NotFoundError: NotFoundError: OpenAIException - Error code: 404"
+                        + failed,
                         "type": "invalid_request_error",
                         "param": None,
                         "code": "404",
@@ -352,7 +353,15 @@ class GatewayServer:
             )
         if fault == "no-db":
             return _json(
-                400, {"error": {"message": "No connected db.", "type": "no_db_connection", "param": None, "code": "400"}}
+                400,
+                {
+                    "error": {
+                        "message": "No connected db.",
+                        "type": "no_db_connection",
+                        "param": None,
+                        "code": "400",
+                    }
+                },
             )
         raise AssertionError(fault)
 

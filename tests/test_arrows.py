@@ -80,10 +80,20 @@ def test_nothing_below_cli_imports_cli() -> None:
         # client modules fill the types of clients/_launch_types.py; launch.py reads them, never back
         (
             "gwconf.clients",
-            ("gwconf.launch", "gwconf.cli", "gwconf.operations", "gwconf.plan", "gwconf.doctor", "gwconf.profiles"),
+            (
+                "gwconf.launch",
+                "gwconf.cli",
+                "gwconf.operations",
+                "gwconf.plan",
+                "gwconf.doctor",
+                "gwconf.profiles",
+            ),
         ),
         # the format editors know files, not clients or commands
-        ("gwconf.formats", ("gwconf.clients", "gwconf.plan", "gwconf.profiles", "gwconf.launch", "gwconf.cli")),
+        (
+            "gwconf.formats",
+            ("gwconf.clients", "gwconf.plan", "gwconf.profiles", "gwconf.launch", "gwconf.cli"),
+        ),
         ("gwconf.fileio", ("gwconf.formats", "gwconf.clients", "gwconf.plan", "gwconf.cli")),
     ],
 )

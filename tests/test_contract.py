@@ -150,7 +150,9 @@ def _user_edits(path: Path, fmt: str) -> list[str]:
 
 
 @pytest.mark.parametrize("client_id", [c for c in registry.IDS if _writable(c)])
-def test_user_edits_survive_reapply_and_restore(client_id: str, gwconf, home: Path, profile, monkeypatch) -> None:
+def test_user_edits_survive_reapply_and_restore(
+    client_id: str, gwconf, home: Path, profile, monkeypatch
+) -> None:
     """Issue 13, over every client: apply, the user edits each file, gwconf applies another model,
     restore. Every user edit stays; nothing of gwconf's (address, key, model) is left."""
     setup = PRECONDITIONS.get(client_id, {})

@@ -34,7 +34,9 @@ def _aside(tmp_path: Path) -> list[Path]:
     return sorted(_state(tmp_path).glob("ledger.damaged-*.json"))
 
 
-def test_apply_is_refused_until_restore_all_sets_the_ledger_aside(gwconf, home: Path, profile, tmp_path) -> None:
+def test_apply_is_refused_until_restore_all_sets_the_ledger_aside(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
     """apply; the ledger is damaged; apply (another model) and apply of a client never written are
     refused, naming the damaged file and the way out, nothing written; restore --all restores from
     the backups and sets the ledger aside; apply works again and a later restore gives back the
@@ -107,9 +109,11 @@ def test_named_restores_set_the_ledger_aside_once_no_client_needs_it(
     assert config.read_text() == CODEX and TEST_KEY in settings.read_text()
     assert ledger.read_text() == GARBAGE and not _aside(tmp_path), first
     refused = gwconf("apply", "codex")
-    assert refused.exit_code == 1 and "claude-code" in refused.stderr and "codex" not in refused.stderr.split(
-        "wrote"
-    )[1].split("before")[0], refused
+    assert (
+        refused.exit_code == 1
+        and "claude-code" in refused.stderr
+        and "codex" not in refused.stderr.split("wrote")[1].split("before")[0]
+    ), refused
     assert config.read_text() == CODEX
     second = gwconf("restore", "claude-code", "--json")
     assert second.exit_code == 0, second
@@ -173,7 +177,9 @@ def test_a_killed_restore_over_a_damaged_ledger_never_leaves_codex_half_restored
         assert TEST_KEY not in config.read_text() + auth.read_text()
 
 
-def test_restore_all_keeps_the_damaged_ledger_while_a_client_fails(gwconf, home: Path, profile, tmp_path) -> None:
+def test_restore_all_keeps_the_damaged_ledger_while_a_client_fails(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
     """A client restore --all could not process (its file does not parse) may do better once the
     user fixes it: the damaged ledger stays, and apply stays refused, until a restore --all gets
     through every client."""

@@ -61,7 +61,12 @@ def patched(old: list[str], diff: list[str]) -> list[str]:
 
 @settings(max_examples=300, deadline=None)
 @given(edited(REPEATED))
-@example((["}\n", '  "a": 1,\n', '  "a": 1,\n', '  "a": 1,\n', "{\n", "{\n"], ["}\n", '  "a": 1,\n', "}\n", '  "a": 1,\n', '  "a": 1,\n', "{\n", "{\n"]))
+@example(
+    (
+        ["}\n", '  "a": 1,\n', '  "a": 1,\n', '  "a": 1,\n', "{\n", "{\n"],
+        ["}\n", '  "a": 1,\n', "}\n", '  "a": 1,\n', '  "a": 1,\n', "{\n", "{\n"],
+    )
+)
 def test_the_trimmed_diff_turns_the_old_file_into_the_new(case: tuple[list[str], list[str]]) -> None:
     """A valid patch that marks no line of the two files' common start or end. (It is not always
     as short as difflib's on the whole files: difflib's longest-block-first choice is not the

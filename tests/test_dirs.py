@@ -50,7 +50,9 @@ def test_posix_folders_agree_with_platformdirs(
 
 def test_windows_folders_agree_with_platformdirs(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # off Windows, platformdirs can only read the folders from the variables (not the shell API)
-    monkeypatch.setattr(platformdirs.windows, "_RESOLVE_WIN_FOLDER", platformdirs.windows.get_win_folder_from_env_vars)
+    monkeypatch.setattr(
+        platformdirs.windows, "_RESOLVE_WIN_FOLDER", platformdirs.windows.get_win_folder_from_env_vars
+    )
     monkeypatch.delenv("GWCONF_HOME", raising=False)
     monkeypatch.setenv("APPDATA", str(home / "Roaming"))
     monkeypatch.setenv("LOCALAPPDATA", str(home / "Local"))

@@ -197,7 +197,9 @@ def test_a_project_file_overriding_the_user_file_is_reported(gwconf, gateway, ga
     code, data = report(gwconf, "claude-code")
     entry = client_entry(data, "claude-code")
     assert code == 7  # a project file chose an address no profile has (issue 18: its own exit code)
-    assert any("proxy.example.org" in m and "settings.local.json" in m for m in findings(entry, "override", "error"))
+    assert any(
+        "proxy.example.org" in m and "settings.local.json" in m for m in findings(entry, "override", "error")
+    )
     assert findings(entry, "override", "warning")
     assert any("proxy.example.org" in m for m in findings(entry, "base"))
 

@@ -50,7 +50,9 @@ def test_backups_and_journal_reach_the_disk_before_the_first_replace_and_the_led
     last_replace = max(i for i, (kind, path) in enumerate(events) if kind == "rename" and path in targets)
     before = events[:first_replace]
     backups = {
-        (before[i - 1][1], path) for i, (kind, path) in enumerate(before) if kind == "rename" and "/backups/" in path
+        (before[i - 1][1], path)
+        for i, (kind, path) in enumerate(before)
+        if kind == "rename" and "/backups/" in path
     }
     assert backups, events
     for temp, copy in backups:  # each copy's own bytes, then its folder, before any file is replaced
@@ -59,7 +61,9 @@ def test_backups_and_journal_reach_the_disk_before_the_first_replace_and_the_led
     journal = next(before[i - 1][1] for i, e in enumerate(before) if e == ("rename", state + "/journal.json"))
     assert ("fsync", journal) in before and ("fsync", state) in before, events
     folder_syncs = [path for kind, path in before if kind == "fsync" and os.path.isdir(path)]
-    assert len(folder_syncs) == len(set(folder_syncs)), f"a folder fsynced twice before the replace: {folder_syncs}"
+    assert len(folder_syncs) == len(set(folder_syncs)), (
+        f"a folder fsynced twice before the replace: {folder_syncs}"
+    )
     ledger = state + "/ledger.json"
     commit = next(i for i, (kind, path) in enumerate(events) if kind == "rename" and path == ledger)
     assert commit > last_replace

@@ -22,7 +22,12 @@ PROBE = (
 def _gwconf(home: Path, gw: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(home), "GWCONF_HOME": str(gw)}
     return subprocess.run(
-        [sys.executable, "-c", PROBE, *args], input=stdin, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", PROBE, *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -32,8 +37,18 @@ def test_apply_makes_no_diff_and_a_dry_run_shows_one(tmp_path: Path) -> None:
     config = home / ".codex" / "config.toml"
     config.write_text('# mine\nmodel = "x"\n')
     added = _gwconf(
-        home, gw, "profile", "add", "work", "--base-url", "https://gw.example.com/v1", "--model", "m",
-        "--key-stdin", "--use", stdin=TEST_KEY + "\n",
+        home,
+        gw,
+        "profile",
+        "add",
+        "work",
+        "--base-url",
+        "https://gw.example.com/v1",
+        "--model",
+        "m",
+        "--key-stdin",
+        "--use",
+        stdin=TEST_KEY + "\n",
     )
     assert added.stdout.splitlines()[-1].endswith(" 0"), added.stderr
     dry = _gwconf(home, gw, "apply", "codex", "--dry-run")

@@ -60,4 +60,3 @@ def test_an_entry_encoded_again_is_taken_from_the_kept_texts_whoever_else_holds_
     holder = entry["files"]["a"]  # another reference to a part of it
     encode({"version": 2, "clients": {"c": entry}})
     assert len(ledger._ENTRY_TEXT) == kept and holder
-

@@ -101,13 +101,15 @@ def test_use_rewrites_the_limits_and_restore_takes_them_back(
 ) -> None:
     codex = home / ".codex" / "config.toml"
     codex.parent.mkdir(parents=True)
-    original = "# mine\nmodel_context_window = 8000\n\n[model_providers.mine]\nname = \"mine\"\n"
+    original = '# mine\nmodel_context_window = 8000\n\n[model_providers.mine]\nname = "mine"\n'
     codex.write_text(original)
     opencode = home / ".config" / "opencode" / "opencode.json"
     opencode.parent.mkdir(parents=True)
     user_model = {"provider": {"other": {"models": {"x": {"limit": {"context": 1, "output": 1}}}}}}
     opencode.write_text(json.dumps(user_model, indent=2) + "\n")
-    add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000", "--use")
+    add(
+        gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000", "--use"
+    )
     add(gwconf, "large", gateway.base_url, "--context-window", "1000000", "--max-output-tokens", "64000")
     assert gwconf("apply", "codex", "opencode").exit_code == 0
     assert codex_config(home)["model_context_window"] == 32000
@@ -134,7 +136,16 @@ def test_limits_must_be_whole_numbers(gwconf, gateway: GatewayServer, home: Path
 
 def test_a_profile_without_limits_takes_the_last_ones_out(gwconf, gateway: GatewayServer, home: Path) -> None:
     """Switching to a profile whose limits are unknown leaves no number from the previous one."""
-    add(gwconf, "known", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf,
+        "known",
+        gateway.base_url,
+        "--context-window",
+        "200000",
+        "--max-output-tokens",
+        "32000",
+        "--use",
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "codex", "opencode", "continue").exit_code == 0
     assert codex_config(home)["model_context_window"] == 200000
@@ -156,8 +167,19 @@ def _file_of(client: str) -> Path:
     return registry.get(client).files(Env.current())[0].path
 
 
-def test_kimi_and_openclaw_get_the_limits_or_a_named_default(gwconf, gateway: GatewayServer, home: Path) -> None:
-    add(gwconf, "known", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+def test_kimi_and_openclaw_get_the_limits_or_a_named_default(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    add(
+        gwconf,
+        "known",
+        gateway.base_url,
+        "--context-window",
+        "200000",
+        "--max-output-tokens",
+        "32000",
+        "--use",
+    )
     assert gwconf("apply", "kimi-code", "openclaw").exit_code == 0
     [kimi] = tomllib.loads(_file_of("kimi-code").read_text())["models"].values()
     assert kimi["max_context_size"] == 200000
@@ -263,7 +285,9 @@ def test_doctor_warns_when_a_clients_window_is_larger_than_the_gateway_says(
     assert warned == []  # apply rewrote the window in every client, crush/goose/zed's entries too
 
 
-def test_doctor_names_a_hand_edited_window_and_the_way_back(gwconf, gateway: GatewayServer, home: Path) -> None:
+def test_doctor_names_a_hand_edited_window_and_the_way_back(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
     gateway.model_limits = {"my-model": (32000, 4000)}
     gateway.limits_shape = "openrouter"
     add(gwconf, "gw", gateway.base_url, "--use")
@@ -271,7 +295,9 @@ def test_doctor_names_a_hand_edited_window_and_the_way_back(gwconf, gateway: Gat
     assert gwconf("apply", "codex").exit_code == 0
     config = home / ".codex" / "config.toml"
     assert codex_config(home)["model_context_window"] == 32000
-    config.write_text(config.read_text().replace("model_context_window = 32000", "model_context_window = 1000000"))
+    config.write_text(
+        config.read_text().replace("model_context_window = 32000", "model_context_window = 1000000")
+    )
     text = gwconf("doctor", "codex")
     assert "names a context window of 1,000,000 tokens" in text.stdout
     assert "fix: gwconf apply codex" in text.stdout
@@ -297,7 +323,9 @@ def test_use_rewrites_the_limits_inside_the_model_entry_gwconf_wrote(
 ) -> None:
     """crush, goose and zed keep the model in an entry of their own list: `use` must not leave the
     last profile's numbers in it (issue 22: use rewrites the limits)."""
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000")
     assert gwconf("apply", "crush", "goose").exit_code == 0
     assert gwconf("use", "small").exit_code == 0
@@ -470,12 +498,26 @@ def test_use_rewrites_these_limits_beside_the_users_own_entries_and_restore_take
         assert at[name].read_text() == before[name], name
 
 
-def test_doctor_reads_the_window_in_these_clients_files_too(gwconf, gateway: GatewayServer, home: Path) -> None:
+def test_doctor_reads_the_window_in_these_clients_files_too(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
     gateway.model_limits = {"my-model": (32000, 4000)}
     gateway.limits_shape = "litellm"
     add(gwconf, "gw", gateway.base_url, "--context-window", "200000", "--use")
     assert gwconf("models").exit_code == 0  # the gateway's 32000, cached
-    windowed = ("pi", "cline", "roo-code", "qwen-code", "claude-code", "nanocoder", "aichat", "mistral-vibe", "hermes", "openhands", "open-interpreter")
+    windowed = (
+        "pi",
+        "cline",
+        "roo-code",
+        "qwen-code",
+        "claude-code",
+        "nanocoder",
+        "aichat",
+        "mistral-vibe",
+        "hermes",
+        "openhands",
+        "open-interpreter",
+    )
     assert gwconf("apply", *windowed).exit_code == 0
     doctor = json.loads(gwconf("doctor", *windowed, "--json").stdout)
     for item in doctor["clients"]:
@@ -490,7 +532,9 @@ def test_copilot_gets_the_window_as_prompt_plus_output_or_named_defaults(
     user = home / ".config" / "Code - Insiders" / "User"
     user.mkdir(parents=True)
     path = user / "chatLanguageModels.json"
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     applied = gwconf("apply", "copilot")
     assert applied.exit_code == 0 and "default" not in applied.stdout, applied
@@ -512,7 +556,9 @@ def test_copilot_gets_the_window_as_prompt_plus_output_or_named_defaults(
 def test_copilot_cli_gets_the_limits_in_its_shell_block(gwconf, gateway: GatewayServer, home: Path) -> None:
     rc = home / ".bashrc"
     rc.write_text("# my bashrc\nexport EDITOR=vim\n")
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "copilot-cli").exit_code == 0
     text = rc.read_text()
@@ -528,7 +574,12 @@ def test_copilot_cli_gets_the_limits_in_its_shell_block(gwconf, gateway: Gateway
 def test_nanocoder_gets_the_window_in_its_provider_entry(gwconf, gateway: GatewayServer, home: Path) -> None:
     path = home / ".config" / "nanocoder" / "agents.config.json"
     path.parent.mkdir(parents=True)
-    mine = {"name": "local", "baseUrl": "http://localhost:11434/v1", "models": ["qwen3"], "contextWindow": 4096}
+    mine = {
+        "name": "local",
+        "baseUrl": "http://localhost:11434/v1",
+        "models": ["qwen3"],
+        "contextWindow": 4096,
+    }
     path.write_text(json.dumps({"nanocoder": {"providers": [mine]}}, indent=2) + "\n")
     before = path.read_text()
     add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--use")
@@ -550,7 +601,9 @@ def test_aichat_gets_the_limits_on_its_model_item(gwconf, gateway: GatewayServer
     path.parent.mkdir(parents=True)
     before = "# mine\nclients:\n  - type: openai\n    models:\n      - name: my-model\n        max_input_tokens: 4096\n"
     path.write_text(before)
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "aichat").exit_code == 0
     mine, ours = yaml.safe_load(path.read_text())["clients"]
@@ -567,7 +620,9 @@ def test_mistral_vibe_gets_the_limits_on_its_model_entry(gwconf, gateway: Gatewa
     path.parent.mkdir(parents=True)
     before = '# mine\n[[models]]\nname = "devstral"\nprovider = "mistral"\nalias = "devstral"\nmax_context_length = 4096\n'
     path.write_text(before)
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "mistral-vibe").exit_code == 0
     mine, ours = tomllib.loads(path.read_text())["models"]
@@ -587,7 +642,9 @@ def test_hermes_gets_the_limits_in_its_model_mapping(gwconf, gateway: GatewaySer
     path.parent.mkdir(parents=True)
     before = "# mine\nagent:\n  max_turns: 40\n"
     path.write_text(before)
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "hermes").exit_code == 0
     data = yaml.safe_load(path.read_text())
@@ -602,7 +659,9 @@ def test_hermes_gets_the_limits_in_its_model_mapping(gwconf, gateway: GatewaySer
 
 def test_openhands_gets_the_limits_in_both_llm_settings(gwconf, gateway: GatewayServer, home: Path) -> None:
     path = home / ".openhands" / "agent_settings.json"
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "openhands").exit_code == 0
     data = _json(path)
@@ -620,7 +679,9 @@ def test_open_interpreter_gets_the_limits_in_its_profile(gwconf, gateway: Gatewa
     import yaml
 
     path = _file_of("open-interpreter")
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "open-interpreter").exit_code == 0
     llm = yaml.safe_load(path.read_text())["llm"]
@@ -640,18 +701,28 @@ def test_droid_keeps_the_users_compaction_points_and_moves_gwconfs_with_its_entr
     mine = {"customModels": [], "compactionTokenLimitPerModel": {"claude-opus-4-7": 150000}}
     path.write_text(json.dumps(mine, indent=2) + "\n")
     before = path.read_text()
-    add(gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use")
+    add(
+        gwconf, "big", gateway.base_url, "--context-window", "200000", "--max-output-tokens", "32000", "--use"
+    )
     add(gwconf, "small", gateway.base_url, "--context-window", "32000", "--max-output-tokens", "4000")
     assert gwconf("apply", "factory-droid").exit_code == 0
-    assert _json(path)["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-0": 168000}
+    assert _json(path)["compactionTokenLimitPerModel"] == {
+        "claude-opus-4-7": 150000,
+        "custom:gwconf-0": 168000,
+    }
     assert gwconf("use", "small").exit_code == 0
-    assert _json(path)["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-0": 28000}
+    assert _json(path)["compactionTokenLimitPerModel"] == {
+        "claude-opus-4-7": 150000,
+        "custom:gwconf-0": 28000,
+    }
     assert gwconf("restore", "factory-droid").exit_code == 0
     assert path.read_text() == before
     # the user adds a model before gwconf's: its id becomes custom:gwconf-1, and the point moves with it
     assert gwconf("apply", "factory-droid").exit_code == 0
     data = _json(path)
-    data["customModels"].insert(0, {"model": "x", "displayName": "Local", "provider": "generic-chat-completion-api"})
+    data["customModels"].insert(
+        0, {"model": "x", "displayName": "Local", "provider": "generic-chat-completion-api"}
+    )
     path.write_text(json.dumps(data, indent=2) + "\n")
     assert gwconf("use", "big").exit_code == 0
     data = _json(path)

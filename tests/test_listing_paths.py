@@ -176,7 +176,9 @@ def test_opencode_project_layers_are_the_pathlib_layers(data: st.DataObject) -> 
 _SEGMENT = st.builds(
     "".join,
     st.tuples(
-        st.sampled_from(["", "set -gx ", "set -g ", "export ", "  ", "- ", "+", "$env:", '"', "{", ", ", "?", "&"]),
+        st.sampled_from(
+            ["", "set -gx ", "set -g ", "export ", "  ", "- ", "+", "$env:", '"', "{", ", ", "?", "&"]
+        ),
         st.sampled_from(["API_KEY", "token", "apiKey", "name", "secret", "x"]),
         st.sampled_from(["", '"', "'"]),
         st.sampled_from([" ", "=", ": ", " = ", "", ":"]),
@@ -212,8 +214,13 @@ _KEY = st.text(alphabet="ab'\"\\$`%/ +-_k", min_size=0, max_size=12).map(lambda 
 
 
 @settings(max_examples=200, deadline=None)
-@given(keys=st.lists(st.one_of(_KEY, st.sampled_from(["", "abc", "abcd"])), max_size=3), text=st.text(max_size=60))
-def test_redact_with_kept_replacements_masks_as_working_them_out_each_time(keys: list[str], text: str) -> None:
+@given(
+    keys=st.lists(st.one_of(_KEY, st.sampled_from(["", "abc", "abcd"])), max_size=3),
+    text=st.text(max_size=60),
+)
+def test_redact_with_kept_replacements_masks_as_working_them_out_each_time(
+    keys: list[str], text: str
+) -> None:
     """``redact`` keeps each key list's encodings (every printed line passes the same keys):
     twice in a row, and after other key lists, it answers as the table built afresh would."""
     from gwconf import secrets
@@ -251,15 +258,23 @@ def _json_texts(draw: st.DrawFn) -> str:
     members = draw(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "a/*"]), _JSON_PIECE), max_size=5))
     body = ", ".join(f'"{k}": {v}{draw(_GAP)}' for k, v in members)
     text = draw(_GAP) + "{" + draw(_GAP) + body + draw(_GAP) + "}" + draw(_GAP)
-    return draw(st.sampled_from(["", "\ufeff"])) + draw(st.sampled_from([text, text, "[1, 2]", "  ", "", "{"]))
+    return draw(st.sampled_from(["", "\ufeff"])) + draw(
+        st.sampled_from([text, text, "[1, 2]", "  ", "", "{"])
+    )
 
 
-_GET_PATH = st.lists(st.one_of(st.sampled_from(["a", "b", "c", "a/*"]), st.integers(-2, 2)), max_size=3).map(tuple)
+_GET_PATH = st.lists(st.one_of(st.sampled_from(["a", "b", "c", "a/*"]), st.integers(-2, 2)), max_size=3).map(
+    tuple
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=_json_texts(), fmt=st.sampled_from(["json", "jsonc", "json5"]), paths=st.lists(_GET_PATH, max_size=4))
-def test_listing_reads_a_json_file_as_the_editor_does(text: str, fmt: str, paths: list[tuple], tmp_path: Path) -> None:
+@given(
+    text=_json_texts(), fmt=st.sampled_from(["json", "jsonc", "json5"]), paths=st.lists(_GET_PATH, max_size=4)
+)
+def test_listing_reads_a_json_file_as_the_editor_does(
+    text: str, fmt: str, paths: list[tuple], tmp_path: Path
+) -> None:
     """``status`` and ``clients`` read JSON, JSONC and JSON5 files with ``operations.listing_file``:
     plain ``json`` where it reads the text, data-answered ``get``. The same data, the same values at any path,
     the same error as ``plan.load_file``."""
@@ -370,7 +385,9 @@ def test_plain_toml_takes_the_usual_client_file() -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_TOML_LINE, max_size=6), paths=st.lists(_GET_PATH, max_size=4))
-def test_listing_reads_a_toml_file_as_the_editor_does(lines: list[str], paths: list[tuple], tmp_path: Path) -> None:
+def test_listing_reads_a_toml_file_as_the_editor_does(
+    lines: list[str], paths: list[tuple], tmp_path: Path
+) -> None:
     """``listing_file`` on a TOML file: the editor's data, values at any path and error."""
     from gwconf import operations, plan
     from gwconf.clients._base import ConfigFile
@@ -445,7 +462,9 @@ def test_plain_yaml_reads_as_pyyaml_or_leaves_the_file_to_it(lines: list[str], e
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_YAML_LINE, min_size=1, max_size=6), paths=st.lists(_GET_PATH, max_size=4))
 @example(lines=["a:", "  b: 1", "  b: 2"], paths=[("a",)])
-def test_listing_reads_a_yaml_file_as_the_editor_does(lines: list[str], paths: list[tuple], tmp_path: Path) -> None:
+def test_listing_reads_a_yaml_file_as_the_editor_does(
+    lines: list[str], paths: list[tuple], tmp_path: Path
+) -> None:
     """``listing_file`` on a YAML file: the editor's data, values at any path and error."""
     from gwconf import operations, plan
     from gwconf.clients._base import ConfigFile
@@ -518,7 +537,9 @@ def _render_yaml(node: object, indent: int, flags: st.DataObject) -> list[str]:
 
 
 @settings(max_examples=800, deadline=None)
-@given(tree=st.lists(st.tuples(_YAML_WORD_KEY, _yaml_node(0)), min_size=1, max_size=4).map(dict), data=st.data())
+@given(
+    tree=st.lists(st.tuples(_YAML_WORD_KEY, _yaml_node(0)), min_size=1, max_size=4).map(dict), data=st.data()
+)
 def test_plain_yaml_reads_generated_block_documents_as_pyyaml(tree: dict, data: st.DataObject) -> None:
     """Nested block mappings and sequences (some at their key's indent), comments between
     entries, folded and literal blocks: plainyaml's answer, when it gives one, is PyYAML's."""
@@ -536,7 +557,12 @@ def test_plain_yaml_reads_generated_block_documents_as_pyyaml(tree: dict, data: 
 
 
 @settings(max_examples=300, deadline=None)
-@given(lines=st.lists(st.one_of(_SECRETISH, st.sampled_from(["\u212aey: sk-abcdef123456", "İ", "ＫEY=x", "名前"])), max_size=4))
+@given(
+    lines=st.lists(
+        st.one_of(_SECRETISH, st.sampled_from(["\u212aey: sk-abcdef123456", "İ", "ＫEY=x", "名前"])),
+        max_size=4,
+    )
+)
 def test_the_lines_redaction_skips_hold_no_secret_name(lines: list[str]) -> None:
     """``_named_lines`` meets the name patterns only with lines holding a secret-ish word (found in
     ``str.lower``'s text, which lowers more than ASCII and lengthens U+0130): applying them to

@@ -190,7 +190,16 @@ def test_markers_are_found_in_the_bytes_as_in_their_text() -> None:
     from gwconf import managers
 
     pieces = st.sampled_from(
-        [*managers._BYTES.values(), "日本".encode(), b"\xe6\x97", b"\xff", b"\x80", b"# ", b"127.0.0.1:", b"\n"]
+        [
+            *managers._BYTES.values(),
+            "日本".encode(),
+            b"\xe6\x97",
+            b"\xff",
+            b"\x80",
+            b"# ",
+            b"127.0.0.1:",
+            b"\n",
+        ]
     )
 
     @given(st.lists(st.one_of(pieces, st.binary(max_size=4)), max_size=12))

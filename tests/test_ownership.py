@@ -270,7 +270,9 @@ USERS_ENTRY = {
 
 @pytest.mark.parametrize("between", ["use-second", "nothing"])
 @pytest.mark.parametrize("move", ["insert-before", "remove-before"])
-def test_list_entry_gwconf_owns_is_followed_when_entries_shift(gwconf, home, two_profiles, between, move) -> None:
+def test_list_entry_gwconf_owns_is_followed_when_entries_shift(
+    gwconf, home, two_profiles, between, move
+) -> None:
     """Droid's customModels: the user inserts their own model before gwconf's entry (or removes one
     that stood before it). gwconf's keys were recorded by position; they must follow gwconf's
     entry, so use rewrites it in place and restore takes out gwconf's entry alone, the user's
@@ -289,7 +291,9 @@ def test_list_entry_gwconf_owns_is_followed_when_entries_shift(gwconf, home, two
     if between == "use-second":
         assert gwconf("use", "second").exit_code == 0
         models = json.loads(path.read_text())["customModels"]
-        assert [m["model"] for m in models] == (["mine", "model-b"] if move == "insert-before" else ["model-b"])
+        assert [m["model"] for m in models] == (
+            ["mine", "model-b"] if move == "insert-before" else ["model-b"]
+        )
     result = gwconf("restore", "factory-droid")
     assert result.exit_code == 0, result
     left = json.loads(path.read_text())["customModels"]

@@ -127,7 +127,9 @@ def _parsed_file(store: ProfileStore) -> Path:
 
 def test_a_profile_edited_by_hand_is_read_as_it_is_now_never_from_the_parsed_texts() -> None:
     store = ProfileStore(Env.current())
-    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678"))
+    store.save(
+        Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678")
+    )
     assert store.load("work").model == "m1"
     path = store.path_for("work")
     path.write_bytes(path.read_bytes().replace(b'"m1"', b'"m2"').replace(b"\n", b"\r\n"))  # CRLF too
@@ -189,7 +191,9 @@ def test_a_key_written_any_other_way_leaves_its_text_unkept(text: str) -> None:
 
 def test_damaged_parsed_texts_are_ignored_and_replaced() -> None:
     store = ProfileStore(Env.current())
-    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678"))
+    store.save(
+        Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678")
+    )
     kept = _parsed_file(store)
     for damage in (b"{garbage", b"[1, 2]", b'{"x": 1}', b"\xff\xfe"):
         kept.write_bytes(damage)
@@ -201,7 +205,9 @@ def test_damaged_parsed_texts_are_ignored_and_replaced() -> None:
 def test_reading_profiles_never_writes_the_parsed_texts(gwconf) -> None:
     """A dry run or a listing writes nothing, even when a profile was edited by hand since."""
     store = ProfileStore(Env.current())
-    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678"))
+    store.save(
+        Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678")
+    )
     store.set_active("work")
     kept = _parsed_file(store)
     before = kept.read_bytes(), kept.stat().st_mtime_ns

@@ -127,7 +127,9 @@ def test_no_module_uses_a_standard_library_name_newer_than_the_floor(path: Path)
 
 def test_the_name_check_sees_both_import_forms() -> None:
     """The check itself: a module using 3.12's names in either form is caught."""
-    source = "import itertools\nfrom typing import override\nx = itertools.batched([1], 1)\nimport annotationlib\n"
+    source = (
+        "import itertools\nfrom typing import override\nx = itertools.batched([1], 1)\nimport annotationlib\n"
+    )
     found = _newer_uses(ast.parse(source), (3, 11))
     assert sorted(f.split(" (")[0] for f in found) == [
         "from typing import override",

@@ -63,7 +63,11 @@ SHAPES = {
         "claude-code", ".claude/settings.json", "json", ('"model": "sonnet"', '"model": "opus"'), mode=0o600
     ),
     "zed-jsonc": Shape(
-        "zed", ".config/zed/settings.json", "jsonc", ('"vim_mode": true', '"vim_mode": false'), "// mine, at the end\n"
+        "zed",
+        ".config/zed/settings.json",
+        "jsonc",
+        ('"vim_mode": true', '"vim_mode": false'),
+        "// mine, at the end\n",
     ),
     "zed-symlinked-dotfiles": Shape(
         "zed",
@@ -74,10 +78,17 @@ SHAPES = {
     ),
     "aider-sample": Shape("aider", ".aider.conf.yml", "yaml", ("dark-mode: true", "dark-mode: false")),
     "continue-yaml11": Shape(
-        "continue", ".continue/config.yaml", "yaml", ("name: My Assistant", "name: Renamed"), "# a note I added\n"
+        "continue",
+        ".continue/config.yaml",
+        "yaml",
+        ("name: My Assistant", "name: Renamed"),
+        "# a note I added\n",
     ),
     "opencode-jsonc": Shape(
-        "opencode", ".config/opencode/opencode.jsonc", "jsonc", ('"theme": "tokyonight"', '"theme": "gruvbox"')
+        "opencode",
+        ".config/opencode/opencode.jsonc",
+        "jsonc",
+        ('"theme": "tokyonight"', '"theme": "gruvbox"'),
     ),
     "crush-vars": Shape("crush", ".config/crush/crush.json", "json", ('"debug": false', '"debug": true')),
     "gemini-no-final-newline": Shape(
@@ -184,7 +195,9 @@ def test_a_hand_edit_survives_another_model_and_restore(gwconf, home, profile, n
         assert other.exit_code == 0, other
     text = path.read_bytes().decode()
     assert new in text and (shape.comment or "") in text, "the hand edit was lost"
-    assert between == "nothing" or any(b"model-b" in f.read_bytes() for f in home.rglob("*") if f.is_file()), "another model not applied"
+    assert between == "nothing" or any(
+        b"model-b" in f.read_bytes() for f in home.rglob("*") if f.is_file()
+    ), "another model not applied"
     _data(shape.fmt, path.read_bytes())  # parses
     restored = gwconf("restore", shape.client)
     assert restored.exit_code == 0, restored

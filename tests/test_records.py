@@ -146,7 +146,8 @@ def test_no_gwconf_module_uses_dataclasses() -> None:
     using = [
         str(p.relative_to(root))
         for p in root.rglob("*.py")
-        if p.name != "records.py" and ("from dataclasses" in p.read_text() or "import dataclasses" in p.read_text())
+        if p.name != "records.py"
+        and ("from dataclasses" in p.read_text() or "import dataclasses" in p.read_text())
     ]
     assert using == []
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import TEST_KEY
 
-FAKE = '''
+FAKE = """
 import os, sys
 root = os.path.join(os.environ[sys.argv[1]], sys.argv[2])
 os.makedirs(os.path.join(root, "plugins"), exist_ok=True)
@@ -33,7 +33,7 @@ for name, text in (("aliases.json", '{"fast": "my-model"}'), (sys.argv[3], "CLIE
     os.replace(tmp, os.path.join(root, name))
 with open(os.path.join(root, "history.txt"), "a") as f:        # in place, through the link
     f.write("second line\\n")
-'''
+"""
 
 CASES = {
     # client: (program, variable, sub-folder of the stand-in, user's folder under HOME, a rendered file)

@@ -193,7 +193,9 @@ def test_compare_and_swap_refuses_a_file_changed_underneath(home, profile) -> No
     assert not (home / ".claude.json").exists(), "the other file of the change was not written either"
 
 
-def test_a_ledger_kept_across_writes_sees_another_gwconf_and_a_failed_save(gwconf, home, profile, monkeypatch) -> None:
+def test_a_ledger_kept_across_writes_sees_another_gwconf_and_a_failed_save(
+    gwconf, home, profile, monkeypatch
+) -> None:
     """A command writing many clients keeps one ledger and refreshes it before each write
     (issue 15). Another gwconf's write in between is read, not overwritten; and a save that
     failed is never taken for what the file holds."""

@@ -210,7 +210,9 @@ def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[st
         assert result["clients"] == [], "profile list needs no client module"
 
 
-@pytest.mark.parametrize("args", [["profile", "list"], ["clients"], ["status"], ["apply", "codex", "--dry-run"]])
+@pytest.mark.parametrize(
+    "args", [["profile", "list"], ["clients"], ["status"], ["apply", "codex", "--dry-run"]]
+)
 def test_a_saved_profile_is_read_without_tomllib_and_no_command_defines_a_dataclass(profile, args) -> None:
     """The profile's text was parsed when it was saved (profiles.ParsedTexts), so reading it
     again needs no tomllib (about 7 ms); records.record replaces dataclasses (with inspect, 5 ms
@@ -449,7 +451,12 @@ def test_the_plain_writing_forms_need_no_click_and_do_what_click_does(
 
 @pytest.mark.parametrize(
     "args",
-    [["apply", "codex", "--profile", "work"], ["apply", "codex", "--help"], ["use", "--dir", "work"], ["restore", "--", "x"]],
+    [
+        ["apply", "codex", "--profile", "work"],
+        ["apply", "codex", "--help"],
+        ["use", "--dir", "work"],
+        ["restore", "--", "x"],
+    ],
 )
 def test_writing_forms_with_options_that_take_values_or_help_go_to_click(profile, args: list[str]) -> None:
     found, _, _ = probe_with_stderr(args)
@@ -481,7 +488,9 @@ def test_listings_read_a_plain_toml_file_without_tomllib(profile, home, args) ->
     the listings import no tomllib and no TOML editor for it; a file it leaves (a date) gets both."""
     config = home / ".codex" / "config.toml"
     config.parent.mkdir()
-    config.write_text('model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nbase_url = "https://gw.example.com/v1"\n')
+    config.write_text(
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nbase_url = "https://gw.example.com/v1"\n'
+    )
     result, output = probe_all(args)
     assert result["code"] == 0, output
     assert "tomllib" not in result["loaded"], result
@@ -496,7 +505,9 @@ def test_listings_read_a_plain_yaml_file_without_pyyaml(profile, home) -> None:
     """A client's YAML of plain blocks is read by ``gwconf.plainyaml`` (PyYAML's data for it):
     ``clients`` imports no PyYAML for it; a file it leaves (an anchor) gets PyYAML."""
     config = home / ".aider.conf.yml"
-    config.write_text("# mine\nmodel: openai/my-model  # the one\nopenai-api-base: https://gw.example.com/v1\n")
+    config.write_text(
+        "# mine\nmodel: openai/my-model  # the one\nopenai-api-base: https://gw.example.com/v1\n"
+    )
     result, output = probe_all(["clients"])
     assert result["code"] == 0, output
     assert "yaml" not in result["loaded"], result

@@ -173,8 +173,14 @@ def run(
         held = project_finding(client, env, item.reading, trust)
         if held is not None:  # a cloned repository chose the address: that is the fault to see first
             item.findings.insert(0, Finding("error", "override", held.message, held.hint))
-            item.verdict, item.summary, item.exit_code = "untrusted_address", held.message, int(held.exit_code)
-            item.fixes = [f"take the address out of the project's file, or run {client.name} outside this folder"]
+            item.verdict, item.summary, item.exit_code = (
+                "untrusted_address",
+                held.message,
+                int(held.exit_code),
+            )
+            item.fixes = [
+                f"take the address out of the project's file, or run {client.name} outside this folder"
+            ]
         report.clients.append(item)
     report.exit_code = gateway.overall_exit([c.exit_code for c in report.clients])
     worst = next((c for c in report.clients if c.exit_code == report.exit_code), report.clients[0])
@@ -258,7 +264,12 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
 
 
 def window_findings(
-    client: ClientAdapter, docs: dict[str, Any], reading: Any, target: Target | None, profile: Profile, env: Env
+    client: ClientAdapter,
+    docs: dict[str, Any],
+    reading: Any,
+    target: Target | None,
+    profile: Profile,
+    env: Env,
 ) -> list[Finding]:
     """A window in the client's file larger than the gateway says (its cached answer): the client
     would fill more context than the model takes, and compact too late (issue 22)."""

@@ -562,7 +562,9 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             f"HTTP {status}: nothing answers at {result.url}. The base address is wrong: /v1 missing or "
             "doubled, a pasted /chat/completions, or this gateway does not speak this protocol there.",
         )  # fmt: skip
-    if status == 429 and (kind == "all_deployments_in_cooldown" or (message and _COOLDOWN_WORDS.search(message))):
+    if status == 429 and (
+        kind == "all_deployments_in_cooldown" or (message and _COOLDOWN_WORDS.search(message))
+    ):
         result.remedy = f"{ROUTE_REMEDY}; it may answer again once the cooldown ends."
         return _fail(
             result, "route_failed", text, key,

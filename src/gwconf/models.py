@@ -311,7 +311,7 @@ def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int
         return {}
     found: dict[str, tuple[int | None, int | None, str]] = {}
     table = data.get("limits")
-    for model, entry in (table.items() if isinstance(table, dict) else []):
+    for model, entry in table.items() if isinstance(table, dict) else []:
         if not isinstance(entry, dict):
             continue
         window, output = entry.get("context_window"), entry.get("max_output_tokens")

@@ -575,7 +575,9 @@ def matching_profile(
         if key is not None:
             if reading.api_key == key:
                 proven.append(profile.name)
-        elif (profile.key_cmd or profile.key_keyring) and (profile.name == applied or (reading.model or None) == target.model):
+        elif (profile.key_cmd or profile.key_keyring) and (
+            profile.name == applied or (reading.model or None) == target.model
+        ):
             likely.append(profile.name)
     for found in (proven, likely):
         if found:

@@ -310,9 +310,7 @@ class _EmptyDocument:
         return getattr(self._real(), name)
 
 
-def load_client(
-    client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None
-) -> dict[str, Loaded]:
+def load_client(client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None) -> dict[str, Loaded]:
     """``files``: the client's ``files(env)`` when the caller has them already."""
     return {f.role: load_file(f, env) for f in (client.files(env) if files is None else files)}
 
@@ -514,7 +512,9 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
             after = None if pristine is MISSING else pristine
             record = {"folders": meta.get("folders", [])}
             plan.changes.append(
-                _restoring(client.id, item.file, item.display, item.snapshot, after, store.pristine_mode(), record)
+                _restoring(
+                    client.id, item.file, item.display, item.snapshot, after, store.pristine_mode(), record
+                )
             )
             wheres.append(where)
         elif item.snapshot.exists:
@@ -939,7 +939,9 @@ def _write_clients(
         return
     journal = env.state_dir / "journal.json"
     with deferred_dir_syncs():  # the barrier: backups and journal on disk before any file is replaced
-        prepared = {plan.client.id: [_prepare(change, env, ledger) for change in plan.pending] for plan in ready}
+        prepared = {
+            plan.client.id: [_prepare(change, env, ledger) for change in plan.pending] for plan in ready
+        }
         copies = _pending_copies(ready, prepared, env)
         staged = _staged_ledger(ledger, ready, prepared, profile)
         write_private(journal, json.dumps(_journal(ready, prepared, copies, staged)).encode())
@@ -1133,7 +1135,9 @@ def _journal(
                     if change.after is None or id(change) in copies
                     else change.after.decode("utf-8", "surrogateescape"),
                     "mode": change.snapshot.mode,
-                    "new_mode": change.restore_mode if change.restore_mode is not None else _mode_after(change),
+                    "new_mode": change.restore_mode
+                    if change.restore_mode is not None
+                    else _mode_after(change),
                     "secret": change.secret,
                     "restoring": change.restoring,
                     "backups": str(item.backups.folder),
@@ -1315,12 +1319,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
                 BackupStore.at(Path(entry["backups"])).retire_pristine()
         _rewrite_metas(ledger, entries)
         notes: list[str] = []
-    elif (
-        isinstance(staged, dict)
-        and not restoring
-        and _changed_since(entries)
-        and _can_finish(entries)
-    ):
+    elif isinstance(staged, dict) and not restoring and _changed_since(entries) and _can_finish(entries):
         # a killed restore is never finished around a file another program wrote: that file may
         # still be gwconf's (not yet restored), and finishing would put the others back and forget
         # the client, leaving Codex on the gateway with the user's own key. Undone instead, the
@@ -1373,9 +1372,7 @@ def _changed_since(entries: list[dict[str, Any]]) -> bool:
 
 
 def _can_finish(entries: list[dict[str, Any]]) -> bool:
-    return all(
-        e.get("new_sha256") is None or _new_bytes(e) is not None for e in entries
-    )
+    return all(e.get("new_sha256") is None or _new_bytes(e) is not None for e in entries)
 
 
 def _finish(entries: list[dict[str, Any]], ledger: Ledger, staged: dict[str, Any]) -> list[str]:

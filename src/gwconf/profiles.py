@@ -471,10 +471,7 @@ def _well_formed_entry(entry: Any) -> bool:
         return isinstance(entry["text"], str)
     before, after = entry.get("before"), entry.get("after")
     return (
-        isinstance(before, str)
-        and isinstance(after, str)
-        and before.endswith('"')
-        and after.startswith('"')
+        isinstance(before, str) and isinstance(after, str) and before.endswith('"') and after.startswith('"')
     )
 
 

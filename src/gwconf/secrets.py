@@ -85,9 +85,7 @@ _BARE_NAME = (
     rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
     rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
-_FISH = (
-    rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
-)
+_FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
 _ENV_NAME = r"[A-Z][A-Z0-9_]*\Z"
 # The name patterns above are sources, compiled on first use (``re``'s cache keeps them): a
@@ -126,7 +124,9 @@ def _is_reference(value: str) -> bool:
     """A value that names where a secret is (or is no secret): shown as it is."""
     if "…" in value or value.lower() in _PLAIN_WORDS or value.startswith("("):
         return True
-    if value.startswith(("$", "{env:", "{{", "env:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")):
+    if value.startswith(
+        ("$", "{env:", "{{", "env:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")
+    ):
         return True
     return bool(re.match(_ENV_NAME, value)) or value.replace(".", "", 1).isdigit()
 

@@ -160,7 +160,9 @@ def untrusted(client: ClientAdapter, env: Env, base_url: str, override: Override
     )
 
 
-def project_finding(client: ClientAdapter, env: Env, reading: Reading | None, trust: Trust) -> UntrustedAddress | None:
+def project_finding(
+    client: ClientAdapter, env: Env, reading: Reading | None, trust: Trust
+) -> UntrustedAddress | None:
     """For doctor: the plain statement when a project file points ``client`` at an address that is
     no profile's (doctor itself sends only to the profile's address); None otherwise."""
     if reading is None or not reading.base_url or trust.allows(reading.base_url):

@@ -175,7 +175,9 @@ def base_problems(url: str | None, expected_form: str) -> list[str]:
     parts = urlsplit(url)
     path = parts.path.rstrip("/")
     if is_vendor_host(parts.hostname):
-        problems.append(f"points at {parts.hostname}, a vendor's official address, which rejects a gateway key")
+        problems.append(
+            f"points at {parts.hostname}, a vendor's official address, which rejects a gateway key"
+        )
     if "/v1/v1" in path:
         problems.append("/v1 is doubled (requests go to /v1/v1/...: 404)")
     for suffix in _ENDPOINT_SUFFIXES:

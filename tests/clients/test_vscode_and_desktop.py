@@ -84,7 +84,9 @@ def test_running_cannot_be_checked_off_linux(home: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").is_file(), reason="reads /proc")
-def test_one_command_looks_at_proc_once_and_the_next_looks_again(gwconf, profile, home: Path, tmp_path) -> None:
+def test_one_command_looks_at_proc_once_and_the_next_looks_again(
+    gwconf, profile, home: Path, tmp_path
+) -> None:
     """Before writing, ``apply`` asks for each desktop app whether it runs: every question of one
     command is answered from one walk over /proc (issue 15), and the next command walks again, so
     an app started in between is seen."""

@@ -54,7 +54,7 @@ def test_only_provider_and_model_change_inside_default_model(gwconf, home, profi
     path = home / SETTINGS
     path.parent.mkdir(parents=True)
     original = (
-        "{\n\t\"agent\": {\n\t\t\"default_model\": {\n\t\t\t// picked in the agent panel\n"
+        '{\n\t"agent": {\n\t\t"default_model": {\n\t\t\t// picked in the agent panel\n'
         '\t\t\t"provider": "anthropic",\n\t\t\t"model": "claude-sonnet-4",\n'
         '\t\t\t"enable_thinking": true, // keep\n\t\t\t"effort": "high",\n\t\t},\n\t},\n}\n'
     )
@@ -62,7 +62,7 @@ def test_only_provider_and_model_change_inside_default_model(gwconf, home, profi
     assert gwconf("apply", "zed").exit_code == 0
     text = path.read_text()
     assert text.startswith(
-        "{\n\t\"agent\": {\n\t\t\"default_model\": {\n\t\t\t// picked in the agent panel\n"
+        '{\n\t"agent": {\n\t\t"default_model": {\n\t\t\t// picked in the agent panel\n'
         '\t\t\t"provider": "gwconf",\n\t\t\t"model": "my-model",\n'
         '\t\t\t"enable_thinking": true, // keep\n\t\t\t"effort": "high",\n\t\t},\n'
     )

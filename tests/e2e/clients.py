@@ -540,8 +540,15 @@ HERMES = E2EClient(
     # on a custom endpoint it probes for Ollama, LM Studio and llama.cpp, then lists the models
     # (and, since gwconf writes model.context_length, /v1/models/<model> and, after a 401, /models)
     probes=(
-        "/api/v1/models", "/api/tags", "/v1/props", "/props", "/version", "/v1/models", "/api/show",
-        "/v1/models/my-model", "/models",
+        "/api/v1/models",
+        "/api/tags",
+        "/v1/props",
+        "/props",
+        "/version",
+        "/v1/models",
+        "/api/show",
+        "/v1/models/my-model",
+        "/models",
     ),
     to_vendor=lambda home: replace_line(
         home / ".hermes" / "config.yaml", "provider: custom", "provider: openrouter"

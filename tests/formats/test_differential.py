@@ -113,7 +113,18 @@ def _python_dotenv(readers: dict[str, str], tmp: Path, texts: list[str]) -> list
 # -- JSONC -------------------------------------------------------------------------------------
 
 KEYS = ["a", "b", "model", "env", "ключ", "k 1", "", "x.y", "emoji😀", 'q"uote', "tab\tkey", "\\back", "/"]
-STRINGS = ["", "plain", "é ß 中 😀", 'q"uote', "back\\slash", "line\nbreak", "tab\t", "/*not*/", "//not", "\u2028"]
+STRINGS = [
+    "",
+    "plain",
+    "é ß 中 😀",
+    'q"uote',
+    "back\\slash",
+    "line\nbreak",
+    "tab\t",
+    "/*not*/",
+    "//not",
+    "\u2028",
+]
 
 
 class JsoncGen:
@@ -139,7 +150,7 @@ class JsoncGen:
             return rng.choice([True, False])
         if kind == 4:
             return None
-        return "".join(rng.choice("aZ9 é\"\\/\n\t😀") for _ in range(rng.randrange(6)))
+        return "".join(rng.choice('aZ9 é"\\/\n\t😀') for _ in range(rng.randrange(6)))
 
     def string(self, value: str) -> str:
         text = json.dumps(value, ensure_ascii=self.rng.random() < 0.3)
@@ -151,7 +162,9 @@ class JsoncGen:
         rng = self.rng
         if inline or rng.random() < 0.5:
             return rng.choice(["/* c */", "/**/", "/* ключ */", "/* a // b */", "/* *x* */"])
-        return rng.choice(["// note", "// ключ: значение 😀", "//", "// /* not a block", "// trailing, comma"])
+        return rng.choice(
+            ["// note", "// ключ: значение 😀", "//", "// /* not a block", "// trailing, comma"]
+        )
 
     def gap(self) -> str:
         return " " + self.comment(True) + " " if self.rng.random() < 0.12 else ""
@@ -380,7 +393,9 @@ def _env_cases(rng: random.Random, fmt: str) -> list[tuple[str, Any, str, Any, b
 
 
 @pytest.mark.parametrize("fmt", ["dotenv", "dotenv-npm"])
-def test_dotenv_reads_and_edits_as_the_clients_library(readers: dict[str, str], tmp_path: Path, fmt: str) -> None:
+def test_dotenv_reads_and_edits_as_the_clients_library(
+    readers: dict[str, str], tmp_path: Path, fmt: str
+) -> None:
     _need(readers, "python-dotenv" if fmt == "dotenv" else "dotenv")
     rng = random.Random(SEED + (fmt == "dotenv-npm"))
     cases = _env_cases(rng, fmt)
@@ -411,7 +426,10 @@ def _sh(tmp: Path, text: str, names: list[str]) -> dict[str, str]:
     path.write_bytes(text.encode())
     script = 'set -a; . "$1"; shift; for n in "$@"; do eval "printf \'%s\\0\' \\"\\${$n}\\""; done'
     out = subprocess.run(
-        ["sh", "-c", script, "sh", str(path), *names], capture_output=True, check=True, env={"PATH": "/usr/bin:/bin"}
+        ["sh", "-c", script, "sh", str(path), *names],
+        capture_output=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin"},
     )
     assert out.stderr == b"", out.stderr
     return dict(zip(names, out.stdout.decode().split("\0")[:-1], strict=True))
@@ -425,7 +443,10 @@ def test_every_written_env_value_reads_the_same_in_npm_dotenv_python_dotenv_and_
     _need(readers, "dotenv", "python-dotenv")
     rng = random.Random(SEED)
     alphabet = "aZ9 _-.:/é😀'\"#\\$`={}\t\n!*?~;&|<>()"
-    values = [*ENV_VALUES, *("".join(rng.choice(alphabet) for _ in range(rng.randrange(12))) for _ in range(N))]
+    values = [
+        *ENV_VALUES,
+        *("".join(rng.choice(alphabet) for _ in range(rng.randrange(12))) for _ in range(N)),
+    ]
     texts, expected, refused = [], [], 0
     for start in range(0, len(values), 20):
         chunk = values[start : start + 20]
@@ -452,7 +473,14 @@ def test_every_written_env_value_reads_the_same_in_npm_dotenv_python_dotenv_and_
 
 # -- TOML (tomllib) and YAML (PyYAML), in this process --------------------------------------------
 
-TOML_STRINGS = ['"plain"', '"esc \\" \\\\ \\n \\t \\u00e9"', "'literal \\n'", '"""\nmulti\nline"""', "'''\nraw\\n'''", '"é 😀"']
+TOML_STRINGS = [
+    '"plain"',
+    '"esc \\" \\\\ \\n \\t \\u00e9"',
+    "'literal \\n'",
+    '"""\nmulti\nline"""',
+    "'''\nraw\\n'''",
+    '"é 😀"',
+]
 TOML_VALUES = ["1", "-7", "1.5", "true", "1979-05-27", "[1, 2]", '["a", "b",]', "{ x = 1 }"]
 
 
@@ -476,13 +504,19 @@ def _toml_document(rng: random.Random) -> str:
             comment()
             value = rng.choice(TOML_STRINGS + TOML_VALUES)
             tail = rng.choice(["", "", "  # note", "\t#x"])
-            out.append(f"{rng.choice(['', '  ', chr(9)]) if prefix else ''}{key}{rng.choice([' = ', '=', ' =  '])}{value}{tail}")
+            out.append(
+                f"{rng.choice(['', '  ', chr(9)]) if prefix else ''}{key}{rng.choice([' = ', '=', ' =  '])}{value}{tail}"
+            )
 
     comment()
     pairs("")
     if rng.random() < 0.5:
-        out.append(f"gw = {{ name = {rng.choice(TOML_STRINGS[:3])}, base_url = \"http://x\"{rng.choice([' ', ''])}}}")
-    for table in rng.sample(["tui", "model_providers.mine", "profiles.fast", "mcp_servers.x"], rng.randrange(3)):
+        out.append(
+            f'gw = {{ name = {rng.choice(TOML_STRINGS[:3])}, base_url = "http://x"{rng.choice([" ", ""])}}}'
+        )
+    for table in rng.sample(
+        ["tui", "model_providers.mine", "profiles.fast", "mcp_servers.x"], rng.randrange(3)
+    ):
         comment()
         out.append(f"[{table}]" + rng.choice(["", "  # table"]))
         pairs(table)
@@ -495,11 +529,24 @@ def _toml_document(rng: random.Random) -> str:
 def _yaml_document(rng: random.Random) -> str:
     eol = rng.choice(["\n", "\n", "\r\n"])
     out: list[str] = []
-    scalars = ["plain", "'single ''q'''", '"double \\" \\t é"', "1", "true", "null", "~", "1.5", "é 😀", "'# not'"]
+    scalars = [
+        "plain",
+        "'single ''q'''",
+        '"double \\" \\t é"',
+        "1",
+        "true",
+        "null",
+        "~",
+        "1.5",
+        "é 😀",
+        "'# not'",
+    ]
     for _ in range(rng.randrange(1, 6)):
         if rng.random() < 0.25:
             out.append(rng.choice(["# comment", "# ключ", ""]))
-        key = rng.choice(["name", "model", "apiBase", "schema", "ключ", "'q k'", "k_" + str(rng.randrange(99))])
+        key = rng.choice(
+            ["name", "model", "apiBase", "schema", "ключ", "'q k'", "k_" + str(rng.randrange(99))]
+        )
         if any(line.startswith(key + ":") for line in out):
             continue
         kind = rng.randrange(5)
@@ -547,7 +594,7 @@ def test_toml_and_yaml_read_and_edit_as_tomllib_and_pyyaml(fmt: str) -> None:
         if doc.data() != reference:
             problems.append(("gwconf reads it differently", text, doc.data(), reference))
             continue
-        value = rng.choice(["sk-new", "it's \"q\" # not", 7, {"base_url": "https://gw/v1", "n": [1]}, "é\n😀"])
+        value = rng.choice(["sk-new", 'it\'s "q" # not', 7, {"base_url": "https://gw/v1", "n": [1]}, "é\n😀"])
         try:
             _edit(rng, doc, reference, value)
         except WriteRefused as exc:
@@ -573,7 +620,11 @@ def test_the_differential_readers_agree_on_a_known_answer(readers: dict[str, str
     assert _node(readers, [{"kind": "jsonc", "text": text}])[0] == {"value": {"a": 2}, "errors": []}
     assert load("jsonc", text, "x").data() == {"a": 2}
     env = "MY-VAR=1\r\nA=\"x\" y\nB='a\\\\b'\n"
-    assert _node(readers, [{"kind": "dotenv", "text": env}])[0]["value"] == {"MY-VAR": "1", "A": '"x" y', "B": "a\\\\b"}
+    assert _node(readers, [{"kind": "dotenv", "text": env}])[0]["value"] == {
+        "MY-VAR": "1",
+        "A": '"x" y',
+        "B": "a\\\\b",
+    }
     python = _python_dotenv(readers, tmp_path, [env])[0]
     assert python == {"values": {"MY-VAR": "1", "B": "a\\b"}, "errors": [2]}
     assert get_plain(load("dotenv-npm", env, "x").data(), ("A",)) == '"x" y'

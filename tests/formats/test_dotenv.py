@@ -153,7 +153,7 @@ HOSTILE = [
 UNWRITABLE = [
     'it\'s $HOME `id` \\ "q"',
     "it's $x",
-    "it's \"q\"",
+    'it\'s "q"',
     "a\\b\\\\c\\n",  # python-dotenv decodes \\ and \n in either quote, npm and sh do not
     "${HOME}",  # python-dotenv interpolates it even in single quotes
     "cr\rhere",  # both libraries read a CR as a line break

@@ -89,7 +89,10 @@ SAMPLES: dict[str, tuple[str, list[tuple[Any, ...]]]] = {
         [("set", ("model",), "b"), ("append", ("list",), 2)],
     ),
     "dotenv": ("# top\nA=1 # a\nB='x'\n", [("set", ("A",), "2"), ("delete", ("B",)), ("set", ("C",), "3")]),
-    "dotenv-npm": ("# top\nA=1 # a\nB='x'\n", [("set", ("A",), "2"), ("delete", ("B",)), ("set", ("C",), "3")]),
+    "dotenv-npm": (
+        "# top\nA=1 # a\nB='x'\n",
+        [("set", ("A",), "2"), ("delete", ("B",)), ("set", ("C",), "3")],
+    ),
     "shellrc": ("# mine\nalias x=y\n", [("set", ("A",), "1"), ("set", ("B",), "2"), ("delete", ("A",))]),
     "fish": ("# mine\n", [("set", ("A",), "1")]),
     "powershell": ("# mine\n", [("set", ("A",), "1")]),

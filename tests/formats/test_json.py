@@ -1686,7 +1686,11 @@ def _unit_by_line_starts(text: str) -> str:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\r\n", '"', "\x01", "a", "{", ":"]), max_size=60).map("".join))
+@given(
+    st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\r\n", '"', "\x01", "a", "{", ":"]), max_size=60).map(
+        "".join
+    )
+)
 def test_the_indent_unit_found_by_line_breaks_is_the_one_found_at_every_line_start(text: str) -> None:
     from gwconf.formats.json import _detect_unit
 

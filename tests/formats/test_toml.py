@@ -298,7 +298,7 @@ def test_keys_of_array_elements_are_replaced_without_building_tomlkits_tree() ->
     """elia's and gptme's [[models]] entries, edited key by key as upsert_table does."""
     text = (
         "# my models\n[[models]]\nid = 'mine'  # keep\nname = \"a\"\n\n"
-        "[[models]]\nid = \"gwconf\"\nname = \"old\"   # aligned\napi_base = \"https://x/v1\"\n"
+        '[[models]]\nid = "gwconf"\nname = "old"   # aligned\napi_base = "https://x/v1"\n'
     )
     # in a fresh interpreter: no key of an element is a table here, the header lines say so
     probe = (
@@ -935,11 +935,14 @@ def test_a_text_changed_after_its_read_back_is_parsed_again() -> None:
 @pytest.mark.parametrize(
     ("before", "after"),
     [
-        ('gw = { name = "gw", base_url = "http://x" }\n', 'gw = { name = "gw", base_url = "http://x", k = "v" }\n'),
+        (
+            'gw = { name = "gw", base_url = "http://x" }\n',
+            'gw = { name = "gw", base_url = "http://x", k = "v" }\n',
+        ),
         ('gw = {name = "gw"}\n', 'gw = {name = "gw", k = "v"}\n'),
         ("gw = {}\n", 'gw = {k = "v"}\n'),
         ("gw = {  }\n", 'gw = { k = "v" }\n'),
-        ('gw = { a = { b = 1 } }  # mine\n', 'gw = { a = { b = 1 }, k = "v" }  # mine\n'),
+        ("gw = { a = { b = 1 } }  # mine\n", 'gw = { a = { b = 1 }, k = "v" }  # mine\n'),
     ],
 )
 def test_a_key_added_to_an_inline_table_keeps_its_spacing(before: str, after: str) -> None:
@@ -1156,11 +1159,15 @@ _LOCAL_LINES = st.sampled_from(
 )
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(
+    max_examples=800, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)
 @given(
     st.lists(_LOCAL_LINES, max_size=10),
     st.lists(
-        st.tuples(st.integers(0, 12), st.integers(0, 3), st.lists(_LOCAL_LINES, max_size=4)), min_size=1, max_size=3
+        st.tuples(st.integers(0, 12), st.integers(0, 3), st.lists(_LOCAL_LINES, max_size=4)),
+        min_size=1,
+        max_size=3,
     ),
 )
 def test_reading_only_the_changed_lines_agrees_with_reading_everything(
@@ -1278,7 +1285,9 @@ def test_a_wrong_edit_is_never_read_back_from_its_lines_alone(base: str, new: st
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_SECTION_LINES, max_size=14), st.booleans(), st.sampled_from([0, 5, 40, 1 << 16]))
-def test_the_first_header_is_where_the_whole_scan_finds_it(lines: list[str], final_newline: bool, window: int) -> None:
+def test_the_first_header_is_where_the_whole_scan_finds_it(
+    lines: list[str], final_newline: bool, window: int
+) -> None:
     """``_first_header`` (the preamble's end, read a window at a time) is the whole scan's."""
     import gwconf.formats.toml as toml_format
 
@@ -1317,7 +1326,9 @@ def test_what_the_data_says_of_headers_agrees_with_the_header_lines(file, ops) -
             assert doc._kind(path) == doc._kind_from_headers(path), (now, path)
             if path[0] not in doc.data():
                 chunk = "[x]\nk = 1\n"
-                assert _insert_after(now, chunk, None, doc.eol) == _insert_chunk(now, chunk, path, doc.eol, _sections(now))
+                assert _insert_after(now, chunk, None, doc.eol) == _insert_chunk(
+                    now, chunk, path, doc.eol, _sections(now)
+                )
 
     check()
     for kind, path, value in ops:
@@ -1329,8 +1340,12 @@ def test_what_the_data_says_of_headers_agrees_with_the_header_lines(file, ops) -
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="a \t\r\n", max_size=40), st.integers(0, 5000), st.text(alphabet=" \t\r\n", max_size=30))
-def test_the_final_newlines_are_found_from_the_tail_as_from_the_whole_text(head: str, pad: int, end: str) -> None:
+@given(
+    st.text(alphabet="a \t\r\n", max_size=40), st.integers(0, 5000), st.text(alphabet=" \t\r\n", max_size=30)
+)
+def test_the_final_newlines_are_found_from_the_tail_as_from_the_whole_text(
+    head: str, pad: int, end: str
+) -> None:
     """``_split_final`` reads the last 4 KB (a whole-text ``rstrip`` copied 4 MB per candidate)."""
     from gwconf.formats.toml import _split_final
 
@@ -1353,7 +1368,10 @@ def test_sections_found_from_known_texts_span_by_span_are_a_whole_scans(file, op
     import gwconf.formats.toml as toml_format
 
     def seen(sections: list[Any]) -> list[Any]:
-        return [(s.path, s.aot, s.header, s.start, s.end, [(r.start, r.end, r.kind) for r in s.rows]) for s in sections]
+        return [
+            (s.path, s.aot, s.header, s.start, s.end, [(r.start, r.end, r.kind) for r in s.rows])
+            for s in sections
+        ]
 
     text, _ = file
     size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, 0  # the memo's way on small texts too
@@ -1377,15 +1395,37 @@ def test_sections_found_from_known_texts_span_by_span_are_a_whole_scans(file, op
 
 
 _AOT_LINES = st.sampled_from(
-    ["[[m]]", "[[m]]", "id = 1", 'name = "x"', "[m.sub]", "k = 2", "[[m.sub]]", "[t]", "a = 1", "[m]", "m = []", "", "# c"]
+    [
+        "[[m]]",
+        "[[m]]",
+        "id = 1",
+        'name = "x"',
+        "[m.sub]",
+        "k = 2",
+        "[[m.sub]]",
+        "[t]",
+        "a = 1",
+        "[m]",
+        "m = []",
+        "",
+        "# c",
+    ]
 )
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 @given(
     st.lists(_AOT_LINES, max_size=12),
     st.integers(0, 12),
-    st.lists(st.sampled_from(["[[m]]", "id = 9", "[m.sub]", "k = 3", "", "[[m.sub]]", "[t.u]"]), min_size=1, max_size=5),
+    st.lists(
+        st.sampled_from(["[[m]]", "id = 9", "[m.sub]", "k = 3", "", "[[m.sub]]", "[t.u]"]),
+        min_size=1,
+        max_size=5,
+    ),
 )
 def test_elements_added_to_an_array_of_tables_are_read_from_their_lines_only_where_they_end_it(
     lines: list[str], at: int, added: list[str]
@@ -1416,7 +1456,10 @@ def test_an_element_appended_to_an_array_of_tables_is_read_back_from_its_own_lin
     """elia's and gptme's entries appended to a big file: the load is its only whole read."""
     import tomllib
 
-    big = "".join(f'[[models]]\nid = "m{i}"\n\n[models.opts]\nk = {i}\n\n' for i in range(300)) + "[other]\nx = 1\n"
+    big = (
+        "".join(f'[[models]]\nid = "m{i}"\n\n[models.opts]\nk = {i}\n\n' for i in range(300))
+        + "[other]\nx = 1\n"
+    )
     reads = toml_reads(monkeypatch)
     doc = load("toml", big.replace("[other]\nx = 1\n", ""), "config.toml")
     doc.append(("models",), {"id": "gwconf", "name": "gw"})
@@ -1425,7 +1468,9 @@ def test_an_element_appended_to_an_array_of_tables_is_read_back_from_its_own_lin
     assert tomllib.loads(text)["models"][-1] == {"id": "gwconf", "name": "gw"}
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)
 @given(
     st.lists(_LOCAL_LINES, max_size=8),
     st.booleans(),

@@ -1309,7 +1309,9 @@ def test_reading_a_window_back_agrees_with_reading_everything(
 def test_an_edit_is_read_back_from_a_window_of_whole_entries(monkeypatch) -> None:
     """Continue's new model in a long list: the write gate reads the last entry and the new one,
     not the whole file again (issue 15); a wrong splice there is still caught."""
-    models = "".join(f"  - name: model-{i}\n    provider: openai\n    model: m-{i}  # note\n" for i in range(300))
+    models = "".join(
+        f"  - name: model-{i}\n    provider: openai\n    model: m-{i}  # note\n" for i in range(300)
+    )
     text = f"name: Local\nversion: 1.0.0\nmodels:\n{models}context:\n  - provider: code\n"
     composed: list[int] = []
     real = yaml_format._compose
@@ -1324,7 +1326,11 @@ def test_an_edit_is_read_back_from_a_window_of_whole_entries(monkeypatch) -> Non
 
     from gwconf.formats._base import changed_edit
 
-    for spliced in ("  - name: gwconf\n    name: twice", "  - name: gwconf\n  bad: dedent", "  - name: other"):
+    for spliced in (
+        "  - name: gwconf\n    name: twice",
+        "  - name: gwconf\n  bad: dedent",
+        "  - name: other",
+    ):
         wrong = load(text, "config.yaml")
         wrong.append(("models",), {"name": "gwconf"})
         bad = wrong._text.replace("  - name: gwconf", spliced)
@@ -1375,10 +1381,15 @@ def test_a_tree_grafted_after_edits_is_what_composing_the_whole_text_gives(data:
             elif kind == "delete" and len(paths) > 1:
                 doc.delete(data.draw(st.sampled_from(paths[1:])))
             elif kind == "append" and any(isinstance(doc.get(p), list) for p in paths):
-                doc.append(data.draw(st.sampled_from([p for p in paths if isinstance(doc.get(p), list)])), data.draw(values))
+                doc.append(
+                    data.draw(st.sampled_from([p for p in paths if isinstance(doc.get(p), list)])),
+                    data.draw(values),
+                )
             else:
                 parent = data.draw(st.sampled_from([p for p in paths if isinstance(doc.get(p), dict)]))
-                doc.set((*parent, data.draw(st.sampled_from(["new", "n2", "yes", "name"]))), data.draw(values))
+                doc.set(
+                    (*parent, data.draw(st.sampled_from(["new", "n2", "yes", "name"]))), data.draw(values)
+                )
         except WriteRefused:
             continue
         got = doc._tree_now()
@@ -1398,7 +1409,10 @@ def test_a_tree_grafted_after_edits_is_what_composing_the_whole_text_gives(data:
         st.tuples(
             st.integers(0, 400),
             st.integers(0, 4),
-            st.lists(st.sampled_from(["x: 1", " #", "\n", "  ", "- ", "k: [1", "]", "'", "b: 2\n", ":"]), max_size=4),
+            st.lists(
+                st.sampled_from(["x: 1", " #", "\n", "  ", "- ", "k: [1", "]", "'", "b: 2\n", ":"]),
+                max_size=4,
+            ),
         ),
         min_size=1,
         max_size=2,

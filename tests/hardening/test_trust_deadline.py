@@ -20,7 +20,11 @@ from tests.conftest import invoke
 
 KEY = "sk-drip-0123456789abcdefWXYZ"
 BODY = json.dumps(
-    {"id": "c", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}
+    {
+        "id": "c",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}],
+    }
 ).encode()
 MODELS = json.dumps({"object": "list", "data": [{"id": "my-model", "object": "model"}]}).encode()
 
@@ -65,7 +69,11 @@ class DripServer:
                 request += got
             head, _, rest = request.partition(b"\r\n\r\n")
             length = next(
-                (int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")),
+                (
+                    int(line.split(b":")[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length")
+                ),
                 0,
             )
             while len(rest) < length:

@@ -43,8 +43,21 @@ def every_file(home: Path) -> dict[Path, str]:
 
 
 def test_multi_line_pass_entry_writes_only_the_password(home: Path, tmp_path: Path, gateway) -> None:
-    cmd = fake_pass(tmp_path, f"{VALID_KEY}\nuser: me@example.com\nurl: https://gw.example.com\nnote: {OTHER_SECRET}\n")
-    added = invoke("profile", "add", "gw", "--base-url", gateway.base_url, "--model", "my-model", "--key-cmd", cmd, "--use")
+    cmd = fake_pass(
+        tmp_path, f"{VALID_KEY}\nuser: me@example.com\nurl: https://gw.example.com\nnote: {OTHER_SECRET}\n"
+    )
+    added = invoke(
+        "profile",
+        "add",
+        "gw",
+        "--base-url",
+        gateway.base_url,
+        "--model",
+        "my-model",
+        "--key-cmd",
+        cmd,
+        "--use",
+    )
     assert added.exit_code == 0, added
     (home / ".bashrc").write_text("# mine\n")
     applied = invoke("apply", "codex", "claude-code", "aider", "shell")
@@ -70,9 +83,16 @@ def test_multi_line_pass_entry_writes_only_the_password(home: Path, tmp_path: Pa
         ("  sk-leading-blank-0123456789\n", "whitespace"),
     ],
 )
-def test_odd_key_command_output_is_refused_without_showing_it(home: Path, tmp_path: Path, printed: str, why: str) -> None:
+def test_odd_key_command_output_is_refused_without_showing_it(
+    home: Path, tmp_path: Path, printed: str, why: str
+) -> None:
     cmd = fake_pass(tmp_path, printed)
-    assert invoke("profile", "add", "gw", "--base-url", "https://gw.example.com/v1", "--key-cmd", cmd, "--use").exit_code == 0
+    assert (
+        invoke(
+            "profile", "add", "gw", "--base-url", "https://gw.example.com/v1", "--key-cmd", cmd, "--use"
+        ).exit_code
+        == 0
+    )
     result = invoke("apply", "shell")
     assert result.exit_code != 0, result
     assert cmd in result.stderr, result  # the error names the command
@@ -84,7 +104,12 @@ def test_odd_key_command_output_is_refused_without_showing_it(home: Path, tmp_pa
 
 def test_key_without_trailing_newline_is_taken_whole(home: Path, tmp_path: Path) -> None:
     cmd = fake_pass(tmp_path, VALID_KEY)  # `op read -n` prints no line ending
-    assert invoke("profile", "add", "gw", "--base-url", "https://gw.example.com/v1", "--key-cmd", cmd, "--use").exit_code == 0
+    assert (
+        invoke(
+            "profile", "add", "gw", "--base-url", "https://gw.example.com/v1", "--key-cmd", cmd, "--use"
+        ).exit_code
+        == 0
+    )
     shown = invoke("profile", "show", "gw", "--show-key")
     assert shown.exit_code == 0, shown
     assert VALID_KEY in shown.stdout

@@ -70,7 +70,11 @@ def test_verify_in_a_cloned_repo_sends_nothing_to_its_host(
 
 
 def test_doctor_in_a_cloned_repo_names_the_override_and_sends_nothing_there(
-    home: Path, gateway: GatewayServer, gateway_profile: str, attacker: GatewayServer, monkeypatch: pytest.MonkeyPatch
+    home: Path,
+    gateway: GatewayServer,
+    gateway_profile: str,
+    attacker: GatewayServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert invoke("apply", "aider").exit_code == 0
     monkeypatch.chdir(cloned_repo(home, attacker))

@@ -51,14 +51,20 @@ def seed_home(home: Path) -> None:
         json.dumps(
             {
                 "OPENAI_API_KEY": SECRETS["codex_key"],
-                "tokens": {"id_token": SECRETS["jwt"], "access_token": SECRETS["access"], "refresh_token": SECRETS["refresh"]},
+                "tokens": {
+                    "id_token": SECRETS["jwt"],
+                    "access_token": SECRETS["access"],
+                    "refresh_token": SECRETS["refresh"],
+                },
             },
             indent=2,
         )
     )
     (home / ".claude").mkdir()
     (home / ".claude" / "settings.json").write_text(
-        json.dumps({"env": {"ANTHROPIC_API_KEY": SECRETS["anthropic"], "DB_PASSWORD": SECRETS["password"]}}, indent=2)
+        json.dumps(
+            {"env": {"ANTHROPIC_API_KEY": SECRETS["anthropic"], "DB_PASSWORD": SECRETS["password"]}}, indent=2
+        )
     )
     (home / ".bashrc").write_text(
         f"# mine\nexport GITHUB_TOKEN={SECRETS['github']}\nexport SLACK={SECRETS['slack']}\n"
@@ -86,7 +92,12 @@ def test_every_output_masks_other_credentials(home: Path) -> None:
         outputs[" ".join(("apply", *args))] = result.output
     assert any(hidden(s) in (home / ".bashrc").read_text() for s in SECRETS.values())  # nothing was lost
     assert invoke("apply", *clients).exit_code == 0
-    for args in (("restore", "--all", "--dry-run"), ("restore", "--all", "--dry-run", "--json"), ("status",), ("status", "--json")):
+    for args in (
+        ("restore", "--all", "--dry-run"),
+        ("restore", "--all", "--dry-run", "--json"),
+        ("status",),
+        ("status", "--json"),
+    ):
         result = invoke(*args)
         outputs[" ".join(args)] = result.output
     assert "…" in outputs["apply --dry-run"]  # masked, not dropped
@@ -117,8 +128,12 @@ def test_a_key_with_backslash_and_quote_is_masked_in_every_encoding(home: Path) 
     outputs["apply"] = written.output
     outputs["status --json"] = invoke("status", "--json").output
     outputs["restore --dry-run"] = invoke("restore", "--all", "--dry-run").output
-    escaped_forms = [t for p in home.rglob("*") if p.is_file() for t in [p.read_text(errors="replace")] if "AAAAfront" in t]
-    assert any('\\\\middle\\"' in t for t in escaped_forms), "no file holds the escaped key: the test proves nothing"
+    escaped_forms = [
+        t for p in home.rglob("*") if p.is_file() for t in [p.read_text(errors="replace")] if "AAAAfront" in t
+    ]
+    assert any('\\\\middle\\"' in t for t in escaped_forms), (
+        "no file holds the escaped key: the test proves nothing"
+    )
     assert_clean(outputs, {"key": ESCAPED_KEY})
     for cmd, text in outputs.items():
         for fragment in FRAGMENTS.values():
@@ -131,7 +146,9 @@ class _EchoingGateway(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("content-length") or 0))
         key = (self.headers.get("authorization") or "").removeprefix("Bearer ")
-        body = json.dumps({"error": {"message": f"Incorrect API key provided: {quote(key, safe='')}", "type": "auth"}})
+        body = json.dumps(
+            {"error": {"message": f"Incorrect API key provided: {quote(key, safe='')}", "type": "auth"}}
+        )
         self.send_response(401)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(body)))
@@ -155,7 +172,16 @@ def echoing() -> Iterator[str]:
 def test_a_url_encoded_echo_of_the_key_is_masked(home: Path, echoing: str) -> None:
     key = "sk-AAAAfront/middle+plus=quote0123WXYZ"
     added = invoke(
-        "profile", "add", "gw", "--base-url", echoing, "--model", "my-model", "--key-stdin", "--use", input=key + "\n"
+        "profile",
+        "add",
+        "gw",
+        "--base-url",
+        echoing,
+        "--model",
+        "my-model",
+        "--key-stdin",
+        "--use",
+        input=key + "\n",
     )
     assert added.exit_code == 0, added
     for args in ((), ("--json",)):

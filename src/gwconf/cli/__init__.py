@@ -404,7 +404,9 @@ def _end_now(code: int) -> None:
     import atexit
 
     threading = sys.modules.get("threading")
-    if getattr(atexit, "_ncallbacks", lambda: 1)() or (threading is not None and threading.active_count() > 1):
+    if getattr(atexit, "_ncallbacks", lambda: 1)() or (
+        threading is not None and threading.active_count() > 1
+    ):
         return
     try:
         for stream in (sys.stdout, sys.stderr):
@@ -494,9 +496,23 @@ _WRITING_FLAGS: dict[str, dict[str, str]] = {
         "--force": "force",
         "--json": "as_json",
     },
-    "use": {"--no-apply": "no_apply", "--dry-run": "dry_run", "-n": "dry_run", "--force": "force", "--json": "as_json"},
-    "restore": {"--all": "all_clients", "--dry-run": "dry_run", "-n": "dry_run", "--force": "force", "--json": "as_json"},
+    "use": {
+        "--no-apply": "no_apply",
+        "--dry-run": "dry_run",
+        "-n": "dry_run",
+        "--force": "force",
+        "--json": "as_json",
+    },
+    "restore": {
+        "--all": "all_clients",
+        "--dry-run": "dry_run",
+        "-n": "dry_run",
+        "--force": "force",
+        "--json": "as_json",
+    },
 }
+
+
 def _plain(args: list[str]) -> Callable[[], int] | None:
     """The command lines that run without click, through the same handler as every command:
     click's import was about a tenth of ``clients`` and ``status`` and 50 ms of each write (issue 15).

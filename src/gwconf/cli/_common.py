@@ -111,7 +111,11 @@ def link_app(client_id: str) -> Any:
     apps = link_apps()
     if client_id not in apps:
         close = _suggest(client_id, apps)
-        known = "" if client_id not in registry.MODULES else f" {registry.get(client_id).name} has no import link."
+        known = (
+            ""
+            if client_id not in registry.MODULES
+            else f" {registry.get(client_id).name} has no import link."
+        )
         raise UsageError(
             f"no import link for {client_id!r}.{known}" + (f" Did you mean {close!r}?" if close else ""),
             f"Apps with an import link: {', '.join(apps)}. Others: gwconf apply CLIENT",

@@ -66,7 +66,8 @@ def render(listed: object, current: str | None) -> None:
         if said is not None:
             window, output, _ = said
             mark = (
-                f"  context {f'{window:,}' if window else '?'}, output {f'{output:,}' if output else '?'}" + mark
+                f"  context {f'{window:,}' if window else '?'}, output {f'{output:,}' if output else '?'}"
+                + mark
             )
         out(model_id + mark, quiet_ok=True)
     sources = sorted({src for _, _, src in listed.limits.values()})

@@ -246,5 +246,3 @@ def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Findin
     # (why ccr for a gateway without an Anthropic-style address is said by apply, which knows the
     # profile it writes: render's note; doctor's hook sees files, not profiles)
     return found
-
-

@@ -240,7 +240,9 @@ def _project_boundary(env: Env) -> list[Path]:
     return chain if root is not None else [env.cwd]
 
 
-def _later_layers(docs: dict[str, Document], env: Env, findings: list[Finding]) -> list[tuple[str, dict[str, Any]]]:
+def _later_layers(
+    docs: dict[str, Document], env: Env, findings: list[Finding]
+) -> list[tuple[str, dict[str, Any]]]:
     """Layers merged after the global crush.json: crushrc beside it, the data file, the project."""
     folder = global_dir(env)
     found: list[tuple[str, dict[str, Any]]] = []
@@ -369,9 +371,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             Finding("error", "base", f"providers.gwconf.base_url points at a vendor: {reading.base_url}")
         )
     for label, data in later:
-        touched = [
-            f"models.{s}" for s in SLOTS if s in as_dict(data.get("models"))
-        ]
+        touched = [f"models.{s}" for s in SLOTS if s in as_dict(data.get("models"))]
         if PROVIDER_ID in as_dict(data.get("providers")):
             touched.append("providers.gwconf")
         if touched:

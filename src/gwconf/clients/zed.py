@@ -95,7 +95,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     models = settings.get((*PROVIDER, "available_models"), None)
     notes: list[str] = []
     entry: dict[str, object] = {"name": target.model, "display_name": f"{target.model} (gateway)"}
-    if not isinstance(models, list) or not any(isinstance(m, dict) and m.get("name") == target.model for m in models):
+    if not isinstance(models, list) or not any(
+        isinstance(m, dict) and m.get("name") == target.model for m in models
+    ):
         # max_tokens (the context window) is required by Zed's schema: the known one, else a stated default
         entry["max_tokens"] = window_or_default(target, NAME, notes)
         if target.limits.max_output_tokens:
