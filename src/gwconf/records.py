@@ -126,21 +126,16 @@ def _frozen_delattr(self: Any, name: str) -> None:
 def _init_source(all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -> tuple[str, dict[str, Any]]:
     """``__init__``'s text, and the names its defaults and factories are bound to."""
     params, body, names = ["self"], [], {"MISSING": MISSING, "_setattr": object.__setattr__}
-    seen_default = False
-    for index, f in enumerate(all_fields):
+    for index, f in enumerate(all_fields):  # their order was checked when the class was made
         if f.default is not MISSING:
             names[f"_d{index}"] = f.default
             params.append(f"{f.name}=_d{index}")
             value = f.name
-            seen_default = True
         elif f.default_factory is not MISSING:
             names[f"_f{index}"] = f.default_factory
             params.append(f"{f.name}=MISSING")
             value = f"_f{index}() if {f.name} is MISSING else {f.name}"
-            seen_default = True
         else:
-            if seen_default:
-                raise TypeError(f"non-default argument {f.name!r} follows default argument")
             params.append(f.name)
             value = f.name
         body.append(f"_setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
