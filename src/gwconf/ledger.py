@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gwconf import records
 from gwconf.fileio import fsync_dir, read_snapshot, sha256, write_private
-from gwconf.formats import MISSING
+from gwconf.formats import MISSING, lazy
 from gwconf.paths import Env
 from gwconf.secrets import KEY_PATTERN
 
@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations on
 if TYPE_CHECKING:
     from typing import Any
 
-_SENSITIVE_NAME = r"key|token|secret|password|auth"  # compiled on first use: listings never need it
+_SENSITIVE_NAME = lazy(r"key|token|secret|password|auth", re.IGNORECASE)  # listings never need it
 
 
 def value_hash(value: Any) -> str:
@@ -101,8 +101,8 @@ def is_sensitive(path: tuple[Any, ...], value: Any, secret_file: bool = False) -
     if KEY_PATTERN.search(text):
         return True
     if isinstance(value, dict | list):
-        return bool(re.search(_SENSITIVE_NAME, text, re.IGNORECASE))
-    return any(isinstance(p, str) and re.search(_SENSITIVE_NAME, p, re.IGNORECASE) for p in path)
+        return bool(_SENSITIVE_NAME.search(text))
+    return any(isinstance(p, str) and _SENSITIVE_NAME.search(p) for p in path)
 
 
 @records.record
