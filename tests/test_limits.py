@@ -11,6 +11,9 @@ import pytest
 
 from tests.gateway_server import VALID_KEY, GatewayServer
 
+# the limits of the profile both tests switch away from or apply
+KNOWN_LIMITS = ("--context-window", "200000", "--max-output-tokens", "32000")
+
 
 def add(gwconf, name: str, base_url: str, *extra: str) -> None:
     result = gwconf(
@@ -136,16 +139,7 @@ def test_limits_must_be_whole_numbers(gwconf, gateway: GatewayServer, home: Path
 
 def test_a_profile_without_limits_takes_the_last_ones_out(gwconf, gateway: GatewayServer, home: Path) -> None:
     """Switching to a profile whose limits are unknown leaves no number from the previous one."""
-    add(
-        gwconf,
-        "known",
-        gateway.base_url,
-        "--context-window",
-        "200000",
-        "--max-output-tokens",
-        "32000",
-        "--use",
-    )
+    add(gwconf, "known", gateway.base_url, *KNOWN_LIMITS, "--use")
     add(gwconf, "unknown", gateway.base_url)
     assert gwconf("apply", "codex", "opencode", "continue").exit_code == 0
     assert codex_config(home)["model_context_window"] == 200000
@@ -170,16 +164,7 @@ def _file_of(client: str) -> Path:
 def test_kimi_and_openclaw_get_the_limits_or_a_named_default(
     gwconf, gateway: GatewayServer, home: Path
 ) -> None:
-    add(
-        gwconf,
-        "known",
-        gateway.base_url,
-        "--context-window",
-        "200000",
-        "--max-output-tokens",
-        "32000",
-        "--use",
-    )
+    add(gwconf, "known", gateway.base_url, *KNOWN_LIMITS, "--use")
     assert gwconf("apply", "kimi-code", "openclaw").exit_code == 0
     [kimi] = tomllib.loads(_file_of("kimi-code").read_text())["models"].values()
     assert kimi["max_context_size"] == 200000
