@@ -7,6 +7,7 @@ interpreter binary (its real path, not a pyenv or venv shim that adds its own st
 
 from __future__ import annotations
 
+import marshal
 import math
 import os
 import resource
@@ -201,6 +202,27 @@ def interleave(cases: list[Case], runs: int, warmup: int = 1) -> None:
 
 def floor_case(env: dict[str, str], cwd: Path) -> Case:
     return Case("python -c pass (floor)", [FLOOR_PYTHON, "-c", "pass"], env, cwd)
+
+
+def imports_case(args: list[str], env: dict[str, str], cwd: Path, out: Path) -> Case:
+    """``gwconf ARGS`` run once in bench/import_replay.py's recorder (its modules written to
+    ``out``), and the case that imports exactly those modules alone: the command's start-up and
+    imports, before any of its code runs."""
+    subprocess.run(
+        [FLOOR_PYTHON, str(BENCH / "import_replay.py"), "record", str(out), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        check=True,
+    )
+    with open(out, "rb") as handle:
+        count = len(marshal.load(handle))
+    return Case(
+        f"  its imports alone ({count} modules)",
+        [FLOOR_PYTHON, str(BENCH / "import_replay.py"), str(out)],
+        env,
+        cwd,
+    )
 
 
 def real_path_case(env: dict[str, str], cwd: Path) -> Case | None:

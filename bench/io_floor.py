@@ -37,6 +37,7 @@ from _util import (
     Sandbox,
     floor_case,
     gwconf_command,
+    imports_case,
     interleave,
     ms,
     print_table,
@@ -200,14 +201,8 @@ def run(runs: int = 7) -> list[Row]:
             reset()
             count = record([*gwconf_command(), *args], env, box.work, box.root, ops_file)
             reset()
-            modules = record_imports(args, env, box.work, modules_file)
+            imports = imports_case(args, env, box.work, modules_file)
             command = Case(name, [*gwconf_command(), *args], env, box.work, prepare=reset)
-            imports = Case(
-                f"  its imports alone ({modules} modules)",
-                [FLOOR_PYTHON, str(BENCH / "import_replay.py"), str(modules_file)],
-                env,
-                box.work,
-            )
             replay = Case(
                 f"  its file work alone ({count} calls)",
                 [FLOOR_PYTHON, str(BENCH / "io_replay.py"), str(ops_file)],
@@ -245,19 +240,6 @@ def run(runs: int = 7) -> list[Row]:
             )
         )
     return rows
-
-
-def record_imports(args: list[str], env: dict[str, str], cwd: Path, out: Path) -> int:
-    """Run ``gwconf ARGS`` once in bench/import_replay.py's recorder; the number of modules it imported."""
-    subprocess.run(
-        [FLOOR_PYTHON, str(BENCH / "import_replay.py"), "record", str(out), *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        check=True,
-    )
-    with open(out, "rb") as handle:
-        return len(marshal.load(handle))
 
 
 def main() -> None:

@@ -11,14 +11,11 @@ Run alone: ``.venv/bin/python bench/startup.py [--runs N]``.
 from __future__ import annotations
 
 import argparse
-import marshal
-import subprocess
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 
 from _util import (
-    BENCH,
     FLOOR_PYTHON,
     PROFILE,
     Case,
@@ -26,6 +23,7 @@ from _util import (
     Sandbox,
     floor_case,
     gwconf_command,
+    imports_case,
     interleave,
     ms,
     notes,
@@ -65,24 +63,10 @@ def run(runs: int = 15) -> list[Row]:
             for name in ["gwconf " + " ".join(args)]
         ]
         # what clients and status import, imported alone (bench/import_replay.py): their own floor
-        imports: dict[str, Case] = {}
-        for args in (["clients"], ["status"]):
-            names = box.root / f"modules-{args[0]}.bin"
-            subprocess.run(
-                [FLOOR_PYTHON, str(BENCH / "import_replay.py"), "record", str(names), *args],
-                env=env,
-                cwd=box.work,
-                capture_output=True,
-                check=True,
-            )
-            with open(names, "rb") as handle:
-                count = len(marshal.load(handle))
-            imports["gwconf " + args[0]] = Case(
-                f"  its imports alone ({count} modules)",
-                [FLOOR_PYTHON, str(BENCH / "import_replay.py"), str(names)],
-                env,
-                box.work,
-            )
+        imports = {
+            "gwconf " + args[0]: imports_case(args, env, box.work, box.root / f"modules-{args[0]}.bin")
+            for args in (["clients"], ["status"])
+        }
         interleave([floor, stdlib, *timed, *imports.values(), *([real] if real else [])], runs)
     base = floor.median
     rows = [
