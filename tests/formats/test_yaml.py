@@ -1673,6 +1673,43 @@ def test_random_texts_compose_alike_by_callbacks_and_from_events(pieces: list[st
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+@given(
+    st.text(alphabet=st.sampled_from([*"0123456789", *"0001_+-.:xXbeEoO ", "\u0663", "\u00b2"]), max_size=22)
+)
+@settings(max_examples=500, deadline=None)
+def test_plain_numbers_get_the_tag_and_value_the_resolver_and_constructor_give(number: str) -> None:
+    """The callbacks' own answer for a plain decimal int (no ``resolve``, no PyYAML constructor)
+    is theirs: the same tag and value for every text of digits and the characters around them,
+    as a key, a value and an item; and PyYAML's ``safe_load`` reads the same value."""
+    text = f"a: {number}\n{number}: b\nc: [{number}, x]\n"
+    fast = _composed(text)
+    assert yaml_format._CALLBACKS_OK[0] is True
+    assert _slowly_composed(text) == fast
+    if number.isascii() and number.isdigit() and (number[0] != "0" or len(number) == 1):
+        assert yaml.safe_load(text)["a"] == int(number)
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+def test_a_loader_with_its_own_digit_resolver_resolves_every_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decimal shortcut is PyYAML's resolvers' answer only: a loader that tries its own
+    pattern first for digits gets that pattern's tag (through ``resolve``), not an int."""
+    import re
+
+    class Ports(yaml.CSafeLoader):  # type: ignore[misc,name-defined]
+        pass
+
+    Ports.yaml_implicit_resolvers = {
+        k: ([("!port", re.compile(r"^[0-9]{4}$"))] if k.isdigit() else []) + list(v)
+        for k, v in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+    }
+    monkeypatch.setattr(yaml_format, "LOADER", Ports)
+    tree = yaml_format._compose("a: 1001\nb: 12\n", "x.yaml", build=True)
+    assert yaml_format._CALLBACKS_OK[0] is True
+    assert tree.root is not None
+    assert [v.tag for _, v in tree.root.value] == ["!port", "tag:yaml.org,2002:int"]
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
 def test_pyyamls_event_classes_are_put_back_after_a_compose_and_after_an_error() -> None:
     import yaml.events
 

@@ -533,6 +533,30 @@ def _callbacks_read_alike(module: Any) -> bool:
         return False
 
 
+_INT = "tag:yaml.org,2002:int"
+
+
+def _digit_patterns(resolvers: Any) -> Any:
+    """The (tag, pattern) pairs tried for a plain scalar starting with each digit, if the same
+    for all ten, else None."""
+    try:
+        found = {tuple((tag, regexp.pattern) for tag, regexp in resolvers.get(d, ())) for d in "0123456789"}
+    except Exception:  # resolvers of another shape
+        return None
+    return found.pop() if len(found) == 1 else None
+
+
+# PyYAML's own: float (needs a "." or ":"), int, timestamp (needs a "-"), when unchanged; a
+# plain run of ASCII digits without a leading zero is an int under them
+_DEFAULT_DIGIT_PATTERNS = _digit_patterns(Resolver.yaml_implicit_resolvers)
+if _DEFAULT_DIGIT_PATTERNS is None or tuple(t for t, _ in _DEFAULT_DIGIT_PATTERNS) != (
+    "tag:yaml.org,2002:float",
+    _INT,
+    "tag:yaml.org,2002:timestamp",
+):
+    _DEFAULT_DIGIT_PATTERNS = None
+
+
 def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, build: bool) -> _Tree:
     """What ``_compose_events`` gives, with no event objects and no loop over them in Python.
 
@@ -566,6 +590,13 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         _EVERY_CHARACTER if None in implicit_resolvers or not no_paths else frozenset(implicit_resolvers)
     )
     str_tag, scalar_node, unbuilt, key_ctor = _STR, ScalarNode, _UNBUILT, _KEY_CTOR
+    # a plain decimal int (most distinct numbers in a config: ports, token counts) gets its tag
+    # and value here, not from ``resolve`` (three patterns) and PyYAML's ``construct_yaml_int``;
+    # only under PyYAML's own resolvers for digits. tests/formats/test_yaml.py holds it to both
+    digit_ints = _DEFAULT_DIGIT_PATTERNS is not None and (
+        _digit_patterns(implicit_resolvers) == _DEFAULT_DIGIT_PATTERNS
+    )
+    int_tag, int_values = _INT, scalar_values[_INT]
     top: list[Any] | None = None
     top_items: list[Any] = []
     top_seq = False
@@ -646,7 +677,17 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                 else:
                     tag = plain_tags.get(text_value)
                     if tag is None:
-                        tag = plain_tags[text_value] = resolve(scalar_node, text_value, implicit)
+                        if (
+                            digit_ints
+                            and len(text_value) < 16
+                            and text_value.isdigit()
+                            and text_value.isascii()
+                            and (text_value[0] != "0" or len(text_value) == 1)
+                        ):
+                            tag = int_tag  # what the patterns answer; its value for the build
+                            int_values[text_value] = int(text_value)
+                        else:
+                            tag = plain_tags[text_value] = resolve(scalar_node, text_value, implicit)
             else:
                 tag = str_tag
         node = new(scalar_node)  # ``ScalarNode(...)`` without its Python ``__init__``
