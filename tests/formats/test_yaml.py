@@ -1558,6 +1558,12 @@ _CALLBACK_TEXTS = [
     "---\n",
     "# only a comment\n",
     "a:\n  - {b: c, b: d}\n",
+    "a: 1\na: [2]\n",
+    "a: {}\na: {b: 1}\n",
+    "? {a: 1}\n: [x]\n",
+    "x: &k k\n*k : [1]\n",
+    "a: !!omap [b: 1]\nc: [!!set {d}]\n",
+    "- [a, [b, {c: [d]}]]\n- &s {e: f}\n- *s\n",
 ]
 
 

@@ -557,6 +557,11 @@ if _DEFAULT_DIGIT_PATTERNS is None or tuple(t for t, _ in _DEFAULT_DIGIT_PATTERN
     _DEFAULT_DIGIT_PATTERNS = None
 
 
+# a node made without its class's Python ``__init__`` (the callbacks read module names: a
+# function's own names from outside are copied into each call's frame)
+_new_object = object.__new__
+
+
 def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, build: bool) -> _Tree:
     """What ``_compose_events`` gives, with no event objects and no loop over them in Python.
 
@@ -581,22 +586,19 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
     root: Node | None = None
     data: Any = None
     values: dict[int, Any] = {}
-    scalar_ctors = _SCALAR_CTORS
-    new = object.__new__
     scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
     no_paths = not getattr(loader, "yaml_path_resolvers", None)
     implicit_resolvers: dict[Any, Any] = getattr(loader, "yaml_implicit_resolvers", {None: None})
     firsts: Any = (
         _EVERY_CHARACTER if None in implicit_resolvers or not no_paths else frozenset(implicit_resolvers)
     )
-    str_tag, scalar_node, unbuilt, key_ctor = _STR, ScalarNode, _UNBUILT, _KEY_CTOR
     # a plain decimal int (most distinct numbers in a config: ports, token counts) gets its tag
     # and value here, not from ``resolve`` (three patterns) and PyYAML's ``construct_yaml_int``;
     # only under PyYAML's own resolvers for digits. tests/formats/test_yaml.py holds it to both
     digit_ints = _DEFAULT_DIGIT_PATTERNS is not None and (
         _digit_patterns(implicit_resolvers) == _DEFAULT_DIGIT_PATTERNS
     )
-    int_tag, int_values = _INT, scalar_values[_INT]
+    int_values = scalar_values[_INT]
     top: list[Any] | None = None
     top_items: list[Any] = []
     top_seq = False
@@ -673,7 +675,7 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         if tag is None or tag == "!":
             if implicit[0]:
                 if text_value and text_value[0] not in firsts:  # no implicit resolver for it
-                    tag = str_tag
+                    tag = _STR
                 else:
                     tag = plain_tags.get(text_value)
                     if tag is None:
@@ -684,26 +686,26 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                             and text_value.isascii()
                             and (text_value[0] != "0" or len(text_value) == 1)
                         ):
-                            tag = int_tag  # what the patterns answer; its value for the build
+                            tag = _INT  # what the patterns answer; its value for the build
                             int_values[text_value] = int(text_value)
                         else:
-                            tag = plain_tags[text_value] = resolve(scalar_node, text_value, implicit)
+                            tag = plain_tags[text_value] = resolve(ScalarNode, text_value, implicit)
             else:
-                tag = str_tag
-        node = new(scalar_node)  # ``ScalarNode(...)`` without its Python ``__init__``
+                tag = _STR
+        node = _new_object(ScalarNode)  # ``ScalarNode(...)`` without its Python ``__init__``
         node.tag, node.value, node.start_mark = tag, text_value, mark.index
         node.end_mark, node.style = end_mark.index, style or None
         value = None
         if build:
-            if tag == str_tag:
+            if tag == _STR:
                 value = text_value
             else:
                 known = scalar_values.get(tag)
-                value = unbuilt if known is None else known.get(text_value, unbuilt)
-                if value is unbuilt:
-                    function = scalar_ctors.get(tag)
+                value = _UNBUILT if known is None else known.get(text_value, _UNBUILT)
+                if value is _UNBUILT:
+                    function = _SCALAR_CTORS.get(tag)
                     try:
-                        value = function(key_ctor, node)  # type: ignore[misc]
+                        value = function(_KEY_CTOR, node)  # type: ignore[misc]
                     except Exception:  # no such tag (None), or a bad scalar: PyYAML's to say
                         build = False
                     else:
@@ -720,7 +722,7 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                 top[1] = node  # a scalar key: its data is hashable
                 top[5] = value
                 return True
-            if top[2] is None and type(key) is scalar_node and key.tag == str_tag and key.value not in top[3]:
+            if top[2] is None and type(key) is ScalarNode and key.tag == _STR and key.value not in top[3]:
                 top_items.append((key, node))  # a string key met once: ``_add_entry`` inlined
                 top[1] = None
                 top[3][key.value] = key.start_mark
@@ -729,37 +731,53 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                 return True
         return attach(node, anchor, mark, None, value, False)
 
-    def sequence_start(
-        anchor: Any, tag: Any, implicit: Any, mark: Any, end_mark: Any, flow_style: Any
-    ) -> Any:
-        nonlocal build
-        if tag is None or tag == "!":  # what ``resolve`` answers for a collection, given no
-            tag = _SEQ if no_paths else resolve(SequenceNode, None, implicit)  # path resolvers
-        node = new(SequenceNode)
-        node.tag, node.value, node.start_mark = tag, [], mark.index
-        node.end_mark, node.flow_style = None, bool(flow_style)
-        value: Any = None
-        if build:
-            if tag == _SEQ:
-                value = []
-            else:
-                build = False
-        return attach(node, anchor, mark, None, value, True)
+    def opener(cls: Any, default_tag: str) -> Any:
+        """The callback for a sequence's or a mapping's start: its node, its data, and (the usual
+        case: no anchor, an item or a string key's value, not too deep) its place, else
+        ``attach``'s."""
+        seq = cls is SequenceNode
 
-    def mapping_start(anchor: Any, tag: Any, implicit: Any, mark: Any, end_mark: Any, flow_style: Any) -> Any:
-        nonlocal build
-        if tag is None or tag == "!":
-            tag = _MAP if no_paths else resolve(MappingNode, None, implicit)
-        node = new(MappingNode)
-        node.tag, node.value, node.start_mark = tag, [], mark.index
-        node.end_mark, node.flow_style = None, bool(flow_style)
-        value: Any = None
-        if build:
-            if tag == _MAP:
-                value = {}
+        def started(anchor: Any, tag: Any, implicit: Any, mark: Any, end_mark: Any, flow_style: Any) -> Any:
+            nonlocal build, top, top_items, top_seq
+            if tag is None or tag == "!":  # what ``resolve`` answers for a collection, given no
+                tag = default_tag if no_paths else resolve(cls, None, implicit)  # path resolvers
+            node = _new_object(cls)
+            node.tag, node.value, node.start_mark = tag, [], mark.index
+            node.end_mark, node.flow_style = None, bool(flow_style)
+            value: Any = None
+            if build:
+                if tag == default_tag:
+                    value = [] if seq else {}
+                else:
+                    build = False
+            if top is None or anchor is not None or len(stack) >= MAX_DEPTH:
+                return attach(node, anchor, mark, None, value, True)
+            if top_seq:
+                top_items.append(node)
+                if build:
+                    top[4].append(value)
             else:
-                build = False
-        return attach(node, anchor, mark, None, value, True)
+                key = top[1]
+                if (
+                    key is None
+                    or top[2] is not None
+                    or type(key) is not ScalarNode
+                    or key.tag != _STR
+                    or key.value in top[3]
+                ):
+                    return attach(node, anchor, mark, None, value, True)
+                top_items.append((key, node))  # a string key met once: as ``attach`` does
+                top[1] = None
+                top[3][key.value] = key.start_mark
+                if build:
+                    top[4][key.value] = value
+            top = [node, None, None, {}, value, None]
+            stack.append(top)
+            top_items = node.value
+            top_seq = seq
+            return True
+
+        return started
 
     def collection_end(mark: Any, end_mark: Any) -> Any:
         nonlocal top, top_items, top_seq
@@ -785,8 +803,8 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         referenced[id(target)] = anchor
         value = None
         if build:
-            value = values.get(id(target), unbuilt)
-            build = value is not unbuilt
+            value = values.get(id(target), _UNBUILT)
+            build = value is not _UNBUILT
         return attach(target, None, mark, (mark.index, end_mark.index), value, False)
 
     def document_start(mark: Any, end_mark: Any, *rest: Any) -> Any:
@@ -806,9 +824,9 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         "DocumentEndEvent": other,
         "AliasEvent": alias,
         "ScalarEvent": scalar,
-        "SequenceStartEvent": sequence_start,
+        "SequenceStartEvent": opener(SequenceNode, _SEQ),
         "SequenceEndEvent": collection_end,
-        "MappingStartEvent": mapping_start,
+        "MappingStartEvent": opener(MappingNode, _MAP),
         "MappingEndEvent": collection_end,
     }
     for name, function in callbacks.items():
