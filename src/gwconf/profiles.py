@@ -8,7 +8,7 @@ output tokens: they beat what the gateway says, see ``limits``). ``profiles/exam
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import re
 from contextlib import AbstractContextManager
@@ -365,7 +365,7 @@ def _toml_loads(text: str, source: str) -> dict[str, Any]:
 
 
 class ParsedTexts:
-    """Profile texts already parsed, with what tomllib made of them: ``<state>/profiles.parsed.json``.
+    """Profile texts already parsed, with what tomllib made of them: ``<state>/profiles.parsed``.
 
     tomllib's import costs about 7 ms (its patterns, ``datetime``, ``string``), a third of
     ``gwconf profile list`` beyond Python's own start-up (issue 15), and every command that loads
@@ -382,8 +382,13 @@ class ParsedTexts:
 
     Only gwconf's own changes to the profiles write it (``save``, ``remove``, ``rename``), never
     a command that reads them: a dry run or ``status`` writes nothing. Each write keeps only the
-    profiles saved then. Values JSON cannot hold as tomllib gave them (dates) are not kept, and an
-    unreadable file counts as empty.
+    profiles saved then. Values other than JSON's kinds (tomllib's dates) are not kept, and an
+    unreadable file counts as empty, as does one written by a Python whose ``marshal`` differs.
+
+    It is ``marshal``'s bytes, not JSON: ``marshal`` is built into the interpreter, and importing
+    ``json`` (its patterns) was 5.7M instructions of a listing that reads no other JSON (issue
+    15). What it loads is taken only as plain data (``_json_safe``), never as code. The JSON file
+    of gwconf 0.1's first releases (``profiles.parsed.json``) is removed at the next write.
     """
 
     def __init__(self, path: Path) -> None:
@@ -391,8 +396,8 @@ class ParsedTexts:
         self.entries: list[dict[str, Any]] = []
         self.added = False
         try:
-            loaded = json.loads(path.read_bytes())
-        except (OSError, ValueError, RecursionError):
+            loaded = marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError, RecursionError):
             return
         if isinstance(loaded, list):
             self.entries = [e for e in loaded if _well_formed_entry(e)]
@@ -437,9 +442,12 @@ class ParsedTexts:
         self.entries, self.added = kept, False
         try:
             if kept:
-                write_private(self.path, json.dumps(kept, ensure_ascii=False).encode())
+                write_private(self.path, marshal.dumps(kept))
             else:
                 remove_file(self.path)
+            legacy = self.path.with_name(self.path.name + ".json")
+            if legacy.exists():
+                remove_file(legacy)
         except OSError:  # a read-only state folder: every command parses, as before
             pass
 
@@ -466,6 +474,8 @@ def _read_as(entry: dict[str, Any], text: str) -> dict[str, Any] | None:
 
 def _well_formed_entry(entry: Any) -> bool:
     if not isinstance(entry, dict) or not isinstance(entry.get("data"), dict) or "key" in entry["data"]:
+        return False
+    if not _json_safe(entry["data"]):
         return False
     if "text" in entry:
         return isinstance(entry["text"], str)
@@ -512,7 +522,7 @@ class ProfileStore:
     @property
     def parsed(self) -> ParsedTexts:
         if self._parsed is None:
-            self._parsed = ParsedTexts(self.env.state_dir / "profiles.parsed.json")
+            self._parsed = ParsedTexts(self.env.state_dir / "profiles.parsed")
         return self._parsed
 
     def _settle_parsed(self) -> None:
