@@ -83,3 +83,16 @@ def test_each_shape_and_run_is_still_masked() -> None:
         secrets.redact("nothing to see: ~/.config/app/settings.json")
         == "nothing to see: ~/.config/app/settings.json"
     )
+
+
+@settings(max_examples=600)
+@given(
+    st.one_of(st.text(), RUNS.map(lambda run: "sk-" + run), st.text(alphabet='sk-"\\\x7f\x1fé ', max_size=12))
+)
+def test_a_key_json_would_escape_gets_its_json_spellings(key: str) -> None:
+    """``encodings`` skips json for a key JSON spells as it is: the forms are json's either way."""
+    import json
+
+    forms = secrets.encodings(key)
+    for spelled in (json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1]):
+        assert spelled in forms or len(spelled) < 4

@@ -20,7 +20,6 @@ Threat model and reasons: docs/security.md.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import quote, quote_plus
 
@@ -133,7 +132,11 @@ def _is_reference(value: str) -> bool:
 
 def encodings(key: str) -> set[str]:
     """``key`` as each format gwconf writes (or a gateway echoes) may spell it."""
-    forms = {key, json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1], repr(key)[1:-1]}
+    forms = {key, repr(key)[1:-1]}
+    if not (key.isascii() and key.isprintable() and '"' not in key and "\\" not in key):
+        import json  # else JSON spells it as it is (json's import is 5.7M instructions of a listing)
+
+        forms.update((json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1]))
     forms.add(key.replace("'", "''"))  # YAML single-quoted
     forms.add(re.sub(r"([\\\"$`])", r"\\\1", key))  # dotenv / shell double-quoted
     forms.add(key.replace("'", "'\\''"))  # POSIX shell single-quoted
