@@ -17,6 +17,7 @@ from pathlib import Path
 from gwconf import binding, secrets, urls
 from gwconf.errors import GwconfError, ParseError, ProfileError
 from gwconf.fileio import decode_text, exclusive_lock, read_snapshot, remove_file, write_private
+from gwconf.lazyre import lazy
 from gwconf.paths import Env
 from gwconf.records import field, record
 
@@ -25,20 +26,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 # \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml").
-# ``NAME_PATTERN`` and ``KEY_ENV_PATTERN`` compile on first use (``__getattr__`` below): a
-# listing never needs them, and each compile was 0.4M instructions of it (issue 15); names are
-# checked by ``binding.valid_name``, held to the pattern by tests/test_profiles.py.
-_PATTERNS = {
-    "NAME_PATTERN": r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z",
-    "KEY_ENV_PATTERN": r"^[A-Za-z_][A-Za-z0-9_]*\Z",
-}
-
-
-def __getattr__(name: str) -> re.Pattern[str]:
-    if name in _PATTERNS:
-        pattern = globals()[name] = re.compile(_PATTERNS[name])
-        return pattern
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Both compile on first use: a listing never needs them, and each compile was 0.4M instructions of
+# it (issue 15); names are checked by ``binding.valid_name``, held to the pattern by
+# tests/test_profile_names.py.
+NAME_PATTERN = lazy(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+KEY_ENV_PATTERN = lazy(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 # key commands already run by this command, by command line: each runs at most once per command
@@ -301,7 +293,7 @@ def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None 
             f"{source}: set only one of key, key_env, key_cmd, key_keyring (found {', '.join(sources)}).",
             "Keep the one this profile should use and delete the other lines.",
         )
-    if "key_env" in data and not re.match(_PATTERNS["KEY_ENV_PATTERN"], data["key_env"]):
+    if "key_env" in data and not KEY_ENV_PATTERN.match(data["key_env"]):
         raise ProfileError(
             f"{source}: key_env {data['key_env']!r} is not a valid variable name.",
             'Use letters, digits and _, not starting with a digit: key_env = "GWCONF_API_KEY"',
