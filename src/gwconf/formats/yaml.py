@@ -5,7 +5,9 @@ editor never does one. It composes the text into PyYAML nodes with exact start/e
 libyaml's event stream when PyYAML has it), changes only the spans an edit needs, and composes again
 before the next edit. The composer is our own loop over parser events rather than ``yaml.compose``:
 that one recurses per nesting level (the C version crashes the interpreter on deep input), mutates
-nodes for merge keys, and cannot tell an alias occurrence from the node it refers to.
+nodes for merge keys, and cannot tell an alias occurrence from the node it refers to. With libyaml
+the parser calls our functions in place of its event classes instead (``_compose_by_callbacks``,
+the same answers without an event object per node); the loop serves PyYAML's pure-Python parser.
 
 New strings are written plain only when both YAML 1.1 (PyYAML: aider, llm) and YAML 1.2 (Continue)
 read the plain text back as that same string; otherwise as JSON-style double-quoted scalars.
