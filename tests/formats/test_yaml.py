@@ -1543,6 +1543,28 @@ _TUPLE_TEXTS = [
     "",
     "just a scalar\n",
 ]
+_CALLBACK_TEXTS = [
+    "%YAML 1.1\n--- &r\nk: &a !t 'v'\nn: [1, *a]\n...\n",
+    "a: &x {b: *x}\n",
+    "? &k [1]\n: *k\n",
+    "a: 1\n--- 2\n",
+    "--- 1\n...\n--- [\n",
+    "a: &x 1\nb: [*x, &y 2, *y]\nc: {*x : 3}\n",
+    "a: !!int x\nb: 1\n",
+    "a: !custom {b: 1}\nc: [1]\n",
+    "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n",
+    "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n",
+    "a: [1, b\n",
+    "---\n",
+    "# only a comment\n",
+    "a:\n  - {b: c, b: d}\n",
+    "a: 1\na: [2]\n",
+    "a: {}\na: {b: 1}\n",
+    "? {a: 1}\n: [x]\n",
+    "x: &k k\n*k : [1]\n",
+    "a: !!omap [b: 1]\nc: [!!set {d}]\n",
+    "- [a, [b, {c: [d]}]]\n- &s {e: f}\n- *s\n",
+]
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
@@ -1550,18 +1572,37 @@ _TUPLE_TEXTS = [
 def test_scalar_events_as_tuples_compose_what_the_event_objects_compose(text: str) -> None:
     """The tuples carry every field the events did: the same nodes, offsets, tags, styles,
     data, anchors, aliases and the same errors at the same places."""
+    assert _composed_by(text, "objects") == _composed_by(text, "tuples")
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize("text", [*_TUPLE_TEXTS, *_CALLBACK_TEXTS])
+def test_the_parser_calling_the_composer_composes_what_the_event_loop_composes(text: str) -> None:
+    """``_compose_by_callbacks`` (no event objects) gives what ``_compose_events`` gives from
+    tuples and from event objects, errors included (the same message at the same place)."""
     fast = _composed(text)
-    assert yaml_format._TUPLES_OK[0] is True  # checked on this PyYAML: the tuples were used
-    assert _slowly_composed(text) == fast
+    assert yaml_format._CALLBACKS_OK[0] is True  # checked on this PyYAML: the callbacks were used
+    assert _composed_by(text, "tuples") == fast
+    assert _composed_by(text, "objects") == fast
+
+
+def _composed_by(text: str, way: str) -> Any:
+    """``_composed`` through ``_compose_events``, from scalar tuples or from event objects."""
+    yaml_format._CALLBACKS_OK[0] = False
+    if way == "objects":
+        yaml_format._TUPLES_OK[0] = False
+    try:
+        composed = _composed(text)
+        # checked on this PyYAML: the tuples were used (or, for "objects", not)
+        assert yaml_format._TUPLES_OK[0] is (way == "tuples")
+        return composed
+    finally:
+        yaml_format._CALLBACKS_OK[0] = yaml_format._TUPLES_OK[0] = None
 
 
 def _slowly_composed(text: str) -> Any:
     """``_composed`` from PyYAML's event objects."""
-    yaml_format._TUPLES_OK[0] = False
-    try:
-        return _composed(text)
-    finally:
-        yaml_format._TUPLES_OK[0] = None
+    return _composed_by(text, "objects")
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
@@ -1571,29 +1612,151 @@ def test_random_documents_compose_alike_from_tuples_and_from_events(
     values: list[Any], flow: bool | None
 ) -> None:
     text = yaml.safe_dump({f"k{i}": v for i, v in enumerate(values)}, default_flow_style=flow)
-    assert _slowly_composed(text) == _composed(text)
+    fast = _composed(text)
+    assert _composed_by(text, "tuples") == fast
+    assert _slowly_composed(text) == fast
+
+
+# pieces of YAML, right and wrong, for random texts: anchors, aliases (undefined, recursive,
+# as keys), tags, duplicate keys, complex keys, flow and block, documents, odd scalars
+_PIECES = [
+    "a: 1",
+    "a: 2",
+    "b:",
+    "- x",
+    "- 1",
+    "  - y",
+    "  c: &r v",
+    "d: *r",
+    "*r: k",
+    "&r",
+    "*r",
+    "e: !t 'q'",
+    "f: !!str 1",
+    "g: !!int x",
+    "? [k]\n: v",
+    "h: [1, *r, {i: j}]",
+    "k: {x: y, x: z}",
+    "l: |\n  block",
+    "m: >-\n  fold",
+    'n: "e\\tq"',
+    "o: ~",
+    "p: 2001-12-14",
+    "q: 0x1f",
+    "---",
+    "...",
+    "--- &d",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "- &s [1, 2]",
+    "- *s",
+    "t: &u {v: *u}",
+    "  ",
+    "#c",
+    "w: .inf",
+    "x: &y",
+    "!t",
+    "%YAML 1.1",
+    "z: 'it''s'",
+    "\ta: 1",
+    "? a",
+    ": b",
+]
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
-def test_pyyamls_scalar_event_is_put_back_after_a_compose_and_after_an_error() -> None:
+@given(st.lists(st.sampled_from(_PIECES), max_size=8), st.sampled_from(["\n", " ", "\n  "]))
+@settings(max_examples=400, deadline=None)
+def test_random_texts_compose_alike_by_callbacks_and_from_events(pieces: list[str], sep: str) -> None:
+    """Random texts, most of them wrong: the same tree, data and bookkeeping, or the same error."""
+    text = sep.join(pieces) + "\n"
+    fast = _composed(text)
+    assert _composed_by(text, "tuples") == fast
+    assert _slowly_composed(text) == fast
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+@given(
+    st.text(alphabet=st.sampled_from([*"0123456789", *"0001_+-.:xXbeEoO ", "\u0663", "\u00b2"]), max_size=22)
+)
+@settings(max_examples=500, deadline=None)
+def test_plain_numbers_get_the_tag_and_value_the_resolver_and_constructor_give(number: str) -> None:
+    """The callbacks' own answer for a plain decimal int (no ``resolve``, no PyYAML constructor)
+    is theirs: the same tag and value for every text of digits and the characters around them,
+    as a key, a value and an item; and PyYAML's ``safe_load`` reads the same value."""
+    text = f"a: {number}\n{number}: b\nc: [{number}, x]\n"
+    fast = _composed(text)
+    assert yaml_format._CALLBACKS_OK[0] is True
+    assert _slowly_composed(text) == fast
+    if number.isascii() and number.isdigit() and (number[0] != "0" or len(number) == 1):
+        assert yaml.safe_load(text)["a"] == int(number)
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+def test_a_loader_with_its_own_digit_resolver_resolves_every_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decimal shortcut is PyYAML's resolvers' answer only: a loader that tries its own
+    pattern first for digits gets that pattern's tag (through ``resolve``), not an int."""
+    import re
+
+    class Ports(yaml.CSafeLoader):  # type: ignore[misc,name-defined]
+        pass
+
+    Ports.yaml_implicit_resolvers = {
+        k: ([("!port", re.compile(r"^[0-9]{4}$"))] if k.isdigit() else []) + list(v)
+        for k, v in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+    }
+    monkeypatch.setattr(yaml_format, "LOADER", Ports)
+    tree = yaml_format._compose("a: 1001\nb: 12\n", "x.yaml", build=True)
+    assert yaml_format._CALLBACKS_OK[0] is True
+    assert tree.root is not None
+    assert [v.tag for _, v in tree.root.value] == ["!port", "tag:yaml.org,2002:int"]
+
+
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+def test_pyyamls_event_classes_are_put_back_after_a_compose_and_after_an_error() -> None:
     import yaml.events
 
-    yaml_format._compose("a: [1, b]\n", "x.yaml")
-    assert yaml._yaml.ScalarEvent is yaml.events.ScalarEvent
-    with pytest.raises(ParseError):
-        yaml_format._compose("a: [1, b\n", "x.yaml")
-    assert yaml._yaml.ScalarEvent is yaml.events.ScalarEvent
+    names = yaml_format._EVENT_NAMES
+    for text in ("a: [1, b]\n", "a: [1, b\n", "a: *x\n", "a: 1\na: 2\n", "--- 1\n--- 2\n"):
+        try:
+            yaml_format._compose(text, "x.yaml")
+        except ParseError:
+            pass
+        assert all(getattr(yaml._yaml, n) is getattr(yaml.events, n) for n in names), text
     assert type(yaml.CSafeLoader("a: 1\n").get_event()) is yaml.events.StreamStartEvent
     assert yaml.safe_load("a: [x]\n") == {"a": ["x"]}
 
 
+@pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
+def test_an_error_found_by_a_callback_names_its_line_and_stops_the_parser() -> None:
+    """The first error wins and nothing after it is read: a second one further down (here a
+    syntax error) is not what is reported."""
+    with pytest.raises(ParseError) as caught:
+        yaml_format._compose("a: 1\nb: *nope\nc: [\n", "x.yaml")
+    assert (caught.value.line, caught.value.column) == (2, 4)
+    assert "undefined alias *nope" in caught.value.reason
+    assert yaml_format._CALLBACKS_OK[0] is True
+
+
 def test_a_parser_whose_events_do_not_read_alike_keeps_its_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The check behind the tuples fails closed: a parser whose tuples would hold other fields
-    (here: one that makes no tuples at all) keeps making event objects."""
+    """The checks behind the tuples and the callbacks fail closed: a parser whose tuples would
+    hold other fields (here: one that makes no tuples at all) keeps making event objects, and
+    one that would call a name with its fields in another order is not given the callbacks."""
     if _C_PARSER is None:
         pytest.skip("PyYAML without libyaml")
     monkeypatch.setattr(yaml_format, "_scalar_tuple", lambda *fields: yaml.events.ScalarEvent(*fields))
     assert yaml_format._tuples_read_alike(yaml._yaml) is False
+    real = yaml_format._event_fields
+    monkeypatch.setattr(yaml_format, "_event_fields", lambda event: real(event)[::-1])
+    assert yaml_format._callbacks_read_alike(yaml._yaml) is False
+    monkeypatch.setattr(yaml_format, "_CALLBACKS_OK", [None])
+    monkeypatch.setattr(yaml_format, "_TUPLES_OK", [None])
+    composed = _composed("a: &x [1]\nb: *x\n")
+    assert yaml_format._CALLBACKS_OK[0] is False  # checked, refused: the event loop composed it
+    assert composed == _composed_by("a: &x [1]\nb: *x\n", "objects")
 
 
 @pytest.mark.parametrize("text", [t for t in _TUPLE_TEXTS if t.count("---") < 2 and "missing" not in t])

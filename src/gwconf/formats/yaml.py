@@ -5,7 +5,9 @@ editor never does one. It composes the text into PyYAML nodes with exact start/e
 libyaml's event stream when PyYAML has it), changes only the spans an edit needs, and composes again
 before the next edit. The composer is our own loop over parser events rather than ``yaml.compose``:
 that one recurses per nesting level (the C version crashes the interpreter on deep input), mutates
-nodes for merge keys, and cannot tell an alias occurrence from the node it refers to.
+nodes for merge keys, and cannot tell an alias occurrence from the node it refers to. With libyaml
+the parser calls our functions in place of its event classes instead (``_compose_by_callbacks``,
+the same answers without an event object per node); the loop serves PyYAML's pure-Python parser.
 
 New strings are written plain only when both YAML 1.1 (PyYAML: aider, llm) and YAML 1.2 (Continue)
 read the plain text back as that same string; otherwise as JSON-style double-quoted scalars.
@@ -24,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import yaml
+from yaml import events
 from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
 from yaml.events import (
     AliasEvent,
@@ -352,8 +355,12 @@ def _compose(text: str, source: str, build: bool = False) -> _Tree:
     loader = None
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
-        with paused_gc(), _scalar_tuples(loader):
-            return _compose_events(loader, text, source, build)
+        with paused_gc():
+            module = _callbacks_usable(loader)
+            if module is not None:
+                return _compose_by_callbacks(module, loader, text, source, build)
+            with _scalar_tuples(loader):
+                return _compose_events(loader, text, source, build)
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
     except UnicodeError:
@@ -435,6 +442,409 @@ def _tuples_read_alike(module: Any) -> bool:
         return len(expected) == 4 and scalars(True) == expected
     except Exception:  # any other layout: the events stay objects
         return False
+
+
+# the event classes PyYAML's C parser makes its events with, by their names in its module
+_EVENT_NAMES = (
+    "StreamStartEvent",
+    "StreamEndEvent",
+    "DocumentStartEvent",
+    "DocumentEndEvent",
+    "AliasEvent",
+    "ScalarEvent",
+    "SequenceStartEvent",
+    "SequenceEndEvent",
+    "MappingStartEvent",
+    "MappingEndEvent",
+)
+# whether libyaml's parser calls each of those names with its class's fields in their order
+# (None: not looked at yet)
+_CALLBACKS_OK: list[bool | None] = [None]
+
+
+def _callbacks_usable(loader: Any) -> Any:
+    """PyYAML's C module, when ``_compose_by_callbacks`` can drive ``loader``: libyaml's parser,
+    event names still PyYAML's own, and (checked once per process) called with the fields
+    ``_callbacks_read_alike`` expects; else None."""
+    module = getattr(yaml, "_yaml", None)
+    if module is None or not isinstance(loader, getattr(module, "CParser", ())):
+        return None
+    if _CALLBACKS_OK[0] is None:
+        _CALLBACKS_OK[0] = False
+        _CALLBACKS_OK[0] = _callbacks_read_alike(module)
+    if not _CALLBACKS_OK[0] or any(getattr(module, n) is not getattr(events, n) for n in _EVENT_NAMES):
+        return None
+    return module
+
+
+def _event_fields(event: Any) -> tuple[Any, ...]:
+    """An event object's fields in the order its class takes them, marks as offsets and lines."""
+
+    def at(mark: Any) -> tuple[int, int, int]:
+        return (mark.index, mark.line, mark.column)
+
+    kind = type(event)
+    if kind is ScalarEvent:
+        middle: tuple[Any, ...] = (event.anchor, event.tag, event.implicit, event.value)
+        return (kind.__name__, *middle, at(event.start_mark), at(event.end_mark), event.style)
+    if kind is SequenceStartEvent or kind is MappingStartEvent:
+        head = (kind.__name__, event.anchor, event.tag, event.implicit)
+        return (*head, at(event.start_mark), at(event.end_mark), event.flow_style)
+    if kind is AliasEvent:
+        return (kind.__name__, event.anchor, at(event.start_mark), at(event.end_mark))
+    marks = (kind.__name__, at(event.start_mark), at(event.end_mark))
+    if kind is events.StreamStartEvent:
+        return (*marks, event.encoding)
+    if kind is events.DocumentStartEvent:
+        return (*marks, event.explicit, event.version, event.tags)
+    if kind is events.DocumentEndEvent:
+        return (*marks, event.explicit)
+    return marks
+
+
+def _callbacks_read_alike(module: Any) -> bool:
+    """Whether libyaml's parser, given functions under its event classes' names, calls each with
+    the fields (in order) that the class's object would hold, on a document with every kind."""
+    sample = "%YAML 1.1\n--- &r\nk: &a !t 'v'\nn: [1, *a]\nm: {x: \"y\"}\ns:\n- |\n  b\n...\n"
+
+    def recorder(name: str) -> Any:
+        def record_fields(*fields: Any) -> tuple[Any, ...]:
+            return (name, *[(f.index, f.line, f.column) if type(f) is module.Mark else f for f in fields])
+
+        return record_fields
+
+    def read(patched: bool) -> list[tuple[Any, ...]]:
+        loader = LOADER(sample)
+        try:
+            if patched:
+                for name in _EVENT_NAMES:
+                    setattr(module, name, recorder(name))
+            got = []
+            while (event := loader.get_event()) is not None:
+                got.append(event if patched else _event_fields(event))
+            return got
+        finally:
+            for name in _EVENT_NAMES:
+                setattr(module, name, getattr(events, name))
+            loader.dispose()
+
+    try:
+        expected = read(False)
+        return len(expected) == 22 and read(True) == expected
+    except Exception:  # any other layout: the events stay objects
+        return False
+
+
+_INT = "tag:yaml.org,2002:int"
+
+
+def _digit_patterns(resolvers: Any) -> Any:
+    """The (tag, pattern) pairs tried for a plain scalar starting with each digit, if the same
+    for all ten, else None."""
+    try:
+        found = {tuple((tag, regexp.pattern) for tag, regexp in resolvers.get(d, ())) for d in "0123456789"}
+    except Exception:  # resolvers of another shape
+        return None
+    return found.pop() if len(found) == 1 else None
+
+
+# PyYAML's own: float (needs a "." or ":"), int, timestamp (needs a "-"), when unchanged; a
+# plain run of ASCII digits without a leading zero is an int under them
+_DEFAULT_DIGIT_PATTERNS = _digit_patterns(Resolver.yaml_implicit_resolvers)
+if _DEFAULT_DIGIT_PATTERNS is None or tuple(t for t, _ in _DEFAULT_DIGIT_PATTERNS) != (
+    "tag:yaml.org,2002:float",
+    _INT,
+    "tag:yaml.org,2002:timestamp",
+):
+    _DEFAULT_DIGIT_PATTERNS = None
+
+
+# a node made without its class's Python ``__init__`` (the callbacks read module names: a
+# function's own names from outside are copied into each call's frame)
+_new_object = object.__new__
+
+
+def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, build: bool) -> _Tree:
+    """What ``_compose_events`` gives, with no event objects and no loop over them in Python.
+
+    PyYAML's C parser makes each event by calling the class its module holds under the event's
+    name. While this runs those names hold the functions below, which build the nodes (and the
+    data) from the fields the parser passes; ``iter(get_event, None)`` drives the parser to the
+    end of the stream in C. Each event was a tuple or an object (a Python ``__init__`` for all
+    but scalars) and a turn of ``_compose_events``'s loop to take it apart: a tenth of composing
+    and 6% of ``gwconf apply continue`` on 4 MB (issue 15, callgrind). A function that finds an
+    error keeps it and answers None, which ends the run (so no exception passes through the
+    parser), and it is raised after. Kept to ``_compose_events``'s answers, errors included, by
+    tests/formats/test_yaml.py."""
+    resolve = loader.resolve
+    plain_tags = _PLAIN_TAGS
+    if len(plain_tags) > 20_000:  # a bound, for processes that read many big files
+        plain_tags.clear()
+    anchors: dict[str, Node] = {}
+    aliases: dict[int, dict[Any, tuple[int, int]]] = {}
+    referenced: dict[int, str] = {}
+    open_ids: set[int] = set()
+    stack: list[list[Any]] = []  # frames as in ``_compose_events``
+    root: Node | None = None
+    data: Any = None
+    values: dict[int, Any] = {}
+    scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
+    no_paths = not getattr(loader, "yaml_path_resolvers", None)
+    implicit_resolvers: dict[Any, Any] = getattr(loader, "yaml_implicit_resolvers", {None: None})
+    firsts: Any = (
+        _EVERY_CHARACTER if None in implicit_resolvers or not no_paths else frozenset(implicit_resolvers)
+    )
+    # a plain decimal int (most distinct numbers in a config: ports, token counts) gets its tag
+    # and value here, not from ``resolve`` (three patterns) and PyYAML's ``construct_yaml_int``;
+    # only under PyYAML's own resolvers for digits. tests/formats/test_yaml.py holds it to both
+    digit_ints = _DEFAULT_DIGIT_PATTERNS is not None and (
+        _digit_patterns(implicit_resolvers) == _DEFAULT_DIGIT_PATTERNS
+    )
+    int_values = scalar_values[_INT]
+    top: list[Any] | None = None
+    top_items: list[Any] = []
+    top_seq = False
+    documents = 0
+    failure: list[ParseError] = []
+
+    def fail(message: str, mark: Any) -> None:
+        failure.append(ParseError(source, message, mark.line + 1, mark.column + 1))
+
+    def attach(node: Node, anchor: Any, mark: Any, alias_span: Any, value: Any, opens: bool) -> Any:
+        """``_compose_events``'s path for a node that is not the usual scalar: True, or None
+        after ``fail``."""
+        nonlocal root, data, build, top, top_items, top_seq
+        if alias_span is None and anchor is not None:
+            if anchor in anchors:
+                return fail(f"found duplicate anchor &{anchor}", mark)
+            anchors[anchor] = node
+            if build:
+                values[id(node)] = value
+        if not stack:
+            root = node
+            data = value
+        else:
+            frame = stack[-1]
+            parent = frame[0]
+            if type(parent) is SequenceNode:
+                if alias_span is not None:
+                    aliases.setdefault(id(parent), {})[len(parent.value)] = alias_span
+                parent.value.append(node)
+                if build:
+                    frame[4].append(value)
+            elif frame[1] is None:
+                frame[1] = node
+                frame[2] = alias_span
+                if build:
+                    if type(value) is dict or type(value) is list:
+                        build = False  # unhashable: PyYAML's constructor says so
+                    frame[5] = value
+            else:
+                key = frame[1]
+                if (
+                    alias_span is None
+                    and frame[2] is None
+                    and type(key) is ScalarNode
+                    and key.tag == _STR
+                    and key.value not in frame[3]
+                ):
+                    parent.value.append((key, node))
+                    frame[1] = None
+                    frame[3][key.value] = key.start_mark
+                else:
+                    try:
+                        _add_entry(frame, node, alias_span, aliases, text, source)
+                    except ParseError as exc:
+                        failure.append(exc)
+                        return None
+                if build:
+                    frame[4][frame[5]] = value
+        if opens:
+            top = [node, None, None, {}, value, None]
+            stack.append(top)
+            top_items = node.value
+            top_seq = type(node) is SequenceNode
+            if anchor is not None:  # only an anchored node can be an alias's target
+                open_ids.add(id(node))
+            if len(stack) > MAX_DEPTH:
+                return fail(f"nesting deeper than {MAX_DEPTH} levels; gwconf does not edit such files", mark)
+        return True
+
+    def scalar(
+        anchor: Any, tag: Any, implicit: Any, text_value: str, mark: Any, end_mark: Any, style: Any
+    ) -> Any:
+        nonlocal build
+        if tag is None or tag == "!":
+            if implicit[0]:
+                if text_value and text_value[0] not in firsts:  # no implicit resolver for it
+                    tag = _STR
+                else:
+                    tag = plain_tags.get(text_value)
+                    if tag is None:
+                        if (
+                            digit_ints
+                            and len(text_value) < 16
+                            and text_value.isdigit()
+                            and text_value.isascii()
+                            and (text_value[0] != "0" or len(text_value) == 1)
+                        ):
+                            tag = _INT  # what the patterns answer; its value for the build
+                            int_values[text_value] = int(text_value)
+                        else:
+                            tag = plain_tags[text_value] = resolve(ScalarNode, text_value, implicit)
+            else:
+                tag = _STR
+        node = _new_object(ScalarNode)  # ``ScalarNode(...)`` without its Python ``__init__``
+        node.tag, node.value, node.start_mark = tag, text_value, mark.index
+        node.end_mark, node.style = end_mark.index, style or None
+        value = None
+        if build:
+            if tag == _STR:
+                value = text_value
+            else:
+                known = scalar_values.get(tag)
+                value = _UNBUILT if known is None else known.get(text_value, _UNBUILT)
+                if value is _UNBUILT:
+                    function = _SCALAR_CTORS.get(tag)
+                    try:
+                        value = function(_KEY_CTOR, node)  # type: ignore[misc]
+                    except Exception:  # no such tag (None), or a bad scalar: PyYAML's to say
+                        build = False
+                    else:
+                        if known is not None:
+                            known[text_value] = value
+        if top is not None and anchor is None:  # the usual scalar: its own short path
+            if top_seq:
+                top_items.append(node)
+                if build:
+                    top[4].append(value)
+                return True
+            key = top[1]
+            if key is None:
+                top[1] = node  # a scalar key: its data is hashable
+                top[5] = value
+                return True
+            if top[2] is None and type(key) is ScalarNode and key.tag == _STR and key.value not in top[3]:
+                top_items.append((key, node))  # a string key met once: ``_add_entry`` inlined
+                top[1] = None
+                top[3][key.value] = key.start_mark
+                if build:
+                    top[4][key.value] = value
+                return True
+        return attach(node, anchor, mark, None, value, False)
+
+    def opener(cls: Any, default_tag: str) -> Any:
+        """The callback for a sequence's or a mapping's start: its node, its data, and (the usual
+        case: no anchor, an item or a string key's value, not too deep) its place, else
+        ``attach``'s."""
+        seq = cls is SequenceNode
+
+        def started(anchor: Any, tag: Any, implicit: Any, mark: Any, end_mark: Any, flow_style: Any) -> Any:
+            nonlocal build, top, top_items, top_seq
+            if tag is None or tag == "!":  # what ``resolve`` answers for a collection, given no
+                tag = default_tag if no_paths else resolve(cls, None, implicit)  # path resolvers
+            node = _new_object(cls)
+            node.tag, node.value, node.start_mark = tag, [], mark.index
+            node.end_mark, node.flow_style = None, bool(flow_style)
+            value: Any = None
+            if build:
+                if tag == default_tag:
+                    value = [] if seq else {}
+                else:
+                    build = False
+            if top is None or anchor is not None or len(stack) >= MAX_DEPTH:
+                return attach(node, anchor, mark, None, value, True)
+            if top_seq:
+                top_items.append(node)
+                if build:
+                    top[4].append(value)
+            else:
+                key = top[1]
+                if (
+                    key is None
+                    or top[2] is not None
+                    or type(key) is not ScalarNode
+                    or key.tag != _STR
+                    or key.value in top[3]
+                ):
+                    return attach(node, anchor, mark, None, value, True)
+                top_items.append((key, node))  # a string key met once: as ``attach`` does
+                top[1] = None
+                top[3][key.value] = key.start_mark
+                if build:
+                    top[4][key.value] = value
+            top = [node, None, None, {}, value, None]
+            stack.append(top)
+            top_items = node.value
+            top_seq = seq
+            return True
+
+        return started
+
+    def collection_end(mark: Any, end_mark: Any) -> Any:
+        nonlocal top, top_items, top_seq
+        frame = stack.pop()
+        frame[0].end_mark = end_mark.index
+        if open_ids:
+            open_ids.discard(id(frame[0]))
+        if stack:
+            top = stack[-1]
+            top_items = top[0].value
+            top_seq = type(top[0]) is SequenceNode
+        else:
+            top = None
+        return True
+
+    def alias(anchor: Any, mark: Any, end_mark: Any) -> Any:
+        nonlocal build
+        target = anchors.get(anchor)
+        if target is None:
+            return fail(f"found undefined alias *{anchor}", mark)
+        if id(target) in open_ids:
+            return fail(f"alias *{anchor} is inside its own anchor (recursive YAML)", mark)
+        referenced[id(target)] = anchor
+        value = None
+        if build:
+            value = values.get(id(target), _UNBUILT)
+            build = value is not _UNBUILT
+        return attach(target, None, mark, (mark.index, end_mark.index), value, False)
+
+    def document_start(mark: Any, end_mark: Any, *rest: Any) -> Any:
+        nonlocal documents
+        documents += 1
+        if documents > 1:
+            return fail("gwconf edits single-document YAML only (found a second document)", mark)
+        return True
+
+    def other(*fields: Any) -> Any:
+        return True
+
+    callbacks = {
+        "StreamStartEvent": other,
+        "StreamEndEvent": other,
+        "DocumentStartEvent": document_start,
+        "DocumentEndEvent": other,
+        "AliasEvent": alias,
+        "ScalarEvent": scalar,
+        "SequenceStartEvent": opener(SequenceNode, _SEQ),
+        "SequenceEndEvent": collection_end,
+        "MappingStartEvent": opener(MappingNode, _MAP),
+        "MappingEndEvent": collection_end,
+    }
+    for name, function in callbacks.items():
+        setattr(module, name, function)
+    try:
+        for _ in iter(loader.get_event, None):
+            pass
+    finally:
+        for name in _EVENT_NAMES:
+            setattr(module, name, getattr(events, name))
+    if failure:
+        raise failure[0]
+    if root is None:
+        return _Tree(None, {}, {}, [])
+    ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
+    return _Tree(root, aliases, referenced, ref_starts, bool(anchors), data if build else None, build)
 
 
 # plain scalar text -> its implicit tag (the resolver's regexes, once per distinct text)
