@@ -17,6 +17,51 @@ from pathlib import Path
 from gwconf.dirs import own_folders
 from gwconf.records import field, record
 
+if sys.version_info < (3, 12) and os.name != "nt":
+    from pathlib import PosixPath
+
+    class _QuickPath(PosixPath):
+        """A ``PosixPath`` whose ``/`` with one plain name skips pathlib's parsing.
+
+        Python 3.11's ``path / "name"`` parses the name like a whole path (about 14,000
+        instructions); ``status`` and ``clients`` do it about 500 times for the clients' files and
+        the folders they look in (issue 15). A name with no "/" that is not "" or "." parses to
+        itself alone, so the child is the parent's parts plus the name, and its text the
+        parent's plus "/name" (pathlib's ``_make_child`` and ``_format_parsed_parts``, held to
+        them by tests/test_quick_path.py). Anything else goes to pathlib. Its children are
+        ``_QuickPath`` too; each equals, hashes and prints as the ``PosixPath`` of its text.
+        3.12 rewrote pathlib (its ``/`` no longer parses at once): there, ``HomePath`` is ``Path``.
+        """
+
+        __slots__ = ()
+
+        def __truediv__(self, key: str | os.PathLike[str]) -> _QuickPath:
+            if type(key) is not str or not key or key == "." or "/" in key:
+                return super().__truediv__(key)
+            parts = self._parts  # type: ignore[attr-defined]
+            child = object.__new__(type(self))
+            child._drv = drv = self._drv  # type: ignore[attr-defined]
+            child._root = root = self._root  # type: ignore[attr-defined]
+            child._parts = [*parts, sys.intern(key)]  # type: ignore[attr-defined]
+            try:
+                text = self._str  # type: ignore[attr-defined]  # set once str() has been asked
+            except AttributeError:
+                return child
+            if (drv or root) and len(parts) == 1:  # the parent is the root itself
+                child._str = text + key  # type: ignore[attr-defined]
+            elif parts:
+                child._str = text + "/" + key  # type: ignore[attr-defined]
+            else:  # the parent is "." (no parts)
+                child._str = key  # type: ignore[attr-defined]
+            return child
+
+        def __repr__(self) -> str:
+            return f"PosixPath({self.as_posix()!r})"
+
+    HomePath: type[Path] = _QuickPath
+else:
+    HomePath = Path
+
 
 @record(frozen=True)
 class Env:
@@ -33,8 +78,8 @@ class Env:
     @classmethod
     def current(cls) -> Env:
         environ = dict(os.environ)
-        home = Path(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
-        return cls(home=home, platform=_platform(), environ=environ, cwd=Path.cwd())
+        home = HomePath(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
+        return cls(home=home, platform=_platform(), environ=environ, cwd=HomePath.cwd())
 
     def get(self, name: str, default: str | None = None) -> str | None:
         value = self.environ.get(name)
@@ -46,16 +91,16 @@ class Env:
             path = str(self.home) + path[1:]
         for name, value in self.environ.items():
             path = path.replace("${" + name + "}", value)
-        return Path(path)
+        return HomePath(path)
 
     # -- gwconf's own folders ------------------------------------------------------------------
     @cached_property
     def config_dir(self) -> Path:
-        return Path(own_folders(self.environ, self.platform, str(self.home))[0])
+        return HomePath(own_folders(self.environ, self.platform, str(self.home))[0])
 
     @cached_property
     def state_dir(self) -> Path:
-        return Path(own_folders(self.environ, self.platform, str(self.home))[1])
+        return HomePath(own_folders(self.environ, self.platform, str(self.home))[1])
 
     @cached_property
     def profiles_dir(self) -> Path:
@@ -108,19 +153,19 @@ class Env:
     def xdg_config_home(self) -> Path:
         """``$XDG_CONFIG_HOME`` or ``~/.config`` (what Go/Node/Rust CLIs use on every OS but Windows)."""
         value = self.get("XDG_CONFIG_HOME")
-        return Path(value) if value else self.home / ".config"
+        return HomePath(value) if value else self.home / ".config"
 
     @cached_property
     def xdg_data_home(self) -> Path:
         value = self.get("XDG_DATA_HOME")
-        return Path(value) if value else self.home / ".local" / "share"
+        return HomePath(value) if value else self.home / ".local" / "share"
 
     @cached_property
     def appdata(self) -> Path:
         """Roaming app data: Windows ``%APPDATA%``, macOS ``~/Library/Application Support``, else XDG."""
         if self.platform == "win32":
             value = self.get("APPDATA")
-            return Path(value) if value else self.home / "AppData" / "Roaming"
+            return HomePath(value) if value else self.home / "AppData" / "Roaming"
         if self.platform == "darwin":
             return self.home / "Library" / "Application Support"
         return self.xdg_config_home
