@@ -64,11 +64,19 @@ def test_quick_join_is_pathlibs(base: str, keys: list[str], text_first: bool) ->
     """Joined one name at a time, with or without the parent's text asked first: pathlib's path."""
     got: Path = HomePath(base)
     want: Path = Path(base)
+    _same(got, want)
     for key in keys:
         if text_first:
             str(got)
         got, want = got / key, want / key
         _same(got, want)
+    _same(got.parent.parent, want.parent.parent)
+    _same(got.joinpath("x", "y/z"), want.joinpath("x", "y/z"))
+    if want.name:
+        _same(got.with_name("n.txt"), want.with_name("n.txt"))
+        _same(got.with_suffix(".j"), want.with_suffix(".j"))
+    if want.is_absolute():
+        _same(got.relative_to(want.anchor), want.relative_to(want.anchor))
 
 
 @quick

@@ -17,6 +17,10 @@ from pathlib import Path
 from gwconf.dirs import own_folders
 from gwconf.records import field, record
 
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
+
 if sys.version_info < (3, 12) and os.name != "nt":
     from pathlib import PosixPath
 
@@ -28,12 +32,27 @@ if sys.version_info < (3, 12) and os.name != "nt":
         the folders they look in (issue 15). A name with no "/" that is not "" or "." parses to
         itself alone, so the child is the parent's parts plus the name, and its text the
         parent's plus "/name" (pathlib's ``_make_child`` and ``_format_parsed_parts``, held to
-        them by tests/test_quick_path.py). Anything else goes to pathlib. Its children are
-        ``_QuickPath`` too; each equals, hashes and prints as the ``PosixPath`` of its text.
-        3.12 rewrote pathlib (its ``/`` no longer parses at once): there, ``HomePath`` is ``Path``.
+        them by tests/test_quick_path.py). Anything else goes to pathlib. Each is made with its
+        text (pathlib works it out on the first ``str``, which first raises and catches an
+        AttributeError: a hundred times in ``clients``, for parents and stat calls). The paths
+        pathlib makes from one (``parent``, ``with_name``...) are ``_QuickPath`` too; each
+        equals, hashes and prints as the ``PosixPath`` of its text. 3.12 rewrote pathlib (its
+        ``/`` no longer parses at once): there, ``HomePath`` is ``Path``.
         """
 
         __slots__ = ()
+
+        @classmethod
+        def _from_parts(cls, args: Any) -> _QuickPath:
+            path: Any = super()._from_parts(args)  # type: ignore[misc]
+            path._str = cls._format_parsed_parts(path._drv, path._root, path._parts) or "."  # type: ignore[attr-defined]
+            return path  # type: ignore[no-any-return]
+
+        @classmethod
+        def _from_parsed_parts(cls, drv: str, root: str, parts: list[str]) -> _QuickPath:
+            path: Any = super()._from_parsed_parts(drv, root, parts)  # type: ignore[misc]
+            path._str = cls._format_parsed_parts(drv, root, parts) or "."  # type: ignore[attr-defined]
+            return path  # type: ignore[no-any-return]
 
         def __truediv__(self, key: str | os.PathLike[str]) -> _QuickPath:
             if type(key) is not str or not key or key == "." or "/" in key:
@@ -43,10 +62,7 @@ if sys.version_info < (3, 12) and os.name != "nt":
             child._drv = drv = self._drv  # type: ignore[attr-defined]
             child._root = root = self._root  # type: ignore[attr-defined]
             child._parts = [*parts, sys.intern(key)]  # type: ignore[attr-defined]
-            try:
-                text = self._str  # type: ignore[attr-defined]  # set once str() has been asked
-            except AttributeError:
-                return child
+            text = self._str  # type: ignore[attr-defined]
             if (drv or root) and len(parts) == 1:  # the parent is the root itself
                 child._str = text + key  # type: ignore[attr-defined]
             elif parts:
