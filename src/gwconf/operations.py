@@ -6,6 +6,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
 from gwconf.formats import MISSING
 from gwconf.ledger import Ledger, written_by_gwconf
-from gwconf.paths import Env, display
+from gwconf.paths import Env, display, is_dir
 from gwconf.profiles import Profile, ProfileStore
 from gwconf.records import field
 
@@ -540,7 +541,10 @@ def other_tools(
             data = snapshot.data
         except (OSError, GwconfError):
             continue
-        if data is not None or file.path.parent.is_dir():
+        # the parent's Path.is_dir() raises where os.path.isdir says no (EACCES...), but not
+        # here: the file itself was just looked up, and a missing file (ENOENT) means every
+        # folder above it resolved or one is missing
+        if data is not None or is_dir(os.path.dirname(str(file.path)) or "."):
             found += managers.scan(file.path, data, env)
     return found
 
