@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gwconf import secrets
@@ -33,6 +33,25 @@ def test_a_text_said_to_hold_no_run_matches_neither_run_pattern(text: str) -> No
     if not secrets._may_hold_run(text):
         assert re.search(secrets._HEX, text) is None
         assert re.search(secrets._B64, text) is None
+
+
+@settings(max_examples=1500)
+@given(TEXT)
+@example(".é" + "0123456789abcdef" * 2)  # a hex run after a character outside ASCII, after a "."
+@example("x.ab+" + "0123456789abcdef" * 2)  # _HEX after a "+" inside a run after a "."
+@example("=" + "0123456789abcdef" * 2)  # _HEX looks behind for no "="
+@example(" Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv==")
+@example("~/.config/Code - Insiders/User/chatLanguageModels.json")  # a _B64 match it leaves
+@example(".Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv")
+@example(" Ab1Cd2EfGhIjKlMnOpQrStUvWxYzabcd")  # two digits: masked
+def test_a_run_pattern_said_to_change_nothing_changes_nothing(text: str) -> None:
+    """``redact`` runs _HEX only where ``_may_hold_hex`` says yes and _B64 where
+    ``_may_mask_b64`` does (on the text _HEX left): a no must leave the text as the pattern would."""
+    hexed = re.sub(secrets._HEX, lambda m: secrets.mask(m.group()), text)
+    if not secrets._may_hold_hex(secrets._long_runs(text)):
+        assert hexed == text
+    if not secrets._may_mask_b64(secrets._long_runs(hexed)):
+        assert re.sub(secrets._B64, secrets._b64, hexed) == hexed
 
 
 @settings(max_examples=600)
