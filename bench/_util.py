@@ -63,6 +63,10 @@ CLEARED = (
 )
 
 
+# ``run.py --instructions``: also count each command's user-space instructions once (callgrind), the
+# figure that stays put between sittings where times move by 10-20% with the machine
+COUNT_INSTRUCTIONS = False
+
 # Extra variables for every process the benchmarks start. ``run.py --src DIR`` puts DIR on
 # PYTHONPATH there, to measure another source tree of gwconf (an earlier commit) with this venv.
 EXTRA_ENV: dict[str, str] = {}
@@ -157,6 +161,27 @@ class Case:
     ok_codes: tuple[int, ...] = (0,)
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # user + system seconds of the child: steadier under load
+    instructions: int | None = None  # one run under callgrind (count_instructions), when asked
+
+    def count(self, valgrind: str) -> int:
+        """User-space instructions of one run under callgrind (``prepare`` first, untimed)."""
+        if self.prepare is not None:
+            self.prepare()
+        with tempfile.TemporaryDirectory(prefix="gwconf-bench-cg-") as folder:
+            out = Path(folder) / "callgrind.out"
+            proc = subprocess.run(
+                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", *self.argv],
+                env=self.env,
+                cwd=self.cwd,
+                capture_output=True,
+            )
+            if proc.returncode not in self.ok_codes:
+                raise RuntimeError(f"{self.name} under callgrind exited {proc.returncode}")
+            for line in out.read_text().splitlines():
+                if line.startswith(("summary:", "totals:")):
+                    self.instructions = int(line.split()[1])
+                    return self.instructions
+        raise RuntimeError(f"{self.name}: callgrind wrote no total")
 
     def once(self) -> float:
         if self.prepare is not None:
@@ -198,6 +223,14 @@ def interleave(cases: list[Case], runs: int, warmup: int = 1) -> None:
     for _ in range(runs):
         for case in cases:
             case.times.append(case.once())
+
+
+def count_instructions(cases: Sequence[Case]) -> None:
+    """Each case's instructions (``Case.count``), when ``--instructions`` asked and valgrind is here.
+    After the timed runs: the byte-code caches are written, as for every timed run but the first."""
+    valgrind = shutil.which("valgrind") if COUNT_INSTRUCTIONS else None
+    for case in cases if valgrind else ():
+        case.count(valgrind)  # type: ignore[arg-type]  # not None: cases is empty otherwise
 
 
 def floor_case(env: dict[str, str], cwd: Path) -> Case:
@@ -255,7 +288,20 @@ def notes(case: Case, floor: Case, real: Case | None = None) -> str:
     ]
     if real is not None:
         parts.append(f"{case.median / real.median:.2f}x real-path python")
+    if case.instructions:
+        parts.append(instructions_text(case, floor))
     return ", ".join(parts)
+
+
+def instructions_text(case: Case, floor: Case) -> str:
+    """``instructions 173.4M = 4.50x floor's`` (the floor's own: its count alone), or ""."""
+    if not case.instructions or not floor.instructions:
+        return ""
+    if case is floor:
+        return f"instructions {case.instructions / 1e6:.1f}M"
+    return (
+        f"instructions {case.instructions / 1e6:.1f}M = {case.instructions / floor.instructions:.2f}x floor's"
+    )
 
 
 def ratios(case: Case, floor: Case) -> tuple[float, str]:

@@ -22,8 +22,10 @@ from _util import (
     Case,
     Row,
     Sandbox,
+    count_instructions,
     floor_case,
     gwconf_command,
+    instructions_text,
     interleave,
     ms,
     notes,
@@ -101,6 +103,7 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
             ok_codes=codes,
         )
         interleave([floor, dry, real, *([real_python] if real_python else [])], runs)
+        count_instructions([floor, dry, real])
         # the applied home: restore and use start from it; status and clients read every client
         # back and compare with the ledger
         reset()
@@ -144,6 +147,7 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
         )
         floor2 = floor_case(env, box.work)
         interleave([floor2, restore, use, status, clients], runs)
+        count_instructions([floor2, restore, use, status, clients])
         slowest = breakdown(box) if show_home else []
     base = floor.median
     dry_ratio, dry_text = ratios(dry, floor)
@@ -151,7 +155,15 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
     with_files = sum(1 for files in report.files.values() if files)
     described = f"{with_files} clients' {report.file_count} files, {report.total_bytes / 1024:.0f} KB"
     rows = [
-        Row("apply", floor.name, ms(base), "1.00x", "", "", f"n={runs}"),
+        Row(
+            "apply",
+            floor.name,
+            ms(base),
+            "1.00x",
+            "",
+            "",
+            ", ".join(filter(None, [f"n={runs}", instructions_text(floor, floor)])),
+        ),
         Row(
             "apply",
             dry.name,

@@ -3,6 +3,7 @@
     .venv/bin/python bench/run.py            # everything (10-15 minutes: TOML's big files take most)
     .venv/bin/python bench/run.py --quick    # fewer runs, smaller files (2-4 minutes)
     .venv/bin/python bench/run.py --only startup,apply --runs 21
+    .venv/bin/python bench/run.py --only startup,apply --instructions   # + callgrind's counts
 
 Groups: startup, apply, io, verify, scale (see each module's docstring; io needs strace). Every benchmark uses a
 temporary HOME and GWCONF_HOME, servers listen on 127.0.0.1 only, and every process started is
@@ -46,6 +47,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per scale measurement")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each start-up and apply command's instructions once under callgrind (needs "
+        "valgrind; a minute or two more): the figure that stays put between sittings",
+    )
+    parser.add_argument(
         "--src",
         metavar="DIR",
         help="run gwconf from this source folder (e.g. `git archive REV src | tar -x -C /tmp/rev`, then "
@@ -59,6 +66,12 @@ def main() -> int:
     runs = args.runs or (7 if args.quick else 21)
     if args.src:
         _util.EXTRA_ENV["PYTHONPATH"] = os.path.abspath(args.src)
+    if args.instructions:
+        import shutil
+
+        if shutil.which("valgrind") is None:
+            parser.error("--instructions needs valgrind on PATH")
+        _util.COUNT_INSTRUCTIONS = True
     started = time.time()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     rows: list[Row] = []

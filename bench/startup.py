@@ -21,9 +21,11 @@ from _util import (
     Case,
     Row,
     Sandbox,
+    count_instructions,
     floor_case,
     gwconf_command,
     imports_case,
+    instructions_text,
     interleave,
     ms,
     notes,
@@ -68,6 +70,7 @@ def run(runs: int = 15) -> list[Row]:
             for args in (["clients"], ["status"])
         }
         interleave([floor, stdlib, *timed, *imports.values(), *([real] if real else [])], runs)
+        count_instructions([floor, *timed, *imports.values()])
     base = floor.median
     rows = [
         Row(
@@ -77,7 +80,11 @@ def run(runs: int = 15) -> list[Row]:
             "1.00x",
             "",
             "",
-            f"p90 {ms(floor.p90)}, n={runs}, {FLOOR_PYTHON}",
+            ", ".join(
+                filter(
+                    None, [f"p90 {ms(floor.p90)}, n={runs}, {FLOOR_PYTHON}", instructions_text(floor, floor)]
+                )
+            ),
         )
     ]
     if real is not None:
@@ -128,7 +135,7 @@ def run(runs: int = 15) -> list[Row]:
                     imports_text,
                     "",
                     "",
-                    "",
+                    instructions_text(imports[case.name], floor),
                 )
             )
     return rows

@@ -142,3 +142,28 @@ def test_import_replay_imports_what_the_command_imported_and_runs_none_of_it(tmp
         [sys.executable, str(BENCH / "import_replay.py"), str(names_file)], env=env, capture_output=True
     )
     assert (as_timed.returncode, as_timed.stdout, as_timed.stderr) == (0, b"", b"")
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_instruction_counts_tell_more_work_from_less(tmp_path: Path) -> None:
+    """``run.py --instructions``: each case counted once under callgrind; the floor row and a
+    command row show their counts and the ratio."""
+    import _util
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    floor = _util.Case("floor", [sys.executable, "-c", "pass"], env, tmp_path)
+    busier = _util.Case("busier", [sys.executable, "-c", "sum(range(300000))"], env, tmp_path)
+    _util.COUNT_INSTRUCTIONS = True
+    try:
+        _util.count_instructions([floor, busier])
+    finally:
+        _util.COUNT_INSTRUCTIONS = False
+    assert floor.instructions and busier.instructions
+    assert busier.instructions > floor.instructions + 1_000_000  # 300,000 additions, several each
+    assert _util.instructions_text(floor, floor) == f"instructions {floor.instructions / 1e6:.1f}M"
+    assert _util.instructions_text(busier, floor).endswith(
+        f"= {busier.instructions / floor.instructions:.2f}x floor's"
+    )
+    unasked = _util.Case("unasked", [sys.executable, "-c", "pass"], env, tmp_path)
+    _util.count_instructions([unasked])  # without --instructions: nothing is counted
+    assert unasked.instructions is None and _util.instructions_text(unasked, floor) == ""

@@ -122,7 +122,7 @@ def test_key_problems() -> None:
 
 
 def _parsed_file(store: ProfileStore) -> Path:
-    return store.env.state_dir / "profiles.parsed.json"
+    return store.env.state_dir / "profiles.parsed"
 
 
 def test_a_profile_edited_by_hand_is_read_as_it_is_now_never_from_the_parsed_texts() -> None:
@@ -149,7 +149,7 @@ def test_the_parsed_texts_hold_no_key_and_give_each_profile_its_own() -> None:
     store.save(Profile(name="spare", base_url="https://gw2.example.com/v1", key=other_key))
     kept = _parsed_file(store)
     assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
-    assert "sk-" not in kept.read_text() and "gw2.example.com" in kept.read_text()
+    assert b"sk-" not in kept.read_bytes() and b"gw2.example.com" in kept.read_bytes()
     parsed = ProfileStore(Env.current()).parsed
     for name, key in (("work", old_key), ("spare", other_key)):
         text = store.path_for(name).read_text()
@@ -164,7 +164,7 @@ def test_the_parsed_texts_hold_no_key_and_give_each_profile_its_own() -> None:
     for odd in ('sk-x" \nmodel = "evil', "sk-\\u0041", "sk x", ""):
         assert parsed.get(work.read_text().replace(new_key, odd)) is None
     store.remove("spare")
-    assert "gw2.example.com" not in kept.read_text()
+    assert b"gw2.example.com" not in kept.read_bytes()
     store.rename("work", "job")
     store.remove("job")
     assert not kept.exists()
@@ -202,6 +202,38 @@ def test_damaged_parsed_texts_are_ignored_and_replaced() -> None:
     assert "m" in json_values(kept) and "s" in json_values(kept)
 
 
+def test_parsed_texts_are_taken_as_plain_data_only() -> None:
+    """The file is ``marshal``'s bytes: anything in it but entries of plain data (code, tuples,
+    bytes, sets; an entry whose data is not JSON's kinds) counts as not kept, and the profile is
+    parsed from its text."""
+    import marshal
+
+    store = ProfileStore(Env.current())
+    store.save(
+        Profile(name="work", base_url="https://gw.example.com/v1", model="m", key="sk-abcdefgh12345678")
+    )
+    kept = _parsed_file(store)
+    (entry,) = marshal.loads(kept.read_bytes())
+    odd_values = [compile("1", "x", "eval"), (1, 2), b"m", {1}, float("nan")]
+    for odd in odd_values:
+        kept.write_bytes(marshal.dumps([{**entry, "data": {**entry["data"], "model": odd}}]))
+        fresh = ProfileStore(Env.current())
+        assert fresh.parsed.entries == []
+        assert fresh.load("work").model == "m"
+    kept.write_bytes(marshal.dumps(compile("print('ran')", "x", "exec")))
+    assert ProfileStore(Env.current()).load("work").model == "m"
+
+
+def test_the_json_file_of_earlier_releases_goes_at_the_next_write() -> None:
+    store = ProfileStore(Env.current())
+    legacy = store.env.state_dir / "profiles.parsed.json"
+    legacy.parent.mkdir(parents=True, exist_ok=True)
+    legacy.write_text('[{"text": "base_url = \\"https://old.example.com/v1\\"\\n", "data": {}}]')
+    store.save(Profile(name="work", base_url="https://gw.example.com/v1", model="m"))
+    assert not legacy.exists() and _parsed_file(store).exists()
+    assert ProfileStore(Env.current()).load("work").base_url == "https://gw.example.com/v1"
+
+
 def test_reading_profiles_never_writes_the_parsed_texts(gwconf) -> None:
     """A dry run or a listing writes nothing, even when a profile was edited by hand since."""
     store = ProfileStore(Env.current())
@@ -222,8 +254,9 @@ def test_reading_profiles_never_writes_the_parsed_texts(gwconf) -> None:
 
 def json_values(path: Path) -> str:
     import json
+    import marshal
 
-    return json.dumps([entry["data"] for entry in json.loads(path.read_text())])
+    return json.dumps([entry["data"] for entry in marshal.loads(path.read_bytes())])
 
 
 def test_a_profile_file_outside_the_store_is_parsed_each_time_and_never_kept(tmp_path: Path) -> None:

@@ -102,3 +102,32 @@ def test_each_shape_and_run_is_still_masked() -> None:
         secrets.redact("nothing to see: ~/.config/app/settings.json")
         == "nothing to see: ~/.config/app/settings.json"
     )
+
+
+@settings(max_examples=600)
+@given(
+    st.one_of(st.text(), RUNS.map(lambda run: "sk-" + run), st.text(alphabet='sk-"\\\x7f\x1fé ', max_size=12))
+)
+def test_a_key_json_would_escape_gets_its_json_spellings(key: str) -> None:
+    """``encodings`` skips json for a key JSON spells as it is: the forms are json's either way."""
+    import json
+
+    forms = secrets.encodings(key)
+    for spelled in (json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1]):
+        assert spelled in forms or len(spelled) < 4
+
+
+def test_a_lazy_pattern_says_when_it_is_compiled() -> None:
+    """``secrets.redact`` skips its no-match prefilter once a pattern exists: the flag must turn
+    on with the first use, whichever attribute it was, and only then."""
+    from gwconf.lazyre import LazyPattern
+
+    for first_use in ("sub", "search", "finditer", "pattern_flags"):
+        pattern = LazyPattern(r"sk-\w+")
+        assert not pattern.is_compiled
+        if first_use == "pattern_flags":
+            assert pattern.flags & 32  # re.UNICODE: an attribute of the compiled pattern
+        else:
+            getattr(pattern, first_use)
+        assert pattern.is_compiled
+        assert pattern.sub("x", "a sk-123 b") == "a x b"

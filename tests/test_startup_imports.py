@@ -236,6 +236,15 @@ def test_listings_on_an_empty_home_import_no_typing_copy_or_shlex(profile, args)
     assert not set(result["loaded"]) & {"typing", "copy", "shlex"}, result
 
 
+@pytest.mark.parametrize("args", [["clients"], ["status"], ["profile", "list"]])
+def test_listings_with_nothing_applied_import_no_json(profile, args) -> None:
+    """json's import is 5.7M instructions (its patterns); with no ledger and the profile's text
+    kept as marshal's bytes (profiles.ParsedTexts), a listing reads no JSON and does not import it."""
+    result, output = probe_all(args)
+    assert result["code"] == 0, output
+    assert not {"json", "json.decoder"} & set(result["loaded"]), result
+
+
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_profile_list_needs_no_click_and_prints_what_click_prints(profile, tmp_path, json_flag) -> None:
     """A damaged profile file is listed too (as click's path lists it), not fatal."""

@@ -8,7 +8,6 @@ wrote. The ledger never holds a key in full (issue 8's secrets audit).
 
 from __future__ import annotations
 
-import json
 import marshal
 import re
 import time
@@ -32,12 +31,16 @@ def value_hash(value: Any) -> str:
     if value is MISSING:
         payload = "\x00missing"
     else:
+        import json
+
         payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
     return str(sha256(payload.encode()))
 
 
 def leaf_hashes(value: dict[str, Any]) -> dict[str, str]:
     """Hashes of every leaf of a mapping gwconf created, keyed by the JSON of its path inside it."""
+    import json
+
     leaves: dict[str, str] = {}
 
     def walk(node: Any, path: tuple[str, ...]) -> None:
@@ -70,6 +73,8 @@ def written_by_gwconf(key: dict[str, Any], current: Any, restamped: tuple[str, .
 
 
 def _leaf_name(path: str) -> Any:
+    import json
+
     parts = json.loads(path)
     return parts[-1] if parts else None
 
@@ -97,6 +102,8 @@ def is_sensitive(path: tuple[Any, ...], value: Any, secret_file: bool = False) -
         return False
     if secret_file:
         return True
+    import json
+
     text = json.dumps(value, ensure_ascii=False, default=str)
     if KEY_PATTERN.search(text):
         return True
@@ -198,6 +205,8 @@ def encode(data: dict[str, Any]) -> str:
     JSON text has no raw newline inside a string, so nesting an entry's text one level deeper is
     indenting each of its lines.
     """
+    import json
+
     clients = data.get("clients")
     if not isinstance(clients, dict) or not clients:
         return json.dumps(data, indent=2, ensure_ascii=False)
@@ -216,6 +225,8 @@ def encode(data: dict[str, Any]) -> str:
 
 
 def _entry_text(entry: Any) -> str:
+    import json
+
     try:
         seen = marshal.dumps(entry, 0)  # version 0: no references, so the bytes are the content's alone
     except ValueError:  # not plain data (never in a ledger gwconf wrote): no cache
@@ -262,6 +273,8 @@ class Ledger:
         snap = read_snapshot(self.path)
         self._bytes = snap.data  # what the file held when read (or what ``save`` wrote): see ``refresh``
         if snap.data:
+            import json
+
             try:
                 loaded = json.loads(snap.data)
             except (ValueError, RecursionError):
@@ -320,6 +333,8 @@ class Ledger:
         other.env, other.path, other.damaged = self.env, self.path, self.damaged
         other.set_aside_as = None
         other._bytes = None  # a copy to change: never taken for the file's data
+        import json
+
         if only is None:
             other.data = json.loads(json.dumps(self.data))
             return other

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import time
 from collections.abc import Iterable, Iterator
@@ -684,13 +683,13 @@ def _restore_inside(
 ) -> None:
     """An entry gwconf created that the user has since added to or changed: gwconf's own leaves
     come out, the user's stay (and with them the entry)."""
-    import json as _json
+    import json
 
     from gwconf.ledger import changed_leaves
 
     changed = set(changed_leaves(written, current, restamped))
-    for leaf in sorted(written, key=lambda path: -len(_json.loads(path))):
-        inner = tuple(_json.loads(leaf))
+    for leaf in sorted(written, key=lambda path: -len(json.loads(path))):
+        inner = tuple(json.loads(leaf))
         value = get_plain(current, inner)
         if leaf in changed or value is MISSING:
             continue
@@ -793,9 +792,13 @@ class BackupStore:
     def write_meta(self, meta: dict[str, Any]) -> None:
         """What this folder's copies belong to (client, the path the client reads, gwconf's last
         write), so restore can still find and judge them when the ledger is damaged."""
+        import json
+
         write_private(self.folder / "meta.json", json.dumps(meta, indent=1).encode())
 
     def meta(self) -> dict[str, Any] | None:
+        import json
+
         try:
             data = json.loads((self.folder / "meta.json").read_bytes())
         except (OSError, ValueError, RecursionError):
@@ -937,6 +940,8 @@ def _write_clients(
             ready.append(plan)
     if not ready:
         return
+    import json
+
     journal = env.state_dir / "journal.json"
     with deferred_dir_syncs():  # the barrier: backups and journal on disk before any file is replaced
         prepared = {
@@ -1283,6 +1288,8 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         if sweep:  # copies a run killed after removing its journal left (the first client's sweep)
             _remove_pending_copies(env.state_dir)
         return []
+    import json
+
     try:
         loaded = json.loads(snap.data)
         entries = loaded["files"]

@@ -8,7 +8,7 @@ output tokens: they beat what the gateway says, see ``limits``). ``profiles/exam
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import re
 from contextlib import AbstractContextManager
@@ -17,6 +17,7 @@ from pathlib import Path
 from gwconf import binding, secrets, urls
 from gwconf.errors import GwconfError, ParseError, ProfileError
 from gwconf.fileio import decode_text, exclusive_lock, read_snapshot, remove_file, write_private
+from gwconf.lazyre import lazy
 from gwconf.paths import Env
 from gwconf.records import field, record
 
@@ -25,20 +26,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 # \Z, not $: "$" also matches before a final newline ("work\n" would name a file "work\n.toml").
-# ``NAME_PATTERN`` and ``KEY_ENV_PATTERN`` compile on first use (``__getattr__`` below): a
-# listing never needs them, and each compile was 0.4M instructions of it (issue 15); names are
-# checked by ``binding.valid_name``, held to the pattern by tests/test_profiles.py.
-_PATTERNS = {
-    "NAME_PATTERN": r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z",
-    "KEY_ENV_PATTERN": r"^[A-Za-z_][A-Za-z0-9_]*\Z",
-}
-
-
-def __getattr__(name: str) -> re.Pattern[str]:
-    if name in _PATTERNS:
-        pattern = globals()[name] = re.compile(_PATTERNS[name])
-        return pattern
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Both compile on first use: a listing never needs them, and each compile was 0.4M instructions of
+# it (issue 15); names are checked by ``binding.valid_name``, held to the pattern by
+# tests/test_profile_names.py.
+NAME_PATTERN = lazy(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+KEY_ENV_PATTERN = lazy(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 # key commands already run by this command, by command line: each runs at most once per command
@@ -301,7 +293,7 @@ def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None 
             f"{source}: set only one of key, key_env, key_cmd, key_keyring (found {', '.join(sources)}).",
             "Keep the one this profile should use and delete the other lines.",
         )
-    if "key_env" in data and not re.match(_PATTERNS["KEY_ENV_PATTERN"], data["key_env"]):
+    if "key_env" in data and not KEY_ENV_PATTERN.match(data["key_env"]):
         raise ProfileError(
             f"{source}: key_env {data['key_env']!r} is not a valid variable name.",
             'Use letters, digits and _, not starting with a digit: key_env = "GWCONF_API_KEY"',
@@ -365,7 +357,7 @@ def _toml_loads(text: str, source: str) -> dict[str, Any]:
 
 
 class ParsedTexts:
-    """Profile texts already parsed, with what tomllib made of them: ``<state>/profiles.parsed.json``.
+    """Profile texts already parsed, with what tomllib made of them: ``<state>/profiles.parsed``.
 
     tomllib's import costs about 7 ms (its patterns, ``datetime``, ``string``), a third of
     ``gwconf profile list`` beyond Python's own start-up (issue 15), and every command that loads
@@ -382,8 +374,13 @@ class ParsedTexts:
 
     Only gwconf's own changes to the profiles write it (``save``, ``remove``, ``rename``), never
     a command that reads them: a dry run or ``status`` writes nothing. Each write keeps only the
-    profiles saved then. Values JSON cannot hold as tomllib gave them (dates) are not kept, and an
-    unreadable file counts as empty.
+    profiles saved then. Values other than JSON's kinds (tomllib's dates) are not kept, and an
+    unreadable file counts as empty, as does one written by a Python whose ``marshal`` differs.
+
+    It is ``marshal``'s bytes, not JSON: ``marshal`` is built into the interpreter, and importing
+    ``json`` (its patterns) was 5.7M instructions of a listing that reads no other JSON (issue
+    15). What it loads is taken only as plain data (``_json_safe``), never as code. The JSON file
+    of gwconf 0.1's first releases (``profiles.parsed.json``) is removed at the next write.
     """
 
     def __init__(self, path: Path) -> None:
@@ -391,8 +388,8 @@ class ParsedTexts:
         self.entries: list[dict[str, Any]] = []
         self.added = False
         try:
-            loaded = json.loads(path.read_bytes())
-        except (OSError, ValueError, RecursionError):
+            loaded = marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError, RecursionError):
             return
         if isinstance(loaded, list):
             self.entries = [e for e in loaded if _well_formed_entry(e)]
@@ -437,9 +434,12 @@ class ParsedTexts:
         self.entries, self.added = kept, False
         try:
             if kept:
-                write_private(self.path, json.dumps(kept, ensure_ascii=False).encode())
+                write_private(self.path, marshal.dumps(kept))
             else:
                 remove_file(self.path)
+            legacy = self.path.with_name(self.path.name + ".json")
+            if legacy.exists():
+                remove_file(legacy)
         except OSError:  # a read-only state folder: every command parses, as before
             pass
 
@@ -466,6 +466,8 @@ def _read_as(entry: dict[str, Any], text: str) -> dict[str, Any] | None:
 
 def _well_formed_entry(entry: Any) -> bool:
     if not isinstance(entry, dict) or not isinstance(entry.get("data"), dict) or "key" in entry["data"]:
+        return False
+    if not _json_safe(entry["data"]):
         return False
     if "text" in entry:
         return isinstance(entry["text"], str)
@@ -512,7 +514,7 @@ class ProfileStore:
     @property
     def parsed(self) -> ParsedTexts:
         if self._parsed is None:
-            self._parsed = ParsedTexts(self.env.state_dir / "profiles.parsed.json")
+            self._parsed = ParsedTexts(self.env.state_dir / "profiles.parsed")
         return self._parsed
 
     def _settle_parsed(self) -> None:

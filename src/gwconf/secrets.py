@@ -20,18 +20,19 @@ Threat model and reasons: docs/security.md.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import quote, quote_plus
+
+from gwconf.lazyre import LazyPattern, lazy
 
 TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
 if TYPE_CHECKING:
     from typing import Any
 
-KEY_PATTERN = re.compile(r"sk-[A-Za-z0-9_\-]{6,}")
+KEY_PATTERN = lazy(r"sk-[A-Za-z0-9_\-]{6,}")
 
 # Credential shapes, masked wherever they appear. Each is anchored so it does not start mid-word.
-# These and ``_HINT`` are sources, compiled on first use (``re``'s cache keeps them): each is
+# These and ``_HINT`` are compiled on first use (``_SHAPES_RE`` and friends, below): each is
 # looked for only in a text holding what any match of it must hold, so a command whose output
 # has none never compiles them (3.7M instructions of a listing's 150-190M, issue 15).
 # tests/test_secrets_prefilter.py holds each such test to its pattern.
@@ -74,6 +75,8 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 # name patterns, so the many other lines of a big diff cost one quick search each
 _HINT_WORDS = ("key", "token", "secret", "pass", "auth", "credential", "pat")
 _HINT = "|".join(_HINT_WORDS)  # searched in the lowered text
+# each compiled on first use, and only for a text that could match it (``redact``)
+_SHAPES_RE, _HEX_RE, _B64_RE, _HINT_RE = (LazyPattern(source) for source in (_SHAPES, _HEX, _B64, _HINT))
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
 # a bare value must end its line, item or comment-less clause: "key: the key in …" is prose
@@ -92,15 +95,15 @@ _BARE_NAME = (
 _FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
 _ENV_NAME = r"[A-Z][A-Z0-9_]*\Z"
-# The name patterns above are sources, compiled on first use (``re``'s cache keeps them): a
-# printed line meets them only when it holds a secret-ish word and the character each needs, so
-# most commands never compile them (2 ms of ``status``, issue 15). Each with what it cannot
-# match without: (source, flags, texts of which the line must hold one).
+# The name patterns above compile on first use: a printed line meets them only when it holds a
+# secret-ish word and the character each needs, so most commands never compile them (2 ms of
+# ``status``, issue 15). Each with what it cannot match without: (pattern, texts of which the
+# line must hold one).
 _NAME_PATTERNS = (
-    (_QUOTED_NAME, 0, (":", "=")),
-    (_BARE_NAME, re.MULTILINE, (":", "=")),
-    (_FISH, re.MULTILINE, ("-gx",)),
-    (_QUERY, 0, ("=",)),
+    (lazy(_QUOTED_NAME), (":", "=")),
+    (lazy(_BARE_NAME, re.MULTILINE), (":", "=")),
+    (lazy(_FISH, re.MULTILINE), ("-gx",)),
+    (lazy(_QUERY), ("=",)),
 )
 _PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", ""})
 
@@ -137,7 +140,11 @@ def _is_reference(value: str) -> bool:
 
 def encodings(key: str) -> set[str]:
     """``key`` as each format gwconf writes (or a gateway echoes) may spell it."""
-    forms = {key, json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1], repr(key)[1:-1]}
+    forms = {key, repr(key)[1:-1]}
+    if not (key.isascii() and key.isprintable() and '"' not in key and "\\" not in key):
+        import json  # else JSON spells it as it is (json's import is 5.7M instructions of a listing)
+
+        forms.update((json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1]))
     forms.add(key.replace("'", "''"))  # YAML single-quoted
     forms.add(re.sub(r"([\\\"$`])", r"\\\1", key))  # dotenv / shell double-quoted
     forms.add(key.replace("'", "'\\''"))  # POSIX shell single-quoted
@@ -180,28 +187,17 @@ def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
             text = text.replace(form, masked)
     text = _named_lines(text)
     # once a pattern is compiled, running it costs less than asking whether to
-    if _SHAPES in _patterns or _may_hold_shape(text):
-        text = _compiled(_SHAPES).sub(lambda m: mask(m.group()), text)
+    if _SHAPES_RE.is_compiled or _may_hold_shape(text):
+        text = _SHAPES_RE.sub(lambda m: mask(m.group()), text)
     # each run pattern only where it could change the text: compiling both is 1.2M instructions
     runs = _long_runs(text)
     if runs is None or runs:
         if _may_hold_hex(runs):
-            text = _compiled(_HEX).sub(lambda m: mask(m.group()), text)
+            text = _HEX_RE.sub(lambda m: mask(m.group()), text)
             runs = _long_runs(text)
         if _may_mask_b64(runs):
-            text = _compiled(_B64).sub(_b64, text)
+            text = _B64_RE.sub(_b64, text)
     return text
-
-
-_patterns: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(source: str) -> re.Pattern[str]:
-    """``source`` compiled, once (a dictionary look-up, not ``re``'s cache check per call)."""
-    pattern = _patterns.get(source)
-    if pattern is None:
-        pattern = _patterns[source] = re.compile(source)
-    return pattern
 
 
 def _may_hold_shape(text: str) -> bool:
@@ -298,9 +294,9 @@ def _named_lines(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):
         lowered = text.translate(_ASCII_LOWER)
-    if _HINT not in _patterns and not _may_hint(lowered):  # no line for the patterns
+    if not _HINT_RE.is_compiled and not _may_hint(lowered):  # no line for the patterns
         return text
-    for hint in _compiled(_HINT).finditer(lowered):
+    for hint in _HINT_RE.finditer(lowered):
         if hint.start() < done:
             continue
         start = text.rfind("\n", 0, hint.start()) + 1
@@ -314,9 +310,9 @@ def _named_lines(text: str) -> str:
 
 
 def _named_values(line: str) -> str:
-    for source, flags, needs in _NAME_PATTERNS:
+    for pattern, needs in _NAME_PATTERNS:
         if any(text in line for text in needs):
-            line = re.compile(source, flags).sub(_mask_value, line)
+            line = pattern.sub(_mask_value, line)
     return line
 
 

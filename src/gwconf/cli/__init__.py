@@ -363,11 +363,44 @@ def __getattr__(name: str) -> Any:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
+    _defer_unused_modules()
     _fewer_collections()
     code = run(sys.argv[1:] if argv is None else argv)
     _spare_the_last_collections()
     _end_now(code)
     sys.exit(code)
+
+
+# standard-library modules that ``pathlib`` imports for what gwconf seldom does: ``urllib.parse``
+# imports ``ipaddress`` for URLs with a bracketed host (4.7M instructions), ``pathlib`` imports
+# ``ntpath`` for Windows paths (2.0M); ``pathlib`` alone is 39M, nine tenths of a command's floor
+_DEFERRABLE = ("ipaddress", "ntpath")
+
+
+class _DeferredModule(type(sys)):  # type: ignore[misc]  # types.ModuleType, without importing types
+    """A module in ``sys.modules`` that imports the real one on first use of any attribute. A bare
+    ``import name`` binds this and loads nothing; ``from name import x``, ``name.x`` and anything
+    reading ``__file__`` load the real module, whose names are then copied here, so a reference
+    taken before (``urllib.parse``'s ``ipaddress``) sees the same functions and classes."""
+
+    def __getattr__(self, attribute: str) -> Any:
+        import importlib
+
+        name = self.__name__
+        if sys.modules.get(name) is self:
+            del sys.modules[name]
+        real = importlib.import_module(name)
+        self.__dict__.update(real.__dict__)
+        return getattr(real, attribute)
+
+
+def _defer_unused_modules() -> None:
+    """Put a ``_DeferredModule`` in place of each module in ``_DEFERRABLE`` not yet imported (on
+    Windows ``ntpath`` is ``os.path``, imported at start: left alone). The process's own entry
+    point only, like the collector settings below: in-process callers keep their modules."""
+    for name in _DEFERRABLE:
+        if name not in sys.modules:
+            sys.modules[name] = _DeferredModule(name)
 
 
 def _fewer_collections() -> None:

@@ -7,7 +7,6 @@ click runs): ``gwconf profile list`` prints through here without it (issue 15).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -132,6 +131,8 @@ def warn(text: str) -> None:
 def emit_json(data: Any) -> None:
     """Redacted value by value before encoding (a secret inside a diff string is masked whatever
     JSON escaping would do to it), then as text once more for the keys this command knows."""
+    import json
+
     data = json.loads(json.dumps(data, ensure_ascii=False, default=str))
     echo(fit(clean(json.dumps(redact_data(data, _known_keys), indent=2, ensure_ascii=False))))
 

@@ -24,7 +24,6 @@ stops Codex at startup ("failed to parse model_catalog_json"), and an entry need
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from gwconf import urls
@@ -138,6 +137,8 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     }
     if target.model:
         values["model"] = target.model
+    import json
+
     argv = ["codex"]
     for key, value in values.items():
         literal = ("true" if value else "false") if isinstance(value, bool) else json.dumps(value)

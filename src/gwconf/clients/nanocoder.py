@@ -25,7 +25,6 @@ unknown, it is taken out. nanocoder has no output-limit setting.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from gwconf.clients._base import (
@@ -136,6 +135,8 @@ def _entry(target: Target, model: str) -> dict[str, Any]:
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     model = require_model(target, NAME, "--model")
     entry = _entry(target, model)
+    import json
+
     return LaunchSpec(
         argv=["nanocoder", "--provider", PROVIDER, "--model", model, *args],
         env={"NANOCODER_PROVIDERS": json.dumps([entry])},
@@ -189,6 +190,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                     )
                 )
     if env.get("NANOCODER_PROVIDERS"):
+        import json
+
         try:
             add(
                 _providers({"providers": json.loads(env.get("NANOCODER_PROVIDERS") or "")}),

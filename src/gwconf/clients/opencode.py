@@ -24,7 +24,6 @@ models.dev schema once ``limit`` is given; not checked against a running 1.18.33
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -284,6 +283,8 @@ def layers(
                 result.append((display(Path(extra_dir) / name, env), data))
     content = env.get(layout.content_env)
     if content:
+        import json
+
         try:
             data = json.loads(content)
         except ValueError:
@@ -402,6 +403,8 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
             )
         )
     small = merged.get("small_model")
+    import json
+
     if not (isinstance(small, str) and small.startswith(f"{PROVIDER_ID}/")):
         findings.append(
             Finding(

@@ -17,6 +17,8 @@ import re
 import sys
 from collections.abc import Iterator
 
+from gwconf.lazyre import LazyPattern as LazyPattern  # re-exported: the format modules use them
+from gwconf.lazyre import lazy as lazy
 from gwconf.records import field, record
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
@@ -295,39 +297,6 @@ def total(pattern: str, flags: int = 0) -> TotalPattern:
     """A pattern that always matches, compiled on first use; checked then (it must match the empty
     string), so the type the checker sees is true and a hot loop needs no None test."""
     return LazyPattern(pattern, flags, total=True)  # its __getattr__ answers as the protocol
-
-
-def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(pattern, flags)``, made on first use."""
-    return LazyPattern(pattern, flags)  # type: ignore[return-value]  # it answers as one
-
-
-class LazyPattern:
-    """A compiled pattern made on first use. A format module holds a dozen patterns; compiling them
-    at import was most of the module's import, paid by ``clients`` and ``status`` for every
-    missing file they read (issue 15). The first attribute looked up compiles the pattern and
-    keeps its methods as this object's own attributes, so later calls cost what a compiled
-    pattern's do."""
-
-    _METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split")
-
-    def __init__(self, pattern: str, flags: int = 0, *, total: bool = False) -> None:
-        self.pattern = pattern
-        self._args = (flags, total)
-
-    def compiled(self) -> re.Pattern[str]:
-        flags, must_match = self._args
-        compiled = re.compile(self.pattern, flags)
-        if must_match and compiled.match("") is None:
-            raise ValueError(f"{self.pattern!r} can fail to match, so it is not total")
-        for name in self._METHODS:
-            self.__dict__[name] = getattr(compiled, name)
-        return compiled
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):  # copy, pickle and friends: a plain object's answers
-            raise AttributeError(name)
-        return getattr(self.compiled(), name)
 
 
 @contextlib.contextmanager
