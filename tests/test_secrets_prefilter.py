@@ -65,6 +65,10 @@ def test_a_text_said_to_hold_no_hint_word_matches_no_hint(text: str) -> None:
 
 @settings(max_examples=600)
 @given(TEXT)
+@example("codex  1  no  -  ~/.codex/config.toml, ~/.codex/auth.json\n")  # one line, a hint word
+@example("export API_KEY=abcdef123456")
+@example("x\nexport API_KEY=abcdef123456\n")
+@example("Key: sk-abcdef123456\n\n")
 def test_redact_is_what_every_pattern_applied_gives(text: str) -> None:
     """The old body: each pattern over the whole text, every line with a hint word named."""
     lowered = text.lower()

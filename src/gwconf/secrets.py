@@ -294,6 +294,10 @@ def _named_lines(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):
         lowered = text.translate(_ASCII_LOWER)
+    if text.find("\n", 0, len(text) - 1) < 0:  # one line (what ``out`` prints): the patterns' own
+        # line if it holds a hint word (``_may_hint`` looks for _HINT's very words), without
+        # compiling _HINT for it: ``clients`` prints "auth.json"
+        return _named_values(text) if _may_hint(lowered) else text
     if not _HINT_RE.is_compiled and not _may_hint(lowered):  # no line for the patterns
         return text
     for hint in _HINT_RE.finditer(lowered):
