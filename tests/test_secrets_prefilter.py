@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gwconf import secrets
@@ -35,6 +35,25 @@ def test_a_text_said_to_hold_no_run_matches_neither_run_pattern(text: str) -> No
         assert re.search(secrets._B64, text) is None
 
 
+@settings(max_examples=1500)
+@given(TEXT)
+@example(".é" + "0123456789abcdef" * 2)  # a hex run after a character outside ASCII, after a "."
+@example("x.ab+" + "0123456789abcdef" * 2)  # _HEX after a "+" inside a run after a "."
+@example("=" + "0123456789abcdef" * 2)  # _HEX looks behind for no "="
+@example(" Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv==")
+@example("~/.config/Code - Insiders/User/chatLanguageModels.json")  # a _B64 match it leaves
+@example(".Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv")
+@example(" Ab1Cd2EfGhIjKlMnOpQrStUvWxYzabcd")  # two digits: masked
+def test_a_run_pattern_said_to_change_nothing_changes_nothing(text: str) -> None:
+    """``redact`` runs _HEX only where ``_may_hold_hex`` says yes and _B64 where
+    ``_may_mask_b64`` does (on the text _HEX left): a no must leave the text as the pattern would."""
+    hexed = re.sub(secrets._HEX, lambda m: secrets.mask(m.group()), text)
+    if not secrets._may_hold_hex(secrets._long_runs(text)):
+        assert hexed == text
+    if not secrets._may_mask_b64(secrets._long_runs(hexed)):
+        assert re.sub(secrets._B64, secrets._b64, hexed) == hexed
+
+
 @settings(max_examples=600)
 @given(TEXT)
 def test_a_text_said_to_hold_no_hint_word_matches_no_hint(text: str) -> None:
@@ -46,6 +65,10 @@ def test_a_text_said_to_hold_no_hint_word_matches_no_hint(text: str) -> None:
 
 @settings(max_examples=600)
 @given(TEXT)
+@example("codex  1  no  -  ~/.codex/config.toml, ~/.codex/auth.json\n")  # one line, a hint word
+@example("export API_KEY=abcdef123456")
+@example("x\nexport API_KEY=abcdef123456\n")
+@example("Key: sk-abcdef123456\n\n")
 def test_redact_is_what_every_pattern_applied_gives(text: str) -> None:
     """The old body: each pattern over the whole text, every line with a hint word named."""
     lowered = text.lower()

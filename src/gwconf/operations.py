@@ -6,6 +6,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,10 +14,10 @@ from gwconf import plan as planning
 from gwconf import processes, records, secrets
 from gwconf.clients._base import ClientAdapter, ConfigFile, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
-from gwconf.fileio import TEMP_SUFFIX, exclusive_lock
-from gwconf.formats import MISSING
+from gwconf.fileio import TEMP_SUFFIX, Snapshot, exclusive_lock, read_snapshot
+from gwconf.formats import MISSING, get_plain
 from gwconf.ledger import Ledger, written_by_gwconf
-from gwconf.paths import Env, display
+from gwconf.paths import Env, display, is_dir
 from gwconf.profiles import Profile, ProfileStore
 from gwconf.records import field
 
@@ -410,8 +411,6 @@ def listing_file(file: ConfigFile, env: Env) -> planning.Loaded:
         try:
             os.lstat(file.path)
         except FileNotFoundError:
-            from gwconf.fileio import Snapshot
-
             shown = display(file.path, env)
             missing = Snapshot(file.path, file.path, None, None)
             return planning.Loaded(file, shown, missing, False, planning._EmptyDocument(fmt, shown), {})
@@ -529,8 +528,7 @@ def other_tools(
     """The other managers (CC Switch, claude-code-router, zcf, OmniRoute) on this client's files.
     ``loaded``: the client's files as this command read them already (``plan.load_client``);
     ``files``: its ``files(env)``, when known already."""
-    from gwconf import managers
-    from gwconf.fileio import read_snapshot
+    from gwconf.managers import scan
 
     already = {item.file.path: item.snapshot for item in (loaded or {}).values()}
     found = []
@@ -540,8 +538,11 @@ def other_tools(
             data = snapshot.data
         except (OSError, GwconfError):
             continue
-        if data is not None or file.path.parent.is_dir():
-            found += managers.scan(file.path, data, env)
+        # the parent's Path.is_dir() raises where os.path.isdir says no (EACCES...), but not
+        # here: the file itself was just looked up, and a missing file (ENOENT) means every
+        # folder above it resolved or one is missing
+        if data is not None or is_dir(os.path.dirname(str(file.path)) or "."):
+            found += scan(file.path, data, env)
     return found
 
 
@@ -609,8 +610,6 @@ def drift(
     """Managed keys whose value is no longer what gwconf wrote (changed by hand or by the client).
     ``loaded``: the client's files as this command read them already (``plan.load_client``);
     ``files``: its ``files(env)``, when known already."""
-    from gwconf.formats import get_plain
-
     already = {item.file: item for item in (loaded or {}).values()}
     changed = []
     for target, record in ledger.files(client.id).items():

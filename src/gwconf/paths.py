@@ -17,6 +17,67 @@ from pathlib import Path
 from gwconf.dirs import own_folders
 from gwconf.records import field, record
 
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
+
+if sys.version_info < (3, 12) and os.name != "nt":
+    from pathlib import PosixPath
+
+    class _QuickPath(PosixPath):
+        """A ``PosixPath`` whose ``/`` with one plain name skips pathlib's parsing.
+
+        Python 3.11's ``path / "name"`` parses the name like a whole path (about 14,000
+        instructions); ``status`` and ``clients`` do it about 500 times for the clients' files and
+        the folders they look in (issue 15). A name with no "/" that is not "" or "." parses to
+        itself alone, so the child is the parent's parts plus the name, and its text the
+        parent's plus "/name" (pathlib's ``_make_child`` and ``_format_parsed_parts``, held to
+        them by tests/test_quick_path.py). Anything else goes to pathlib. Each is made with its
+        text (pathlib works it out on the first ``str``, which first raises and catches an
+        AttributeError: a hundred times in ``clients``, for parents and stat calls). The paths
+        pathlib makes from one (``parent``, ``with_name``...) are ``_QuickPath`` too; each
+        equals, hashes and prints as the ``PosixPath`` of its text. 3.12 rewrote pathlib (its
+        ``/`` no longer parses at once): there, ``HomePath`` is ``Path``.
+        """
+
+        __slots__ = ()
+
+        @classmethod
+        def _from_parts(cls, args: Any) -> _QuickPath:
+            path: Any = super()._from_parts(args)  # type: ignore[misc]
+            path._str = cls._format_parsed_parts(path._drv, path._root, path._parts) or "."  # type: ignore[attr-defined]
+            return path  # type: ignore[no-any-return]
+
+        @classmethod
+        def _from_parsed_parts(cls, drv: str, root: str, parts: list[str]) -> _QuickPath:
+            path: Any = super()._from_parsed_parts(drv, root, parts)  # type: ignore[misc]
+            path._str = cls._format_parsed_parts(drv, root, parts) or "."  # type: ignore[attr-defined]
+            return path  # type: ignore[no-any-return]
+
+        def __truediv__(self, key: str | os.PathLike[str]) -> _QuickPath:
+            if type(key) is not str or not key or key == "." or "/" in key:
+                return super().__truediv__(key)
+            parts = self._parts  # type: ignore[attr-defined]
+            child = object.__new__(type(self))
+            child._drv = drv = self._drv  # type: ignore[attr-defined]
+            child._root = root = self._root  # type: ignore[attr-defined]
+            child._parts = [*parts, sys.intern(key)]  # type: ignore[attr-defined]
+            text = self._str  # type: ignore[attr-defined]
+            if (drv or root) and len(parts) == 1:  # the parent is the root itself
+                child._str = text + key  # type: ignore[attr-defined]
+            elif parts:
+                child._str = text + "/" + key  # type: ignore[attr-defined]
+            else:  # the parent is "." (no parts)
+                child._str = key  # type: ignore[attr-defined]
+            return child
+
+        def __repr__(self) -> str:
+            return f"PosixPath({self.as_posix()!r})"
+
+    HomePath: type[Path] = _QuickPath
+else:
+    HomePath = Path
+
 
 @record(frozen=True)
 class Env:
@@ -33,8 +94,8 @@ class Env:
     @classmethod
     def current(cls) -> Env:
         environ = dict(os.environ)
-        home = Path(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
-        return cls(home=home, platform=_platform(), environ=environ, cwd=Path.cwd())
+        home = HomePath(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
+        return cls(home=home, platform=_platform(), environ=environ, cwd=HomePath.cwd())
 
     def get(self, name: str, default: str | None = None) -> str | None:
         value = self.environ.get(name)
@@ -46,16 +107,16 @@ class Env:
             path = str(self.home) + path[1:]
         for name, value in self.environ.items():
             path = path.replace("${" + name + "}", value)
-        return Path(path)
+        return HomePath(path)
 
     # -- gwconf's own folders ------------------------------------------------------------------
     @cached_property
     def config_dir(self) -> Path:
-        return Path(own_folders(self.environ, self.platform, str(self.home))[0])
+        return HomePath(own_folders(self.environ, self.platform, str(self.home))[0])
 
     @cached_property
     def state_dir(self) -> Path:
-        return Path(own_folders(self.environ, self.platform, str(self.home))[1])
+        return HomePath(own_folders(self.environ, self.platform, str(self.home))[1])
 
     @cached_property
     def profiles_dir(self) -> Path:
@@ -99,7 +160,8 @@ class Env:
         for folder in path.split(os.pathsep):
             if folder not in seen:
                 seen.add(folder)
-                name = os.path.join(folder, program)
+                # os.path.join's answer for a name without "/"
+                name = folder + program if not folder or folder.endswith("/") else folder + "/" + program
                 if _executable(name):
                     return name
         return None
@@ -108,19 +170,19 @@ class Env:
     def xdg_config_home(self) -> Path:
         """``$XDG_CONFIG_HOME`` or ``~/.config`` (what Go/Node/Rust CLIs use on every OS but Windows)."""
         value = self.get("XDG_CONFIG_HOME")
-        return Path(value) if value else self.home / ".config"
+        return HomePath(value) if value else self.home / ".config"
 
     @cached_property
     def xdg_data_home(self) -> Path:
         value = self.get("XDG_DATA_HOME")
-        return Path(value) if value else self.home / ".local" / "share"
+        return HomePath(value) if value else self.home / ".local" / "share"
 
     @cached_property
     def appdata(self) -> Path:
         """Roaming app data: Windows ``%APPDATA%``, macOS ``~/Library/Application Support``, else XDG."""
         if self.platform == "win32":
             value = self.get("APPDATA")
-            return Path(value) if value else self.home / "AppData" / "Roaming"
+            return HomePath(value) if value else self.home / "AppData" / "Roaming"
         if self.platform == "darwin":
             return self.home / "Library" / "Application Support"
         return self.xdg_config_home
@@ -161,5 +223,37 @@ def _display_by_pathlib(path: Path, env: Env) -> str:
 
 
 def _executable(path: str) -> bool:
-    """What ``shutil.which`` accepts off Windows: an existing, executable file that is not a folder."""
-    return os.path.exists(path) and os.access(path, os.F_OK | os.X_OK) and not os.path.isdir(path)
+    """What ``shutil.which`` accepts off Windows: an existing, executable file that is not a folder.
+
+    shutil asks ``exists and access and not isdir``; ``access`` first is the same answer, and for
+    a missing path (nearly every program ``clients`` looks for) it says no without the
+    FileNotFoundError ``exists`` raises and catches inside (about 4,500 instructions)."""
+    try:
+        if not os.access(path, os.F_OK | os.X_OK):
+            return False
+    except ValueError:  # a NUL in the name: exists says no
+        return False
+    return os.path.exists(path) and not os.path.isdir(path)
+
+
+_EFFECTIVE = os.access in os.supports_effective_ids
+
+
+def exists(path: str) -> bool:
+    """``os.path.exists(path)`` without the exception a missing path raises inside it.
+
+    ``stat`` fails exactly when the path does not resolve for the process's effective ids, as
+    ``access(F_OK)`` with them does; ``os.path.exists`` turns every failure into False, so the
+    answer is the same, at a fifth of the instructions for a missing path (most of the paths
+    ``status`` and ``clients`` look at: issue 15)."""
+    if not _EFFECTIVE:
+        return os.path.exists(path)
+    try:
+        return os.access(path, os.F_OK, effective_ids=True)
+    except ValueError:  # a NUL in the name: os.path.exists says no
+        return False
+
+
+def is_dir(path: str) -> bool:
+    """``os.path.isdir(path)``: a missing path is answered by ``exists``, without an exception."""
+    return exists(path) and os.path.isdir(path)

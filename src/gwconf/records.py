@@ -123,17 +123,22 @@ def _frozen_delattr(self: Any, name: str) -> None:
     object.__delattr__(self, name)
 
 
-def _init_source(all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -> tuple[str, dict[str, Any]]:
-    """``__init__``'s text, and the names its defaults and factories are bound to."""
+def _init_source(
+    all_fields: tuple[Field, ...], frozen: bool, post_init: bool
+) -> tuple[str, dict[str, Any], tuple[Any, ...]]:
+    """``__init__``'s text, the names its defaults and factories are bound to, and its defaults."""
     params, body, names = ["self"], [], {"MISSING": MISSING, "_setattr": object.__setattr__}
+    defaults: list[Any] = []
     for index, f in enumerate(all_fields):  # their order was checked when the class was made
         if f.default is not MISSING:
             names[f"_d{index}"] = f.default
             params.append(f"{f.name}=_d{index}")
+            defaults.append(f.default)
             value = f.name
         elif f.default_factory is not MISSING:
             names[f"_f{index}"] = f.default_factory
             params.append(f"{f.name}=MISSING")
+            defaults.append(MISSING)
             value = f"_f{index}() if {f.name} is MISSING else {f.name}"
         else:
             params.append(f.name)
@@ -142,7 +147,38 @@ def _init_source(all_fields: tuple[Field, ...], frozen: bool, post_init: bool) -
     if post_init:
         body.append("self.__post_init__()")
     source = f"def __init__({', '.join(params)}):\n" + "".join(f" {line}\n" for line in body or ["pass"])
-    return source, names
+    return source, names, tuple(defaults)
+
+
+def init_source(cls: Any) -> str:
+    """The text of a record class's ``__init__`` (what scripts/gen-record-inits compiles)."""
+    return _init_source(cls.__record_fields__, cls.__record_frozen__, hasattr(cls, "__post_init__"))[0]
+
+
+_compiles = 0  # __init__s compiled in this process
+
+
+def _compiled_init(source: str, names: dict[str, Any], defaults: tuple[Any, ...]) -> Any:
+    """The function ``exec(source, names)`` defines. Parsing an ``__init__`` at run time costs
+    about 0.5M instructions a class, nine classes in ``gwconf clients`` (issue 15), so from the
+    second class a process compiles on, the code comes from ``gwconf._record_inits``, which
+    holds every gwconf record class's ``__init__`` compiled with the package (its import costs
+    about two parses: a command that compiles one class, as ``status`` does, parses it).
+    scripts/gen-record-inits writes that module; tests/test_record_inits.py holds each of its
+    functions to the text here, bytecode for bytecode. A text it lacks is parsed here."""
+    global _compiles
+    _compiles += 1
+    code = None
+    if _compiles > 1:
+        from gwconf._record_inits import CODES
+
+        code = CODES.get(source)
+    if code is None:
+        exec(source, names)  # one compile per class; dataclasses makes one per method
+        return names["__init__"]
+    from types import FunctionType
+
+    return FunctionType(code, names, "__init__", defaults or None)
 
 
 # instances a class makes through the shared ``__init__`` before it compiles its own. Compiling
@@ -194,9 +230,7 @@ def _first_init(cls: Any, all_fields: tuple[Field, ...], frozen: bool, post_init
                 if post_init:
                     self.__post_init__()
                 return
-            source, names = _init_source(all_fields, frozen, post_init)
-            exec(source, names)  # one compile per class; dataclasses makes one per method
-            init = names["__init__"]
+            init = _compiled_init(*_init_source(all_fields, frozen, post_init))
             init.__qualname__ = f"{cls.__qualname__}.__init__"
             cls.__init__ = init
         init(self, *args, **kwargs)
@@ -247,6 +281,7 @@ def _build(cls: Any, eq: bool, frozen: bool) -> Any:
     _check_order(all_fields)
     cls.__init__ = _first_init(cls, all_fields, frozen, post_init)
     cls.__record_fields__ = all_fields
+    cls.__record_frozen__ = frozen
     cls.__record_names__ = frozenset(by_name)
     cls.__record_compared__ = tuple(f.name for f in all_fields if f.compare)
     if "__repr__" not in cls.__dict__:

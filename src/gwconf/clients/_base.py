@@ -19,7 +19,7 @@ from gwconf import secrets, urls
 from gwconf.errors import ClientError
 from gwconf.formats import MISSING, Document
 from gwconf.limits import Limits
-from gwconf.paths import Env, display
+from gwconf.paths import Env, display, exists, is_dir
 from gwconf.records import field, record
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
@@ -177,10 +177,10 @@ def default_detect_files(module: Any, env: Env, files: list[ConfigFile]) -> bool
         path = str(f.path)
         if in_gwconf_folders(f.path, env):
             continue
-        if os.path.exists(path):
+        if exists(path):
             return True
         parent = os.path.dirname(path) or "."
-        if parent not in shared and os.path.isdir(parent):
+        if parent not in shared and is_dir(parent):
             return True
     return False
 
