@@ -224,6 +224,30 @@ def test_parsed_texts_are_taken_as_plain_data_only() -> None:
     assert ProfileStore(Env.current()).load("work").model == "m"
 
 
+def test_a_home_from_an_earlier_release_is_served_by_its_json_file_until_the_next_write(gwconf) -> None:
+    """The JSON file earlier releases wrote stands in until gwconf writes the new one: a listing
+    neither parses the profile again nor writes anything."""
+    import json
+    import marshal
+
+    store = ProfileStore(Env.current())
+    store.save(
+        Profile(name="work", base_url="https://gw.example.com/v1", model="m1", key="sk-abcdefgh12345678")
+    )
+    store.set_active("work")
+    kept = _parsed_file(store)
+    legacy = kept.with_name("profiles.parsed.json")
+    legacy.write_text(json.dumps(marshal.loads(kept.read_bytes())))
+    kept.unlink()
+    served = ProfileStore(Env.current()).parsed
+    assert served.get(store.path_for("work").read_text()) == tomllib.loads(store.path_for("work").read_text())
+    assert "m1" in gwconf("profile", "list").output
+    assert legacy.exists() and not kept.exists()  # a listing writes nothing
+    legacy.write_text("[{garbage")
+    assert ProfileStore(Env.current()).parsed.entries == []  # damaged: parsed each time, as before
+    assert ProfileStore(Env.current()).load("work").model == "m1"
+
+
 def test_the_json_file_of_earlier_releases_goes_at_the_next_write() -> None:
     store = ProfileStore(Env.current())
     legacy = store.env.state_dir / "profiles.parsed.json"

@@ -389,10 +389,23 @@ class ParsedTexts:
         self.added = False
         try:
             loaded = marshal.loads(path.read_bytes())
+        except FileNotFoundError:
+            loaded = self._earlier_release_file()
         except (OSError, ValueError, EOFError, TypeError, RecursionError):
             return
         if isinstance(loaded, list):
             self.entries = [e for e in loaded if _well_formed_entry(e)]
+
+    def _earlier_release_file(self) -> Any:
+        """The JSON file earlier releases kept, read until gwconf next writes this one: a home
+        upgraded from them is otherwise parsed (and its text redacted) by every listing until a
+        profile is saved, as no command that only reads writes the cache."""
+        import json
+
+        try:
+            return json.loads(self.path.with_name(self.path.name + ".json").read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return None
 
     def get(self, text: str) -> dict[str, Any] | None:
         for entry in self.entries:
