@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.machinery
-import importlib.util
 import os
 import select
 import stat
@@ -19,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.conftest import TEST_KEY
+from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 ANSI = "\x1b["
@@ -273,18 +272,8 @@ def test_every_help_ends_with_examples_of_that_command(gwconf, path):
         assert any(e.startswith(invocation) or invocation in e for e in examples), (invocation, examples)
 
 
-def _generator():
-    path = REPO / "scripts" / "gen-command-reference"
-    loader = importlib.machinery.SourceFileLoader("gen_command_reference", str(path))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 def test_readme_command_reference_matches_the_help():
-    generator = _generator()
+    generator = load_script("gen-command-reference")
     readme = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
     assert generator.START in readme and generator.END in readme, "run scripts/gen-command-reference"
     current = readme[readme.index(generator.START) : readme.index(generator.END) + len(generator.END)] + "\n"
@@ -295,7 +284,7 @@ def test_readme_command_reference_matches_the_help():
 
 
 def test_generator_touches_only_the_marked_section():
-    generator = _generator()
+    generator = load_script("gen-command-reference")
     lead = "# Title\n\nThe lead's text.\n"
     first = generator.updated(lead)
     assert first.startswith(lead) and first.rstrip().endswith(generator.END)

@@ -58,17 +58,6 @@ def _queries(root: Path) -> list[str]:
     return found
 
 
-@settings(max_examples=60, deadline=None)
-@given(layout=st.fixed_dictionaries({name: _KINDS for name in _NAMES}))
-def test_exists_and_is_dir_are_os_paths(layout: dict[str, str]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        _make(root, layout)
-        for query in _queries(root):
-            assert paths.exists(query) == os.path.exists(query), query
-            assert paths.is_dir(query) == os.path.isdir(query), query
-
-
 def _shutil_executable(path: str) -> bool:
     """shutil.which's own test of a candidate (3.11, off Windows)."""
     return os.path.exists(path) and os.access(path, os.F_OK | os.X_OK) and not os.path.isdir(path)
@@ -76,11 +65,13 @@ def _shutil_executable(path: str) -> bool:
 
 @settings(max_examples=60, deadline=None)
 @given(layout=st.fixed_dictionaries({name: _KINDS for name in _NAMES}))
-def test_executable_is_shutils_test(layout: dict[str, str]) -> None:
+def test_the_path_checks_answer_as_os_path_and_shutil(layout: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         _make(root, layout)
         for query in _queries(root):
+            assert paths.exists(query) == os.path.exists(query), query
+            assert paths.is_dir(query) == os.path.isdir(query), query
             assert paths._executable(query) == _shutil_executable(query), query
 
 

@@ -8,8 +8,6 @@ the code of the text it is filed under, and a class built from it behaves as one
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +15,11 @@ import pytest
 
 from gwconf import records
 from gwconf._record_inits import CODES
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _generator() -> Any:
-    path = REPO / "scripts" / "gen-record-inits"
-    loader = importlib.machinery.SourceFileLoader("gen_record_inits", str(path))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_the_module_is_what_the_generator_writes_today() -> None:
-    generator = _generator()
+    generator = load_script("gen-record-inits")
     texts = generator.sources()
     assert len(texts) >= 40  # every record class gwconf defines, the clients' included
     assert any("self, role, path, format" in text for text in texts)  # clients/_base.ConfigFile
