@@ -55,7 +55,8 @@ _RUN_BREAKS = {code: " " for code in range(128) if chr(code) not in _RUN_CHARS}
 # the same, with "." kept: both patterns look behind for a "." (a run right after one matches
 # neither, but for a hex run after a "+" inside it, which _HEX does not look behind for)
 _RUN_BREAKS_BUT_DOT = {code: space for code, space in _RUN_BREAKS.items() if code != ord(".")}
-_NOT_HEX: dict[int, str] = {}  # every other ASCII character made a space (``_may_hold_hex``)
+# every ASCII character but a hex digit made a space (``_may_hold_hex``)
+_NOT_HEX = {code: " " for code in range(128) if chr(code) not in "0123456789abcdefABCDEF"}
 
 # Words that make a name a secret's, and last words that make it a name *about* one.
 SECRET_WORDS = frozenset(
@@ -224,12 +225,6 @@ def _may_hint(lowered: str) -> bool:
         or "credential" in lowered
         or "pat" in lowered
     )
-
-
-def _may_hold_run(text: str) -> bool:
-    """False only when neither ``_HEX`` nor ``_B64`` can match ``text`` (``_long_runs``)."""
-    runs = _long_runs(text)
-    return runs is None or bool(runs)
 
 
 def _long_runs(text: str) -> list[str] | None:
