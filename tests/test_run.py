@@ -97,6 +97,11 @@ def test_codex_gets_overrides_and_the_key_only_in_its_environment(gwconf, profil
     assert 'model_providers.gwconf.wire_api="responses"' in overrides
     assert 'model_providers.gwconf.env_key="GWCONF_API_KEY"' in overrides
     assert 'model="my-model"' in overrides
+    # the key stays in Codex's own environment: no shell snapshot dumps it to disk, and the agent's
+    # commands get the variable empty (set is one leaf of the user's table, not a new table)
+    assert "features.shell_snapshot=false" in overrides
+    assert 'shell_environment_policy.set.GWCONF_API_KEY=""' in overrides
+    assert not any(o.startswith(("shell_environment_policy=", "features=")) for o in overrides)
     assert TEST_KEY not in " ".join(args), "the key must not be on the command line"
     env = got["env"]
     assert env["GWCONF_API_KEY"] == TEST_KEY and env["GWCONF_PROFILE"] == "work"

@@ -93,6 +93,9 @@ def test_run_reaches_the_gateway_and_writes_nothing(
         assert f"starting {client} on profile 'gw'" in run.stderr, run
 
     assert [p.name for p in h.tmpdir.iterdir() if p.name.startswith("gwconf-run-")] == []
+    if client == "codex":  # its shell snapshot (an environment dump, the key in it) stays off
+        snapshots = h.home / ".codex" / "shell_snapshots"
+        assert not snapshots.exists() or not any(snapshots.iterdir()), sorted(snapshots.iterdir())
     for path, data in home_files(h.home).items():
         assert VALID_KEY.encode() not in data, f"the key landed in {path}"
         if path in before and before[path] != data:
@@ -101,3 +104,40 @@ def test_run_reaches_the_gateway_and_writes_nothing(
         now = path.read_bytes() if path.exists() else None
         if now != original:  # rewritten by the client itself (its own state): nothing of the gateway's
             assert now is None or gateway.url.encode() not in now, f"{path} now points at the gateway"
+
+
+def test_codex_keeps_the_launch_key_from_its_commands_and_its_disk(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    tmp_path: pathlib.Path,
+) -> None:
+    """Real Codex, through ``gwconf run``: a command run in Codex's own sandbox (as the agent's are,
+    under the same ``shell_environment_policy``) sees the launch variable empty, while a variable
+    Codex's default policy passes on still arrives, so the blank is ours and not a sandbox quirk.
+    Without the override 0.169 hands the key to every command (ignore_default_excludes is true), and
+    its shell snapshot dumps the environment to disk (a leftover ``.tmp-*`` once kept the key)."""
+    spec = CLIENTS["codex"]
+    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
+    installed = e2e_install.clients["codex"]
+    assert installed.ok, f"codex {installed.version} is not installed: {installed.detail}"
+    if spec.seed:
+        spec.seed(h.home, h.cwd)
+    added = h.cli(
+        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    probe = 'printf "key=[%s] other=[%s]\\n" "$GWCONF_API_KEY" "$GWCONF_E2E_PROBE"'
+    argv = [sys.executable, "-m", "gwconf", "run", "codex", "--", "sandbox", "--", "sh", "-c", probe]
+    env = h.env({"GWCONF_HOME": os.environ["GWCONF_HOME"], "GWCONF_E2E_PROBE": "passed-on"})
+    run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout)
+    assert run.returncode == 0, run
+    assert "key=[] other=[passed-on]" in run.stdout, run
+    assert VALID_KEY not in run.stdout + run.stderr
+    # and the shell snapshot, which wrote the environment (the key in it) under $CODEX_HOME, is off
+    features = processes.run([*argv[:6], "features", "list"], env=env, cwd=h.cwd, timeout=spec.timeout)
+    assert features.returncode == 0, features
+    flags = dict(line.split()[::2] for line in features.stdout.splitlines() if len(line.split()) >= 3)
+    assert flags.get("shell_snapshot") == "false", features

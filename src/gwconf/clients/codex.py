@@ -6,7 +6,9 @@ Docs: https://developers.openai.com/codex/config-reference ; checked against @op
 only value current Codex accepts). The key goes to ``auth.json`` with ``requires_openai_auth``
 unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
 ``gwconf run codex`` writes nothing: ``-c key=value`` overrides (TOML values, above every config
-layer) describe the same table with ``env_key``, and the key is set only in Codex's environment.
+layer) describe the same table with ``env_key``, and the key is set only in Codex's environment,
+with its shell snapshot off and the variable blanked for the agent's commands (checked with 0.169:
+``codex sandbox -- sh -c 'echo $GWCONF_API_KEY'`` prints the key without the override).
 The model's context window, when known (profile or gateway, limits.py), goes to
 ``model_context_window`` (0.169 reads it; its ``model_max_output_tokens`` is ignored with a warning,
 so it is not written); unknown, the key is taken out. Checked with the real 0.169: the window does
@@ -134,6 +136,13 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
         f"{table}.wire_api": "responses",
         f"{table}.env_key": LAUNCH_KEY_VAR,
         f"{table}.requires_openai_auth": False,  # else the TUI may show its login screen
+        # the key is in Codex's environment: keep it there. 0.169's shell snapshot dumps the
+        # environment to $CODEX_HOME/shell_snapshots/ (a leftover ``.tmp-*`` kept the key on disk),
+        # and its default shell_environment_policy hands every variable, ours included, to each
+        # command the agent runs (a cloned repository's scripts among them). ``set`` is merged into
+        # the user's own table (their excludes stay): the variable reaches those commands empty.
+        "features.shell_snapshot": False,
+        f"shell_environment_policy.set.{LAUNCH_KEY_VAR}": "",
     }
     if target.model:
         values["model"] = target.model
