@@ -7,7 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gwconf.ledger import encode
+from gwconf.formats import MISSING
+from gwconf.ledger import encode, value_hash
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
 values = st.recursive(
@@ -27,6 +28,18 @@ def test_encode_is_json_dumps_indent_2(data: dict) -> None:
     expected = json.dumps(data, indent=2, ensure_ascii=False)
     assert encode(data) == expected
     assert encode(data) == expected  # again, from the kept entry texts
+
+
+@settings(max_examples=300, deadline=None)
+@given(values | st.dates() | st.tuples(st.integers(), st.text(max_size=4)))
+def test_value_hash_is_the_sha256_of_sorted_json(value: object) -> None:
+    """The ledger's key hashes (written by earlier releases too) stay what they were: the encoder
+    made once gives ``json.dumps``'s text, non-JSON values (a TOML date) by ``str``."""
+    import hashlib
+
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    assert value_hash(value) == hashlib.sha256(text.encode()).hexdigest()
+    assert value_hash(MISSING) == hashlib.sha256(b"\x00missing").hexdigest()
 
 
 def test_a_real_ledger_round_trips(profile, gwconf, tmp_path) -> None:

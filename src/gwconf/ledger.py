@@ -11,6 +11,7 @@ from __future__ import annotations
 import marshal
 import re
 import time
+from functools import cache
 from pathlib import Path
 
 from gwconf import records
@@ -31,10 +32,17 @@ def value_hash(value: Any) -> str:
     if value is MISSING:
         payload = "\x00missing"
     else:
-        import json
-
-        payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        payload = _hash_encoder().encode(value)
     return str(sha256(payload.encode()))
+
+
+@cache
+def _hash_encoder() -> Any:
+    """``json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)``'s encoder, made once:
+    ``dumps`` builds a new one for each call with options (a listing hashes some 200 values)."""
+    import json
+
+    return json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
 
 
 def leaf_hashes(value: dict[str, Any]) -> dict[str, str]:
