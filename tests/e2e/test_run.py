@@ -38,6 +38,24 @@ def home_files(home: pathlib.Path) -> dict[pathlib.Path, bytes]:
     return {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and not p.is_symlink()}
 
 
+def ready(
+    client: str, install: Install, processes: Processes, gwconf, gateway: GatewayServer, tmp: pathlib.Path
+) -> Harness:
+    """The client installed, its home seeded with the e2e offline switches, a profile on the gateway."""
+    spec = CLIENTS[client]
+    h = Harness(spec, install, processes, gwconf, tmp)
+    installed = install.clients[client]
+    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
+    if spec.seed:
+        spec.seed(h.home, h.cwd)
+    added = h.cli(
+        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    return h
+
+
 @pytest.mark.parametrize("client", list(CLIENTS))
 def test_run_reaches_the_gateway_and_writes_nothing(
     client: str,
@@ -48,16 +66,7 @@ def test_run_reaches_the_gateway_and_writes_nothing(
     tmp_path: pathlib.Path,
 ) -> None:
     spec = CLIENTS[client]
-    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
-    installed = e2e_install.clients[client]
-    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
-    if spec.seed:
-        spec.seed(h.home, h.cwd)
-    added = h.cli(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    h = ready(client, e2e_install, processes, gwconf, gateway, tmp_path)
     argv = [sys.executable, "-m", "gwconf", "run", client, "--", *spec.args]
     if registry.get(client).module.launch is no_launch:  # no one-launch route: it must say so, exit 2
         before = home_files(h.home)
@@ -119,16 +128,7 @@ def test_codex_keeps_the_launch_key_from_its_commands_and_its_disk(
     Without the override 0.169 hands the key to every command (ignore_default_excludes is true), and
     its shell snapshot dumps the environment to disk (a leftover ``.tmp-*`` once kept the key)."""
     spec = CLIENTS["codex"]
-    h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
-    installed = e2e_install.clients["codex"]
-    assert installed.ok, f"codex {installed.version} is not installed: {installed.detail}"
-    if spec.seed:
-        spec.seed(h.home, h.cwd)
-    added = h.cli(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    h = ready("codex", e2e_install, processes, gwconf, gateway, tmp_path)
     probe = 'printf "key=[%s] other=[%s]\\n" "$GWCONF_API_KEY" "$GWCONF_E2E_PROBE"'
     argv = [sys.executable, "-m", "gwconf", "run", "codex", "--", "sandbox", "--", "sh", "-c", probe]
     env = h.env({"GWCONF_HOME": os.environ["GWCONF_HOME"], "GWCONF_E2E_PROBE": "passed-on"})
