@@ -739,6 +739,35 @@ def test_duplicate_keys_are_refused(any_loader: str) -> None:
         load("yes: 1\ntrue: 2\n", SRC)
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "first", "line", "column"),
+    [
+        ("a:\na: 1\n", "'a'", 1, 2, 1),  # the first one's data is None
+        ("x: 1\nb:\n  c: 1\n  d: {e: 1}\n  c:\n", "'c'", 3, 5, 3),
+        ("1: a\n2: b\n1: c\n", "1", 1, 3, 1),
+        ("on: a\n1: b\n", "1", 1, 2, 1),  # True and 1: one key to a dict, as to PyYAML's
+        (".nan: 1\n.nan: 2\n", "nan", 1, 2, 1),  # PyYAML's one NaN object
+        ("a: !custom x\nb: 1\nb: 2\n", "'b'", 2, 3, 1),  # after the data stopped being built
+        ("a: 1\nb: !!int x\na: 2\n", "'a'", 1, 3, 1),  # met while building, found after
+        ("a: 1\nb: !!int x\nc: 1\nc: 2\n", "'c'", 3, 4, 1),
+        ("a: {b: 1, c: [2], b: 3}\n", "'b'", 1, 1, 19),
+    ],
+)
+@pytest.mark.parametrize("build", [True, False])
+def test_duplicate_keys_name_the_first_one_with_and_without_the_data(
+    text: str, key: str, first: int, line: int, column: int, build: bool, any_loader: str
+) -> None:
+    """While the data is built, the mapping's data dict is also the record of the keys met
+    (``_composer``'s frames), else a dict of key offsets: the same duplicates are found either
+    way, and the message names the first key's line."""
+    with pytest.raises(ParseError) as info:
+        yaml_format._compose(text, SRC, build=build)
+    assert info.value.reason == (
+        f"duplicate key {key} (first at line {first}); gwconf refuses to edit a mapping with duplicate keys"
+    )
+    assert (info.value.line, info.value.column) == (line, column)
+
+
 def test_multi_document_files_are_refused(any_loader: str) -> None:
     with pytest.raises(ParseError, match="gwconf edits single-document YAML only") as info:
         load("a: 1\n---\nb: 2\n", SRC)

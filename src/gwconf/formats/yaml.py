@@ -548,8 +548,10 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
     aliases: dict[int, dict[Any, tuple[int, int]]] = {}
     referenced: dict[int, str] = {}
     open_ids: set[int] = set()
-    # frame: [collection node, pending key node, pending key alias span, {key value: key offset},
-    #         its data (when building), the pending key's data]
+    # frame: [collection node, pending key node, pending key alias span, the keys met,
+    #         its data (when building), the pending key's data]; the keys met (a mapping's; None
+    #         for a sequence) are its data dict while building (its keys are the keys' values:
+    #         one dict fewer per mapping and one store fewer per entry), else {key value: offset}
     stack: list[list[Any]] = []
     root: Node | None = None
     data: Any = None
@@ -625,17 +627,17 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
                     frame[3][key.value] = key.start_mark
                 else:
                     try:
-                        _add_entry(frame, node, alias_span, aliases, text, source)
+                        _add_entry(frame, node, alias_span, aliases, text, source, build)
                     except ParseError as exc:
                         failure.append(exc)
                         return None
                 if build:
                     frame[4][frame[5]] = value
         if opens:
-            top = [node, None, None, {}, value, None]
+            top_seq = type(node) is SequenceNode
+            top = [node, None, None, None if top_seq else value if build else {}, value, None]
             stack.append(top)
             top_items = node.value
-            top_seq = type(node) is SequenceNode
             if anchor is not None:  # only an anchored node can be an alias's target
                 open_ids.add(id(node))
             if len(stack) > MAX_DEPTH:
@@ -699,9 +701,10 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
             if top[2] is None and type(key) is ScalarNode and key.tag == _STR and key.value not in top[3]:
                 top_items.append((key, node))  # a string key met once: ``_add_entry`` inlined
                 top[1] = None
-                top[3][key.value] = key.start_mark
-                if build:
+                if build:  # the data is the keys met (``_composer``'s frames)
                     top[4][key.value] = value
+                else:
+                    top[3][key.value] = key.start_mark
                 return True
         return attach(node, anchor, mark, None, value, False)
 
@@ -742,10 +745,11 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
                     return attach(node, anchor, mark, None, value, True)
                 top_items.append((key, node))  # a string key met once: as ``attach`` does
                 top[1] = None
-                top[3][key.value] = key.start_mark
                 if build:
                     top[4][key.value] = value
-            top = [node, None, None, {}, value, None]
+                else:
+                    top[3][key.value] = key.start_mark
+            top = [node, None, None, None if seq else value if build else {}, value, None]
             stack.append(top)
             top_items = node.value
             top_seq = seq
@@ -826,9 +830,11 @@ def _add_entry(
     aliases: dict[int, dict[Any, tuple[int, int]]],
     text: str,
     source: str,
+    building: bool,
 ) -> None:
     """Add the mapping entry (pending key, ``node``) to ``frame``; a duplicate key is refused, since
-    an edit could not tell which of the two the client reads."""
+    an edit could not tell which of the two the client reads. ``building``: the keys met are the
+    frame's data, and the caller adds this key's."""
     parent, key = frame[0], frame[1]
     j = len(parent.value)
     parent.value.append((key, node))
@@ -839,8 +845,10 @@ def _add_entry(
     frame[1] = frame[2] = None
     identity = _key_value(key)
     if identity is not _NO_KEY:
-        first = frame[3].get(identity)
-        if first is not None:
+        if identity in frame[3]:  # the first such key, as the dict finds it (``is``, then ``==``)
+            first = next(
+                (k.start_mark for k, _ in parent.value if _key_value(k) in (identity,)), key.start_mark
+            )
             line, column = _line_col(text, key.start_mark)
             raise ParseError(
                 source,
@@ -849,7 +857,8 @@ def _add_entry(
                 line,
                 column,
             )
-        frame[3][identity] = key.start_mark
+        if not building:
+            frame[3][identity] = key.start_mark
 
 
 def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tuple[Node, str]]:
