@@ -382,8 +382,7 @@ def _feed_by_callbacks(module: Any, loader: Any, callbacks: dict[str, Any]) -> N
     for name, function in callbacks.items():
         setattr(module, name, function)
     try:
-        for _ in iter(loader.get_event, None):
-            pass
+        deque(iter(loader.get_event, None), maxlen=0)  # the loop in C, not a turn of ceval's each
     finally:
         for name in _EVENT_NAMES:
             setattr(module, name, getattr(events, name))
@@ -720,7 +719,7 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
                 tag = default_tag if no_paths else resolve(cls, None, implicit)  # path resolvers
             node = _new_object(cls)
             node.tag, node.value, node.start_mark = tag, [], mark.index
-            node.end_mark, node.flow_style = None, bool(flow_style)
+            node.end_mark, node.flow_style = None, flow_style is True  # True, False or None
             value: Any = None
             if build:
                 if tag == default_tag:
