@@ -739,6 +739,35 @@ def test_duplicate_keys_are_refused(any_loader: str) -> None:
         load("yes: 1\ntrue: 2\n", SRC)
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "first", "line", "column"),
+    [
+        ("a:\na: 1\n", "'a'", 1, 2, 1),  # the first one's data is None
+        ("x: 1\nb:\n  c: 1\n  d: {e: 1}\n  c:\n", "'c'", 3, 5, 3),
+        ("1: a\n2: b\n1: c\n", "1", 1, 3, 1),
+        ("on: a\n1: b\n", "1", 1, 2, 1),  # True and 1: one key to a dict, as to PyYAML's
+        (".nan: 1\n.nan: 2\n", "nan", 1, 2, 1),  # PyYAML's one NaN object
+        ("a: !custom x\nb: 1\nb: 2\n", "'b'", 2, 3, 1),  # after the data stopped being built
+        ("a: 1\nb: !!int x\na: 2\n", "'a'", 1, 3, 1),  # met while building, found after
+        ("a: 1\nb: !!int x\nc: 1\nc: 2\n", "'c'", 3, 4, 1),
+        ("a: {b: 1, c: [2], b: 3}\n", "'b'", 1, 1, 19),
+    ],
+)
+@pytest.mark.parametrize("build", [True, False])
+def test_duplicate_keys_name_the_first_one_with_and_without_the_data(
+    text: str, key: str, first: int, line: int, column: int, build: bool, any_loader: str
+) -> None:
+    """While the data is built, the mapping's data dict is also the record of the keys met
+    (``_composer``'s frames), else a dict of key offsets: the same duplicates are found either
+    way, and the message names the first key's line."""
+    with pytest.raises(ParseError) as info:
+        yaml_format._compose(text, SRC, build=build)
+    assert info.value.reason == (
+        f"duplicate key {key} (first at line {first}); gwconf refuses to edit a mapping with duplicate keys"
+    )
+    assert (info.value.line, info.value.column) == (line, column)
+
+
 def test_multi_document_files_are_refused(any_loader: str) -> None:
     with pytest.raises(ParseError, match="gwconf edits single-document YAML only") as info:
         load("a: 1\n---\nb: 2\n", SRC)
@@ -1502,7 +1531,7 @@ def test_the_scalar_checks_without_their_patterns_agree_with_them(text: str) -> 
     assert y._double(text) == '"' + escaped + '"'
 
 
-# -- libyaml's scalar events as tuples (``_scalar_tuples``) ---------------------------------------
+# -- one composer, two feeders: libyaml's parser calling it, and event objects -----------------
 
 _C_PARSER = getattr(getattr(yaml, "_yaml", None), "CParser", None)
 
@@ -1568,53 +1597,52 @@ _CALLBACK_TEXTS = [
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
-@pytest.mark.parametrize("text", _TUPLE_TEXTS)
-def test_scalar_events_as_tuples_compose_what_the_event_objects_compose(text: str) -> None:
-    """The tuples carry every field the events did: the same nodes, offsets, tags, styles,
-    data, anchors, aliases and the same errors at the same places."""
-    assert _composed_by(text, "objects") == _composed_by(text, "tuples")
+@pytest.mark.parametrize("text", [*_TUPLE_TEXTS, *_CALLBACK_TEXTS])
+def test_the_parser_calling_the_composer_composes_what_the_event_loop_composes(text: str) -> None:
+    """The composer driven by libyaml's parser (no event objects) gives what the same composer
+    fed from libyaml's event objects gives (``_event_fields``), errors included (the same
+    message at the same place)."""
+    fast = _composed(text)
+    assert yaml_format._CALLBACKS_OK[0] is True  # checked on this PyYAML: the callbacks were used
+    assert _slowly_composed(text) == fast
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
 @pytest.mark.parametrize("text", [*_TUPLE_TEXTS, *_CALLBACK_TEXTS])
-def test_the_parser_calling_the_composer_composes_what_the_event_loop_composes(text: str) -> None:
-    """``_compose_by_callbacks`` (no event objects) gives what ``_compose_events`` gives from
-    tuples and from event objects, errors included (the same message at the same place)."""
+def test_the_pure_python_parser_feeds_the_composer_what_libyaml_gives_it(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyYAML's pure-Python parser (no callbacks: its event objects feed the composer) gives the
+    same tree, data and bookkeeping, and gwconf's own errors; a syntax error at the same place
+    (the two parsers word those differently)."""
     fast = _composed(text)
-    assert yaml_format._CALLBACKS_OK[0] is True  # checked on this PyYAML: the callbacks were used
-    assert _composed_by(text, "tuples") == fast
-    assert _composed_by(text, "objects") == fast
-
-
-def _composed_by(text: str, way: str) -> Any:
-    """``_composed`` through ``_compose_events``, from scalar tuples or from event objects."""
-    yaml_format._CALLBACKS_OK[0] = False
-    if way == "objects":
-        yaml_format._TUPLES_OK[0] = False
-    try:
-        composed = _composed(text)
-        # checked on this PyYAML: the tuples were used (or, for "objects", not)
-        assert yaml_format._TUPLES_OK[0] is (way == "tuples")
-        return composed
-    finally:
-        yaml_format._CALLBACKS_OK[0] = yaml_format._TUPLES_OK[0] = None
+    assert yaml_format._CALLBACKS_OK[0] is True  # libyaml's parser called the composer
+    monkeypatch.setattr(yaml_format, "LOADER", yaml.SafeLoader)
+    assert yaml_format._callbacks_usable(yaml.SafeLoader(text)) is None
+    slow = _composed(text)
+    if fast[0] == "error" and slow[0] == "error" and fast[1] != slow[1]:
+        assert "expected" in fast[1] and "expected" in slow[1]  # the parsers' own words
+        fast, slow = fast[2:], slow[2:]
+    assert slow == fast
 
 
 def _slowly_composed(text: str) -> Any:
-    """``_composed`` from PyYAML's event objects."""
-    return _composed_by(text, "objects")
+    """``_composed`` from libyaml's event objects, as when ``_callbacks_read_alike`` refuses it."""
+    yaml_format._CALLBACKS_OK[0] = False
+    try:
+        return _composed(text)
+    finally:
+        yaml_format._CALLBACKS_OK[0] = None
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
 @given(st.lists(_CTOR_DATA, min_size=1, max_size=3), st.sampled_from([None, True, False]))
 @settings(max_examples=150, deadline=None)
-def test_random_documents_compose_alike_from_tuples_and_from_events(
+def test_random_documents_compose_alike_by_callbacks_and_from_events(
     values: list[Any], flow: bool | None
 ) -> None:
     text = yaml.safe_dump({f"k{i}": v for i, v in enumerate(values)}, default_flow_style=flow)
-    fast = _composed(text)
-    assert _composed_by(text, "tuples") == fast
-    assert _slowly_composed(text) == fast
+    assert _slowly_composed(text) == _composed(text)
 
 
 # pieces of YAML, right and wrong, for random texts: anchors, aliases (undefined, recursive,
@@ -1673,9 +1701,7 @@ _PIECES = [
 def test_random_texts_compose_alike_by_callbacks_and_from_events(pieces: list[str], sep: str) -> None:
     """Random texts, most of them wrong: the same tree, data and bookkeeping, or the same error."""
     text = sep.join(pieces) + "\n"
-    fast = _composed(text)
-    assert _composed_by(text, "tuples") == fast
-    assert _slowly_composed(text) == fast
+    assert _slowly_composed(text) == _composed(text)
 
 
 @pytest.mark.skipif(_C_PARSER is None, reason="PyYAML without libyaml")
@@ -1742,21 +1768,27 @@ def test_an_error_found_by_a_callback_names_its_line_and_stops_the_parser() -> N
 
 
 def test_a_parser_whose_events_do_not_read_alike_keeps_its_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The checks behind the tuples and the callbacks fail closed: a parser whose tuples would
-    hold other fields (here: one that makes no tuples at all) keeps making event objects, and
-    one that would call a name with its fields in another order is not given the callbacks."""
+    """The check behind the callbacks fails closed: a parser that would call a name with its
+    fields in another order than ``_event_fields`` takes them from its objects is not given the
+    callbacks, and then its event objects feed the composer: the same tree, or the same error."""
     if _C_PARSER is None:
         pytest.skip("PyYAML without libyaml")
-    monkeypatch.setattr(yaml_format, "_scalar_tuple", lambda *fields: yaml.events.ScalarEvent(*fields))
-    assert yaml_format._tuples_read_alike(yaml._yaml) is False
     real = yaml_format._event_fields
     monkeypatch.setattr(yaml_format, "_event_fields", lambda event: real(event)[::-1])
     assert yaml_format._callbacks_read_alike(yaml._yaml) is False
-    monkeypatch.setattr(yaml_format, "_CALLBACKS_OK", [None])
-    monkeypatch.setattr(yaml_format, "_TUPLES_OK", [None])
-    composed = _composed("a: &x [1]\nb: *x\n")
-    assert yaml_format._CALLBACKS_OK[0] is False  # checked, refused: the event loop composed it
-    assert composed == _composed_by("a: &x [1]\nb: *x\n", "objects")
+    monkeypatch.setattr(yaml_format, "_event_fields", real)
+    texts = ["a: &x [1]\nb: *x\n", "a: &x [1]\nb: *x\nc: {d: 1, d: 2}\n"]
+    fast = [_composed(text) for text in texts]
+    assert yaml_format._CALLBACKS_OK[0] is True
+    monkeypatch.setattr(yaml_format, "_CALLBACKS_OK", [False])  # as the refused check leaves it
+    assert yaml_format._callbacks_usable(yaml_format.LOADER("a: 1\n")) is None
+    assert [_composed(text) for text in texts] == fast
+    assert fast[1] == (
+        "error",
+        "duplicate key 'd' (first at line 3); gwconf refuses to edit a mapping with duplicate keys",
+        3,
+        11,
+    )
 
 
 @pytest.mark.parametrize("text", [t for t in _TUPLE_TEXTS if t.count("---") < 2 and "missing" not in t])

@@ -3,11 +3,11 @@
 A full load-and-dump rewrites unrelated lines (quotes, indentation, comments, folding), so this
 editor never does one. It composes the text into PyYAML nodes with exact start/end offsets (from
 libyaml's event stream when PyYAML has it), changes only the spans an edit needs, and composes again
-before the next edit. The composer is our own loop over parser events rather than ``yaml.compose``:
-that one recurses per nesting level (the C version crashes the interpreter on deep input), mutates
-nodes for merge keys, and cannot tell an alias occurrence from the node it refers to. With libyaml
-the parser calls our functions in place of its event classes instead (``_compose_by_callbacks``,
-the same answers without an event object per node); the loop serves PyYAML's pure-Python parser.
+before the next edit. The composer is our own (``_composer``: a function per parser event, no
+recursion) rather than ``yaml.compose``: that one recurses per nesting level (the C version crashes
+the interpreter on deep input), mutates nodes for merge keys, and cannot tell an alias occurrence
+from the node it refers to. With libyaml the parser calls the composer's functions in place of its
+event classes (no event object per node); PyYAML's pure-Python parser feeds them its events' fields.
 
 New strings are written plain only when both YAML 1.1 (PyYAML: aider, llm) and YAML 1.2 (Continue)
 read the plain text back as that same string; otherwise as JSON-style double-quoted scalars.
@@ -30,12 +30,9 @@ from yaml import events
 from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
 from yaml.events import (
     AliasEvent,
-    MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
-    SequenceEndEvent,
     SequenceStartEvent,
-    StreamEndEvent,
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
@@ -61,6 +58,7 @@ from gwconf.records import record
 
 TYPE_CHECKING = False  # typing costs about 3 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, NoReturn
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "load"]
@@ -356,11 +354,13 @@ def _compose(text: str, source: str, build: bool = False) -> _Tree:
     try:
         loader = LOADER(text)  # the pure-Python reader checks the characters here
         with paused_gc():
+            callbacks, finish = _composer(loader, text, source, build)
             module = _callbacks_usable(loader)
             if module is not None:
-                return _compose_by_callbacks(module, loader, text, source, build)
-            with _scalar_tuples(loader):
-                return _compose_events(loader, text, source, build)
+                _feed_by_callbacks(module, loader, callbacks)
+            else:
+                _feed_events(loader, callbacks)
+            return finish()
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
     except UnicodeError:
@@ -370,78 +370,32 @@ def _compose(text: str, source: str, build: bool = False) -> _Tree:
             loader.dispose()
 
 
-def _scalar_tuple(*fields: Any) -> tuple[Any, ...]:
-    """libyaml's scalar event as the tuple of ``ScalarEvent``'s fields (``_scalar_tuples``)."""
-    return fields
+def _feed_by_callbacks(module: Any, loader: Any, callbacks: dict[str, Any]) -> None:
+    """libyaml's parser calls ``callbacks`` in place of its event classes, to the end of the
+    stream or to the first callback that answers None (an error it keeps), all in C.
 
-
-# whether libyaml's parser makes its scalar events through the ``ScalarEvent`` name of its module
-# with the fields in ``ScalarEvent``'s order (None: not looked at yet)
-_TUPLES_OK: list[bool | None] = [None]
-
-
-@contextmanager
-def _scalar_tuples(loader: Any) -> Iterator[None]:
-    """While the block runs, libyaml's parser hands out its scalar events as plain tuples of the
-    fields ``ScalarEvent`` would hold: (anchor, tag, implicit, value, start_mark, end_mark, style).
-
-    PyYAML's C parser makes each event by calling the class its module holds under that name;
-    ``ScalarEvent.__init__`` is Python, one call per scalar (234,000 in a 4 MB config.yaml: a
-    fifth of the parser's time). The name is put back after the block. Checked once per
-    process on a small document (every field in its place), else the events stay as they are;
-    the pure-Python parser (tests) is never changed."""
-    module = getattr(yaml, "_yaml", None)
-    if module is None or not isinstance(loader, getattr(module, "CParser", ())):
-        yield
-        return
-    if _TUPLES_OK[0] is None:
-        _TUPLES_OK[0] = False
-        _TUPLES_OK[0] = _tuples_read_alike(module)
-    if not _TUPLES_OK[0] or module.ScalarEvent is not ScalarEvent:
-        yield
-        return
-    module.ScalarEvent = _scalar_tuple
+    PyYAML's C parser makes each event by calling the class its module holds under the event's
+    name; while this runs those names hold the composer's functions, and ``iter(get_event,
+    None)`` drives the parser. An event object (a Python ``__init__`` for all but scalars) and a
+    turn of a Python loop to take it apart were a tenth of composing and 6% of ``gwconf apply
+    continue`` on 4 MB (issue 15, callgrind). The names are put back after, error or not."""
+    for name, function in callbacks.items():
+        setattr(module, name, function)
     try:
-        yield
+        deque(iter(loader.get_event, None), maxlen=0)  # the loop in C, not a turn of ceval's each
     finally:
-        module.ScalarEvent = ScalarEvent
+        for name in _EVENT_NAMES:
+            setattr(module, name, getattr(events, name))
 
 
-def _tuples_read_alike(module: Any) -> bool:
-    """Whether a document's scalar events as tuples hold what its ``ScalarEvent`` objects hold."""
-    sample = "&a k: !t 'v'\nn: 1\n"
-
-    def fields(event: Any) -> tuple[Any, ...]:
-        return (
-            event.anchor,
-            event.tag,
-            event.implicit,
-            event.value,
-            event.start_mark.index,
-            event.end_mark.index,
-            event.style,
-        )
-
-    def scalars(patched: bool) -> list[tuple[Any, ...]]:
-        loader = LOADER(sample)
-        if patched:
-            module.ScalarEvent = _scalar_tuple
-        try:
-            events = []
-            while (event := loader.get_event()) is not None:
-                events.append(event)
-        finally:
-            module.ScalarEvent = ScalarEvent
-            loader.dispose()
-        if patched:
-            return [(*e[:4], e[4].index, e[5].index, e[6]) for e in events if type(e) is tuple]
-        return [fields(e) for e in events if type(e) is ScalarEvent]
-
-    try:
-        expected = scalars(False)
-        return len(expected) == 4 and scalars(True) == expected
-    except Exception:  # any other layout: the events stay objects
-        return False
+def _feed_events(loader: Any, callbacks: dict[str, Any]) -> None:
+    """The same calls from the parser's event objects, one at a time: for PyYAML's pure-Python
+    parser, and for libyaml's when ``_callbacks_read_alike`` refused it."""
+    get = loader.get_event
+    while (event := get()) is not None:
+        fields = _event_fields(event)
+        if callbacks[fields[0]](*fields[1:]) is None:
+            return
 
 
 # the event classes PyYAML's C parser makes its events with, by their names in its module
@@ -463,7 +417,7 @@ _CALLBACKS_OK: list[bool | None] = [None]
 
 
 def _callbacks_usable(loader: Any) -> Any:
-    """PyYAML's C module, when ``_compose_by_callbacks`` can drive ``loader``: libyaml's parser,
+    """PyYAML's C module, when ``_feed_by_callbacks`` can drive ``loader``: libyaml's parser,
     event names still PyYAML's own, and (checked once per process) called with the fields
     ``_callbacks_read_alike`` expects; else None."""
     module = getattr(yaml, "_yaml", None)
@@ -478,21 +432,26 @@ def _callbacks_usable(loader: Any) -> Any:
 
 
 def _event_fields(event: Any) -> tuple[Any, ...]:
-    """An event object's fields in the order its class takes them, marks as offsets and lines."""
-
-    def at(mark: Any) -> tuple[int, int, int]:
-        return (mark.index, mark.line, mark.column)
-
+    """An event object's class name, then its fields in the order the class takes them: what
+    libyaml's parser passes to the callback under that name (``_feed_events``)."""
     kind = type(event)
     if kind is ScalarEvent:
-        middle: tuple[Any, ...] = (event.anchor, event.tag, event.implicit, event.value)
-        return (kind.__name__, *middle, at(event.start_mark), at(event.end_mark), event.style)
+        return (
+            "ScalarEvent",
+            event.anchor,
+            event.tag,
+            event.implicit,
+            event.value,
+            event.start_mark,
+            event.end_mark,
+            event.style,
+        )
     if kind is SequenceStartEvent or kind is MappingStartEvent:
         head = (kind.__name__, event.anchor, event.tag, event.implicit)
-        return (*head, at(event.start_mark), at(event.end_mark), event.flow_style)
+        return (*head, event.start_mark, event.end_mark, event.flow_style)
     if kind is AliasEvent:
-        return (kind.__name__, event.anchor, at(event.start_mark), at(event.end_mark))
-    marks = (kind.__name__, at(event.start_mark), at(event.end_mark))
+        return ("AliasEvent", event.anchor, event.start_mark, event.end_mark)
+    marks = (kind.__name__, event.start_mark, event.end_mark)
     if kind is events.StreamStartEvent:
         return (*marks, event.encoding)
     if kind is events.DocumentStartEvent:
@@ -504,12 +463,16 @@ def _event_fields(event: Any) -> tuple[Any, ...]:
 
 def _callbacks_read_alike(module: Any) -> bool:
     """Whether libyaml's parser, given functions under its event classes' names, calls each with
-    the fields (in order) that the class's object would hold, on a document with every kind."""
+    the fields (in order) that ``_event_fields`` takes from the class's object, on a document
+    with every kind of event."""
     sample = "%YAML 1.1\n--- &r\nk: &a !t 'v'\nn: [1, *a]\nm: {x: \"y\"}\ns:\n- |\n  b\n...\n"
+
+    def plain(fields: Any) -> tuple[Any, ...]:  # marks as what the composer reads of them
+        return tuple((f.index, f.line, f.column) if type(f) is module.Mark else f for f in fields)
 
     def recorder(name: str) -> Any:
         def record_fields(*fields: Any) -> tuple[Any, ...]:
-            return (name, *[(f.index, f.line, f.column) if type(f) is module.Mark else f for f in fields])
+            return (name, *plain(fields))
 
         return record_fields
 
@@ -521,7 +484,7 @@ def _callbacks_read_alike(module: Any) -> bool:
                     setattr(module, name, recorder(name))
             got = []
             while (event := loader.get_event()) is not None:
-                got.append(event if patched else _event_fields(event))
+                got.append(event if patched else plain(_event_fields(event)))
             return got
         finally:
             for name in _EVENT_NAMES:
@@ -564,18 +527,18 @@ if _DEFAULT_DIGIT_PATTERNS is None or tuple(t for t, _ in _DEFAULT_DIGIT_PATTERN
 _new_object = object.__new__
 
 
-def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, build: bool) -> _Tree:
-    """What ``_compose_events`` gives, with no event objects and no loop over them in Python.
+def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[str, Any], Callable[[], _Tree]]:
+    """The one composer: a function per event name, called with that event's fields (by
+    libyaml's parser itself, ``_feed_by_callbacks``, or from event objects, ``_feed_events``),
+    and ``finish``, which gives the tree, or raises the first error a function found.
 
-    PyYAML's C parser makes each event by calling the class its module holds under the event's
-    name. While this runs those names hold the functions below, which build the nodes (and the
-    data) from the fields the parser passes; ``iter(get_event, None)`` drives the parser to the
-    end of the stream in C. Each event was a tuple or an object (a Python ``__init__`` for all
-    but scalars) and a turn of ``_compose_events``'s loop to take it apart: a tenth of composing
-    and 6% of ``gwconf apply continue`` on 4 MB (issue 15, callgrind). A function that finds an
-    error keeps it and answers None, which ends the run (so no exception passes through the
-    parser), and it is raised after. Kept to ``_compose_events``'s answers, errors included, by
-    tests/formats/test_yaml.py."""
+    It builds nodes with integer offsets (not Mark objects: smaller nodes), and with ``build``
+    the data as ``_construct_directly`` makes it (each value as its node is made, added to its
+    parent's value at once); anything that would send that walk to PyYAML's constructor stops
+    the building, and the tree says the data was not built. No recursion: a stack of frames.
+    A function that finds an error keeps it and answers None, which ends the feeding (no
+    exception passes through the parser). tests/formats/test_yaml.py holds both feeders to the
+    same trees, data, bookkeeping and errors."""
     resolve = loader.resolve
     plain_tags = _PLAIN_TAGS
     if len(plain_tags) > 20_000:  # a bound, for processes that read many big files
@@ -584,13 +547,20 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
     aliases: dict[int, dict[Any, tuple[int, int]]] = {}
     referenced: dict[int, str] = {}
     open_ids: set[int] = set()
-    stack: list[list[Any]] = []  # frames as in ``_compose_events``
+    # frame: [collection node, pending key node, pending key alias span, the keys met,
+    #         its data (when building), the pending key's data]; the keys met (a mapping's; None
+    #         for a sequence) are its data dict while building (its keys are the keys' values:
+    #         one dict fewer per mapping and one store fewer per entry), else {key value: offset}
+    stack: list[list[Any]] = []
     root: Node | None = None
     data: Any = None
-    values: dict[int, Any] = {}
+    values: dict[int, Any] = {}  # id(anchored node) -> its data: an alias gives the same object
+    # text -> value for the tags whose value is the plain text's alone (ints, floats, booleans)
     scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
     no_paths = not getattr(loader, "yaml_path_resolvers", None)
     implicit_resolvers: dict[Any, Any] = getattr(loader, "yaml_implicit_resolvers", {None: None})
+    # the first characters some implicit resolver is tried for (all of them when one is tried
+    # for any first character, or when path resolvers could answer first)
     firsts: Any = (
         _EVERY_CHARACTER if None in implicit_resolvers or not no_paths else frozenset(implicit_resolvers)
     )
@@ -601,6 +571,8 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         _digit_patterns(implicit_resolvers) == _DEFAULT_DIGIT_PATTERNS
     )
     int_values = scalar_values[_INT]
+    # the innermost open collection's frame, its node's list and whether that node is a sequence:
+    # kept apart from ``stack`` for the scalars' own path (most events), changed on push and pop
     top: list[Any] | None = None
     top_items: list[Any] = []
     top_seq = False
@@ -611,8 +583,9 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         failure.append(ParseError(source, message, mark.line + 1, mark.column + 1))
 
     def attach(node: Node, anchor: Any, mark: Any, alias_span: Any, value: Any, opens: bool) -> Any:
-        """``_compose_events``'s path for a node that is not the usual scalar: True, or None
-        after ``fail``."""
+        """Register ``node``'s anchor and add it to its parent (or make it the root), opening
+        its frame when ``opens``: the path of every node that is not the usual one (the
+        callbacks inline that one). True, or None after ``fail``."""
         nonlocal root, data, build, top, top_items, top_seq
         if alias_span is None and anchor is not None:
             if anchor in anchors:
@@ -653,17 +626,17 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                     frame[3][key.value] = key.start_mark
                 else:
                     try:
-                        _add_entry(frame, node, alias_span, aliases, text, source)
+                        _add_entry(frame, node, alias_span, aliases, text, source, build)
                     except ParseError as exc:
                         failure.append(exc)
                         return None
                 if build:
                     frame[4][frame[5]] = value
         if opens:
-            top = [node, None, None, {}, value, None]
+            top_seq = type(node) is SequenceNode
+            top = [node, None, None, None if top_seq else value if build else {}, value, None]
             stack.append(top)
             top_items = node.value
-            top_seq = type(node) is SequenceNode
             if anchor is not None:  # only an anchored node can be an alias's target
                 open_ids.add(id(node))
             if len(stack) > MAX_DEPTH:
@@ -727,9 +700,10 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
             if top[2] is None and type(key) is ScalarNode and key.tag == _STR and key.value not in top[3]:
                 top_items.append((key, node))  # a string key met once: ``_add_entry`` inlined
                 top[1] = None
-                top[3][key.value] = key.start_mark
-                if build:
+                if build:  # the data is the keys met (``_composer``'s frames)
                     top[4][key.value] = value
+                else:
+                    top[3][key.value] = key.start_mark
                 return True
         return attach(node, anchor, mark, None, value, False)
 
@@ -745,7 +719,7 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                 tag = default_tag if no_paths else resolve(cls, None, implicit)  # path resolvers
             node = _new_object(cls)
             node.tag, node.value, node.start_mark = tag, [], mark.index
-            node.end_mark, node.flow_style = None, bool(flow_style)
+            node.end_mark, node.flow_style = None, flow_style is True  # True, False or None
             value: Any = None
             if build:
                 if tag == default_tag:
@@ -770,10 +744,11 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
                     return attach(node, anchor, mark, None, value, True)
                 top_items.append((key, node))  # a string key met once: as ``attach`` does
                 top[1] = None
-                top[3][key.value] = key.start_mark
                 if build:
                     top[4][key.value] = value
-            top = [node, None, None, {}, value, None]
+                else:
+                    top[3][key.value] = key.start_mark
+            top = [node, None, None, None if seq else value if build else {}, value, None]
             stack.append(top)
             top_items = node.value
             top_seq = seq
@@ -831,248 +806,20 @@ def _compose_by_callbacks(module: Any, loader: Any, text: str, source: str, buil
         "MappingStartEvent": opener(MappingNode, _MAP),
         "MappingEndEvent": collection_end,
     }
-    for name, function in callbacks.items():
-        setattr(module, name, function)
-    try:
-        for _ in iter(loader.get_event, None):
-            pass
-    finally:
-        for name in _EVENT_NAMES:
-            setattr(module, name, getattr(events, name))
-    if failure:
-        raise failure[0]
-    if root is None:
-        return _Tree(None, {}, {}, [])
-    ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
-    return _Tree(root, aliases, referenced, ref_starts, bool(anchors), data if build else None, build)
+
+    def finish() -> _Tree:
+        if failure:
+            raise failure[0]
+        if root is None:
+            return _Tree(None, {}, {}, [])
+        ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
+        return _Tree(root, aliases, referenced, ref_starts, bool(anchors), data if build else None, build)
+
+    return callbacks, finish
 
 
 # plain scalar text -> its implicit tag (the resolver's regexes, once per distinct text)
 _PLAIN_TAGS: dict[str, str] = {}
-
-
-def _compose_events(loader: Any, text: str, source: str, build: bool = False) -> _Tree:
-    """Build nodes from parser events with a loop (no recursion), refusing what we cannot edit.
-
-    ``start_mark``/``end_mark`` hold plain character offsets (ints), not Mark objects, to keep nodes small.
-    ``build``: make the data too, as ``_construct_directly`` makes it from the nodes (each value
-    as its node is made, added to its parent's value at once); anything that would send that
-    walk to PyYAML's constructor stops the building, and the tree says the data was not built.
-    """
-    get = loader.get_event
-    resolve = loader.resolve
-    plain_tags = _PLAIN_TAGS
-    if len(plain_tags) > 20_000:  # a bound, for processes that read many big files
-        plain_tags.clear()
-    get()  # StreamStartEvent
-    event = get()
-    if type(event) is StreamEndEvent:
-        return _Tree(None, {}, {}, [])
-    anchors: dict[str, Node] = {}
-    aliases: dict[int, dict[Any, tuple[int, int]]] = {}
-    referenced: dict[int, str] = {}
-    open_ids: set[int] = set()
-    # frame: [collection node, pending key node, pending key alias span, {key value: key offset},
-    #         its data (when building), the pending key's data]
-    stack: list[list[Any]] = []
-    root: Node | None = None
-    data: Any = None
-    values: dict[int, Any] = {}  # id(anchored node) -> its data: an alias gives the same object
-    scalar_ctors = _SCALAR_CTORS
-    # a node made with its attributes set here: the class's ``__init__`` is a Python call that
-    # costs twice what setting them does (3.11), at 290,000 nodes in a 4 MB config.yaml
-    new = object.__new__
-    # text -> value for the tags whose value is the plain text's alone (ints, floats, booleans)
-    scalar_values: dict[str, dict[str, Any]] = {tag: {} for tag in _PURE_TAGS}
-    no_paths = not getattr(loader, "yaml_path_resolvers", None)
-    # the first characters some implicit resolver is tried for (all of them when one is tried
-    # for any first character, or when path resolvers could answer first)
-    implicit: dict[Any, Any] = getattr(loader, "yaml_implicit_resolvers", {None: None})
-    firsts: Any = _EVERY_CHARACTER if None in implicit or not no_paths else frozenset(implicit)
-    value: Any = None
-    # the innermost open collection's frame, its node's list and whether that node is a sequence:
-    # kept apart from ``stack`` for the scalars' own path (most events), changed on push and pop
-    top: list[Any] | None = None
-    top_items: list[Any] = []
-    top_seq = False
-
-    def error(message: str, mark: Any) -> ParseError:
-        return ParseError(source, message, mark.line + 1, mark.column + 1)
-
-    while True:
-        event = get()
-        kind = type(event)
-        alias_span: tuple[int, int] | None = None
-        if kind is tuple or kind is ScalarEvent:  # inlined (a call per scalar was a tenth of
-            # composing): its tag as written, else what the plain text resolves to (cached per
-            # text), else a string. libyaml's scalars come as tuples (``_scalar_tuples``)
-            if kind is tuple:
-                anchor, tag, implicit, text_value, mark, end_mark, style = event
-            else:
-                anchor, tag, implicit, text_value = event.anchor, event.tag, event.implicit, event.value
-                mark, end_mark, style = event.start_mark, event.end_mark, event.style
-            if tag is None or tag == "!":
-                if implicit[0]:
-                    if text_value and text_value[0] not in firsts:  # no implicit resolver for it:
-                        tag = _STR  # ``resolve`` would try none and answer the default, a string
-                    else:
-                        tag = plain_tags.get(text_value)
-                    if tag is None:
-                        tag = plain_tags[text_value] = resolve(ScalarNode, text_value, implicit)
-
-                else:
-                    tag = _STR
-            node: Node = new(ScalarNode)  # ``ScalarNode(...)`` without its Python ``__init__``
-            node.tag, node.value, node.start_mark = tag, text_value, mark.index
-            node.end_mark, node.style = end_mark.index, style or None
-            if build:
-                if tag == _STR:
-                    value = text_value
-                else:
-                    known = scalar_values.get(tag)
-                    value = _UNBUILT if known is None else known.get(text_value, _UNBUILT)
-                    if value is _UNBUILT:
-                        function = scalar_ctors.get(tag)
-                        try:
-                            value = function(_KEY_CTOR, node)  # type: ignore[misc]
-                        except Exception:  # no such tag (None), or a bad scalar: PyYAML's to say
-                            build = False
-                        else:
-                            if known is not None:
-                                known[text_value] = value
-            if top is not None and anchor is None:  # the usual scalar: its own short path
-                if top_seq:
-                    top_items.append(node)
-                    if build:
-                        top[4].append(value)
-                    continue
-                key = top[1]
-                if key is None:
-                    top[1] = node  # a scalar key: its data is hashable
-                    top[5] = value
-                    continue
-                if top[2] is None and type(key) is ScalarNode and key.tag == _STR and key.value not in top[3]:
-                    top_items.append((key, node))  # a string key met once: ``_add_entry`` inlined
-                    top[1] = None
-                    top[3][key.value] = key.start_mark
-                    if build:
-                        top[4][key.value] = value
-                    continue
-        elif kind is SequenceStartEvent or kind is MappingStartEvent:
-            cls = SequenceNode if kind is SequenceStartEvent else MappingNode
-            anchor, mark = event.anchor, event.start_mark
-            tag = event.tag
-            if tag is None or tag == "!":  # what ``resolve`` answers for a collection, given no
-                # path resolvers (SafeLoader has none)
-                tag = (
-                    (_SEQ if cls is SequenceNode else _MAP)
-                    if no_paths
-                    else resolve(cls, None, event.implicit)
-                )
-            node = new(cls)  # as for scalars
-            node.tag, node.value, node.start_mark = tag, [], mark.index
-            node.end_mark, node.flow_style = None, bool(event.flow_style)
-            if build:
-                if tag == (_SEQ if kind is SequenceStartEvent else _MAP):
-                    value = [] if kind is SequenceStartEvent else {}
-                else:
-                    build = False
-        elif kind is SequenceEndEvent or kind is MappingEndEvent:
-            frame = stack.pop()
-            frame[0].end_mark = event.end_mark.index
-            if open_ids:
-                open_ids.discard(id(frame[0]))
-            if not stack:
-                break
-            top = stack[-1]
-            top_items = top[0].value
-            top_seq = type(top[0]) is SequenceNode
-            continue
-        elif kind is AliasEvent:
-            anchor, mark = None, event.start_mark  # (``anchor``: the node's own, an alias has none)
-            node = _alias_target(event, anchors, open_ids, error)
-            referenced[id(node)] = event.anchor
-            alias_span = (event.start_mark.index, event.end_mark.index)
-            if build:
-                value = values.get(id(node), _UNBUILT)
-                build = value is not _UNBUILT
-        else:  # pragma: no cover - the parser emits nothing else inside a document
-            raise error(f"unexpected {kind.__name__}", event.start_mark)
-
-        if alias_span is None and anchor is not None:
-            if anchor in anchors:
-                raise error(f"found duplicate anchor &{anchor}", mark)
-            anchors[anchor] = node
-            if build:
-                values[id(node)] = value
-
-        if not stack:
-            root = node
-            data = value
-        else:
-            frame = stack[-1]
-            parent = frame[0]
-            if type(parent) is SequenceNode:
-                if alias_span is not None:
-                    aliases.setdefault(id(parent), {})[len(parent.value)] = alias_span
-                parent.value.append(node)
-                if build:
-                    frame[4].append(value)
-            elif frame[1] is None:
-                frame[1] = node
-                frame[2] = alias_span
-                if build:
-                    if type(value) is dict or type(value) is list:
-                        build = False  # unhashable: PyYAML's constructor says so, with the position
-                    frame[5] = value
-            else:
-                key = frame[1]
-                if (
-                    alias_span is None
-                    and frame[2] is None
-                    and type(key) is ScalarNode
-                    and key.tag == _STR
-                    and key.value not in frame[3]
-                ):  # the usual entry, a string key met once: ``_add_entry`` inlined
-                    parent.value.append((key, node))
-                    frame[1] = None
-                    frame[3][key.value] = key.start_mark
-                else:
-                    _add_entry(frame, node, alias_span, aliases, text, source)
-                if build:
-                    frame[4][frame[5]] = value
-
-        if alias_span is None and isinstance(node, (SequenceNode, MappingNode)):
-            top = [node, None, None, {}, value, None]
-            stack.append(top)
-            top_items = node.value
-            top_seq = type(node) is SequenceNode
-            if anchor is not None:  # only an anchored node can be an alias's target
-                open_ids.add(id(node))
-            if len(stack) > MAX_DEPTH:
-                raise error(
-                    f"nesting deeper than {MAX_DEPTH} levels; gwconf does not edit such files",
-                    mark,
-                )
-        elif not stack:
-            break
-
-    get()  # DocumentEndEvent
-    event = get()
-    if type(event) is not StreamEndEvent:
-        raise error("gwconf edits single-document YAML only (found a second document)", event.start_mark)
-    ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
-    return _Tree(root, aliases, referenced, ref_starts, bool(anchors), data if build else None, build)
-
-
-def _alias_target(event: Any, anchors: dict[str, Node], open_ids: set[int], error: Any) -> Node:
-    """The node an alias refers to: it must be defined, and closed (no recursive YAML)."""
-    target = anchors.get(event.anchor)
-    if target is None:
-        raise error(f"found undefined alias *{event.anchor}", event.start_mark)
-    if id(target) in open_ids:
-        raise error(f"alias *{event.anchor} is inside its own anchor (recursive YAML)", event.start_mark)
-    return target
 
 
 def _add_entry(
@@ -1082,9 +829,11 @@ def _add_entry(
     aliases: dict[int, dict[Any, tuple[int, int]]],
     text: str,
     source: str,
+    building: bool,
 ) -> None:
     """Add the mapping entry (pending key, ``node``) to ``frame``; a duplicate key is refused, since
-    an edit could not tell which of the two the client reads."""
+    an edit could not tell which of the two the client reads. ``building``: the keys met are the
+    frame's data, and the caller adds this key's."""
     parent, key = frame[0], frame[1]
     j = len(parent.value)
     parent.value.append((key, node))
@@ -1095,8 +844,10 @@ def _add_entry(
     frame[1] = frame[2] = None
     identity = _key_value(key)
     if identity is not _NO_KEY:
-        first = frame[3].get(identity)
-        if first is not None:
+        if identity in frame[3]:  # the first such key, as the dict finds it (``is``, then ``==``)
+            first = next(
+                (k.start_mark for k, _ in parent.value if _key_value(k) in (identity,)), key.start_mark
+            )
             line, column = _line_col(text, key.start_mark)
             raise ParseError(
                 source,
@@ -1105,7 +856,8 @@ def _add_entry(
                 line,
                 column,
             )
-        frame[3][identity] = key.start_mark
+        if not building:
+            frame[3][identity] = key.start_mark
 
 
 def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tuple[Node, str]]:
