@@ -751,6 +751,10 @@ def test_duplicate_keys_are_refused(any_loader: str) -> None:
         ("a: 1\nb: !!int x\na: 2\n", "'a'", 1, 3, 1),  # met while building, found after
         ("a: 1\nb: !!int x\nc: 1\nc: 2\n", "'c'", 3, 4, 1),
         ("a: {b: 1, c: [2], b: 3}\n", "'b'", 1, 1, 19),
+        # a key written as an alias is named where the alias stands, not at its anchor
+        ("k: 1\nx: &v k\n*v : 2\n", "'k'", 1, 3, 1),
+        ("x: &v k\n*v : 1\nk: 2\n", "'k'", 2, 3, 1),
+        ("x: &v k\ny:\n  *v : 1\n  z: 0\n  *v : 2\n", "'k'", 3, 5, 3),
     ],
 )
 @pytest.mark.parametrize("build", [True, False])

@@ -834,21 +834,28 @@ def _add_entry(
     """Add the mapping entry (pending key, ``node``) to ``frame``; a duplicate key is refused, since
     an edit could not tell which of the two the client reads. ``building``: the keys met are the
     frame's data, and the caller adds this key's."""
-    parent, key = frame[0], frame[1]
+    parent, key, key_alias = frame[0], frame[1], frame[2]
     j = len(parent.value)
     parent.value.append((key, node))
-    if frame[2] is not None:
-        aliases.setdefault(id(parent), {})[(j, 0)] = frame[2]
+    if key_alias is not None:
+        aliases.setdefault(id(parent), {})[(j, 0)] = key_alias
     if alias_span is not None:
         aliases.setdefault(id(parent), {})[(j, 1)] = alias_span
     frame[1] = frame[2] = None
     identity = _key_value(key)
     if identity is not _NO_KEY:
         if identity in frame[3]:  # the first such key, as the dict finds it (``is``, then ``==``)
+            # a key written as an alias is where the alias stands, not where its anchor does
+            spans = aliases.get(id(parent), {})
             first = next(
-                (k.start_mark for k, _ in parent.value if _key_value(k) in (identity,)), key.start_mark
+                (
+                    spans.get((i, 0), (k.start_mark,))[0]
+                    for i, (k, _) in enumerate(parent.value)
+                    if _key_value(k) in (identity,)
+                ),
+                key.start_mark,
             )
-            line, column = _line_col(text, key.start_mark)
+            line, column = _line_col(text, key.start_mark if key_alias is None else key_alias[0])
             raise ParseError(
                 source,
                 f"duplicate key {identity!r} (first at line {_line_col(text, first)[0]}); "
