@@ -60,3 +60,62 @@ def test_an_entry_encoded_again_is_taken_from_the_kept_texts_whoever_else_holds_
     holder = entry["files"]["a"]  # another reference to a part of it
     encode({"version": 2, "clients": {"c": entry}})
     assert len(ledger._ENTRY_TEXT) == kept and holder
+
+
+class _Text(str):
+    pass
+
+
+class _Number(int):
+    pass
+
+
+odd_scalars = (
+    scalars
+    | st.floats()  # NaN and the infinities: json's own spelling
+    | st.sampled_from([-0.0, 1e300, 5e-324, 2**70, -(2**63)])
+    | st.text(alphabet='\x00\x1f"\\\u2028é\ud800 a', max_size=6)  # escapes, a lone surrogate
+    | st.builds(_Text, st.text(max_size=4))
+    | st.builds(_Number, st.integers())
+)
+odd_keys = st.text(max_size=6) | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
+odd_values = st.recursive(
+    odd_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        | st.dictionaries(odd_keys, inner, max_size=3)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(odd_values, st.sampled_from(["", "  ", "    "]))
+def test_dumps_indented_is_json_dumps_indent_2(value: object, start: str) -> None:
+    """The ledger's indenting encoder writes what json's writes, whatever the value holds (what
+    it does not write itself, json writes)."""
+    from gwconf.ledger import dumps_indented
+
+    assert dumps_indented(value, start) == json.dumps(value, indent=2, ensure_ascii=False).replace(
+        "\n", "\n" + start
+    )
+
+
+def test_dumps_indented_fails_as_json_does() -> None:
+    from gwconf.ledger import dumps_indented
+
+    looped: list[object] = []
+    looped.append(looped)
+    for bad in ({"a": object()}, {(1, 2): 1}, looped):
+        try:
+            json.dumps(bad, indent=2, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            expected: type[Exception] = type(exc)
+        try:
+            dumps_indented(bad)
+        except (TypeError, ValueError) as exc:
+            assert type(exc) is expected
+        else:
+            raise AssertionError(f"{bad!r} was encoded")
