@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import PurePosixPath
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -119,3 +121,19 @@ def test_dumps_indented_fails_as_json_does() -> None:
             assert type(exc) is expected
         else:
             raise AssertionError(f"{bad!r} was encoded")
+
+
+@settings(max_examples=300, deadline=None)
+@given(odd_values | st.builds(lambda v: {"p": PurePosixPath("/x"), "v": v}, odd_values))
+def test_value_hash_is_the_hash_of_json_dumps_sorted(value: object) -> None:
+    """``value_hash`` encodes with one kept encoder: the text (or error) json.dumps gives."""
+    from gwconf.fileio import sha256
+    from gwconf.ledger import value_hash
+
+    try:
+        expected = str(sha256(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode()))
+    except (TypeError, UnicodeEncodeError) as exc:  # keys that cannot be sorted, a lone surrogate
+        with pytest.raises(type(exc)):
+            value_hash(value)
+        return
+    assert value_hash(value) == expected
