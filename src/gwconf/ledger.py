@@ -259,8 +259,9 @@ def dumps_indented(value: Any, start: str = "") -> str:
     float, bool, None, keys str); anything else is json's own spelling (or error).
 
     json's indenting encoder is pure Python, a chain of generators per container: a first
-    ``apply --all`` encoded 36 new ledger entries with it, 27M instructions (issue 15). Here
-    each container is one join and each string json's C ``encode_basestring``."""
+    ``apply --all`` encodes 36 new ledger entries with it (``encode`` was 27M instructions of
+    the command, 9M fewer this way; issue 15). Here each container is one join and each string
+    json's C ``encode_basestring``."""
     from json.encoder import encode_basestring  # (C)
 
     try:
