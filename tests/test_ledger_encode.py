@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import PurePosixPath
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gwconf.formats import MISSING
-from gwconf.ledger import encode, value_hash
+from gwconf.ledger import encode
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
 values = st.recursive(
@@ -28,18 +31,6 @@ def test_encode_is_json_dumps_indent_2(data: dict) -> None:
     expected = json.dumps(data, indent=2, ensure_ascii=False)
     assert encode(data) == expected
     assert encode(data) == expected  # again, from the kept entry texts
-
-
-@settings(max_examples=300, deadline=None)
-@given(values | st.dates() | st.tuples(st.integers(), st.text(max_size=4)))
-def test_value_hash_is_the_sha256_of_sorted_json(value: object) -> None:
-    """The ledger's key hashes (written by earlier releases too) stay what they were: the encoder
-    made once gives ``json.dumps``'s text, non-JSON values (a TOML date) by ``str``."""
-    import hashlib
-
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    assert value_hash(value) == hashlib.sha256(text.encode()).hexdigest()
-    assert value_hash(MISSING) == hashlib.sha256(b"\x00missing").hexdigest()
 
 
 def test_a_real_ledger_round_trips(profile, gwconf, tmp_path) -> None:
@@ -73,3 +64,79 @@ def test_an_entry_encoded_again_is_taken_from_the_kept_texts_whoever_else_holds_
     holder = entry["files"]["a"]  # another reference to a part of it
     encode({"version": 2, "clients": {"c": entry}})
     assert len(ledger._ENTRY_TEXT) == kept and holder
+
+
+class _Text(str):
+    pass
+
+
+class _Number(int):
+    pass
+
+
+odd_scalars = (
+    scalars
+    | st.floats()  # NaN and the infinities: json's own spelling
+    | st.sampled_from([-0.0, 1e300, 5e-324, 2**70, -(2**63)])
+    | st.text(alphabet='\x00\x1f"\\\u2028é\ud800 a', max_size=6)  # escapes, a lone surrogate
+    | st.builds(_Text, st.text(max_size=4))
+    | st.builds(_Number, st.integers())
+)
+odd_keys = st.text(max_size=6) | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
+odd_values = st.recursive(
+    odd_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        | st.dictionaries(odd_keys, inner, max_size=3)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(odd_values, st.sampled_from(["", "  ", "    "]))
+def test_dumps_indented_is_json_dumps_indent_2(value: object, start: str) -> None:
+    """The ledger's indenting encoder writes what json's writes, whatever the value holds (what
+    it does not write itself, json writes)."""
+    from gwconf.ledger import dumps_indented
+
+    assert dumps_indented(value, start) == json.dumps(value, indent=2, ensure_ascii=False).replace(
+        "\n", "\n" + start
+    )
+
+
+def test_dumps_indented_fails_as_json_does() -> None:
+    from gwconf.ledger import dumps_indented
+
+    looped: list[object] = []
+    looped.append(looped)
+    for bad in ({"a": object()}, {(1, 2): 1}, looped):
+        try:
+            json.dumps(bad, indent=2, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            expected: type[Exception] = type(exc)
+        try:
+            dumps_indented(bad)
+        except (TypeError, ValueError) as exc:
+            assert type(exc) is expected
+        else:
+            raise AssertionError(f"{bad!r} was encoded")
+
+
+@settings(max_examples=300, deadline=None)
+@given(odd_values | st.builds(lambda v: {"p": PurePosixPath("/x"), "v": v}, odd_values))
+def test_value_hash_is_the_hash_of_json_dumps_sorted(value: object) -> None:
+    """``value_hash`` encodes with one kept encoder: the text (or error) json.dumps gives."""
+    from gwconf.fileio import sha256
+    from gwconf.ledger import value_hash
+
+    try:
+        expected = str(sha256(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode()))
+    except (TypeError, UnicodeEncodeError) as exc:  # keys that cannot be sorted, a lone surrogate
+        with pytest.raises(type(exc)):
+            value_hash(value)
+        return
+    assert value_hash(value) == expected
+    assert value_hash(MISSING) == hashlib.sha256(b"\x00missing").hexdigest()  # its own marker

@@ -35,6 +35,39 @@ def test_a_text_said_to_hold_no_run_matches_neither_run_pattern(text: str) -> No
         assert re.search(secrets._B64, text) is None
 
 
+def _long_runs_by_str(text: str) -> list[str] | None:
+    """``_long_runs`` as it was, with ``str.translate`` and ``str.split``: the byte tables must
+    give the same runs, and the same None, for every text."""
+    if len(text) < 32:
+        return []
+    if not text.isascii():
+        return None if max(map(len, text.translate(secrets._RUN_BREAKS).split()), default=0) >= 32 else []
+    found = []
+    for word in text.translate(secrets._RUN_BREAKS_BUT_DOT).split():
+        if len(word) >= 32:
+            first, *after_dots = word.split(".")
+            if len(first) >= 32:
+                found.append(first)
+            found += [run for run in after_dots if len(run) >= 32 and "+" in run]
+    return found
+
+
+@settings(max_examples=1500)
+@given(
+    st.one_of(
+        TEXT,
+        st.text(),
+        st.lists(st.sampled_from(["\u3000", "\u2028", "\x85", "\xa0", "é"]) | RUNS).map("".join),
+    )
+)
+@example("x" * 31 + "\u3000" + "y" * 31)  # a space outside ASCII splits a run
+@example("x" * 31 + "é")  # a character outside ASCII lengthens one
+@example("\x1c" + "a" * 40)  # ASCII's separators str.split splits at: spaces after the table
+@example("ab." + "c" * 33 + ".+" + "d" * 32)
+def test_long_runs_by_byte_tables_are_the_str_ones(text: str) -> None:
+    assert secrets._long_runs(text) == _long_runs_by_str(text)
+
+
 @settings(max_examples=1500)
 @given(TEXT)
 @example(".é" + "0123456789abcdef" * 2)  # a hex run after a character outside ASCII, after a "."

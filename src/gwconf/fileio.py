@@ -171,7 +171,8 @@ def atomic_write(
     that wrote in between gets its bytes back and the write is refused (``ConcurrentChange``).
     """
     folder = target.parent
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700 if secret else 0o777)
+    if not os.path.isdir(folder):  # (pathlib's mkdir raises and catches FileExistsError for one that is)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700 if secret else 0o777)
     if mode is None:
         umask = os.umask(0)
         os.umask(umask)

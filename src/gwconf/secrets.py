@@ -20,6 +20,7 @@ Threat model and reasons: docs/security.md.
 
 from __future__ import annotations
 
+import codecs
 import re
 from urllib.parse import quote, quote_plus
 
@@ -55,6 +56,13 @@ _RUN_BREAKS = {code: " " for code in range(128) if chr(code) not in _RUN_CHARS}
 # the same, with "." kept: both patterns look behind for a "." (a run right after one matches
 # neither, but for a hex run after a "+" inside it, which _HEX does not look behind for)
 _RUN_BREAKS_BUT_DOT = {code: space for code, space in _RUN_BREAKS.items() if code != ord(".")}
+# both as byte tables for ``_long_runs``: ``bytes.translate`` looks a byte up in 256, where
+# ``str.translate`` with a dict asks the dict for every character (23M instructions of a dry
+# run's 51 KB of output, issue 15)
+_RUN_TABLE = bytes(ord(_RUN_BREAKS.get(code, chr(code))) for code in range(128)) + bytes(range(128, 256))
+_RUN_TABLE_BUT_DOT = bytes(ord(_RUN_BREAKS_BUT_DOT.get(code, chr(code))) for code in range(128)) + bytes(
+    range(128, 256)
+)
 # every ASCII character but a hex digit made a space (``_may_hold_hex``)
 _NOT_HEX = {code: " " for code in range(128) if chr(code) not in "0123456789abcdefABCDEF"}
 
@@ -236,16 +244,29 @@ def _long_runs(text: str) -> list[str] | None:
     after a "."), and ran both patterns over its table: 2.3M instructions (issue 15)."""
     if len(text) < 32:
         return []
-    if not text.isascii():
-        return None if max(map(len, text.translate(_RUN_BREAKS).split()), default=0) >= 32 else []
+    if not text.isascii():  # each character outside ASCII as one byte: a run's unless a space
+        spelled = text.encode("ascii", _RUN_CHAR)
+        return None if max(map(len, spelled.translate(_RUN_TABLE).split()), default=0) >= 32 else []
     found = []
-    for word in text.translate(_RUN_BREAKS_BUT_DOT).split():
+    for word in text.encode("ascii").translate(_RUN_TABLE_BUT_DOT).split():
         if len(word) >= 32:
-            first, *after_dots = word.split(".")
+            first, *after_dots = word.split(b".")
             if len(first) >= 32:
-                found.append(first)
-            found += [run for run in after_dots if len(run) >= 32 and "+" in run]
+                found.append(first.decode("ascii"))
+            found += [run.decode("ascii") for run in after_dots if len(run) >= 32 and b"+" in run]
     return found
+
+
+def _run_char(error: UnicodeError) -> tuple[str, int]:
+    """The encoding error handler ``_long_runs`` spells a character outside ASCII with: a space
+    for one ``str.split`` splits at (U+3000, U+2028, ...), else a run's character ("A")."""
+    assert isinstance(error, UnicodeEncodeError)
+    chars = error.object[error.start : error.end]
+    return "".join(" " if char.isspace() else "A" for char in chars), error.end
+
+
+_RUN_CHAR = "gwconf.secrets.run-char"
+codecs.register_error(_RUN_CHAR, _run_char)
 
 
 def _may_hold_hex(runs: list[str] | None) -> bool:

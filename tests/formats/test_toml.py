@@ -517,10 +517,10 @@ def test_a_run_of_edits_reads_the_file_back_once(monkeypatch) -> None:
     doc.set(("profiles", "fast", "model"), "my-model")
     assert len(reads) == 1  # the load; the edits are not read back one by one
     doc.dump()
-    # read back whole once, for all of them (before, the few lines changed are read on their own:
-    # a key set in [profiles.fast] is not one that can be shown that way)
-    assert sum(n >= len(CODEX) for n in reads[1:]) == 1
-    assert sum(reads[1:]) < 2 * len(CODEX)
+    # read back once, for all of them, from the lines they changed alone (a value changed in
+    # place in [profiles.fast] too): never the whole file again
+    assert reads[1:] and all(n < len(CODEX) for n in reads[1:])
+    assert sum(reads[1:]) < len(CODEX)
     assert load("toml", doc.dump(), "x").data()["model_providers"]["gwconf"] == GWCONF_PROVIDER
 
 
@@ -1155,6 +1155,12 @@ _LOCAL_LINES = st.sampled_from(
         'name = "n"',
         "[profiles.p]",
         'model = "m"',
+        # values changed in place inside a table (``gwconf use``), and look-alikes
+        "a = 2",
+        'model = "n"',
+        "a.c = 3",
+        "a = { b = 1 }",
+        "b = 1",
     ]
 )
 
@@ -1202,6 +1208,35 @@ def test_reading_only_the_changed_lines_agrees_with_reading_everything(
     if got is None:
         return
     assert same_value(got, tomllib.loads(text)), (base, text)
+
+
+@pytest.mark.parametrize(
+    ("base", "new", "local"),
+    [
+        ('[t]\nmodel = "m"\nname = "n"\n[u]\na = 1\n', '[t]\nmodel = "x"\nname = "n"\n[u]\na = 1\n', True),
+        ('[p.q]\nmodel = "m"\n\n[p.r]\nmodel = "m"\n', '[p.q]\nmodel = "m"\n\n[p.r]\nmodel = "y"\n', True),
+        ("[t]\na = 1\nb = 2\n", "[t]\nb = 2\na = 1\n", False),  # the keys in another order
+        ("[t]\na = 1\n", "[t]\nc = 1\n", False),  # another key
+        ("[t]\na.b = 1\na.c = 2\n", "[t]\na.b = 5\na.c = 2\n", False),  # a part of a's value only
+        ("[[t]]\na = 1\n[[t]]\na = 2\n", "[[t]]\na = 1\n[[t]]\na = 3\n", False),  # an array of tables
+        ("[t]\na = 1\n[t.a2]\nb = 1\n", "[t]\na = 7\n[t.a2]\nb = 1\n", True),
+    ],
+)
+def test_values_changed_inside_a_table_are_read_from_their_lines(base: str, new: str, local: bool) -> None:
+    """``gwconf use`` changes a provider's base_url and model inside their tables: read back
+    from the changed lines, as tomllib reads the whole text (keys in place), where the old
+    lines held the whole of each key's value and the new ones the same keys; else whole."""
+    import tomllib
+
+    from gwconf.formats._base import same_value
+    from gwconf.formats.toml import _local_read, _sections
+
+    base_data = tomllib.loads(base)
+    got = _local_read(base, base_data, new, [changed_edit(base, new)], _sections(base))
+    assert (got is not None) == local
+    if got is not None:
+        assert same_value(got, tomllib.loads(new)) and list(got) == list(tomllib.loads(new))
+    assert base_data == tomllib.loads(base)  # the loaded data is left as it was
 
 
 @pytest.mark.parametrize(

@@ -94,3 +94,23 @@ def test_a_removed_file_has_its_folder_synced(tmp_path: Path, steps: list) -> No
     remove_file(target)
     assert not target.exists()
     assert steps == [("fsync folder", tmp_path.stat().st_ino)]
+
+
+@pytest.mark.parametrize("secret", [True, False])
+def test_the_folder_is_made_when_missing_and_a_file_in_its_place_is_refused(
+    tmp_path: Path, secret: bool
+) -> None:
+    """atomic_write makes a missing folder (0700 for a secret file), writes into one that is
+    there, and refuses a folder name that is a file, leaving that file as it was."""
+    target = tmp_path / "new" / "deeper" / "config.json"
+    atomic_write(target, b"{}\n", mode=None, secret=secret)
+    assert target.read_bytes() == b"{}\n"
+    if secret and os.name != "nt":
+        assert stat.S_IMODE(target.parent.stat().st_mode) == 0o700
+    atomic_write(target.parent / "other.json", b"[]\n", mode=None, secret=secret)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["config.json", "other.json"]
+    blocker = tmp_path / "blocker"
+    blocker.write_bytes(b"mine\n")
+    with pytest.raises(OSError):
+        atomic_write(blocker / "config.json", b"{}\n", mode=None, secret=secret)
+    assert blocker.read_bytes() == b"mine\n"

@@ -646,15 +646,20 @@ class _Base:
     top-level members start (``starts``, in order, from member ``first`` on; ``close``: the
     closing brace, or -1 when the members after the last in ``starts`` were never walked).
     Taken at the first splice from the walk the editor made on the mask read at load (forwards
-    from the first member, or back from the closing brace), before that mask is replaced."""
+    from the first member, or back from the closing brace), before that mask is replaced.
+    ``end``: the closing brace found from the end of that mask (the last character that is not
+    blank), whether or not the members before it were walked; -1 if there is none."""
 
-    __slots__ = ("close", "data", "first", "starts")
+    __slots__ = ("close", "data", "end", "first", "starts")
 
-    def __init__(self, data: dict[str, Any], starts: Sequence[int], close: int, first: int = 0) -> None:
+    def __init__(
+        self, data: dict[str, Any], starts: Sequence[int], close: int, first: int = 0, end: int = -1
+    ) -> None:
         self.data = data
         self.starts = starts  # of the members numbered ``first`` on
         self.close = close
         self.first = first
+        self.end = close if close >= 0 else end
 
 
 _WINDOW_DEPTH = 200  # deeper new values: the whole read decides (json's C scanner recurses)
@@ -760,16 +765,21 @@ def _read_window(base: str, top: _Base, new: str, edits: list[Edit], strict: boo
     if i < 0:
         return None
     j = bisect.bisect_left(starts, old_end, i + 1)
-    if j < len(starts):
+    last = j == len(starts)
+    if not last:
         stop = starts[j]
     elif top.close >= old_end:
         stop = top.close
+    elif top.end >= old_end:
+        # the members after the last one walked were never walked: the window runs on to the
+        # closing brace and holds every member from the ``i``th on
+        stop = top.end
+        j = len(top.data) - top.first
     else:
         return None
     start = starts[i]
     if stop - start > len(base) // 2 + 4096:
         return None  # most of the file: the whole read costs the same
-    last = j == len(starts)
     window = new[start : stop + delta] if strict else _mask_window(new, start, stop + delta)
     if window is None:
         return None
@@ -1802,8 +1812,16 @@ class JsonDocument:
                     return
                 break
             seen.append(child)
+        end = -1
+        if close < 0:  # the closing brace all the same: the mask's last character but blanks
+            masked = self._masked
+            end = len(masked) - 1
+            while masked[end] in " \t\r\n":
+                end -= 1
+            if masked[end] != "}":  # pragma: no cover - the mask reads as an object
+                end = -1
         # an array, not a list: the walk's int objects would keep its memory from being returned
-        self._base = _Base(data, array.array("q", [child[1] for child in seen]), close)
+        self._base = _Base(data, array.array("q", [child[1] for child in seen]), close, end=end)
 
     def _keep(
         self,

@@ -830,7 +830,12 @@ def _local_read(
         if old_start > first_header and any(
             row.kind == "other" for parts in (old_parts, new_parts) for row in parts[0].rows
         ):
-            return None  # keys before a header here would belong to the table above
+            # keys before a header here belong to the table above: only the values of its keys
+            # changed in place can be shown (``gwconf use`` moving a provider's base_url)
+            section = every()[bisect.bisect_right([s.start for s in every()], old_start) - 1]
+            if not _replaced_in_table(data, section, old_end, old_read, new_read, old_parts, new_parts):
+                return None
+            continue
         if len(old_parts) > 1 or len(new_parts) > 1:
             if old_end == size:
                 next_header = size
@@ -899,6 +904,42 @@ def _local_read(
                 return None  # (``a.b = 2`` above ``[a]`` makes the table twice: only headers may add)
             data[key] = {**data[key], **value}
     return data
+
+
+def _replaced_in_table(
+    data: dict[str, Any],
+    section: _Section,
+    old_end: int,
+    old_read: dict[str, Any],
+    new_read: dict[str, Any],
+    old_parts: list[_Section],
+    new_parts: list[_Section],
+) -> bool:
+    """Lines of key lines changed inside the section of one ``[table]`` (not an array of
+    tables'), neither old nor new lines holding a header: when they define the same keys in the
+    same order and each old value is the whole of that key's value in the table (so no line
+    elsewhere defines a part of it, with a dotted key or a header), the table reads as before
+    with the new values. ``data`` (the caller's copy at the top) gets them, each table on the
+    way copied. False when this cannot be shown."""
+    if len(old_parts) != 1 or len(new_parts) != 1 or not section.header or section.aot:
+        return False
+    if old_end > section.end or not old_read or list(old_read) != list(new_read):
+        return False
+    nodes = [data]
+    for key in section.path:
+        child = nodes[-1].get(key)
+        if type(child) is not dict:
+            return False
+        nodes.append(child)
+    table = nodes[-1]
+    if any(key not in table or not _same(table[key], value) for key, value in old_read.items()):
+        return False
+    value: dict[str, Any] = {**table, **new_read}  # the same keys: each keeps its place
+    for depth in range(len(section.path) - 1, -1, -1):
+        container = nodes[depth] if depth == 0 else dict(nodes[depth])
+        container[section.path[depth]] = value
+        value = container
+    return True
 
 
 def _defines(text: str, key: str) -> bool | None:
