@@ -116,39 +116,6 @@ def _trimmed_by_loops(old: list[str], new: list[str]) -> tuple[int, int]:
     return head, tail
 
 
-def _diff_of_middle(old: list[str], new: list[str], head: int, tail: int) -> list[str]:
-    """The diff ``unified_diff`` makes once it has the common start and end (its body)."""
-    from gwconf import plan
-
-    opcodes: list[tuple[str, int, int, int, int]] = [("equal", 0, head, 0, head)] if head else []
-    middle = difflib.SequenceMatcher(None, old[head : len(old) - tail], new[head : len(new) - tail])
-    for op, i1, i2, j1, j2 in middle.get_opcodes():
-        code = (str(op), i1 + head, i2 + head, j1 + head, j2 + head)
-        if op == "equal" and opcodes and opcodes[-1][0] == "equal":
-            code = ("equal", opcodes[-1][1], code[2], opcodes[-1][3], code[4])
-            opcodes.pop()
-        opcodes.append(code)
-    if tail:
-        code = ("equal", len(old) - tail, len(old), len(new) - tail, len(new))
-        if opcodes and opcodes[-1][0] == "equal":
-            code = ("equal", opcodes[-1][1], len(old), opcodes[-1][3], len(new))
-            opcodes.pop()
-        opcodes.append(code)
-    lines: list[str] = []
-    for group in plan._Opcodes(opcodes).get_grouped_opcodes(3):
-        if not lines:
-            lines += ["--- a/f\n", "+++ b/f\n"]
-        first, last = group[0], group[-1]
-        lines.append(f"@@ -{plan._range(first[1], last[2])} +{plan._range(first[3], last[4])} @@\n")
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                lines += [" " + line for line in old[i1:i2]]
-                continue
-            lines += ["-" + line for line in old[i1:i2]]
-            lines += ["+" + line for line in new[j1:j2]]
-    return lines
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     edited(REPEATED)
@@ -159,8 +126,10 @@ def _diff_of_middle(old: list[str], new: list[str], head: int, tail: int) -> lis
 @example((["a\n", "a\n"], ["a\n", "a\n", "a\n"]))  # one line more of a repeated line
 @example(([], ["x\n"]))
 def test_the_common_start_and_end_are_the_ones_the_loops_found(case: tuple[list[str], list[str]]) -> None:
-    """``unified_diff`` finds the lines the two files share at the start and the end in C; the
-    diff is the one the line-by-line loops gave (the same split of the middle for difflib)."""
+    """``unified_diff`` finds the lines the two files share at the start and the end in C: the
+    split the line-by-line loops gave (so difflib gets the same middle), and the diff applies."""
+    from gwconf import plan
+
     old, new = case
-    head, tail = _trimmed_by_loops(old, new)
-    assert unified_diff(old, new, "a/f", "b/f") == _diff_of_middle(old, new, head, tail)
+    assert plan._common_ends(old, new) == _trimmed_by_loops(old, new)
+    assert patched(old, unified_diff(old, new, "a/f", "b/f")) == new

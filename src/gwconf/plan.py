@@ -131,20 +131,8 @@ def unified_diff(old: list[str], new: list[str], fromfile: str, tofile: str) -> 
     that marks no line of the common start or end, and to difflib's own where no line repeats
     (where lines repeat neither is always the shorter: difflib takes the longest block first)."""
     import difflib
-    import itertools
-    import operator
 
-    # the common start and end, each line pair compared in C (``map`` and ``compress``): the
-    # Python loops over the lines of each file were 2-3M instructions of a dry run's 53 diffs
-    limit = min(len(old), len(new))
-    head = next(itertools.compress(itertools.count(), map(operator.ne, old, new)), limit)
-    rest = limit - head
-    tail = next(
-        itertools.compress(
-            itertools.count(), map(operator.ne, itertools.islice(reversed(old), rest), reversed(new))
-        ),
-        rest,
-    )
+    head, tail = _common_ends(old, new)
     opcodes: list[tuple[str, int, int, int, int]] = [("equal", 0, head, 0, head)] if head else []
     middle = difflib.SequenceMatcher(None, old[head : len(old) - tail], new[head : len(new) - tail])
     for op, i1, i2, j1, j2 in middle.get_opcodes():
@@ -173,6 +161,25 @@ def unified_diff(old: list[str], new: list[str], fromfile: str, tofile: str) -> 
             lines += ["-" + line for line in old[i1:i2]]
             lines += ["+" + line for line in new[j1:j2]]
     return lines
+
+
+def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many lines the two files share at the start, and then at the end. Each pair is
+    compared in C (``map`` and ``compress``): the Python loops over the lines of each file were
+    2-3M instructions of a dry run's 53 diffs."""
+    import itertools
+    import operator
+
+    limit = min(len(old), len(new))
+    head = next(itertools.compress(itertools.count(), map(operator.ne, old, new)), limit)
+    rest = limit - head
+    tail = next(
+        itertools.compress(
+            itertools.count(), map(operator.ne, itertools.islice(reversed(old), rest), reversed(new))
+        ),
+        rest,
+    )
+    return head, tail
 
 
 class _Opcodes:
