@@ -760,6 +760,15 @@ def _local_read(
             known = sections() if callable(sections) else sections
         return known
 
+    known_starts: list[int] | None = None
+
+    def starts_of_every() -> list[int]:
+        """Where each section starts, in order (listed once, for the spans' lookups)."""
+        nonlocal known_starts
+        if known_starts is None:
+            known_starts = [s.start for s in every()]
+        return known_starts
+
     spans: list[list[int]] = []
     for old_start, old_end, new_start, new_end in changed_regions(edits):
         line = base.rfind("\n", 0, old_start) + 1
@@ -817,7 +826,7 @@ def _local_read(
         elif old_start in (first_header, size):
             home_start = old_start  # a header's start, or the end of a text that reads whole: clean
         else:
-            starts = [s.start for s in every()]
+            starts = starts_of_every()
             home_start = starts[bisect.bisect_right(starts, old_start) - 1]
         if not _clean_at(base, home_start, old_start):
             return None
@@ -832,7 +841,7 @@ def _local_read(
         ):
             # keys before a header here belong to the table above: only the values of its keys
             # changed in place can be shown (``gwconf use`` moving a provider's base_url)
-            section = every()[bisect.bisect_right([s.start for s in every()], old_start) - 1]
+            section = every()[bisect.bisect_right(starts_of_every(), old_start) - 1]
             if not _replaced_in_table(data, section, old_end, old_read, new_read, old_parts, new_parts):
                 return None
             continue
@@ -840,7 +849,7 @@ def _local_read(
             if old_end == size:
                 next_header = size
             else:
-                starts = [s.start for s in every()]
+                starts = starts_of_every()
                 following = bisect.bisect_left(starts, old_end, 1)  # the first header from there on
                 next_header = starts[following] if following < len(starts) else size
             if not _only_notes(base, old_end, next_header):
