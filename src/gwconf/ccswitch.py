@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from gwconf import secrets, urls
 from gwconf.errors import ProfileError
+from gwconf.lazyre import lazy
 from gwconf.records import field, record
 
 CCSWITCH_APPS = {  # app -> the protocol family its endpoint speaks
@@ -49,8 +50,8 @@ REFUSED_CONTENT = {  # carried, never used: named in a warning
 }
 MAX_LINK = 16 * 1024
 MAX_FIELDS = 64
-_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}\Z")
-_KEY_CHARS = re.compile(r"[A-Za-z0-9_\-.:+/=~]+\Z")
+_FIELD_NAME = lazy(r"[A-Za-z][A-Za-z0-9_]{0,39}\Z")
+_KEY_CHARS = lazy(r"[A-Za-z0-9_\-.:+/=~]+\Z")
 
 
 @record

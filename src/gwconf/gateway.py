@@ -23,6 +23,7 @@ from urllib.parse import quote, urlsplit
 
 from gwconf import __version__, secrets, urls
 from gwconf.errors import ClientError, ExitCode
+from gwconf.lazyre import lazy
 from gwconf.records import field, record
 
 # verdict -> (label for people, exit code). A fixed set: scripts may rely on these names.
@@ -65,9 +66,9 @@ NO_DB_REMEDY = (
 )
 ROUTE_REMEDY = "Tell the gateway's operator, or pick another model"
 # a LiteLLM-style router answering 429 because every deployment of the model failed and rests
-_COOLDOWN_WORDS = re.compile(r"no deployments available|cooldown|cooling down", re.IGNORECASE)
+_COOLDOWN_WORDS = lazy(r"no deployments available|cooldown|cooling down", re.IGNORECASE)
 _MODEL_CODES = ("model_not_found", "model_not_available", "model_not_supported", "invalid_model")
-_MODEL_WORDS = re.compile(
+_MODEL_WORDS = lazy(
     r"model.*(not[ _]found|does not exist|not exist|not available|unavailable|not supported|unknown|"
     r"no available|not allowed|invalid)|(unknown|invalid|unsupported) model|no such model|^model: ",
     re.IGNORECASE | re.DOTALL,

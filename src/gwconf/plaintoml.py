@@ -16,14 +16,14 @@ characters TOML forbids. What is taken is only what TOML 1.0 defines one way: a 
 
 from __future__ import annotations
 
-import re
+from gwconf.lazyre import lazy
 
 TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
 if TYPE_CHECKING:
     from typing import Any
 
 # a bare key's characters, matched in C (a loop per character was a fifth of a 4 MB file's read)
-_BARE_RUN = re.compile(r"[A-Za-z0-9_-]*").match
+_BARE_RUN = lazy(r"[A-Za-z0-9_-]*")
 _DIGITS = frozenset("0123456789")
 # characters TOML refuses anywhere (comments included); "\r" only before "\n"; tab is allowed
 _FORBIDDEN = frozenset(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
@@ -119,7 +119,7 @@ def _key(line: str, pos: int) -> tuple[str, int]:
         if char == '"' and "\\" in key:
             raise _NotPlain
         return key, end + 1
-    found = _BARE_RUN(line, pos)  # ('*': a match, perhaps empty)
+    found = _BARE_RUN.match(line, pos)  # ('*': a match, perhaps empty)
     end = pos if found is None else found.end()
     if end == pos:
         raise _NotPlain

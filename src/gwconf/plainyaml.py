@@ -19,6 +19,10 @@ editor's over generated files (``tests/test_listing_paths.py``).
 
 from __future__ import annotations
 
+import re
+
+from gwconf.lazyre import lazy
+
 TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
 if TYPE_CHECKING:
     from typing import Any
@@ -319,35 +323,31 @@ def _flow_sequence(text: str) -> list[Any]:
 
 # PyYAML's implicit resolvers for plain scalars starting with a digit, a sign or a dot (YAML
 # 1.1, ``yaml/resolver.py``), compiled only when such a scalar is met
-_RESOLVERS: list[Any] = []
+_RESOLVERS = tuple(
+    lazy(pattern, re.X)
+    for pattern in (
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+            |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+            |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+            |[-+]?\.(?:inf|Inf|INF)
+            |\.(?:nan|NaN|NAN))$""",
+        r"""^(?:[-+]?0b[0-1_]+
+            |[-+]?0[0-7_]+
+            |[-+]?(?:0|[1-9][0-9_]*)
+            |[-+]?0x[0-9a-fA-F_]+
+            |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
+        r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+            |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+             (?:[Tt]|[ \t]+)[0-9][0-9]?
+             :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+             (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+    )
+)
 
 
 def _number_like(text: str) -> Any:
     """A plain scalar starting with a digit, sign or dot: a simple float as PyYAML makes it,
     text where none of PyYAML's number and date resolvers match, else ``_NotPlain``."""
-    if not _RESOLVERS:
-        import re
-
-        _RESOLVERS.extend(
-            re.compile(pattern, re.X)
-            for pattern in (
-                r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
-                    |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
-                    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
-                    |[-+]?\.(?:inf|Inf|INF)
-                    |\.(?:nan|NaN|NAN))$""",
-                r"""^(?:[-+]?0b[0-1_]+
-                    |[-+]?0[0-7_]+
-                    |[-+]?(?:0|[1-9][0-9_]*)
-                    |[-+]?0x[0-9a-fA-F_]+
-                    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
-                r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-                    |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
-                     (?:[Tt]|[ \t]+)[0-9][0-9]?
-                     :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
-                     (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
-            )
-        )
     floats, ints, dates = _RESOLVERS
     if floats.match(text):
         if "_" in text or ":" in text or text[-1] in "fFN" or not _all_digits(text.lstrip("+-")[:1]):

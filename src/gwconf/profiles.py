@@ -421,7 +421,7 @@ class ParsedTexts:
         if key is None:
             entry: dict[str, Any] = {"text": text, "data": data}
         else:
-            place = re.search(_INLINE_KEY, text, re.MULTILINE) if isinstance(key, str) else None
+            place = _INLINE_KEY.search(text) if isinstance(key, str) else None
             if place is None or place.group("value") != key or text.count(key) != 1:
                 return  # written some other way: parsed each time
             rest = {k: v for k, v in data.items() if k != "key"}
@@ -462,7 +462,7 @@ class ParsedTexts:
 _KEY_VALUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=:-")
 _PROBE = "gwconf-probe-0123456789"
 # ``key = "…"`` alone on its line, as ``Profile.to_toml`` writes it
-_INLINE_KEY = r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$'  # compiled on first use
+_INLINE_KEY = lazy(r'^key[ \t]*=[ \t]*"(?P<value>[A-Za-z0-9._~+/=:\-]+)"[ \t]*\r?$', re.MULTILINE)
 
 
 def _read_as(entry: dict[str, Any], text: str) -> dict[str, Any] | None:

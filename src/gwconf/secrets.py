@@ -78,7 +78,7 @@ _ABOUT = frozenset(
      "location", "label", "provider", "status", "expires", "expiry", "at", "ttl", "mask", "shape",
      "problems", "findings", "store", "sent", "storage", "scheme", "verdict"}
 )  # fmt: skip
-_WORDS = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+"
+_WORDS = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 # a line that may hold a secret's name (``is_secret_name`` decides): only those lines meet the
 # name patterns, so the many other lines of a big diff cost one quick search each
@@ -103,7 +103,7 @@ _BARE_NAME = (
 )
 _FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
-_ENV_NAME = r"[A-Z][A-Z0-9_]*\Z"
+_ENV_NAME = lazy(r"[A-Z][A-Z0-9_]*\Z")
 # The name patterns above compile on first use: a printed line meets them only when it holds a
 # secret-ish word and the character each needs, so most commands never compile them (2 ms of
 # ``status``, issue 15). Each with what it cannot match without: (pattern, texts of which the
@@ -130,7 +130,7 @@ def mask(key: str | None) -> str:
 def is_secret_name(name: str) -> bool:
     """Whether a setting called ``name`` holds a secret: ``apiKey``, ``API-KEY``, ``refresh_token``
     yes; ``key_origin``, ``api_key_env``, ``max_tokens`` no."""
-    words = [w.lower() for w in re.findall(_WORDS, name)]
+    words = [w.lower() for w in _WORDS.findall(name)]
     if not words or words[-1] in _ABOUT:
         return False
     return any(w in SECRET_WORDS for w in words)
@@ -144,7 +144,11 @@ def _is_reference(value: str) -> bool:
         ("$", "{env:", "{{", "env:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")
     ):
         return True
-    return bool(re.match(_ENV_NAME, value)) or value.replace(".", "", 1).isdigit()
+    return bool(_ENV_NAME.match(value)) or value.replace(".", "", 1).isdigit()
+
+
+_SHELL_QUOTED = lazy(r"([\\\"$`])")  # what a backslash escapes inside shell and dotenv double quotes
+_PERCENT_ESCAPE = lazy(r"%[0-9A-F]{2}")
 
 
 def encodings(key: str) -> set[str]:
@@ -155,12 +159,15 @@ def encodings(key: str) -> set[str]:
 
         forms.update((json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1]))
     forms.add(key.replace("'", "''"))  # YAML single-quoted
-    forms.add(re.sub(r"([\\\"$`])", r"\\\1", key))  # dotenv / shell double-quoted
+    forms.add(_SHELL_QUOTED.sub(r"\\\1", key))  # dotenv / shell double-quoted
     forms.add(key.replace("'", "'\\''"))  # POSIX shell single-quoted
     forms.add(key.replace("\\", "\\\\").replace("'", "\\'"))  # fish
     for url in (quote(key, safe=""), quote(key), quote_plus(key)):
-        forms.update((url, re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), url)))
+        forms.update((url, _PERCENT_ESCAPE.sub(lambda m: m.group().lower(), url)))
     return {f for f in forms if len(f) >= 4}
+
+
+_AUTH_SCHEME = lazy(r"(?:Bearer|Basic|Token)[ \t]+")
 
 
 def _mask_value(match: re.Match[str]) -> str:
@@ -170,7 +177,7 @@ def _mask_value(match: re.Match[str]) -> str:
     quote_char = value[:1] if value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0] else ""
     inner = value[1:-1] if quote_char else value
     lead = ""
-    scheme = re.match(r"(?:Bearer|Basic|Token)[ \t]+", inner)
+    scheme = _AUTH_SCHEME.match(inner)
     if scheme:
         lead, inner = scheme.group(), inner[scheme.end() :]
     if _is_reference(inner):
@@ -356,7 +363,7 @@ def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:
 
 
 # Characters gateways use in keys: letters, digits and the URL-safe / base64 punctuation.
-_KEY_CHARS = r"[A-Za-z0-9._~+/=:\-]"
+_KEY_CHARS = lazy(r"[A-Za-z0-9._~+/=:\-]")
 
 
 def key_problems(key: str) -> list[str]:
@@ -370,7 +377,7 @@ def key_problems(key: str) -> list[str]:
         problems.append("contains a space")
     if any(ch in key for ch in "\"'`"):
         problems.append("contains quotes (copied with characters extra?)")
-    odd = sorted({ch for ch in key.strip() if not re.match(_KEY_CHARS, ch) and ch not in "\"'` \t\r\n"})
+    odd = sorted({ch for ch in key.strip() if not _KEY_CHARS.match(ch) and ch not in "\"'` \t\r\n"})
     if odd:
         shown = " ".join(ch if ch.isprintable() else repr(ch) for ch in odd)
         problems.append(f"contains characters no gateway issues in a key ({shown})")

@@ -35,7 +35,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
 from gwconf.errors import ClientError
-from gwconf.formats import Document
+from gwconf.formats import Document, lazy
 from gwconf.paths import Env
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
@@ -58,7 +58,7 @@ RESTAMPED: tuple[str, ...] = ()
 
 SECRET_NAME = "GWCONF_API_KEY"
 SECRET_REF = "${{ secrets." + SECRET_NAME + " }}"
-_SECRET_PATTERN = r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}"
+_SECRET_PATTERN = lazy(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -179,7 +179,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
     reading.model = entry.get("model")
     raw = entry.get("apiKey")
-    match = re.fullmatch(_SECRET_PATTERN, str(raw or "").strip())
+    match = _SECRET_PATTERN.fullmatch(str(raw or "").strip())
     if match:
         name = match.group(1)
         value = env.get(name) or dotenv.get((name,), None)

@@ -118,7 +118,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.model, _ = value("DEFAULT_MODEL")
     f = reading.findings
     if vendor and vendor.lower() != "openai":
-        prefix = re.sub(r"\s+", "_", vendor.strip().upper()) + "_"
+        prefix = "_".join(vendor.upper().split()) + "_"
         base, _ = value(f"{prefix}API_BASE_URL")
         reading.base_url = base or (VENDOR_DEFAULT_BASE if prefix == PREFIX else None)
         reading.api_key, reading.key_origin = value(f"{prefix}API_KEY")

@@ -293,12 +293,23 @@ _BEGIN, _END = "# >>> gwconf >>>", "# <<< gwconf <<<"
 _INTERACTIVE_ONLY = lazy(r"^\s*\*\)\s*return|\[\[?\s*-z\s+\"?\$PS1\"?\s*\]\]?\s*&&\s*return", re.M)
 
 
-def _assigns(fmt: str, name: str) -> re.Pattern[str]:
-    if fmt == "fish":
-        return re.compile(rf"^\s*set\s+(?:-\S+\s+)*{name}(?:\s|$)", re.M)
+# Assignments of a variable, its name the pattern's group (PowerShell's either group: its names
+# ignore case). One pattern a format, whatever the names, so ``_outside_block`` builds none.
+_ASSIGNMENTS = {
+    "fish": lazy(r"^\s*set\s+(?:-\S+\s+)*([A-Za-z_][A-Za-z0-9_]*)(?:\s|$)", re.M),
+    "powershell": lazy(
+        r"^\s*\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=|SetEnvironmentVariable\(\s*['\"]([A-Za-z_][A-Za-z0-9_]*)['\"]",
+        re.M | re.I,
+    ),
+    "shellrc": lazy(r"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)=", re.M),
+}
+
+
+def _assigned(fmt: str, text: str) -> set[str]:
+    """The names ``text`` assigns a value to (PowerShell's upper-cased)."""
     if fmt == "powershell":
-        return re.compile(rf"^\s*\$env:{name}\s*=|SetEnvironmentVariable\(\s*['\"]{name}['\"]", re.M | re.I)
-    return re.compile(rf"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?{name}=", re.M)
+        return {(m.group(1) or m.group(2)).upper() for m in _ASSIGNMENTS[fmt].finditer(text)}
+    return {m.group(1) for m in _ASSIGNMENTS.get(fmt, _ASSIGNMENTS["shellrc"]).finditer(text)}
 
 
 def _outside_block(
@@ -312,13 +323,14 @@ def _outside_block(
         before, after = text[:begin], text[end:]
     else:
         before, after = text, ""
-    found = []
+    found: list[Finding] = []
+    if not any(name in text for name in names) and file.format != "powershell":
+        return found  # nothing to look for (issue 15): PowerShell's names ignore case
+    fold = str.upper if file.format == "powershell" else str
+    assigned_after, assigned_before = _assigned(file.format, after), _assigned(file.format, before)
     for name in names:
-        if name not in text and file.format != "powershell":  # no pattern to compile (issue 15)
-            continue  # (PowerShell's is matched without case)
-        pattern = _assigns(file.format, name)
         where = shown(file.path, env)
-        if pattern.search(after):
+        if fold(name) in assigned_after:
             found.append(
                 Finding(
                     "warning",
@@ -327,7 +339,7 @@ def _outside_block(
                     f"remove or move the later {name} line in {where} (gwconf never edits outside its block)",
                 )
             )
-        elif pattern.search(before) and begin >= 0:
+        elif fold(name) in assigned_before and begin >= 0:
             found.append(
                 Finding(
                     "info", "override", f"{where} also sets {name} above the gwconf block (the block wins)."

@@ -53,6 +53,11 @@ __all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dot
 
 NAME_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # names a shell can export: the only ones gwconf adds
 BARE_RE = lazy(r"[A-Za-z0-9_./:@+-]+\Z")
+_DOUBLE_SPECIAL = lazy(r'["$`\r]')
+_DOUBLE_ESCAPE = lazy(r"\\[\\'\"abfnrtv$`\n]")
+_CRLF = lazy("\r\n")
+_LINE = lazy(r"[^\n]+")
+_COMMENT_AHEAD = lazy(r"[ \t]*#")
 
 # -- python-dotenv 1.2 (dotenv/parser.py), on text with universal newlines -------------------------
 _PY_MULTILINE_WS = total(r"\s*", re.M)
@@ -127,9 +132,9 @@ def _single_ok(value: str) -> bool:
 def _double_ok(value: str) -> bool:
     """A double-quoted value reads as value in all three: no ", $ or `, and a backslash only before a character
     that none of them decodes after it."""
-    if re.search(r'["$`\r]', value) or value.endswith("\\"):
+    if _DOUBLE_SPECIAL.search(value) or value.endswith("\\"):
         return False
-    return not re.search(r"\\[\\'\"abfnrtv$`\n]", value)
+    return not _DOUBLE_ESCAPE.search(value)
 
 
 def quote(value: str) -> str:
@@ -192,7 +197,7 @@ class DotenvDocument(NamedValues):
         # offset in that text back to the file (a CRLF is one character shorter there).
         if "\r" in text:
             norm = text.replace("\r\n", "\n")
-            crlf = [m.start() - k for k, m in enumerate(re.finditer("\r\n", text))]
+            crlf = [m.start() - k for k, m in enumerate(_CRLF.finditer(text))]
             norm = norm.replace("\r", "\n")
         else:  # the usual file: the same offsets
             norm, crlf = text, []
@@ -293,7 +298,7 @@ class DotenvDocument(NamedValues):
         return found
 
     def _npm_skipped(self, gap: str, at: int, text: str, shift: Any) -> None:
-        for line in re.finditer(r"[^\n]+", gap):
+        for line in _LINE.finditer(gap):
             body = line.group().strip(_JS_CHARS)
             if body and not body.startswith("#") and "=" not in body and not _BARE_EXPORT.match(body):
                 pos = at + line.start() + line.group().index(body[0])
@@ -324,7 +329,7 @@ class DotenvDocument(NamedValues):
                 ):
                     start = blanks  # `A=  x` becomes `A=v`: a shell would run `v` with A empty
                 token = _requote(value, old[:1] if old[:1] in ("'", '"') else "")
-                if not token and re.match(r"[ \t]*#", self._text[end:]):
+                if not token and _COMMENT_AHEAD.match(self._text, end):
                     token = "''"  # python-dotenv would read `A=  # note` as "# note"
                 if self._text[end : end + 1] == "#":
                     token += " "  # a shell would read `A='v'# c` as `v#`

@@ -28,7 +28,6 @@ import contextlib
 import itertools
 import json
 import marshal
-import re
 from collections.abc import Callable, Iterator, Sequence
 from json.decoder import JSONDecodeError
 
@@ -359,6 +358,7 @@ def _blanked(text: str, starts: Sequence[int], ends: Sequence[int]) -> str:
 
 
 _SPACES = lazy(" +")
+_PLAIN_PATH_PART = lazy(r"[A-Za-z_$][\w$-]*")  # shown bare in a path, else quoted
 
 
 def _blank_runs(piece: str, masked_piece: str) -> list[tuple[int, int]] | None:
@@ -945,7 +945,7 @@ def _show_path(path: KeyPath) -> str:
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif re.fullmatch(r"[A-Za-z_$][\w$-]*", part):
+        elif _PLAIN_PATH_PART.fullmatch(part):
             out += ("." if out else "") + part
         else:
             out += f"[{_dumps(part)}]"

@@ -16,8 +16,6 @@ value cannot fake an end marker.
 
 from __future__ import annotations
 
-import re
-
 from gwconf.errors import WriteRefused
 from gwconf.formats._base import (
     Edit,
@@ -26,6 +24,7 @@ from gwconf.formats._base import (
     Op,
     changed_edit,
     detect_eol,
+    lazy,
     never_reads_as,
     reread_from_scratch,
 )
@@ -39,12 +38,14 @@ BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
 NOTE = "# managed by gwconf: `gwconf restore shell` removes this block"
 
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+NAME_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # PowerShell treats the typographic single quotes as quote characters too (a security classic).
 PS_QUOTES = "'\u2018\u2019\u201a\u201b"
 # POSIX characters that need no quoting at all in an existing value.
-_POSIX_BARE = re.compile(r"[A-Za-z0-9_./:@%+,=#-]")  # '#' inside a word is not a comment
-_FISH_BARE = re.compile(r"[A-Za-z0-9_./:@%+,=-]")
+_POSIX_BARE = lazy(r"[A-Za-z0-9_./:@%+,=#-]")  # '#' inside a word is not a comment
+_FISH_BARE = lazy(r"[A-Za-z0-9_./:@%+,=-]")
+_FISH_FLAGS = lazy(r"(-gx|-xg|--global|--export|-g|-x)(?=[ \t])")
+_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def load(text: str, source: str, *, fmt: str = "shellrc") -> ShellBlockDocument:
@@ -339,9 +340,8 @@ def _read_fish(text: str, pos: int) -> tuple[str, str, int]:
     if not text.startswith("set", i) or i + 3 >= len(text) or text[i + 3] not in " \t":
         raise _Malformed("expected 'set -gx NAME value' in the gwconf block", i)
     i = _skip_blanks(text, i + 3)
-    flags = re.compile(r"(-gx|-xg|--global|--export|-g|-x)(?=[ \t])")
     seen = ""
-    while m := flags.match(text, i):
+    while m := _FISH_FLAGS.match(text, i):
         seen += m.group(1)
         i = _skip_blanks(text, m.end())
     if not ("g" in seen and "x" in seen):
@@ -410,7 +410,7 @@ _READERS = {"shellrc": _read_posix, "fish": _read_fish, "powershell": _read_powe
 
 
 def _read_name(text: str, i: int) -> tuple[str, int]:
-    m = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(text, i)
+    m = _NAME.match(text, i)
     if not m:
         raise _Malformed("expected a variable name", i)
     return m.group(0), m.end()
@@ -439,7 +439,10 @@ def _finish_line(text: str, i: int) -> int:
 
 def _line_starts(text: str) -> list[int]:
     starts = [0] if text else []
-    starts += [m.end() for m in re.finditer("\n", text) if m.end() < len(text)]
+    at = text.find("\n")
+    while 0 <= at < len(text) - 1:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
     return starts
 
 

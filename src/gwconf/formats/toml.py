@@ -147,6 +147,8 @@ class _Section:
 _LEX_SPECIAL = lazy(r"""[#"'\[\]{}]""")
 _BASIC_REST = lazy(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*')  # a basic string's body, escapes skipped
 _LITERAL_REST = lazy(r"[^'\n]*")
+_NOT_LITERAL = lazy(r"['\x00-\x08\x0a-\x1f\x7f]")  # what a literal string cannot hold
+_BARE_LF = lazy(r"(?<!\r)\n")
 _ML_BASIC_BODY = lazy(r'(?:[^"\\]|\\[\s\S]|"(?!""))*')
 
 
@@ -663,7 +665,7 @@ def _render_scalar(value: Any, literal: bool = False) -> str | None:
         return str(value)
     if not isinstance(value, str):
         return None
-    if literal and not re.search(r"['\x00-\x08\x0a-\x1f\x7f]", value):
+    if literal and not _NOT_LITERAL.search(value):
         return f"'{value}'"
     out = []
     for char in value:
@@ -982,7 +984,7 @@ def _inline_item(value: Any, old: Any = None) -> Any:
         isinstance(value, str)
         and isinstance(old, String)
         and old.type == StringType.SLL
-        and not re.search(r"['\x00-\x08\x0a-\x1f\x7f]", value)
+        and not _NOT_LITERAL.search(value)
     ):
         return tomlkit.string(value, literal=True)
     return tomlkit.item(value)
@@ -1181,7 +1183,7 @@ class TomlDocument:
         self.original = self._text = text
         self.edits: list[Edit] = []
         # new lines from tomlkit are bare LF; turn them into CRLF only in a pure-CRLF file
-        self._crlf = self.eol == "\r\n" and not re.search(r"(?<!\r)\n", text)
+        self._crlf = self.eol == "\r\n" and not _BARE_LF.search(text)
         self._final = _final_newlines(text)
         self.source = source
         # (text, its sections, how many edits it had), latest last
@@ -1645,7 +1647,7 @@ class TomlDocument:
     def _normalize(self, text: str) -> str:
         """Bare LF from tomlkit -> CRLF in a CRLF file; the original final-newline state."""
         if self._crlf:
-            text = re.sub(r"(?<!\r)\n", "\r\n", text)
+            text = _BARE_LF.sub("\r\n", text)
         if self._final is None:
             return text
         body, final = _split_final(text)

@@ -999,6 +999,9 @@ def _construct_how(tree: _Tree, text: str, source: str) -> tuple[Any, bool]:
 # Reading an edited text back from the lines that changed.
 
 _DOCUMENT_LINE = lazy(r"^(?:---|\.\.\.|%)", re.M)
+_BLOCK_HEADER = lazy(r"[^|>]*[|>]([-+0-9]*)")  # a block scalar's indicator and chomping
+_DASH = lazy(r"- +")
+_TRAILING_COMMENT = lazy(r"[ \t]*#[^\r\n]*")
 
 
 def _line_of(text: str, pos: int) -> int:
@@ -1583,7 +1586,7 @@ class YamlDocument:
 
     def _keeps(self, node: ScalarNode) -> bool:
         header = self._text[node.start_mark : self._after_line(node.start_mark + 1)]
-        match = re.match(r"[^|>]*[|>]([-+0-9]*)", header)
+        match = _BLOCK_HEADER.match(header)
         return bool(match and "+" in match.group(1))
 
     def _dash(self, seq: SequenceNode, k: int) -> int:
@@ -1675,7 +1678,7 @@ class YamlDocument:
                         isinstance(item, (MappingNode, SequenceNode)) and item.flow_style
                     ):
                         between = self._text[self._dash(node, k) : item.start_mark]
-                        if re.fullmatch(r"- +", between):
+                        if _DASH.fullmatch(between):
                             dash = between
                     todo.append(item)
         self._style_cache = (step or 2, 2 if seq_indent is None else seq_indent, dash or "- ")
@@ -1902,7 +1905,7 @@ class YamlDocument:
             pad = " " * len(pad)
         item_start, _ = self._span(node, last, node.value[last])
         dash_text = self._text[dash:item_start]
-        if not re.fullmatch(r"- +", dash_text):
+        if not _DASH.fullmatch(dash_text):
             dash_text = "- "
         pos = self._after_block(step.parent, step.slot, node)
         self._insert_lines(pos, self._item_lines(value, pad, dash_text))
@@ -1957,7 +1960,7 @@ class YamlDocument:
             if isinstance(parent, MappingNode) and block_coll:
                 colon_end = self._colon_end(parent, slot[0])
                 # a comment on the key's line stays there: ``k: new  # note``
-                tail = re.match(r"[ \t]*#[^\r\n]*", text[colon_end : self._after_line(colon_end)])
+                tail = _TRAILING_COMMENT.match(text[colon_end : self._after_line(colon_end)])
                 self._splice(colon_end, trim_end, " " + new + (tail.group() if tail else ""))
             else:
                 self._splice(start, trim_end if (block_coll or block_scalar) else end, space + new)
@@ -1978,7 +1981,7 @@ class YamlDocument:
                 if isinstance(node, SequenceNode):
                     first = self._dash(node, 0)
                     dash_text = text[first : self._span(node, 0, node.value[0])[0]]
-                    dash = dash_text if re.fullmatch(r"- +", dash_text) else None
+                    dash = dash_text if _DASH.fullmatch(dash_text) else None
             joined = eol.join(self._block_lines(value, " " * col, dash))
             if block_coll and start == self._body_start(node):
                 self._splice(self._line_start(start), trim_end, joined)
