@@ -1,6 +1,6 @@
 """The order of what reaches the disk in one client's write: its backups and journal are
 fsynced (their folders once each) before the first file of the client is replaced, and the
-ledger (the commit point) after every replaced file. The syscalls are watched through the
+ledger (the commit point) after every replaced file and each replaced file's folder (once). The syscalls are watched through the
 audit hook that ``os.replace`` and ``os.rename`` raise and a recording ``os.fsync`` wrapper:
 the gwconf code runs unchanged."""
 
@@ -68,3 +68,7 @@ def test_backups_and_journal_reach_the_disk_before_the_first_replace_and_the_led
     commit = next(i for i, (kind, path) in enumerate(events) if kind == "rename" and path == ledger)
     assert commit > last_replace
     assert ("fsync", str(codex.resolve())) in events[last_replace:commit], "the replaced files' folder"
+    replacing = [
+        path for kind, path in events[first_replace:commit] if kind == "fsync" and os.path.isdir(path)
+    ]
+    assert replacing.count(str(codex.resolve())) == 1, f"one fsync for both files' folder: {replacing}"

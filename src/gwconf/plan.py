@@ -965,18 +965,21 @@ def _write_clients(
         write_private(journal, json.dumps(_journal(ready, prepared, copies, staged)).encode())
     done = []
     try:
-        for plan in ready:
-            try:
-                _replace_all(prepared[plan.client.id])
-            except GwconfError as exc:  # this client's files are back as they were
-                refused[plan.client.id] = exc
-            else:
-                done.append(plan)
-        if done and len(done) < len(ready):
-            # the journal names only what lands: its staged ledger is what decides, after a kill,
-            # whether this run was committed (a refused client's files are as they were already)
-            staged = _staged_ledger(ledger, done, prepared, profile)
-            write_private(journal, json.dumps(_journal(done, prepared, copies, staged)).encode())
+        # the second barrier: every rename durable before the commit, each folder fsynced once
+        # (a client's two files in one folder, or two clients', took one fsync each)
+        with deferred_dir_syncs():
+            for plan in ready:
+                try:
+                    _replace_all(prepared[plan.client.id])
+                except GwconfError as exc:  # this client's files are back as they were
+                    refused[plan.client.id] = exc
+                else:
+                    done.append(plan)
+            if done and len(done) < len(ready):
+                # the journal names only what lands: its staged ledger is what decides, after a
+                # kill, whether this run was committed (a refused client's files are as they were)
+                staged = _staged_ledger(ledger, done, prepared, profile)
+                write_private(journal, json.dumps(_journal(done, prepared, copies, staged)).encode())
     except BaseException:  # interrupted: every client replaced so far is put back as it was
         for plan in reversed(done):
             _put_back_all([item.change for item in prepared[plan.client.id]])
