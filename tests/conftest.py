@@ -10,6 +10,7 @@ import fcntl
 import os
 import pathlib
 import pwd
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,6 +29,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="more examples for the property and stateful tests (tests/stateful: x10)",
     )
+
+
+# A gateway key's shape: what a failed test's report must not show whole. Test logs are logs (CI
+# prints them), and an assertion such as ``assert KEY not in text`` puts the key in its report
+# through pytest's introspection, more than once ("where" lines), and the text around it; a
+# long value's repr is cut in the middle ("sk-gwc...456789abcdef").
+_KEY_SHAPE = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:[A-Za-z0-9_\-]*\.\.\.[A-Za-z0-9_\-]+|[A-Za-z0-9_\-]{8,})")
+
+
+def _masked(text: str) -> str:
+    return _KEY_SHAPE.sub(lambda m: f"sk-…{m.group()[-4:]}", text)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test's report (its traceback and captured output) with every key masked as
+    gwconf masks it (``sk-…last4``)."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.failed and report.longrepr is not None:
+        text = str(report.longrepr)
+        if _KEY_SHAPE.search(text):
+            crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
+            # a text report's first line is the one the summary shows: the error, not "def test_..."
+            report.longrepr = _masked(f"{crash.splitlines()[0]}\n\n{text}" if crash else text)
+    report.sections = [(title, _masked(content)) for title, content in report.sections]
 
 
 REAL_HOME = pathlib.Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
