@@ -8,8 +8,9 @@ few of them, so each is a ``LazyPattern`` that compiles when first used. This mo
 A pattern's first use skips even that compile when ``gwconf._regex_code`` holds its compiled
 form for this interpreter: scripts/gen-regex-code stores what ``re``'s compiler makes of every
 pattern gwconf names (the SRE code, its groups and flags), and ``_sre.compile``, C, builds the
-pattern from it in microseconds. The table is used only on the interpreter it was made by (cache
-tag, SRE magic number, code size and byte order); ``_sre`` checks the code it is given; anything else compiles as before.
+pattern from it in microseconds. The table is used only on the interpreter it was made by
+(cache tag, SRE magic number, code size and byte order), ``_sre`` checks the code it is given,
+and anything else compiles as before.
 """
 
 from __future__ import annotations
