@@ -60,7 +60,7 @@ def test_a_pattern_the_table_lacks_compiles_as_before() -> None:
 
 def test_another_interpreters_table_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     pattern, flags = next(iter(_regex_code.CODES))
-    monkeypatch.setattr(_regex_code, "BUILT_FOR", ("cpython-39", 20171005, 4))
+    monkeypatch.setattr(_regex_code, "BUILT_FOR", ("cpython-39", 0x030912F0, 20171005, 4, "little"))
     monkeypatch.setattr(lazyre, "_table", None)
     assert lazyre.precompiled(pattern, flags) is None
     assert LazyPattern(pattern, flags).compiled() == re.compile(pattern, flags)

@@ -9,8 +9,8 @@ A pattern's first use skips even that compile when ``gwconf._regex_code`` holds 
 form for this interpreter: scripts/gen-regex-code stores what ``re``'s compiler makes of every
 pattern gwconf names (the SRE code, its groups and flags), and ``_sre.compile``, C, builds the
 pattern from it in microseconds. The table is used only on the interpreter it was made by
-(cache tag, SRE magic number, code size and byte order), ``_sre`` checks the code it is given,
-and anything else compiles as before.
+(cache tag, exact version: a patch release may mend the compiler; SRE magic number, code size
+and byte order), ``_sre`` checks the code it is given, and anything else compiles as before.
 """
 
 from __future__ import annotations
@@ -86,5 +86,5 @@ def _load_table() -> dict[tuple[str, int], tuple[Any, ...]]:
 
     from gwconf._regex_code import BUILT_FOR, CODES
 
-    here = (sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE, sys.byteorder)
+    here = (sys.implementation.cache_tag, sys.hexversion, _sre.MAGIC, _sre.CODESIZE, sys.byteorder)
     return CODES if here == BUILT_FOR else {}
