@@ -118,3 +118,13 @@ def test_the_digest_of_a_big_value_is_its_own() -> None:
     b = BIG[:-1] + b"?"
     assert sha256(a) == sha256(a) != sha256(b)
     assert sha256(b"x" * (1 << 20)) == sha256(bytes(bytearray(b"x" * (1 << 20))))
+
+
+@pytest.mark.parametrize("size", [0, 1, 63, 64, 1023, 1024, 1025, 4096, (1 << 20) + 1])
+def test_every_size_gets_the_sha256_hashlib_gives(size: int) -> None:
+    """Small values are hashed by CPython's own SHA-256 (no OpenSSL to load for a listing), the
+    rest by OpenSSL's: the ledger's digests, written by either, must be the same."""
+    import hashlib
+
+    data = bytes((7 * i + size) % 256 for i in range(size))
+    assert sha256(data) == hashlib.sha256(data).hexdigest()

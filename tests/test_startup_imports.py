@@ -36,7 +36,7 @@ args = json.loads(sys.argv[1])
 code = run(args) if args is not None else 0
 sys.stdout.flush()
 watched = {"click", "httpx", "tomlkit", "yaml", "platformdirs", "subprocess", "tempfile", "difflib", "shutil",
-           "tomllib", "dataclasses", "inspect", "typing", "copy", "shlex", "hashlib"}
+           "tomllib", "dataclasses", "inspect", "typing", "copy", "shlex", "hashlib", "_hashlib"}
 loaded = sorted({m.split(".")[0] for m in sys.modules} & watched)
 clients = sorted(m for m in sys.modules if m.startswith("gwconf.clients."))
 print("\\nLOADED=" + json.dumps({"code": code, "loaded": loaded, "clients": clients}))
@@ -489,6 +489,25 @@ def test_status_with_no_client_to_show_imports_no_planning_core(profile, args) -
     output, _, tail = proc.stdout.rpartition("\nCORE=")
     assert ("No client applied or detected yet" in output) or ('"clients": []' in output), output
     assert json.loads(tail) == [], tail
+
+
+@pytest.mark.parametrize("args", [["clients"], ["status"]])
+def test_listings_of_an_applied_home_load_no_openssl(profile, home, args: list[str]) -> None:
+    """The ledger's value hashes (all a listing hashes) are small: CPython's own SHA-256 makes
+    them, and OpenSSL (``_hashlib``: 11.6M instructions and 3-5 ms to load) is left to data of
+    1 KiB and more, the files a write hashes. A value changed by hand is still told apart."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text("# my notes\n" * 200 + 'model = "gpt-5"\n')  # 2 KB: OpenSSL's to hash
+    code, loaded, output = probe(["apply", "codex"])
+    assert code == 0, output
+    assert "_hashlib" in loaded, loaded  # the write hashed the file with OpenSSL (the control)
+    config.write_text(config.read_text().replace('"my-model"', '"by-hand"'))
+    found, output, errors = probe_with_stderr(args)
+    assert found["code"] == 0, output + errors
+    assert "_hashlib" not in found["loaded"] and "hashlib" not in found["loaded"], found
+    if args == ["status"]:
+        assert "changed by hand since gwconf wrote it: ~/.codex/config.toml: model" in errors
 
 
 @pytest.mark.parametrize("args", [["clients"], ["status", "codex"]])

@@ -13,11 +13,15 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gwconf.errors import ConcurrentChange, GwconfError, ParseError, WriteRefused
 from gwconf.records import record
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a config file larger than this is refused, not read
 TEMP_SUFFIX = ".gwconf-tmp"  # atomic_write's temp files: a killed run's are removed by plan.repair
@@ -28,9 +32,12 @@ _last_hashed: tuple[bytes, str] | None = None
 
 
 def sha256(data: bytes | None) -> str | None:
-    """The hex SHA-256 of ``data``, by hashlib's OpenSSL. CPython's own SHA-256 imports faster
-    (0.6 ms against 3-5), but hashes so much slower that ``status`` on an applied home and the
-    dry run both took longer with it (issue 15, measured).
+    """The hex SHA-256 of ``data``: by CPython's own SHA-256 below 1 KiB, by hashlib's OpenSSL
+    from there. Loading OpenSSL costs 11.6M instructions and 3-5 ms, and ``status`` and
+    ``clients`` hash only the ledger's small values (198 of them, 7 KB on the benchmark's applied
+    home). CPython's SHA-256 is several times slower a byte, though: at 16 KiB, ``apply``, ``use``
+    and ``restore`` (which hash every file they write, 1.3 MB there) took 17-23M instructions
+    more. Below 1 KiB they hash the same values and few files (issue 15, measured both ways).
 
     The last big value's digest is kept with the value itself (bytes never change, so the same
     object has the same digest): a write hashed a big file's new bytes for the journal and again
@@ -38,6 +45,10 @@ def sha256(data: bytes | None) -> str | None:
     global _last_hashed
     if data is None:
         return None
+    if len(data) < _SMALL:
+        small = _small_sha256()
+        if small is not None:
+            return small(data).hexdigest()
     last = _last_hashed
     if last is not None and last[0] is data:
         return last[1]
@@ -47,6 +58,26 @@ def sha256(data: bytes | None) -> str | None:
     if len(data) >= _BIG:
         _last_hashed = (data, digest)
     return digest
+
+
+_SMALL = 1 << 10  # bytes below which CPython's own SHA-256 hashes (no OpenSSL to load)
+_small: Callable[[bytes], _Hash] | bool | None = False  # False: not looked up yet
+
+
+def _small_sha256() -> Callable[[bytes], _Hash] | None:
+    """CPython's own SHA-256 constructor (``_sha2`` from 3.12, ``_sha256`` before), or None on
+    an interpreter built without it (then hashlib, as for large data)."""
+    global _small
+    if _small is False:
+        try:
+            from _sha2 import sha256 as found  # type: ignore[import-not-found]  # CPython 3.12+
+        except ImportError:
+            try:
+                from _sha256 import sha256 as found  # type: ignore[import-not-found]
+            except ImportError:
+                found = None
+        _small = found
+    return _small  # type: ignore[return-value]  # no longer False
 
 
 def resolve(path: Path) -> Path:

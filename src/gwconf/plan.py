@@ -759,9 +759,7 @@ class BackupStore:
     """``<state>/backups/<client>/<file>-<hash>/``: ``pristine`` (or ``pristine.missing``) + timestamped."""
 
     def __init__(self, env: Env, client_id: str, target: Path) -> None:
-        import hashlib
-
-        digest = hashlib.sha256(str(target).encode()).hexdigest()[:10]
+        digest = str(sha256(str(target).encode()))[:10]
         self.folder = env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}"
 
     @classmethod

@@ -12,7 +12,6 @@ possible the write is refused.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from gwconf import binding
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target, project_root
 from gwconf.errors import GwconfError, UsageError, WriteRefused
-from gwconf.fileio import atomic_write, read_snapshot, remove_file
+from gwconf.fileio import atomic_write, read_snapshot, remove_file, sha256
 from gwconf.formats import Document
 from gwconf.paths import Env
 from gwconf.records import record
@@ -123,7 +122,7 @@ class ProjectAdapter(ClientAdapter):
             )
         self.client_id = client.id
         self.root = root_for(env)
-        digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:10]
+        digest = str(sha256(str(self.root).encode()))[:10]
         self.id = f"{client.id}@project-{digest}"
         self._files = list(files)
 
