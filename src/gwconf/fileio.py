@@ -69,13 +69,12 @@ def _small_sha256() -> Callable[[bytes], _Hash] | None:
     an interpreter built without it (then hashlib, as for large data)."""
     global _small
     if _small is False:
+        # the module of this version first: a failed import searches every folder on sys.path
+        name = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
         try:
-            from _sha2 import sha256 as found  # type: ignore[import-not-found]  # CPython 3.12+
-        except ImportError:
-            try:
-                from _sha256 import sha256 as found  # type: ignore[import-not-found]
-            except ImportError:
-                found = None
+            found = __import__(name).sha256
+        except (ImportError, AttributeError):
+            found = None
         _small = found
     return _small  # type: ignore[return-value]  # no longer False
 
