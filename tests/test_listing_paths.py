@@ -325,7 +325,7 @@ _TOML_HEADER = st.sampled_from(
 )  # fmt: skip
 _TOML_KEY = st.sampled_from(["a", "b", "c", '"a"', "'b'", '""', "a.b", "c-d", "é", "x", "b c"])
 _TOML_VALUE = st.sampled_from(
-    ['"x"', "'y'", '"x\\"y"', '"""x"""', "''' y '''", "1", "+1", "-0", "0.5", "-0.0", "1e5", "1E-02",
+    ['"x"', "'y'", '"x\\"y"', '"a\\nb"', "'c\\d'", '"""x"""', "''' y '''", "1", "+1", "-0", "0.5", "-0.0", "1e5", "1E-02",
      "1_000", "0x1f", "01", "00.5", "1.", ".5", "inf", "nan", "true", "false", "truex", '[1, "a"]',
      "[1,]", "[,]", "[[1], [2]]", "[ ]", "{x = 1}", "{x = 1, x = 2}", "{x = 1,}", "{}", '{ "k" = \'v\', L = 2 }',
      "{a.b = 1}", "1979-05-27", '"a"b', "99999999999999999999", "1e400", '"tab\there"', '"a # b"',
@@ -342,6 +342,9 @@ _TOML_LINE = st.one_of(
 @settings(max_examples=1500, deadline=None)
 @given(lines=st.lists(_TOML_LINE, max_size=8), eol=st.sampled_from(["\n", "\r\n"]))
 @example(lines=["[a.b]", "x = 1", "[a]", "y = 2", "[a.c]"], eol="\n")
+@example(
+    lines=['a = "a\\nb"  # an escape: tomllib reads it', "b = 'c\\d'", "c = -0", "d = 'x' # c"], eol="\n"
+)
 @example(lines=["[a]", "[[a.b]]", "x = 1", "[[a.b]]", "x = 2"], eol="\n")
 @example(lines=["[[a.b]]", "[a]", "x = {}"], eol="\r\n")
 @example(lines=["[a.b]", "[a]", "[a.b]"], eol="\n")

@@ -24,6 +24,15 @@ if TYPE_CHECKING:
 
 # a bare key's characters, matched in C (a loop per character was a fifth of a 4 MB file's read)
 _BARE_RUN = lazy(r"[A-Za-z0-9_-]*")
+# the usual line whole, in C: a bare key, then "text" (no escape), 'text', true, false or a
+# decimal integer, then a comment at most. Every other line takes the careful path, which reads
+# these lines the same way with a call or more a character (the benchmark home's five files:
+# 26.2M instructions a read, 22.3M with this)
+_SIMPLE_LINE = lazy(
+    r"([A-Za-z0-9_-]+)[ \t]*=[ \t]*"
+    r"""(?:"([^"\\]*)"|'([^']*)'|(true|false)|([+-]?(?:0|[1-9][0-9]*)))"""
+    r"[ \t]*(?:#.*)?"
+)
 _DIGITS = frozenset("0123456789")
 # characters TOML refuses anywhere (comments included); "\r" only before "\n"; tab is allowed
 _FORBIDDEN = frozenset(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
@@ -50,9 +59,24 @@ def _read(text: str) -> dict[str, Any]:
     made_by_headers: set[int] = set()  # tables a header made, on its way or as its own
     declared: set[int] = set()  # tables a [header] or [[header]] declared
     arrays: set[int] = set()  # lists [[header]] made
+    simple_line = _SIMPLE_LINE.fullmatch
     for line in text.split("\n"):
         line = line.strip(" \t\r")
         if not line or line[0] == "#":
+            continue
+        simple = simple_line(line)
+        if simple is not None:
+            key, basic, literal, truth, integer = simple.groups()
+            if key in table:
+                raise _NotPlain
+            if basic is not None:
+                table[key] = basic
+            elif literal is not None:
+                table[key] = literal
+            elif truth is not None:
+                table[key] = truth == "true"
+            else:
+                table[key] = int(integer)
             continue
         if line[0] == "[":
             many = line.startswith("[[")
