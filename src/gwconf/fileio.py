@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import stat
 import sys
@@ -61,22 +62,17 @@ def sha256(data: bytes | None) -> str | None:
 
 
 _SMALL = 1 << 10  # bytes below which CPython's own SHA-256 hashes (no OpenSSL to load)
-_small: Callable[[bytes], _Hash] | bool | None = False  # False: not looked up yet
 
 
+@functools.cache
 def _small_sha256() -> Callable[[bytes], _Hash] | None:
     """CPython's own SHA-256 constructor (``_sha2`` from 3.12, ``_sha256`` before), or None on
     an interpreter built without it (then hashlib, as for large data)."""
-    global _small
-    if _small is False:
-        # the module of this version first: a failed import searches every folder on sys.path
-        name = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
-        try:
-            found = __import__(name).sha256
-        except (ImportError, AttributeError):
-            found = None
-        _small = found
-    return _small  # type: ignore[return-value]  # no longer False
+    # the module of this version only: a failed import searches every folder on sys.path
+    try:
+        return __import__("_sha2" if sys.version_info >= (3, 12) else "_sha256").sha256  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        return None
 
 
 def resolve(path: Path) -> Path:
