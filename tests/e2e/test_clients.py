@@ -70,6 +70,13 @@ class Harness:
     def cli(self, *args: str, input: str | None = None):  # type: ignore[no-untyped-def]
         return self.gwconf(*args, input=input)
 
+    def seed(self) -> None:
+        """The client must be installed; its home gets the e2e offline switches (``seed``)."""
+        installed = self.install.clients[self.client.id]
+        assert installed.ok, f"{self.client.program} {installed.version} is not installed: {installed.detail}"
+        if self.client.seed:
+            self.client.seed(self.home, self.cwd)
+
     def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """A minimal environment: no provider, proxy or XDG variable leaks in from the outside."""
         system_path = os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -201,18 +208,21 @@ def seen(gateway: GatewayServer) -> list[str]:
     return [f"{r.method} {r.path} -> {r.status}" for r in gateway.requests]
 
 
-def start(h: Harness, gateway: GatewayServer) -> tuple[dict, dict]:
-    """Seed the offline switches, add the profile, apply: the files before and after apply."""
-    installed = h.install.clients[h.client.id]
-    assert installed.ok, f"{h.client.program} {installed.version} is not installed: {installed.detail}"
-    if h.client.seed:
-        h.client.seed(h.home, h.cwd)
-    seeded = h.snapshot()
+def add_gateway_profile(h: Harness, gateway: GatewayServer, *options: str) -> None:
+    """The profile ``gw`` on the test gateway, its key from stdin, in use; ``options``: more of
+    ``profile add``'s (limits)."""
     added = h.cli(
         "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        input=VALID_KEY + "\n",
+        *options, input=VALID_KEY + "\n",
     )  # fmt: skip
     assert added.exit_code == 0, added
+
+
+def start(h: Harness, gateway: GatewayServer) -> tuple[dict, dict]:
+    """Seed the offline switches, add the profile, apply: the files before and after apply."""
+    h.seed()
+    seeded = h.snapshot()
+    add_gateway_profile(h, gateway)
     applied = h.cli("apply", h.client.id)
     assert applied.exit_code == 0, applied
     written = h.snapshot()

@@ -13,8 +13,8 @@ import pytest
 
 from tests.e2e.clients import CLIENTS
 from tests.e2e.conftest import Install, Processes
-from tests.e2e.test_clients import MODEL, Harness, run_on_the_gateway
-from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
+from tests.e2e.test_clients import MODEL, Harness, add_gateway_profile, run_on_the_gateway
+from tests.gateway_server import DEFAULT_REPLY, GatewayServer
 
 WINDOW, OUTPUT = 200000, 32000
 # the clients this issue's second round writes limits into (those the e2e install covers)
@@ -59,15 +59,8 @@ def test_the_real_client_runs_with_the_limits_gwconf_wrote(
 ) -> None:
     spec = CLIENTS[client]
     h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
-    installed = h.install.clients[spec.id]
-    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
-    if spec.seed:
-        spec.seed(h.home, h.cwd)
-    added = h.cli(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        "--context-window", str(WINDOW), "--max-output-tokens", str(OUTPUT), input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    h.seed()
+    add_gateway_profile(h, gateway, "--context-window", str(WINDOW), "--max-output-tokens", str(OUTPUT))
     applied = h.cli("apply", client)
     assert applied.exit_code == 0, applied
     assert "wrote gwconf's default" not in " ".join(applied.stdout.split())  # nothing was guessed
@@ -93,15 +86,10 @@ def test_real_aider_with_model_warnings_on_knows_the_window(
     removed first) and aider, its model warnings on, starts without that warning."""
     spec = CLIENTS["aider"]
     h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
-    assert h.install.clients["aider"].ok, h.install.clients["aider"].detail
-    assert spec.seed is not None
-    spec.seed(h.home, h.cwd)
+    assert spec.seed is not None  # the seeded metadata file is the one removed here
+    h.seed()
     (h.home / ".aider.model.metadata.json").unlink()
-    added = h.cli(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        "--context-window", str(WINDOW), "--max-output-tokens", str(OUTPUT), input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    add_gateway_profile(h, gateway, "--context-window", str(WINDOW), "--max-output-tokens", str(OUTPUT))
     assert h.cli("apply", "aider").exit_code == 0
     written = json.loads((h.home / ".aider.model.metadata.json").read_text())
     assert written[f"openai/{MODEL}"]["max_input_tokens"] == WINDOW

@@ -281,10 +281,7 @@ def test_the_real_client_talks_through_litellm(
 ) -> None:
     spec = CLIENTS[client]
     h = Harness(spec, e2e_install, processes, gwconf, tmp_path)
-    installed = e2e_install.clients[client]
-    assert installed.ok, f"{spec.program} is not installed: {installed.detail}"
-    if spec.seed:
-        spec.seed(h.home, h.cwd)
+    h.seed()
     profile(gwconf, litellm)
     assert gwconf("apply", client).exit_code == 0
     upstream = litellm.upstream

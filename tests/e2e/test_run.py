@@ -20,10 +20,9 @@ from gwconf import registry
 from gwconf.clients._base import no_launch
 from tests.e2e.clients import CLIENTS
 from tests.e2e.conftest import Install, Processes
-from tests.e2e.test_clients import Harness, seen
+from tests.e2e.test_clients import MODEL, Harness, add_gateway_profile, seen
 from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
 
-MODEL = "my-model"
 RIVALS = {
     "OPENAI_API_KEY": "sk-rival-openai-000000000000",
     "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
@@ -44,15 +43,8 @@ def ready(
     """The client installed, its home seeded with the e2e offline switches, a profile on the gateway."""
     spec = CLIENTS[client]
     h = Harness(spec, install, processes, gwconf, tmp)
-    installed = install.clients[client]
-    assert installed.ok, f"{spec.program} {installed.version} is not installed: {installed.detail}"
-    if spec.seed:
-        spec.seed(h.home, h.cwd)
-    added = h.cli(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", MODEL, "--key-stdin", "--use",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    h.seed()
+    add_gateway_profile(h, gateway)
     return h
 
 
