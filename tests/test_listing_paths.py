@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -442,6 +443,9 @@ _YAML_LINE = st.builds(
 @example(lines=["a: >-", "  folded", "  text", "b: |", "  kept", "  lines"], end="")
 @example(lines=["a: |", "  one", "", "  two"], end="\n")
 @example(lines=["a: >", "  last"], end="")
+@example(lines=["a: |", "  one", "", "", "b: 1"], end="\n")
+@example(lines=["a: |-", "  one", "", "", "  two"], end="\n")
+@example(lines=["a:", "  b: |", "    one", "", "  c: 1", "", "d: >", "    x", ""], end="")
 @example(lines=["a:", "  b: 1", "  b: 2"], end="\n")
 @example(lines=["version: 1.0.0", "temp: 1.0", "cwd: .", "x: [a, 'b']", "y: {}"], end="\n")
 def test_plain_yaml_reads_as_pyyaml_or_leaves_the_file_to_it(lines: list[str], end: str) -> None:
@@ -458,6 +462,35 @@ def test_plain_yaml_reads_as_pyyaml_or_leaves_the_file_to_it(lines: list[str], e
     if found is None:
         return
     assert marshal.dumps(found) == marshal.dumps(yaml.safe_load(text))
+
+
+def test_plain_yaml_looks_at_each_line_a_bounded_number_of_times() -> None:
+    """Blank lines after ``|`` and ``>`` blocks: the lines after them are looked at in place.
+    A copy of the rest of the file for each such block made a listing quadratic (750 KB of
+    them took 2.2 s, 4 MB about a minute). Counted, not timed: every look at a line counts."""
+    from gwconf import plainyaml
+
+    class Counted(list):
+        looks = 0
+
+        def __getitem__(self, index: Any) -> Any:
+            found = super().__getitem__(index)
+            Counted.looks += len(found) if isinstance(index, slice) else 1
+            return found
+
+        def __iter__(self) -> Any:
+            for line in super().__iter__():
+                Counted.looks += 1
+                yield line
+
+    blocks = 2000
+    text = "".join(f"k{i}: |\n  line {i}\n\n\n" for i in range(blocks))
+    reader = plainyaml._Reader(text)
+    lines = len(reader.raw)
+    reader.raw = Counted(reader.raw)
+    found = reader.document()
+    assert found == {f"k{i}": f"line {i}\n" for i in range(blocks)}
+    assert Counted.looks <= 4 * lines
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -210,8 +210,12 @@ class _Reader:
             content = line.lstrip(" ")
             here = len(line) - len(content)
             if not content:
-                # a blank line ends the block only when nothing of it follows
-                later = next((r for r in self.raw[self.at :] if r.strip(" ")), "")
+                # a blank line ends the block only when nothing of it follows: the lines after
+                # it are looked at by index (a copy of the rest for each block was quadratic)
+                after_blanks = self.at + 1
+                while after_blanks < len(self.raw) and not self.raw[after_blanks].strip(" "):
+                    after_blanks += 1
+                later = self.raw[after_blanks] if after_blanks < len(self.raw) else ""
                 if len(later) - len(later.lstrip(" ")) > indent:
                     raise _NotPlain
                 break
