@@ -24,6 +24,7 @@ from gwconf.records import field, record
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
+    import re
     from typing import Any, Protocol
 
     from gwconf.clients._launch_types import LaunchSpec
@@ -467,16 +468,15 @@ def set_or_delete(doc: Document, path: tuple[str | int, ...], value: Any) -> Non
         doc.set(path, value)
 
 
-def env_reference(value: str | None, env: Env, pattern: str) -> tuple[str | None, str | None]:
+def env_reference(value: str | None, env: Env, pattern: re.Pattern[str]) -> tuple[str | None, str | None]:
     """Resolve a client's env-var reference such as ``{env:X}`` or ``${{ secrets.X }}``.
 
-    ``pattern`` is a regex with one group for the variable name. Returns (value, variable name).
+    ``pattern`` (a ``lazy`` one, so the stored code serves it) has one group for the variable
+    name. Returns (value, variable name).
     """
-    import re
-
     if not value:
         return value, None
-    match = re.fullmatch(pattern, value.strip())
+    match = pattern.fullmatch(value.strip())
     if not match:
         return value, None
     name = match.group(1)

@@ -35,6 +35,7 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.formats import Document
+from gwconf.lazyre import lazy
 from gwconf.paths import Env
 
 ID = "oterm"
@@ -53,6 +54,7 @@ RESTART = (
 RESTAMPED: tuple[str, ...] = ()
 
 ENTRY = "gwconf"
+_ENV_REFERENCE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # api_key: "${VARIABLE}"
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -117,9 +119,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider_is_gwconf = True
     reading.base_url = str(entry["base_url"])
     raw_key = entry.get("api_key")
-    key, variable = env_reference(
-        raw_key if isinstance(raw_key, str) else None, env, r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"
-    )
+    key, variable = env_reference(raw_key if isinstance(raw_key, str) else None, env, _ENV_REFERENCE)
     reading.api_key = key
     reading.key_origin = (
         f"${variable} (named in {where})" if variable else f"{where} openaiCompatible.{ENTRY}.api_key"
