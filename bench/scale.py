@@ -1,13 +1,15 @@
 """Scale: ``gwconf apply`` on a client's own file grown large: Zed's JSONC settings.json of 1, 2,
 4, 8 and 16 MB (a VS Code-style settings file grown with comments and entries), Continue's YAML
 config and Codex's TOML config of 1, 2 and 4 MB: time and peak memory per size, MB/s, and the
-growth between sizes (linear: about 2.0 per doubling).
+growth between sizes (linear: about 2.0 per doubling). ``gwconf status`` on the same files too:
+listings read with their own readers (plainyaml, plaintoml), which ``apply`` never runs.
 
 Each figure comes from fresh processes (bench/scale_worker.py):
 - the command (issue 15's rows and targets): ``gwconf apply zed`` / ``continue`` / ``codex`` as
   users run it, a first apply each time (backups, journal, ledger and all), with a saved profile;
   MB/s is the file's size over the command's wall time, peak memory the whole process's peak RSS
-  (start-up included) over the file's size;
+  (start-up included) over the file's size; ``gwconf status CLIENT`` the same way, before the
+  apply (its growth is held to the command's limit: gwconf's own target, not issue 15's);
 - below it, to tell where the time goes: gwconf's write path for the one file (read, decode,
   parse, set, dump, re-parse and compare with the intended data, encode) and the format editor
   alone (parse, set, dump), both in a warmed worker; their peak memory is the growth of the
@@ -44,7 +46,8 @@ TARGETS: dict[str, tuple[float, float, float | None]] = {
     "toml": (4, 2.0, None),  # `gwconf apply codex` on 4 MB
 }
 COMMAND_LINEAR_LIMIT = 1.1  # issue 15: the command's growth exponent
-PARTS = ("command", "write", "editor")
+PARTS = ("command", "listing", "write", "editor")
+WHOLE = ("command", "listing")  # parts that are whole commands: each has its cost on a tiny file
 MEMORY_RUN_LIMIT = 30.0  # seconds: no tracemalloc run above this
 REPEAT_LIMIT = 10.0  # seconds: a run this long is not repeated
 EDITOR_RUN_LIMIT = 30.0  # seconds: above this the editor alone is not measured apart
@@ -58,7 +61,7 @@ def _size_label(mb: float) -> str:
 def _worker(
     fmt: str, path: Path, part: str, env: dict[str, str], timeout: float, trace: bool = False
 ) -> dict | None:
-    extra = [str(timeout)] if part == "command" else (["trace"] if trace else [])
+    extra = [str(timeout)] if part in WHOLE else (["trace"] if trace else [])
     try:
         proc = subprocess.run(
             [sys.executable, str(BENCH / "scale_worker.py"), fmt, str(path), part, *extra],
@@ -91,16 +94,16 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
     for mb in sizes:
         path = box.work / f"settings-{mb:g}.{fmt}"
         path.write_text(gen.make(fmt, int(mb * MB)), encoding="utf-8")
-        rows.append(
-            {"mb": mb, "size": path.stat().st_size, "path": path, "command": [], "write": [], "editor": []}
-        )
+        rows.append({"mb": mb, "size": path.stat().st_size, "path": path, **{part: [] for part in PARTS}})
     tiny = box.work / f"tiny.{fmt}"
     tiny.write_text(gen.make(fmt, 1), encoding="utf-8")
-    fixed: list[dict] = []  # the command on a file of a few lines: its cost that no size changes
+    # each whole command on a file of a few lines: its cost that no size changes
+    fixed: dict[str, list[dict]] = {part: [] for part in WHOLE}
     for _ in range(runs):
-        one = _worker(fmt, tiny, "command", env, timeout)
-        if one is not None:
-            fixed.append(one)
+        for part in WHOLE:
+            one = _worker(fmt, tiny, part, env, timeout)
+            if one is not None:
+                fixed[part].append(one)
         for row in rows:
             if row.get("timeout"):
                 break  # larger sizes would only take longer
@@ -119,7 +122,7 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
     results: list[dict] = []
     for row in rows:
         result: dict = {
-            "fixed_cpu": min(g["cpu"] for g in fixed) if fixed else 0.0,
+            "fixed_cpu": {part: min((g["cpu"] for g in got), default=0.0) for part, got in fixed.items()},
             "mb": row["mb"],
             "size": row["size"],
             "editor_skipped": row.get("editor_skipped", False),
@@ -127,7 +130,7 @@ def measure(fmt: str, sizes: list[float], runs: int, timeout: float, box: Sandbo
         for part in PARTS:
             if row[part] and not (part != "editor" and row.get("timeout")):
                 result[part] = _summary(row[part])
-                if part != "command" and result[part]["seconds"] <= MEMORY_RUN_LIMIT:  # tracemalloc is slow
+                if part not in WHOLE and result[part]["seconds"] <= MEMORY_RUN_LIMIT:  # tracemalloc is slow
                     traced = _worker(fmt, row["path"], part, env, timeout * 3, trace=True)
                     result[part]["traced"] = traced["traced_peak"] if traced else None
             else:
@@ -152,7 +155,7 @@ def _growth(results: list[dict], part: str) -> tuple[float | None, list[float]]:
             if (part != "editor" or not r.get("editor_skipped")) and points:
                 return math.inf, _steps(points)
             break
-        cpu = got["cpu"] - (r["fixed_cpu"] if part == "command" else 0.0)
+        cpu = got["cpu"] - r["fixed_cpu"].get(part, 0.0)
         points.append((math.log(r["size"]), math.log(max(cpu, 1e-6))))
     if len(points) < 2:
         return None, []
@@ -171,6 +174,7 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
     for r in results:
         for part, label in (
             ("command", f"gwconf apply {CLIENTS[fmt][0]}, the whole command"),
+            ("listing", f"gwconf status {CLIENTS[fmt][0]}, the whole command"),
             ("write", "  gwconf's write path alone"),
             ("editor", "  editor alone: parse, set, dump"),
         ):
@@ -202,7 +206,7 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
             if part == "command" and r["mb"] == at:
                 target = f">= {least:g} MB/s" + (f", <= {most:g}x" if most is not None else "")
                 mark = verdict(mbps >= least and (most is None or memory <= most))
-            peak = "peak RSS " if part == "command" else "peak RSS +"
+            peak = "peak RSS " if part in WHOLE else "peak RSS +"
             rows.append(
                 Row(
                     "scale",
@@ -219,20 +223,20 @@ def rows_for(fmt: str, results: list[dict], timeout: float) -> list[Row]:
         exponent, steps = _growth(results, part)
         if exponent is None:
             continue
-        limit = COMMAND_LINEAR_LIMIT if part == "command" else LINEAR_LIMIT
+        limit = COMMAND_LINEAR_LIMIT if part in WHOLE else LINEAR_LIMIT
         linear = exponent <= limit
         rows.append(
             Row(
                 "scale",
-                f"{fmt} growth ({ {'command': 'the command', 'write': 'write path'}.get(part, 'editor alone') })",
+                f"{fmt} growth ({ {'command': 'the command', 'listing': 'status', 'write': 'write path'}.get(part, 'editor alone') })",
                 "linear" if linear else "super-linear",
                 "stopped (too slow)" if math.isinf(exponent) else f"exponent {exponent:.2f}",
                 f"<= {limit:g} (1 linear, 2 quadratic)",
                 verdict(linear),
                 (
                     "fitted over all sizes"
-                    if part != "command"
-                    else f"fitted over all sizes, less the {results[0]['fixed_cpu']:.2f} s CPU it takes on a few lines"
+                    if part not in WHOLE
+                    else f"fitted over all sizes, less the {results[0]['fixed_cpu'][part]:.2f} s CPU it takes on a few lines"
                 )
                 + "; CPU time per doubling: "
                 + ", ".join(f"x{f:.2f}" for f in steps),

@@ -11,7 +11,10 @@ tracemalloc (several times slower). PART:
 - ``command``: ``gwconf apply CLIENT`` as users run it, a process of its own, the file being the
   client's own (``command.CLIENTS``), every run a first apply (gwconf's state removed before it).
   Its figures are the child's: wall time, CPU time and peak RSS (``RUSAGE_CHILDREN``, this worker
-  having no other child), the whole process's, start-up included.
+  having no other child), the whole process's, start-up included;
+- ``listing``: ``gwconf status CLIENT`` the same way, on the file as grown (nothing applied): the
+  reading path ``status`` and ``clients`` take (plainyaml, plaintoml, the JSON mask), which
+  ``apply`` never runs.
 """
 
 from __future__ import annotations
@@ -82,9 +85,10 @@ def _peak() -> int:
     return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def command(fmt: str, source: Path, timeout: float) -> dict[str, float | int]:
-    """One first ``gwconf apply`` of the client that reads ``fmt`` on a copy of ``source``, in the
-    HOME and GWCONF_HOME this worker was given (a bench Sandbox with a saved, active profile)."""
+def command(fmt: str, source: Path, timeout: float, verb: str = "apply") -> dict[str, float | int]:
+    """One first ``gwconf apply`` (or ``gwconf status``: ``verb``) of the client that reads ``fmt``
+    on a copy of ``source``, in the HOME and GWCONF_HOME this worker was given (a bench Sandbox
+    with a saved, active profile)."""
     import os
     import shutil
     import subprocess
@@ -100,13 +104,14 @@ def command(fmt: str, source: Path, timeout: float) -> dict[str, float | int]:
     size = target.stat().st_size
     started = time.perf_counter()
     proc = subprocess.run(
-        [*gwconf_command(), "apply", client], capture_output=True, text=True, timeout=timeout, cwd=home
+        [*gwconf_command(), verb, client], capture_output=True, text=True, timeout=timeout, cwd=home
     )
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0 or target.stat().st_size == size:
+    changed = target.stat().st_size != size
+    if proc.returncode != 0 or changed != (verb == "apply"):
         raise SystemExit(
-            f"gwconf apply {client} exited {proc.returncode} (file unchanged?):\n{proc.stderr[-2000:]}"
+            f"gwconf {verb} {client} exited {proc.returncode} (file changed: {changed}):\n{proc.stderr[-2000:]}"
         )
     return {
         "seconds": seconds,
@@ -118,8 +123,9 @@ def command(fmt: str, source: Path, timeout: float) -> dict[str, float | int]:
 
 def main() -> None:
     fmt, path, part = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-    if part == "command":
-        print(json.dumps(command(fmt, path, float(sys.argv[4]))))
+    if part in ("command", "listing"):
+        verb = "apply" if part == "command" else "status"
+        print(json.dumps(command(fmt, path, float(sys.argv[4]), verb)))
         return
     trace = len(sys.argv) > 4 and sys.argv[4] == "trace"
     run = {"write": write_path, "editor": editor}[part]
