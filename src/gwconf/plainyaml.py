@@ -240,10 +240,12 @@ def _cut_comment(text: str) -> str:
     return (text if cut < 0 else text[:cut]).rstrip(" ")
 
 
-def _quoted_end(text: str) -> int:
-    """Where the quoted scalar at the start of ``text`` ends (after its closing quote)."""
-    quote = text[0]
-    pos = 1
+def _quoted_end(text: str, start: int = 0) -> int:
+    """Where the quoted scalar at ``start`` in ``text`` ends (after its closing quote). The start is
+    given, not sliced off: a flow sequence of quoted items took a copy of the rest of its line
+    for each item (quadratic in the line)."""
+    quote = text[start]
+    pos = start + 1
     while True:
         pos = text.index(quote, pos)  # ValueError: not closed on this line
         if quote == "'" and text[pos + 1 : pos + 2] == "'":
@@ -297,7 +299,7 @@ def _flow_sequence(text: str) -> list[Any]:
         if text[pos] == "]" and not items:
             break
         if text[pos] in "\"'":
-            end = pos + _quoted_end(text[pos:])
+            end = _quoted_end(text, pos)
             items.append(_quoted(text[pos:end]))
         else:
             end = pos
