@@ -35,6 +35,14 @@ def write(path: Path, data: str | bytes, mode: int | None = None) -> Path:
         ("codex", ".codex/config.toml", 'model = "x"\n[model_providers\nname = 1\n', 2),
         ("claude-code", ".claude/settings.json", '{\n  "env": {\n    "A": 1,,\n  }\n}\n', 3),
         ("continue", ".continue/config.yaml", "models:\n  - name: a\n   provider: b\n", 3),
+        # aliases of aliases: 41 lines, 2**41 values when read whole (the line is where 100,000 pass)
+        (
+            "continue",
+            ".continue/config.yaml",
+            "anchors:\n  a0: &a0 [x, y]\n"
+            + "".join(f"  a{i}: &a{i} [*a{i - 1}, *a{i - 1}]\n" for i in range(1, 40)),
+            17,
+        ),
     ],
 )
 def test_malformed_file_is_refused_and_untouched(

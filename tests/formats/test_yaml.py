@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import gwconf.formats.yaml as yaml_format
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import MISSING, Op, replay, verify_edit
-from gwconf.formats.yaml import MAX_DEPTH, YamlDocument, load
+from gwconf.formats.yaml import MAX_DEPTH, MAX_EXPANDED, YamlDocument, load
 
 SRC = "~/.continue/config.yaml"
 
@@ -824,6 +824,43 @@ def test_deep_nesting_is_a_parse_error(depth: int) -> None:
     if depth <= 10_000:
         with pytest.raises(ParseError, match="nesting deeper"):
             load("".join(" " * i + "a:\n" for i in range(depth)), SRC)
+
+
+@pytest.mark.parametrize(
+    ("lines", "where"), [(14, None), (15, (1, 1)), (16, (16, 6)), (40, (16, 6)), (5_000, (17, 6))]
+)
+def test_aliases_that_read_as_too_many_values_are_a_parse_error(lines: int, where: tuple | None) -> None:
+    """``a1: &a1 [*a0, *a0]`` and so on doubles per line: 30 lines are a billion values for
+    everything that walks the data as a tree (the write gate, the ledger). The place named is
+    the first value past the limit, children first: with 15 lines the whole document
+    (131,068 values), from 16 on a15 (2**17 - 1); 5,000 lines have more characters than
+    ``MAX_EXPANDED`` (150,550), which is the limit then, first passed by a16. 14 lines load."""
+    text = "a0: &a0 [x, y]\n" + "".join(f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]\n" for i in range(1, lines))
+    if where is None:
+        data = load(text, SRC).data()
+        assert data["a13"][0] is data["a12"] and len(data) == 14
+        return
+    limit = max(MAX_EXPANDED, len(text))
+    with pytest.raises(ParseError, match=f"aliases make this value more than {limit:,} values") as caught:
+        load(text, SRC)
+    assert (caught.value.line, caught.value.column) == where
+    assert MAX_EXPANDED == 100_000
+
+
+def test_aliases_used_many_times_within_the_limit_load_and_edit() -> None:
+    """Shared values are counted whole for each alias, each node once: 2,000 uses of a
+    20-value anchor (40,000 values read whole) and a merge key on each of 2,000 services load,
+    edit and read back as PyYAML reads them."""
+    anchor = "base: &base {" + ", ".join(f"k{i}: {i}" for i in range(9)) + "}\n"
+    text = anchor + "".join(f"s{i}:\n  <<: *base\n  own: {i}\n  again: *base\n" for i in range(2_000))
+    doc = load(text, SRC)
+    assert doc.data() == yaml.safe_load(text)
+    doc.set(("s5", "own"), "x")
+    assert yaml.safe_load(doc.dump())["s5"] == {
+        **{f"k{i}": i for i in range(9)},
+        "own": "x",
+        "again": yaml.safe_load(anchor)["base"],
+    }
 
 
 def test_deep_nesting_with_the_pure_python_parser(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,6 +68,9 @@ LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Deeper documents are refused: verify_edit's deepcopy and == recurse once or twice per level.
 MAX_DEPTH = 200
+# A document whose aliases, read whole, make more values than this (or than it has characters,
+# if more) is refused: a few lines of aliases of aliases would be billions (``_expands_past``).
+MAX_EXPANDED = 100_000
 
 _STR = "tag:yaml.org,2002:str"
 _NULL = "tag:yaml.org,2002:null"
@@ -812,6 +815,17 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
             raise failure[0]
         if root is None:
             return _Tree(None, {}, {}, [])
+        if referenced:
+            too_big = _expands_past(root, max(MAX_EXPANDED, len(text)))
+            if too_big is not None:
+                line, column = _line_col(text, too_big.start_mark)
+                raise ParseError(
+                    source,
+                    f"aliases make this value more than {max(MAX_EXPANDED, len(text)):,} values "
+                    "when read whole; gwconf does not edit such files",
+                    line,
+                    column,
+                )
         ref_starts = sorted((n.start_mark, name) for n, name in _referenced_nodes(root, referenced))
         return _Tree(root, aliases, referenced, ref_starts, bool(anchors), data if build else None, build)
 
@@ -865,6 +879,39 @@ def _add_entry(
             )
         if not building:
             frame[3][identity] = key.start_mark
+
+
+def _expands_past(root: Node, cap: int) -> Node | None:
+    """The first node (children first) whose value, its aliases read whole, holds more than
+    ``cap`` nodes; None if none does.
+
+    An alias is the very object its anchor is, so the data stays small, but everything that
+    walks it as a tree (the write gate's marshal and comparison, the ledger's records, PyYAML's
+    own dump) walks each alias whole: ``a1: &a1 [*a0, *a0]``, ``a2: &a2 [*a1, *a1]``... doubles
+    per line, and 30 lines are a billion values. Counted once per node, children first
+    (post-order, no recursion): linear in the tree."""
+    sizes: dict[int, int] = {}
+    todo: list[tuple[Node, bool]] = [(root, False)]
+    while todo:
+        node, children_done = todo.pop()
+        if id(node) in sizes:
+            continue
+        if isinstance(node, SequenceNode):
+            children: list[Node] = node.value
+        elif isinstance(node, MappingNode):
+            children = [part for pair in node.value for part in pair]
+        else:
+            sizes[id(node)] = 1
+            continue
+        if not children_done:
+            todo.append((node, True))
+            todo.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        size = 1 + sum(sizes[id(child)] for child in children)
+        if size > cap:
+            return node
+        sizes[id(node)] = size
+    return None
 
 
 def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tuple[Node, str]]:
