@@ -353,8 +353,15 @@ class DotenvDocument(NamedValues):
         name = self._name(path)
         if name not in self.data():
             return False
-        for binding in reversed([b for b in self._bindings if b.name == name and b.value is not None]):
-            self._splice(*binding.span, "")
+        spans: list[tuple[int, int]] = []
+        for binding in self._bindings:
+            if binding.name == name and binding.value is not None:
+                start, end = binding.span
+                if spans and start < spans[-1][1]:  # npm: `A='1'\u2028A=2` share their line
+                    before_start, before_end = spans.pop()
+                    start, end = before_start, max(before_end, end)
+                spans.append((start, end))
+        self._splice_all([(start, end, "", (start, end)) for start, end in spans])
         if self._eol_added_at >= 0 and len(self._text) == self._eol_added_at + len(self.eol):
             self._splice(self._eol_added_at, len(self._text), "")  # give back the missing final newline
             self._eol_added_at = -1
@@ -372,10 +379,24 @@ class DotenvDocument(NamedValues):
 
     def _splice(self, start: int, end: int, piece: str, claim: tuple[int, int] | None = None) -> None:
         """Replace ``[start, end)``; ``claim`` is the binding's lines this edit may change."""
-        self.edits.append(trimmed_edit(self._text, start, end, piece, claim or (start, end), end > start))
-        if start < self._eol_added_at:
-            self._eol_added_at += len(piece) - (end - start)
-        self._text = self._text[:start] + piece + self._text[end:]
+        self._splice_all([(start, end, piece, claim or (start, end))])
+
+    def _splice_all(self, changes: list[tuple[int, int, str, tuple[int, int]]]) -> None:
+        """Make ``changes`` (``(start, end, piece, claim)``, in order, apart) with one copy of the text
+        and one parse: a splice each copied and parsed the whole file once per change (deleting a
+        name that an 80 KB file sets 2000 times took 25 s)."""
+        text = self._text
+        for start, end, piece, claim in reversed(changes):  # the last first: offsets before it hold
+            self.edits.append(trimmed_edit(text, start, end, piece, claim, end > start))
+            if start < self._eol_added_at:
+                self._eol_added_at += len(piece) - (end - start)
+        parts: list[str] = []
+        done = 0
+        for start, end, piece, _ in changes:
+            parts += (text[done:start], piece)
+            done = end
+        parts.append(text[done:])
+        self._text = "".join(parts)
         self._bindings = self._parse(self._text)
 
     gate_text = dump  # the same coordinates as ``original`` and ``edits``
