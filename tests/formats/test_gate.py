@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gwconf import formats
 from gwconf.errors import WriteRefused
@@ -63,6 +65,41 @@ def test_a_big_text_is_compared_in_chunks() -> None:
     broken = "x" * (2 << 20) + "y" + "x" * ((1 << 20) - 1) + "TAIL"
     with pytest.raises(WriteRefused, match="line 1"):
         check_bytes("f", before, broken, [Edit(len(before) - 4, len(before), 4, 0, len(before))])
+
+
+@st.composite
+def edited_texts(draw: st.DrawFn) -> tuple[str, list[Edit], str, list[int]]:
+    """A text, edits made one after another anywhere in it (forward, backward, overlapping the
+    last: the gate must not rely on an order), the result, and where each byte of the text now
+    stands (-1: an edit took it)."""
+    before = draw(st.text("ab\n", max_size=40))
+    text, where = before, list(range(len(before)))
+    edits = []
+    for _ in range(draw(st.integers(0, 8))):
+        start = draw(st.integers(0, len(text)))
+        end = draw(st.integers(start, min(len(text), start + 6)))
+        piece = draw(st.text("xy\n", max_size=4))
+        edits.append(Edit(start, end, len(piece), start, end, end > start))
+        text, shift = text[:start] + piece + text[end:], len(piece) - (end - start)
+        where = [-1 if start <= w < end else w + shift if w >= end else w for w in where]
+    return before, edits, text, where
+
+
+@settings(max_examples=400, deadline=None)
+@given(edited_texts(), st.data())
+def test_edits_in_any_order_pass_and_an_untouched_byte_changed_is_refused(
+    case: tuple[str, list[Edit], str, list[int]], data: st.DataObject
+) -> None:
+    before, edits, after, where = case
+    check_bytes("f", before, after, edits)
+    kept = [w for w in where if w >= 0]
+    if kept:
+        at = data.draw(st.sampled_from(kept))
+        line = after.count("\n", 0, at) + 1
+        with pytest.raises(WriteRefused, match=rf"outside the spans it edits \(line {line} "):
+            check_bytes("f", before, after[:at] + "z" + after[at + 1 :], edits)
+        with pytest.raises(WriteRefused, match="outside the spans it edits"):
+            check_bytes("f", before, after[:at] + after[at + 1 :], edits)
 
 
 # -- every editor records its spans, and the gate holds them ---------------------------------------

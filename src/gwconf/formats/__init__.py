@@ -250,29 +250,36 @@ def check_bytes(source: str, before: str, after: str, edits: list[Edit]) -> None
     """Prove ``after`` is ``before`` with exactly ``edits`` made: the old text minus the edited
     spans equals the new text minus their replacements, and each edit stays inside its claim.
 
-    The untouched runs of ``before`` are followed through the edits as (where now, where
-    before, length); each is then compared with ``after`` in chunks, at C speed."""
-    runs: list[tuple[int, int, int]] = [(0, 0, len(before))]
+    The untouched runs of ``before`` are followed through the edits as (where now, where before,
+    length); each is then compared with ``after`` in chunks, at C speed. The runs past the place
+    of the last edit are held by their distance from the end of the text, which an edit before
+    them does not change: an edit moves only the runs between its place and the last one's, and
+    those it cuts. Editors edit in order (forward, or backward so offsets hold), so that is a few
+    runs each; a walk over every run per edit made deleting a name that a .env sets 4000 times
+    spend 1.5 s here."""
     size = len(before)
+    behind: list[tuple[int, int, int]] = []  # (where now, where before, length), ending by the place
+    ahead: list[tuple[int, int, int]] = [(size, 0, size)] if size else []  # (size - now, ...), nearest last
     for edit in edits:
         start, end = edit.start, edit.end
         if not (edit.lo <= start <= end <= edit.hi and end <= size) or (not edit.removes and end > start):
             _refuse_bytes(source, after, min(start, len(after)), "changes bytes outside the span it claimed")
-        shift = edit.length - (end - start)
-        moved: list[tuple[int, int, int]] = []
-        for now, old, n in runs:
-            stop = now + n
-            if stop <= start:
-                moved.append((now, old, n))
-            elif now >= end:
-                moved.append((now + shift, old, n))
-            else:
-                if now < start:
-                    moved.append((now, old, start - now))
-                if stop > end:
-                    moved.append((end + shift, old + (end - now), stop - end))
-        runs = moved
-        size += shift
+        while behind and behind[-1][0] + behind[-1][2] > start:
+            now, old, n = behind.pop()
+            ahead.append((size - now, old, n))
+        while ahead and size - ahead[-1][0] + ahead[-1][2] <= start:
+            back, old, n = ahead.pop()
+            behind.append((size - back, old, n))
+        while ahead and size - ahead[-1][0] < end:  # a run the edit cuts
+            back, old, n = ahead.pop()
+            now = size - back
+            if now < start:
+                behind.append((now, old, start - now))
+            if now + n > end:
+                ahead.append((size - end, old + (end - now), now + n - end))
+                break
+        size += edit.length - (end - start)
+    runs = behind + [(size - back, old, n) for back, old, n in reversed(ahead)]
     for now, old, n in runs:
         for i in range(0, n, _CHUNK):
             k = min(_CHUNK, n - i)
