@@ -160,6 +160,15 @@ def test_add_then_delete_gives_back_the_original_bytes(original: str) -> None:
     assert verify_edit("dotenv", load("dotenv", original, ".env"), doc) == original
 
 
+def test_a_cut_that_takes_the_given_line_ending_leaves_nothing_to_give_back() -> None:
+    """The file's last line had no line ending; gwconf gave it one to append a name, then the
+    delete of that last line cut it too. Deleting the appended name then gave back one character
+    too many: the LF of the CRLF before (``A=v\r``)."""
+    original = "A=v\r\nB='multi\nline'"
+    _, text = edited(original, ("set", ("NEW",), "x"), ("delete", ("B",)), ("delete", ("NEW",)))
+    assert text == "A=v\r\n"
+
+
 HOSTILE = [
     "sk-plain",
     "",

@@ -388,7 +388,9 @@ class DotenvDocument(NamedValues):
         text = self._text
         for start, end, piece, claim in reversed(changes):  # the last first: offsets before it hold
             self.edits.append(trimmed_edit(text, start, end, piece, claim, end > start))
-            if start < self._eol_added_at:
+            if start <= self._eol_added_at < end:  # the line ending gwconf gave went with the cut
+                self._eol_added_at = -1
+            elif start < self._eol_added_at:
                 self._eol_added_at += len(piece) - (end - start)
         parts: list[str] = []
         done = 0
