@@ -370,6 +370,42 @@ def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, op
         assert not re.search(r"(?<!\r)\n", out)
 
 
+# -- property: python-dotenv's inline comment, cut without its backtracking pattern ---------------
+
+_BARE_CHARS = " \t\v\f\x1c\x85\xa0\u2028\u3000#'\"`ax=\\"  # \s as re and str.strip know it, and the rest
+_PY_INLINE_COMMENT = re.compile(r"\s+#.*")  # python-dotenv's parse_value, as gwconf ran it before
+
+
+def _python_dotenv_cut(line: str) -> str:
+    return _PY_INLINE_COMMENT.sub("", line).rstrip()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from(_BARE_CHARS), max_size=30))
+def test_a_bare_values_comment_is_cut_where_python_dotenvs_pattern_cuts(line: str) -> None:
+    """The parser hands ``_py_bare_value`` the rest of one line (no CR or LF: ``[^\\r\\n]*`` on
+    text with universal newlines), so ``.sub`` matches at most once and runs to its end."""
+    from gwconf.formats.dotenv import _py_bare_value
+
+    assert _py_bare_value(line) == _python_dotenv_cut(line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from(_BARE_CHARS), max_size=12), min_size=1, max_size=5),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+def test_bare_values_over_several_lines_read_as_python_dotenvs_pattern_reads_each(
+    values: list[str], eol: str
+) -> None:
+    """Each line's value is cut on its own: a comment or a run of blanks never reaches the next
+    line. A value that starts with a quote (after the blanks) is quoted, not bare: left out."""
+    values = [v for v in values if v.lstrip()[:1] not in ("'", '"')]
+    text = eol.join(f"K{i}={v}" for i, v in enumerate(values)) + eol
+    expected = {f"K{i}": _python_dotenv_cut(v.lstrip()) for i, v in enumerate(values)}
+    assert load("dotenv", text, ".env").data() == expected
+
+
 def test_the_npm_patterns_classes_are_javascripts_over_every_code_point() -> None:
     """``_JS_S`` and ``_JS_DOT`` are spelled to compile cheaply; they match exactly the characters
     of JavaScript's ``\\s`` and ``.`` (the classes written out), on this Python's Unicode tables."""

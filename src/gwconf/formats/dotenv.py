@@ -84,7 +84,7 @@ _PY_DECODE = {
     "t": "\t",
     "v": "\v",
 }
-_PY_INLINE_COMMENT = lazy(r"\s+#.*")
+_PY_COMMENT_MARK = lazy(r"\s#")  # where a bare value's comment starts (see _py_bare_value)
 _PY_INTERPOLATION = lazy(r"\$\{[^}]*\}")  # python-dotenv would expand it
 
 # -- npm dotenv 17 (lib/main.js), JavaScript's classes spelled out --------------------------------
@@ -122,6 +122,15 @@ class _Binding:
     value: str | None  # None: python-dotenv's bare ``export A`` or ``A``, which sets nothing
     token: tuple[int, int]  # the value as written, quotes included (empty: where one goes)
     span: tuple[int, int]  # the whole lines it stands on, line ending included
+
+
+def _py_bare_value(line: str) -> str:
+    """python-dotenv's unquoted value, ``re.sub(r"\\s+#.*", "", line).rstrip()`` on the rest of
+    one line: cut at the first ``#`` after whitespace (the whitespace before it goes with the
+    rstrip). That pattern restarts at every blank of a run that no ``#`` follows and rescans the
+    run: a value with 40,000 blanks in it took 2.2 s to read."""
+    mark = _PY_COMMENT_MARK.search(line)
+    return (line if mark is None else line[: mark.start()]).rstrip()
 
 
 def _single_ok(value: str) -> bool:
@@ -256,7 +265,7 @@ class DotenvDocument(NamedValues):
                     value = ""
                 else:
                     part = _PY_UNQUOTED.match(norm, pos).group(1)
-                    value = (_PY_INLINE_COMMENT.sub("", part) if "#" in part else part).rstrip()
+                    value = _py_bare_value(part)
                     token, pos = (pos, pos + len(value)), pos + len(part)
             pos = _PY_COMMENT.match(norm, pos).end()
             m = _PY_EOL.match(norm, pos)
