@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gwconf.errors import ParseError, WriteRefused
@@ -382,6 +382,57 @@ def test_deleting_the_last_table_under_an_implicit_parent_removes_the_parent_too
     doc, _ = edited(CODEX, ("delete", ("mcp_servers", "docs")))
     assert "mcp_servers" not in doc.data()
     assert [op.path for op in doc.ops] == [("mcp_servers", "docs"), ("mcp_servers",)]
+
+
+_MANY_KEYS = "".join(f'k{i} = "value {i}"\n' for i in range(500))
+
+
+@pytest.mark.parametrize("ending", ["lf", "crlf"])
+def test_deleting_a_table_with_many_keys_sub_tables_and_comments_leaves_exactly_the_rest(ending: str) -> None:
+    text = (
+        '# top\nmodel = "m"\n\n# about gwconf\n[model_providers.gwconf]\nname = "gw"\n'
+        + _MANY_KEYS
+        + "# right under the keys\n\n# free-standing\n\n"
+        + '[model_providers.gwconf.headers]\nx = "1"\n  # inside\ny = """\n\n"""\n\n'
+        + "[[model_providers.gwconf.list]]\na = 1\n\n[other]\na = 1\n\n"
+        + "[model_providers.gwconf.late]  # after another table\nz.w = 1\n"
+    )
+    want = '# top\nmodel = "m"\n\n# about gwconf\n# right under the keys\n\n# free-standing\n  # inside\n\n[other]\na = 1\n'
+    if ending == "crlf":
+        text, want = crlf(text), crlf(want)
+    _, out = edited(text, ("delete", ("model_providers", "gwconf")))
+    assert out == want
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "want"),
+    [
+        # first in the file: the blank line under it goes
+        ("[t]\n" + _MANY_KEYS + "\n[t.sub]\ns = 1\n\n[u]\nb = 1\n", ("t",), "[u]\nb = 1\n"),
+        # last in the file, without a final newline
+        ("a = 1\n\n[t]\n" + _MANY_KEYS.rstrip("\n"), ("t",), "a = 1"),
+        # a comment above it stays, set apart from the next header
+        ("a = 1\n# about t\n[t]\n" + _MANY_KEYS + "[u]\nb = 1\n", ("t",), "a = 1\n# about t\n\n[u]\nb = 1\n"),
+        # split in two places, a comment between its keys
+        (
+            "[t]\n"
+            + _MANY_KEYS
+            + "  # between\nx = 1\n\n[u]\nb = 1\n\n[t.sub]\n"
+            + _MANY_KEYS
+            + "\n[v]\nc = 1\n",
+            ("t",),
+            "  # between\n\n[u]\nb = 1\n\n[v]\nc = 1\n",
+        ),
+    ],
+)
+@pytest.mark.parametrize("ending", ["lf", "crlf"])
+def test_deleting_a_table_with_many_keys_at_the_edges_of_the_file(
+    text: str, path: tuple, want: str, ending: str
+) -> None:
+    if ending == "crlf":
+        text, want = crlf(text), crlf(want)
+    _, out = edited(text, ("delete", path))
+    assert out == want
 
 
 # -- undo gives back the original bytes ---------------------------------------------------------
@@ -1614,3 +1665,90 @@ def test_every_read_the_editor_and_its_gate_make_is_tomllibs(file, ops) -> None:
     finally:
         toml_format._loads = real  # type: ignore[assignment]
     assert seen  # the reads went through _loads
+
+
+# -- removing a table's lines in one pass --------------------------------------------------------
+
+
+def _cut_line_by_line(text: str, path: tuple[str, ...], sections: list) -> str | None:
+    """``_remove_sections`` as it was first written, each line cut out of the whole text in turn
+    (a copy of the file per line): the reference the one-pass removal is held to."""
+    from gwconf.formats.toml import _ends_blank, _last_line, _starts_blank
+
+    matching = [section for section in sections[1:] if section.path[: len(path)] == path]
+    if not matching:
+        return None
+    for section in reversed(matching):
+        own = [row for row in section.rows if row.kind in ("header", "other")]
+        for row in reversed(own[1:]):
+            text = text[: row.start] + text[row.end :]
+        start, stop = own[0].start, own[0].end
+        before, after = text[:start], text[stop:]
+        if before and _last_line(before).lstrip().startswith("#"):
+            if after and not _starts_blank(after) and not after.lstrip(" \t").startswith("#"):
+                after = ("\r\n" if before.endswith("\r\n") else "\n") + after
+        elif (not before or _ends_blank(before)) and (
+            not after or _starts_blank(after) or after.lstrip(" \t").startswith("#")
+        ):
+            if before:
+                before = before[: before[:-1].rfind("\n") + 1]
+            elif _starts_blank(after):
+                newline = after.find("\n")
+                after = "" if newline < 0 else after[newline + 1 :]
+        text = before + after
+    return text
+
+
+_REMOVAL_LINES = st.sampled_from(
+    [
+        "[a]",
+        "[a.b]",
+        "  [a.b]  # note",
+        "[ a . b ]",
+        "[[a.b]]",
+        "[a.b.c]",
+        "[b]",
+        "[a.bx]",
+        '["a".b]',
+        "x = 1",
+        "  z = 2  # c",
+        "a.b.x = 3",
+        "k = [",
+        "]",
+        's = """',
+        '"""',
+        "# comment",
+        "  # indented",
+        "\t# tab",
+        "",
+        "",
+        "   ",
+        "\t",
+    ]
+)
+_REMOVAL_PATHS = st.sampled_from([("a",), ("a", "b"), ("a", "b", "c"), ("b",), ("t",), ("model_providers",)])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.tuples(
+            st.lists(st.tuples(_REMOVAL_LINES, st.sampled_from(["\n", "\r\n"])), max_size=24), st.just("")
+        ),
+        toml_files().map(lambda file: ([(file[0], "")], "")),
+    ),
+    st.sampled_from(["", "\ufeff"]),
+    st.sampled_from(["keep", "no final newline", "trailing blanks"]),
+    _REMOVAL_PATHS,
+)
+@example(([("# above", "\r\n"), ("[a]", "\r\n"), ("x = 1", "\r\n"), ("[b]", "\n")], ""), "", "keep", ("a",))
+@example(([("[a]", "\n"), ("x = 1", "\n"), ("", "\r\n"), ("[b]", "\n")], ""), "", "keep", ("a",))
+def test_removing_a_table_in_one_pass_cuts_what_cutting_line_by_line_cut(lines, bom, end, path) -> None:
+    from gwconf.formats.toml import _remove_sections, _sections
+
+    text = bom + "".join(line + eol for line, eol in lines[0])
+    if end == "no final newline":
+        text = text.rstrip("\r\n")
+    elif end == "trailing blanks":
+        text = text.rstrip("\r\n") + "\n  "
+    assert _remove_sections(text, path, _sections(text)) == _cut_line_by_line(text, path, _sections(text))

@@ -480,16 +480,6 @@ def _starts_blank(text: str) -> bool:
     return bool(text) and not text.split("\n", 1)[0].strip()
 
 
-def _drop_last_line(text: str) -> str:
-    """``text`` ends with a newline; cut its last line."""
-    return text[: text[:-1].rfind("\n") + 1]
-
-
-def _drop_first_line(text: str) -> str:
-    newline = text.find("\n")
-    return "" if newline < 0 else text[newline + 1 :]
-
-
 def _insert_chunk(text: str, chunk: str, path: tuple[str, ...], eol: str, sections: list[_Section]) -> str:
     """Put a rendered table (ending with a newline) after its closest relative, else at the end;
     ``sections`` are the text's (``_sections(text)``)."""
@@ -565,29 +555,66 @@ def _home_section(sections: list[_Section], path: tuple[str | int, ...]) -> _Sec
 def _remove_sections(text: str, path: tuple[str, ...], sections: list[_Section]) -> str | None:
     """Cut the table at ``path`` (and its sub-tables) out of the text: its header and key lines,
     never a comment line (gwconf writes none: any comment in or after the table is the user's),
-    and one blank line that separated it from what was above."""
+    and one blank line that separated it from what was above.
+
+    The text is walked back from its end once: what is kept after ``pos`` gathers in ``kept``
+    (last piece first) and is joined at the end. Cutting each key line out of the whole text
+    was a copy of the file per line (a 40k-key table in a 0.9 MB file: 0.9 s)."""
     matching = [section for section in sections[1:] if section.path[: len(path)] == path]
     if not matching:
         return None
+    kept: list[str] = []  # the text after ``text[:pos]``, its last piece first
+    pos = len(text)
     for section in reversed(matching):
         own = [row for row in section.rows if row.kind in ("header", "other")]
         for row in reversed(own[1:]):
-            text = text[: row.start] + text[row.end :]
+            _keep(kept, text[row.end : pos])
+            pos = row.start
         start, stop = own[0].start, own[0].end
-        before, after = text[:start], text[stop:]
-        if before and _last_line(before).lstrip().startswith("#"):
+        _keep(kept, text[stop:pos])
+        pos = start
+        # ``text[:start]`` (a line start) ends with the newline of ``above``'s line
+        above = text.rfind("\n", 0, start - 1) + 1 if start else 0
+        last = text[above:start]
+        if start and last.lstrip().startswith("#"):
             # a comment written above the removed header: keep it, but not glued to the next one
-            if after and not _starts_blank(after) and not after.lstrip(" \t").startswith("#"):
-                after = ("\r\n" if before.endswith("\r\n") else "\n") + after
-        elif (not before or _ends_blank(before)) and (
-            not after or _starts_blank(after) or after.lstrip(" \t").startswith("#")
-        ):
-            if before:
-                before = _drop_last_line(before)
-            elif _starts_blank(after):
-                after = _drop_first_line(after)
-        text = before + after
-    return text
+            first = _first_kept_line(kept)
+            if kept and first.strip() and not first.lstrip(" \t").startswith("#"):
+                kept.append("\r\n" if last.endswith("\r\n") else "\n")
+        elif not start or not last.strip():
+            first = _first_kept_line(kept)
+            if not kept or not first.strip() or first.lstrip(" \t").startswith("#"):
+                if start:
+                    pos = above
+                elif kept and not first.strip():
+                    _drop_kept(kept, len(first))
+    return text[:pos] + "".join(reversed(kept))
+
+
+def _keep(kept: list[str], piece: str) -> None:
+    if piece:
+        kept.append(piece)
+
+
+def _first_kept_line(kept: list[str]) -> str:
+    """The first line of the kept text (``kept`` holds it last piece first), with its newline."""
+    line = ""
+    for piece in reversed(kept):
+        newline = piece.find("\n")
+        if newline >= 0:
+            return line + piece[: newline + 1]
+        line += piece
+    return line
+
+
+def _drop_kept(kept: list[str], size: int) -> None:
+    """Take the first ``size`` characters off the kept text."""
+    while size:
+        piece = kept.pop()
+        if len(piece) > size:
+            kept.append(piece[size:])
+            return
+        size -= len(piece)
 
 
 def _insert_key_line(text: str, section: _Section, line: str, eol: str) -> str:
