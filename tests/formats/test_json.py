@@ -626,6 +626,18 @@ def test_duplicate_keys_in_big_files_are_read_too() -> None:
     assert verify_edit("json", original, doc) == doc.dump()
 
 
+def test_every_line_of_a_key_set_many_times_over_is_noted() -> None:
+    """The lines are counted once, from one start to the next: over a comment that breaks a
+    line, a blank line, CRLF and LF, and a nested key of the same name (not the one edited)."""
+    text = '{\r\n  "a": 1, /* two\r\n lines */ "a": 2,\r\n\r\n  "b": {"a": 0},\n  "a": 3\r\n}'
+    doc = jsonfmt.load(text, "f.json", fmt="jsonc")
+    doc.set(("a",), 4)
+    assert doc.dump() == text.replace('"a": 3', '"a": 4')
+    assert doc.notes == [
+        "f.json: duplicate key a at lines 2, 3 and 6: the last one counts; gwconf edited that one (line 6)"
+    ]
+
+
 @pytest.mark.parametrize("fmt", ["json", "jsonc"])
 @pytest.mark.parametrize("opener", ["[", '{"a":'])
 def test_deep_nesting_is_a_parse_error_not_a_crash(fmt: str, opener: str) -> None:

@@ -1666,9 +1666,15 @@ class JsonDocument:
         """Tell the user when the key gwconf edits is in the object twice (a pasted setting):
         readers keep the last, so gwconf edited that one and left the other as it was."""
         part = path[-1]
-        lines = [line_col(self._text, c[1])[0] for c in self._children(container) if c[0] == part]
-        if len(lines) < 2:
+        starts = [c[1] for c in self._children(container) if c[0] == part]
+        if len(starts) < 2:
             return
+        lines: list[int] = []
+        line, counted = 1, 0  # the line breaks are counted once, up to each start in turn
+        for pos in starts:
+            line += self._text.count("\n", counted, pos)
+            counted = pos
+            lines.append(line)
         where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
         if verb == "delete":
             note = "gwconf removed every one of them, so that no reader still sees the key"
