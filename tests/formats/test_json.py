@@ -638,6 +638,14 @@ def test_every_line_of_a_key_set_many_times_over_is_noted() -> None:
     ]
 
 
+def test_deleting_an_array_item_in_a_file_with_a_key_twice_deletes_that_item_only() -> None:
+    """Only an object's key can be there twice: an index is removed once (a file with a key
+    twice anywhere once lost every item from that index on, and the write gate refused it)."""
+    text = '{"a": 1, "a": 2, "list": [1, 2, 3, 4]}\n'
+    for index, expected in ((1, "[1, 3, 4]"), (-1, "[1, 2, 3]")):
+        assert edited(text, "jsonc", ("delete", ("list", index))) == text.replace("[1, 2, 3, 4]", expected)
+
+
 @pytest.mark.parametrize("fmt", ["json", "jsonc"])
 @pytest.mark.parametrize("opener", ["[", '{"a":'])
 def test_deep_nesting_is_a_parse_error_not_a_crash(fmt: str, opener: str) -> None:

@@ -1460,12 +1460,13 @@ class JsonDocument:
             found = self._siblings(start, path[-1])
             if found is None:
                 return False
-            if self._dups and isinstance(path[-1], str):
+            again = self._dups and isinstance(path[-1], str)  # a key can be there twice, an index not
+            if again:
                 self._note_duplicate(start, (*done, path[-1]), "delete")
             while found is not None:  # every occurrence: removing only the last revives another
                 prev, child, following = found
                 self._remove(start, prev, child, following)
-                found = self._siblings(start, path[-1]) if self._dups else None
+                found = self._siblings(start, path[-1]) if again else None
             self.ops.append(Op("delete", (*done, child[0])))
             return True
 
