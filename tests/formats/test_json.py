@@ -638,12 +638,136 @@ def test_every_line_of_a_key_set_many_times_over_is_noted() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "fmt", "path", "expected", "lines"),
+    [
+        (
+            '{\n  "a": 1,\n  "a": 2,\n  "b": 3,\n  "a": 4\n}\n',
+            "jsonc",
+            ("a",),
+            '{\n  "b": 3\n}\n',
+            "2, 3 and 5",
+        ),
+        (
+            '{\r\n\t"a": 1, // one\r\n\t// about the second\r\n\t"a": 2,\r\n\t"b": 3,\r\n\t"a": 4, /* four */\r\n}\r\n',
+            "jsonc",
+            ("a",),
+            '{\r\n\t// about the second\r\n\t"b": 3,\r\n}\r\n',
+            "2, 4 and 6",
+        ),
+        ('{"a": 1, "b": 2, "a": 3, "a": 4,}', "jsonc", ("a",), '{"b": 2,}', "1, 1 and 1"),
+        ('{"a": 1, /* x */ "a": 2}', "jsonc", ("a",), "{}", "1 and 1"),
+        (  # the object holding the key twice is itself the last of two
+            '{\n  "x": {\n    "k": 1,\n    "k": {"k": 2, "k": 3},\n    "y": 0,\n    "k": 4,\n  },\n'
+            '  "x": {"k": 5, "k": 6}\n}\n',
+            "jsonc",
+            ("x", "k"),
+            '{\n  "x": {\n    "k": 1,\n    "k": {"k": 2, "k": 3},\n    "y": 0,\n    "k": 4,\n  },\n  "x": {}\n}\n',
+            "8 and 8",
+        ),
+        (
+            '{\n  "a": 1, "a": 2,\n  "b": 3,\n  "a": 4, "c": 5\n}\n',
+            "json",
+            ("a",),
+            '{\n  "b": 3,\n  "c": 5\n}\n',
+            "2, 2 and 4",
+        ),
+        (
+            "{\n  a: 1,\n  'a': 2,\n  b: 3,\n  \"a\": 4,\n}\n",
+            "json5",
+            ("a",),
+            "{\n  b: 3,\n}\n",
+            "2, 3 and 5",
+        ),
+    ],
+)
+def test_a_key_many_times_over_is_deleted_everywhere(
+    text: str, fmt: str, path: tuple[str, ...], expected: str, lines: str
+) -> None:
+    """Every copy goes, each cut as deleting it alone would cut it (the last first), in one
+    splice of the text: the bytes are the ones the removals one at a time gave."""
+    original = jsonfmt.load(text, "f.json", fmt=fmt)
+    doc = jsonfmt.load(text, "f.json", fmt=fmt)
+    assert doc.delete(path)
+    assert doc.dump() == expected
+    assert verify_edit(fmt, original, doc) == expected
+    assert doc.notes[-1] == (
+        f"f.json: duplicate key {'.'.join(path)} at lines {lines}: gwconf removed every one of them, "
+        "so that no reader still sees the key"
+    )
+
+
 def test_deleting_an_array_item_in_a_file_with_a_key_twice_deletes_that_item_only() -> None:
     """Only an object's key can be there twice: an index is removed once (a file with a key
     twice anywhere once lost every item from that index on, and the write gate refused it)."""
     text = '{"a": 1, "a": 2, "list": [1, 2, 3, 4]}\n'
     for index, expected in ((1, "[1, 3, 4]"), (-1, "[1, 2, 3]")):
         assert edited(text, "jsonc", ("delete", ("list", index))) == text.replace("[1, 2, 3, 4]", expected)
+
+
+_DUP_GAPS = ["", " ", "\n  ", "\r\n\t", " /* c */ ", "\n  // note\n  ", " // a, b\n", "\n\n  "]
+_DUP_VALUES = ["1", "12", '"s"', "true", "[1, 2]", "{}", '{"a": 1, "a": 2}']
+
+
+@st.composite
+def _dup_object(draw: st.DrawFn, depth: int = 0) -> str:
+    """A JSONC object whose members repeat a few keys, with comments, blank lines, CRLF and a
+    trailing comma anywhere between them."""
+    count = draw(st.integers(0 if depth else 1, 8))
+    gap = st.sampled_from(_DUP_GAPS)
+    out = "{"
+    for n in range(count):
+        key = draw(st.sampled_from(["a", "a", "b"]))
+        value = (
+            draw(_dup_object(depth + 1))
+            if depth < 1 and draw(st.booleans())
+            else draw(st.sampled_from(_DUP_VALUES))
+        )
+        comma = "," if n < count - 1 or draw(st.booleans()) else ""
+        out += draw(gap) + f'"{key}":{draw(st.sampled_from([" ", ""]))}{value}' + draw(gap) + comma
+    return out + draw(gap) + "}"
+
+
+def _deleted_one_at_a_time(doc: jsonfmt.JsonDocument, path: tuple[str, ...]) -> None:
+    """Every copy of the key, removed as before ``_remove_every``: the last, then the one that
+    is last now, walking the object again after each splice."""
+    _, _, start, _, _ = doc._descend(path[:-1], "edit")
+    found = doc._siblings(start, path[-1])
+    while found is not None:
+        doc._remove(start, *found)
+        found = doc._siblings(start, path[-1])
+    doc.ops.append(Op("delete", path))
+
+
+@given(_dup_object(), st.sampled_from([("a",), ("b",), ("a", "a"), ("b", "a")]), st.booleans())
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_deleting_every_copy_at_once_cuts_as_one_at_a_time(
+    text: str, path: tuple[str, ...], spans: bool
+) -> None:
+    """``_remove_every``'s removals in small copies of the text, spliced once, against the
+    removals made one at a time in the whole text: the same text, the same edits for the
+    write gate, and children it remembers that a fresh walk finds; with the mask kept whole
+    and kept as its blanked spans."""
+    with _spans_kept() if spans else contextlib.nullcontext():
+        doc = load(text, "f.json", fmt="jsonc")
+        slow = load(text, "f.json", fmt="jsonc")
+    original = load(text, "f.json", fmt="jsonc")
+    if not isinstance(original.get(path[:-1]), dict) or original.get(path) is MISSING:
+        return
+    assert doc.delete(path)
+    _deleted_one_at_a_time(slow, path)
+    assert doc.dump() == slow.dump()
+    assert doc.edits == slow.edits
+    assert doc._masked == slow._masked
+    _check_known(doc, True)
+    assert _gate(original, doc) == _gate(original, slow)  # ('{"a": 1\n  ,}' is refused either way)
+
+
+def _gate(original: jsonfmt.JsonDocument, doc: jsonfmt.JsonDocument) -> str:
+    try:
+        return verify_edit("jsonc", original, doc)
+    except WriteRefused as refused:
+        return f"refused: {refused}"
 
 
 @pytest.mark.parametrize("fmt", ["json", "jsonc"])

@@ -1226,6 +1226,11 @@ def _shifted(children: Sequence[_Child], delta: int, renumber: int | None) -> li
     return [(renumber + n, a + delta, b + delta, c + delta) for n, (_, a, b, c) in enumerate(children)]
 
 
+def _moved(child: _Child | None, delta: int) -> _Child | None:
+    """``child`` (if any) moved by ``delta``."""
+    return None if child is None else (child[0], child[1] + delta, child[2] + delta, child[3] + delta)
+
+
 _DIGITS = frozenset("0123456789")
 
 
@@ -1460,13 +1465,12 @@ class JsonDocument:
             found = self._siblings(start, path[-1])
             if found is None:
                 return False
-            again = self._dups and isinstance(path[-1], str)  # a key can be there twice, an index not
-            if again:
+            child = found[1]
+            if self._dups and isinstance(path[-1], str):
                 self._note_duplicate(start, (*done, path[-1]), "delete")
-            while found is not None:  # every occurrence: removing only the last revives another
-                prev, child, following = found
-                self._remove(start, prev, child, following)
-                found = self._siblings(start, path[-1]) if again else None
+                self._remove_every(start, path[-1])  # removing only the last revives another
+            else:
+                self._remove(start, *found)
             self.ops.append(Op("delete", (*done, child[0])))
             return True
 
@@ -1991,6 +1995,79 @@ class JsonDocument:
             self._splice(
                 close, close, eol + inner + head + body + tail + eol + base, claim=inside, removes=False
             )
+
+    def _remove_every(self, container: int, key: str) -> None:
+        """Remove every member ``key`` of the object at ``container`` (readers keep the last:
+        removing only that one would bring back another), the last first, each cut as ``_remove``
+        cuts it alone, with one splice of the text: a splice a copy copied the whole text and
+        walked the object again once a copy (a setting pasted many times over).
+
+        Each removal is made by ``_remove`` in a small document holding only the text it reads:
+        from the end of the member before (the opening brace for the first) to the first
+        character of the member after (or of the closing brace); it looks back to the start of
+        the member's line only when the member has the line to itself, which starts after that
+        member's comma. The text before the window is as it was (the removals begin at ``cut``);
+        after it come the pieces cut so far, then the text from ``reach`` on, moved by ``moved``."""
+        children = list(self._children(container))
+        found = [n for n, child in enumerate(children) if child[0] == key]
+        if len(found) == 1:
+            n = found[0]
+            after = children[n + 1] if n + 1 < len(children) else None
+            self._remove(container, children[n - 1] if n else None, children[n], after)
+            return
+        text, masked = self._text, self._masked
+        close = _WS.match(masked, children[-1][3]).end()
+        cut = reach = close + 1
+        pieces: list[tuple[str, str]] = []  # the text and mask from ``cut`` on as edited, nearest last
+        moved = 0
+        following: _Child | None = None  # the member after the one removed, where it is now
+        edits: list[Edit] = []
+        for n in reversed(found):
+            prev, child = children[n - 1] if n else None, children[n]
+            if n + 1 == len(children):
+                following = None
+            elif children[n + 1][0] != key:  # else the next one went: the one after it follows
+                following = children[n + 1]
+            start = container if prev is None else prev[3]
+            stop = (close + moved if following is None else following[1]) + 1
+            window, window_mask = [text[start : min(stop, cut)]], [masked[start : min(stop, cut)]]
+            if stop < cut:
+                pieces.append((text[stop:cut], masked[stop:cut]))
+            got = cut
+            while got < stop and pieces:
+                piece, piece_mask = pieces.pop()
+                window.append(piece)
+                window_mask.append(piece_mask)
+                got += len(piece)
+            if got < stop:  # the text no removal reached yet
+                window.append(text[got - moved : stop - moved])
+                window_mask.append(masked[got - moved : stop - moved])
+                reach = stop - moved
+            part = JsonDocument(
+                "".join(window), self.source, self.fmt, "".join(window_mask), self._trailing, MISSING
+            )
+            part._dups = True  # no write gate window to keep (``_take_base``)
+            size = len(part._text)
+            here = (child[0], child[1] - start, child[2] - start, child[3] - start)
+            part._remove(container - start, _moved(prev, -start), here, _moved(following, -start))
+            edits += [
+                Edit(e.start + start, e.end + start, e.length, e.lo + start, e.hi + start, e.removes)
+                for e in part.edits
+            ]
+            pieces.append((part._text, part._masked))
+            delta = len(part._text) - size  # the cuts end before the next member starts
+            moved += delta
+            following = _moved(following, delta)
+            cut = start
+        pieces.reverse()
+        self._splice(
+            cut,
+            reach,
+            "".join(piece for piece, _ in pieces),
+            "".join(piece_mask for _, piece_mask in pieces),
+            claim=(cut, reach),
+            edits=edits,
+        )
 
     def _remove(self, container: int, prev: _Child | None, child: _Child, following: _Child | None) -> None:
         """Delete a member with its whole line(s) when it has them to itself, else inline."""
