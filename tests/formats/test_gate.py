@@ -102,6 +102,57 @@ def test_edits_in_any_order_pass_and_an_untouched_byte_changed_is_refused(
             check_bytes("f", before, after[:at] + after[at + 1 :], edits)
 
 
+def _untouched_one_edit_at_a_time(size: int, edits: list[Edit]) -> list[tuple[int, int, int]]:
+    """The runs as the gate once followed them: every run looked at again after each edit."""
+    runs = [(0, 0, size)]
+    for edit in edits:
+        start, end, shift = edit.start, edit.end, edit.length - (edit.end - edit.start)
+        moved = []
+        for now, old, n in runs:
+            if now + n <= start:
+                moved.append((now, old, n))
+            elif now >= end:
+                moved.append((now + shift, old, n))
+            else:
+                if now < start:
+                    moved.append((now, old, start - now))
+                if now + n > end:
+                    moved.append((end + shift, old + (end - now), now + n - end))
+        runs = moved
+    return [run for run in runs if run[2]]
+
+
+@st.composite
+def _edit_sequences(draw: st.DrawFn) -> tuple[int, list[Edit]]:
+    """A text size and edits made one after the other, each within the text as it is then: in
+    any order, in text order, or from the end back (a key removed many times, the last first)."""
+    size = draw(st.integers(0, 40))
+    order = draw(st.sampled_from(["any", "forwards", "backwards"]))
+    edits, now, at = [], size, 0 if order == "forwards" else size
+    for _ in range(draw(st.integers(0, 12))):
+        if order == "forwards":
+            start = draw(st.integers(min(at, now), now))
+        elif order == "backwards":
+            start = draw(st.integers(0, min(at, now)))
+        else:
+            start = draw(st.integers(0, now))
+        end = draw(st.integers(start, min(now, start + 6)))
+        length = draw(st.integers(0, 4))
+        edits.append(Edit(start, end, length, start, end))
+        now += length - (end - start)
+        at = start + length if order == "forwards" else start
+    return size, edits
+
+
+@given(_edit_sequences())
+@settings(max_examples=1000, deadline=None)
+def test_the_runs_left_alone_are_followed_as_one_edit_at_a_time(case: tuple[int, list[Edit]]) -> None:
+    """``_untouched`` keeps the runs on either side of the last edit instead of moving every
+    one after each edit: the same runs, in order."""
+    size, edits = case
+    assert formats._untouched(size, edits) == _untouched_one_edit_at_a_time(size, edits)
+
+
 # -- every editor records its spans, and the gate holds them ---------------------------------------
 
 SAMPLES: dict[str, tuple[str, list[tuple[Any, ...]]]] = {
