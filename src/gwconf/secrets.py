@@ -89,17 +89,23 @@ _SHAPES_RE, _HEX_RE, _B64_RE, _HINT_RE = (LazyPattern(source) for source in (_SH
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
 # a bare value must end its line, item or comment-less clause: "key: the key in …" is prose
-_BARE_VALUE = r"(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"',;#}\]]+(?=[ \t]*(?:$|[,;}\]&#\"']))"
+_BARE_CHAR = r"[^\s\"',;#}\]]"
+_BARE_VALUE = rf"(?:(?:Bearer|Basic|Token)[ \t]+)?{_BARE_CHAR}+(?=[ \t]*(?:$|[,;}}\]&#\"']))"
 _ANSI = r"(?:\x1b\[[0-9;]*m)*"
 # "name": value  /  'name': value  anywhere (JSON, YAML flow, Python reprs)
 _QUOTED_NAME = (
     rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
 # name: value / name = value / NAME=value at a line's start (after a diff marker, colour, export,
-# $env:, set -gx) or after "{" / "," (inline tables, flow mappings)
+# $env:, set -gx) or after "{" / "," (inline tables, flow mappings). Else, at a "{" whose value
+# failed, a match with no name (``_mask_value`` leaves it) passes over the value's run up to the
+# run's last "{": that run ends no clause and holds no "&" past its start, so every "{name=" in it
+# but the last fails too, each only after reading the rest of the run ("{token=a" * n + " end"
+# took O(n²): 16 s for 80 KB). The last "{" is tried: its "name =" or "Token x" may go on past.
 _BARE_NAME = (
     rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
     rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
+    rf"|\{{[ \t]*{_NAME}[ \t]*[:=][ \t]*{_BARE_CHAR}*(?=\{{)"
 )
 _FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
@@ -172,7 +178,7 @@ _AUTH_SCHEME = lazy(r"(?:Bearer|Basic|Token)[ \t]+")
 
 def _mask_value(match: re.Match[str]) -> str:
     name, value = match.group("name"), match.group("val")
-    if not is_secret_name(name):
+    if name is None or not is_secret_name(name):  # None: a run ``_BARE_NAME`` passes over
         return match.group(0)
     quote_char = value[:1] if value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0] else ""
     inner = value[1:-1] if quote_char else value
