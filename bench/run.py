@@ -5,7 +5,7 @@
     .venv/bin/python bench/run.py --only startup,apply --runs 21
     .venv/bin/python bench/run.py --only startup,apply --instructions   # + callgrind's counts
 
-Groups: startup, apply, io, verify, scale (see each module's docstring; io needs strace). Every benchmark uses a
+Groups: startup, apply, io, verify, scale, shapes (see each module's docstring; io needs strace). Every benchmark uses a
 temporary HOME and GWCONF_HOME, servers listen on 127.0.0.1 only, and every process started is
 waited for or ended by its pid. Timings are medians of interleaved runs; ratios are against
 ``python -c pass`` started by the same interpreter binary in the same run (the floor).
@@ -25,11 +25,12 @@ import _util
 import apply as apply_bench
 import io_floor as io_bench
 import scale as scale_bench
+import shapes as shapes_bench
 import startup as startup_bench
 import verify as verify_bench
 from _util import Row, machine, print_table
 
-GROUPS = ("startup", "apply", "io", "verify", "scale")
+GROUPS = ("startup", "apply", "io", "verify", "scale", "shapes")
 
 
 def main() -> int:
@@ -87,6 +88,8 @@ def main() -> int:
             rows += verify_bench.run(max(5, runs // 2))
         elif group == "scale":
             rows += scale_bench.run(args.quick, None, args.scale_runs, args.timeout)
+        elif group == "shapes":
+            rows += shapes_bench.run(args.quick, args.src)
     title = (
         f"gwconf benchmarks ({'quick' if args.quick else 'full'}; {machine()}; "
         f"load {load:.1f} at start; {time.time() - started:.0f} s"
