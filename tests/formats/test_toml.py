@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from gwconf.errors import ParseError, WriteRefused
@@ -1752,3 +1752,210 @@ def test_removing_a_table_in_one_pass_cuts_what_cutting_line_by_line_cut(lines, 
     elif end == "trailing blanks":
         text = text.rstrip("\r\n") + "\n  "
     assert _remove_sections(text, path, _sections(text)) == _cut_line_by_line(text, path, _sections(text))
+
+
+# -- setting a table over one with many keys ----------------------------------------------------
+
+
+class _KeyByKey(TomlDocument):
+    """The editor as it was: a table's stale keys deleted in turn, each a tomlkit parse and a
+    read-back of the whole file (a copy of the work per key): the reference the one-text deletion
+    is held to."""
+
+    def _delete_keys(self, path: tuple, keys: list[str]) -> None:
+        for key in keys:
+            self._delete((*path, key))
+
+
+def _work(monkeypatch) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """How many times tomlkit parses a text and the editor reads one back, from here on."""
+    import tomlkit
+
+    from gwconf.formats import toml as toml_format
+
+    counts = {"tomlkit": 0, "reads": 0}
+    real_parse, real_loads = tomlkit.parse, toml_format._loads
+
+    def parse(text: str) -> Any:
+        counts["tomlkit"] += 1
+        return real_parse(text)
+
+    def loads(text: str) -> dict:
+        counts["reads"] += 1
+        return real_loads(text)
+
+    monkeypatch.setattr(tomlkit, "parse", parse)
+    monkeypatch.setattr(toml_format, "_loads", loads)
+    return counts
+
+
+_PROVIDER_KEYS = "".join(
+    f'k{i} = "value {i}"  # note {i}\n' + ("\n# between\n" if i % 100 == 99 else "") for i in range(400)
+)
+
+
+@pytest.mark.parametrize("ending", ["lf", "crlf"])
+def test_setting_a_table_with_many_keys_to_a_few_cuts_the_rest_in_one_pass(ending: str, monkeypatch) -> None:
+    text = (
+        '# top\nmodel = "m"\n\n# about gwconf\n[model_providers.gwconf]\nname = "old"  # the name\n'
+        + _PROVIDER_KEYS
+        + 'base_url = "u"\n# right under the keys\n\n'
+        + '[model_providers.gwconf.headers]\nx = "1"\n\n'
+        + "# about old\n[model_providers.gwconf.old]\ny = 2\n  # inside\n\n"
+        + "[other]\na = 1\n"
+    )
+    want = (
+        '# top\nmodel = "m"\n\n# about gwconf\n[model_providers.gwconf]\nname = "gw"  # the name\n'
+        + "\n# between\n" * 4
+        + 'base_url = "u"\nenv_key = "K"\n# right under the keys\n\n'
+        + '[model_providers.gwconf.headers]\nx = "1"\n\n'
+        + "# about old\n  # inside\n\n"
+        + "[other]\na = 1\n"
+    )
+    if ending == "crlf":
+        text, want = crlf(text), crlf(want)
+    value = {"name": "gw", "base_url": "u", "headers": {"x": "1"}, "env_key": "K"}
+    doc = load("toml", text, "config.toml")
+    work = _work(monkeypatch)
+    doc.set(("model_providers", "gwconf"), value)
+    # the 400 keys and the sub-table in one text, read back once: not a parse and a read per key
+    assert work == {"tomlkit": 1, "reads": 1}
+    assert verify_edit("toml", load("toml", text, "config.toml"), doc) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "value", "want"),
+    [
+        # an inline table: tomlkit takes the keys and their commas out, the blanks stay
+        ("t = { a = 1, b = 2, c = 3, d = 4 }  # inline\n", ("t",), {"c": 3}, "t = {   c = 3  }  # inline\n"),
+        # dotted keys under a table
+        ("[t]\nd.x = 1\nd.y = 2\ne.z = 3\nk = 1\n", ("t",), {"k": 1}, "[t]\nk = 1\n"),
+        # a table split in two places: its keys in one, its sub-tables in the other
+        (
+            "[t]\na = 1\nb = 2\n\n[u]\nx = 1\n\n[t.s]\ny = 1\n\n[t.r]\nz = 1\n",
+            ("t",),
+            {"b": 2},
+            "[t]\nb = 2\n\n[u]\nx = 1\n",
+        ),
+        # keys of an [[array]] element, a sub-table of it too (tomlkit's: with its blank line)
+        (
+            "[[srv]]\na = 1\nb = [\n  1, # one\n]\nc = 3\n[srv.sub]\nd = 1\n\n[[srv]]\na = 2\n",
+            ("srv", 0),
+            {"c": 3},
+            "[[srv]]\nc = 3\n[[srv]]\na = 2\n",
+        ),
+        # every key of a table that only its sub-tables made: it goes, and comes back whole
+        ("[t.a]\nx = 1\n\n[t.b]\ny = 1\n\n[u]\nz = 1\n", ("t",), {"n": 1}, "[u]\nz = 1\n\n[t]\nn = 1\n"),
+        # a key between a blank line and a sub-table's header: cut before the sub-table is, as in
+        # turn (the other way round, the blank line above the sub-table would stay)
+        ("[t]\n\na = 1\n[t.s]\nx = 1\n\n[u]\ny = 1\n", ("t",), {"n": 1}, "[t]\nn = 1\n\n[u]\ny = 1\n"),
+        # no final newline, a multi-line string last
+        ('[t]\na = 1\nb = """\nx\n"""', ("t",), {"c": 1}, "[t]\nc = 1"),
+    ],
+)
+@pytest.mark.parametrize("ending", ["lf", "crlf"])
+def test_setting_a_table_cuts_its_stale_keys_as_cutting_them_one_by_one_did(
+    text: str, path: tuple, value: dict, want: str, ending: str
+) -> None:
+    if ending == "crlf":
+        text, want = crlf(text), crlf(want)
+    _, out = edited(text, ("set", path, value))
+    assert out == want
+    reference = _KeyByKey(text, "config.toml")
+    reference.set(path, value)
+    assert reference.dump() == want
+
+
+_TABLE_SOUP = st.sampled_from(
+    [
+        'k{i} = "v{i}"',
+        "k{i}=1",
+        "  k{i} = 2  # c{i}",
+        "\tk{i} = 'lit'",
+        '"q{i}" = 3',
+        "'l{i}' = 4",
+        "k{i} = [\n  1, # in\n  2,\n]",
+        'k{i} = """\nml\n[x]\n"""',
+        "k{i} = {{ a = 1, b = 'x' }}",
+        "k{i} = {{ a = 1, }}",  # TOML 1.1: tomlkit reads the file back
+        "d{i}.x = 1",
+        "d{i}.y = 2 # dot",
+        "k{i} = 1979-05-27",
+        "",
+        "# note",
+        "  # indented",
+        "\t",
+        "[t.s{i}]",
+        "[t.s{i}]  # header",
+        "[[t.a{i}]]",
+        "[t.s{i}.deep]",
+        "[u{i}]",
+        "# about\n[t.s{i}]",
+    ]
+)
+
+
+@st.composite
+def tables_set_anew(draw) -> tuple[str, tuple, dict]:
+    """A file with a table ``t`` of many kinds of lines (or one of the editor's random files and
+    one of its tables), and a new value for that table: some of its keys kept, as they are or
+    changed, some new."""
+    soup = draw(st.sampled_from([True, True, True, False]))
+    if soup:
+        lines = draw(st.lists(_TABLE_SOUP, min_size=2, max_size=24))
+        body = "\n".join(line.format(i=i) for i, line in enumerate(lines))
+        text = draw(st.sampled_from(["", 'model = "m"\n\n', "# above\n"])) + "[t]\n" + body + "\n"
+        text += draw(st.sampled_from(["", "\n[other]\na = 1\n", "\n\n"]))
+        text = text.replace("\n", draw(st.sampled_from(["\n", "\r\n"])))
+        if draw(st.booleans()):
+            text = text.rstrip("\r\n")
+    else:
+        text, _ = draw(toml_files())
+    try:
+        data = load("toml", text, "x").data()
+    except ParseError:
+        assume(False)
+    tables = _tables_in(data)
+    assume(tables)
+    path, table = tables[0] if soup else draw(st.sampled_from(tables))  # the soup's first: [t]
+    value = {}
+    for key in table:
+        kept = draw(st.sampled_from(["drop", "drop", "keep", "change"]))
+        if kept != "drop":
+            value[key] = table[key] if kept == "keep" else draw(st.one_of(_VALUES, st.just({"n": 1})))
+    for key in draw(st.lists(st.sampled_from(["name", "base_url", "s0", "new"]), max_size=2)):
+        value.setdefault(key, draw(_VALUES))
+    return text, path, value or {"name": "gw"}
+
+
+def _tables_in(node: Any, path: tuple = ()) -> list[tuple[tuple, dict]]:
+    """Every table of the data (array elements too) with its path, the top excepted."""
+    found = []
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+    for key, child in children:
+        if isinstance(child, dict):
+            found.append(((*path, key), child))
+        found += _tables_in(child, (*path, key))
+    return found
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
+@given(tables_set_anew())
+@example(("[t]\n\na = 1\n[t.s]\nx = 1\n\n[u]\ny = 1\n", ("t",), {"n": 1}))
+@example(("[t]\r\nb = 1\r\n\r\na = 1\r\n[t.s]\r\nx = 1\r\n\r\n[u]\r\ny = 1", ("t",), {"n": 1}))
+def test_setting_a_table_cuts_its_stale_keys_in_one_text_as_they_were_cut_one_by_one(case) -> None:
+    """Stale keys deleted in one text read back once give the text that deleting them in turn
+    gave, each step parsed and read back (``_KeyByKey``), or the same refusal."""
+    text, path, value = case
+
+    def outcome(kind: type[TomlDocument]) -> str:
+        doc = kind(text, "x")
+        try:
+            doc.set(path, value)
+        except WriteRefused:
+            return "refused"
+        return doc.dump()
+
+    assert outcome(TomlDocument) == outcome(_KeyByKey)
