@@ -176,15 +176,15 @@ SHAPES: dict[str, tuple[str, Callable[[int], str], Callable[[str], None], list[i
         "TOML: set a two-key table over one of n keys",
         _toml_table,
         _replace_toml,
-        [400, 800, 1600, 3200],
-        [200, 400, 800],
+        [1600, 3200, 6400, 12800],
+        [800, 1600, 3200],
     ),
     "redact-braces": (
         "redaction: one line of `{token=a` n times",
         _redact_braces,
         _redact,
-        [2500, 5000, 10000, 20000],
-        [1250, 2500, 5000],
+        [20000, 40000, 80000, 160000],
+        [10000, 20000, 40000],
     ),
 }
 
