@@ -121,78 +121,29 @@ def _redact(text: str) -> None:
     secrets.redact(text, [])
 
 
-# name -> (what, make text of size n, the operation, sizes, quick sizes)
-SHAPES: dict[str, tuple[str, Callable[[int], str], Callable[[str], None], list[int], list[int]]] = {
-    "yaml-blocks": (
-        "plainyaml: `key: |` blocks, a blank line after each",
-        _yaml_blocks,
-        _read_plain_yaml,
-        [8000, 16000, 32000, 64000],
-        [4000, 8000, 16000],
-    ),
-    "yaml-flow": (
-        'plainyaml: one flow sequence of n quoted items `["x0", ...]`',
-        _yaml_flow,
-        _read_plain_yaml,
-        [25000, 50000, 100000, 200000],
-        [12500, 25000, 50000],
-    ),
-    "json-set": (
-        "JSONC: set a key under one an object holds n times",
-        _json_copies,
-        _set_json,
-        [5000, 10000, 20000, 40000],
-        [2500, 5000, 10000],
-    ),
-    "json-delete": (
-        "JSONC: delete a key an object holds n times",
-        _json_copies,
-        _delete_json,
-        [4000, 8000, 16000, 32000],
-        [2000, 4000, 8000],
-    ),
-    "dotenv-delete": (
-        "dotenv: delete a name the file sets n times",
-        _dotenv_copies,
-        _delete_dotenv,
-        [2000, 4000, 8000, 16000],
-        [1000, 2000, 4000],
-    ),
-    "dotenv-blanks": (
-        "dotenv: read a value holding a run of n blanks",
-        _dotenv_blanks,
-        _load_dotenv,
-        [40000, 80000, 160000, 320000],
-        [20000, 40000, 80000],
-    ),
-    "toml-delete": (
-        "TOML: delete a table of n keys",
-        _toml_table,
-        _delete_toml,
-        [10000, 20000, 40000, 80000],
-        [5000, 10000, 20000],
-    ),
-    "toml-replace": (
-        "TOML: set a two-key table over one of n keys",
-        _toml_table,
-        _replace_toml,
-        [1600, 3200, 6400, 12800],
-        [800, 1600, 3200],
-    ),
-    "redact-braces": (
-        "redaction: one line of `{token=a` n times",
-        _redact_braces,
-        _redact,
-        [20000, 40000, 80000, 160000],
-        [10000, 20000, 40000],
-    ),
+# name -> (what, the text of size n, the operation on it, the first n): four sizes doubling from
+# the first (three from half of it with --quick)
+SHAPES: dict[str, tuple[str, Callable[[int], str], Callable[[str], None], int]] = {
+    "yaml-blocks": ("plainyaml: `key: |` blocks, blank lines between", _yaml_blocks, _read_plain_yaml, 8000),
+    "yaml-flow": ("plainyaml: one flow sequence of n quoted items", _yaml_flow, _read_plain_yaml, 25000),
+    "json-set": ("JSONC: set a key under one an object holds n times", _json_copies, _set_json, 5000),
+    "json-delete": ("JSONC: delete a key an object holds n times", _json_copies, _delete_json, 4000),
+    "dotenv-delete": ("dotenv: delete a name the file sets n times", _dotenv_copies, _delete_dotenv, 2000),
+    "dotenv-blanks": ("dotenv: read a value holding a run of n blanks", _dotenv_blanks, _load_dotenv, 40000),
+    "toml-delete": ("TOML: delete a table of n keys", _toml_table, _delete_toml, 10000),
+    "toml-replace": ("TOML: set a two-key table over one of n keys", _toml_table, _replace_toml, 1600),
+    "redact-braces": ("redaction: one line of `{token=a` n times", _redact_braces, _redact, 20000),
 }
+
+
+def sizes(first: int, quick: bool) -> list[int]:
+    return [first // 2 << k for k in range(3)] if quick else [first << k for k in range(4)]
 
 
 def worker(name: str, n: int) -> dict[str, float]:
     """In this fresh process: the operation once on a small text (imports, first compiles), then the
     least CPU time of ``REPS`` runs on the text of size ``n``."""
-    _, make, operation, _, _ = SHAPES[name]
+    _, make, operation, _ = SHAPES[name]
     operation(make(max(2, n // 100)))
     text = make(n)
     best = math.inf
@@ -244,8 +195,9 @@ def _exponent(points: list[dict[str, float]]) -> float:
 
 def run(quick: bool = False, src: str | None = None, timeout: float = 120.0) -> list[Row]:
     rows = []
-    for name, (what, _, _, sizes, quick_sizes) in SHAPES.items():
-        points = _measure(name, quick_sizes if quick else sizes, src, timeout)
+    for name, (what, _, _, first) in SHAPES.items():
+        planned = sizes(first, quick)
+        points = _measure(name, planned, src, timeout)
         exponent = _exponent(points)
         figures = ", ".join(
             f"{p['size'] / 1e6:.2f} MB {p['cpu']:.3f} s"
@@ -253,7 +205,7 @@ def run(quick: bool = False, src: str | None = None, timeout: float = 120.0) -> 
             else f"n={p['n']:g} > {timeout:g} s"
             for p in points
         )
-        stopped = len(points) < len(quick_sizes if quick else sizes)
+        stopped = len(points) < len(planned)
         rows.append(
             Row(
                 "shapes",
