@@ -136,6 +136,29 @@ def test_backups_pristine_and_timestamped(gwconf, home, profile, tmp_path) -> No
     assert stat.S_IMODE((tmp_path / "gwconf" / "state").stat().st_mode) == 0o700
 
 
+def test_restores_keep_the_last_ten_originals_set_aside(gwconf, home, profile, tmp_path) -> None:
+    """Each restore sets the pristine copy aside (``.old``) for the next apply's fresh one. Kept
+    without end they grew by a set a file at every restore, and every writing command walks the
+    folder for stray temp files: the newest ``BACKUPS_KEPT`` sets stay, each whole, the newest
+    holding the bytes from before gwconf."""
+    settings = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    for _ in range(planning.BACKUPS_KEPT + 3):
+        assert gwconf("apply", "claude-code").exit_code == 0
+        assert gwconf("restore", "claude-code").exit_code == 0
+        assert settings.read_text() == CLAUDE_SETTINGS
+    folder = next((tmp_path / "gwconf" / "state" / "backups" / "claude-code").glob("settings.json-*"))
+    retired = sorted(p.name for p in folder.glob("*.old"))
+    stamps = sorted({name.partition("-")[0] for name in retired})
+    assert len(stamps) == planning.BACKUPS_KEPT
+    assert {name.partition("-")[2] for name in retired} == {
+        "pristine.old",
+        "pristine.mode.old",
+        "meta.json.old",
+    }
+    assert len(retired) == 3 * planning.BACKUPS_KEPT
+    assert (folder / f"{stamps[-1]}-pristine.old").read_text() == CLAUDE_SETTINGS
+
+
 @pytest.mark.parametrize("links", [True, False], ids=["hard-linked", "no-hard-links"])
 def test_a_first_backup_is_the_pristine_copy_and_later_ones_their_own(
     gwconf, home, profile, tmp_path, monkeypatch, links: bool
