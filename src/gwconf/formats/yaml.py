@@ -816,12 +816,13 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
         if root is None:
             return _Tree(None, {}, {}, [])
         if referenced:
-            too_big = _expands_past(root, max(MAX_EXPANDED, len(text)))
+            limit = max(MAX_EXPANDED, len(text))
+            too_big = _expands_past(root, limit)
             if too_big is not None:
                 line, column = _line_col(text, too_big.start_mark)
                 raise ParseError(
                     source,
-                    f"aliases make this value more than {max(MAX_EXPANDED, len(text)):,} values "
+                    f"aliases make this value more than {limit:,} values "
                     "when read whole; gwconf does not edit such files",
                     line,
                     column,
@@ -896,11 +897,8 @@ def _expands_past(root: Node, cap: int) -> Node | None:
         node, children_done = todo.pop()
         if id(node) in sizes:
             continue
-        if isinstance(node, SequenceNode):
-            children: list[Node] = node.value
-        elif isinstance(node, MappingNode):
-            children = [part for pair in node.value for part in pair]
-        else:
+        children = _node_children(node)
+        if not children:
             sizes[id(node)] = 1
             continue
         if not children_done:
@@ -928,13 +926,17 @@ def _referenced_nodes(root: Node | None, referenced: dict[int, str]) -> list[tup
         name = referenced.get(id(node))
         if name is not None:
             found.append((node, name))
-        if isinstance(node, SequenceNode):
-            todo.extend(node.value)
-        elif isinstance(node, MappingNode):
-            for key, value in node.value:
-                todo.append(key)
-                todo.append(value)
+        todo.extend(_node_children(node))
     return found
+
+
+def _node_children(node: Node) -> list[Node]:
+    """A collection's nodes (a mapping's keys and values, in order); none for a scalar."""
+    if isinstance(node, SequenceNode):
+        return node.value  # type: ignore[no-any-return]
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 _SEQ = "tag:yaml.org,2002:seq"
