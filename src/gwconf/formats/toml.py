@@ -552,10 +552,11 @@ def _home_section(sections: list[_Section], path: tuple[str | int, ...]) -> _Sec
     return homes[0] if len(homes) == 1 else None
 
 
-def _names_a_header(sections: list[_Section], path: tuple[str, ...]) -> bool:
-    """Whether a header line names ``path`` or a table under it (``_remove_sections`` cuts it)."""
+def _tables_under(sections: list[_Section], path: tuple[str, ...]) -> list[_Section]:
+    """The sections whose header names ``path`` or a table under it: what ``_remove_sections``
+    cuts, none when no header names it."""
     size = len(path)
-    return any(section.path[:size] == path for section in sections[1:])
+    return [section for section in sections[1:] if section.path[:size] == path]
 
 
 def _remove_sections(text: str, path: tuple[str, ...], sections: list[_Section]) -> str | None:
@@ -566,7 +567,7 @@ def _remove_sections(text: str, path: tuple[str, ...], sections: list[_Section])
     The text is walked back from its end once: what is kept after ``pos`` gathers in ``kept``
     (last piece first) and is joined at the end. Cutting each key line out of the whole text
     was a copy of the file per line (a 40k-key table in a 0.9 MB file: 0.9 s)."""
-    matching = [section for section in sections[1:] if section.path[: len(path)] == path]
+    matching = _tables_under(sections, path)
     if not matching:
         return None
     kept: list[str] = []  # the text after ``text[:pos]``, its last piece first
@@ -1588,7 +1589,7 @@ class TomlDocument:
         run: list[str] = []  # keys to delete with tomlkit, not yet deleted
         for key in keys:
             full = (*path, key)
-            if run and _names_only(full) and _names_a_header(sections, full):
+            if run and _names_only(full) and _tables_under(sections, full):
                 # the keys before a sub-table go first, as in turn: the blank line a cut table
                 # takes with it depends on the line above its header
                 new = self._tk_without(text, path, run)
