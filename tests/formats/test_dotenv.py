@@ -169,6 +169,17 @@ def test_a_cut_that_takes_the_given_line_ending_leaves_nothing_to_give_back() ->
     assert text == "A=v\r\n"
 
 
+def test_a_value_filled_in_before_the_given_line_ending_moves_it() -> None:
+    """``A=`` had no line ending; gwconf gave it one to append a name, then set A: the value
+    went in right before that line ending, which moved on with it. Setting A back and deleting
+    the name gave back ``A=`` plus a newline (a hypothesis run found it)."""
+    for original in ("A=", "A=\r\nB=1\r\nC=", "A=''"):
+        doc, _ = edited(original, ("set", ("NEW",), "x"), ("set", ("C" if "C=" in original else "A",), "v"))
+        doc.set(("C" if "C=" in original else "A",), "")
+        doc.delete(("NEW",))
+        assert verify_edit("dotenv", load("dotenv", original, ".env"), doc) == original, original
+
+
 HOSTILE = [
     "sk-plain",
     "",

@@ -348,10 +348,12 @@ class DotenvDocument(NamedValues):
                     raise WriteRefused(f"{self.source}: {name!r} is not a name a shell can export.")
                 line = f"{name}={quote(value)}{self.eol}"
                 text = self._text
-                if text and not text.endswith(("\n", "\r")):
-                    self._eol_added_at = len(text)
+                given = bool(text) and not text.endswith(("\n", "\r"))
+                if given:
                     line = self.eol + line
                 self._splice(len(text), len(text), line)
+                if given:
+                    self._eol_added_at = len(text)
         except WriteRefused as exc:
             if exc.message.startswith(self.source):
                 raise
@@ -399,7 +401,8 @@ class DotenvDocument(NamedValues):
             self.edits.append(trimmed_edit(text, start, end, piece, claim, end > start))
             if start <= self._eol_added_at < end:  # the line ending gwconf gave went with the cut
                 self._eol_added_at = -1
-            elif start < self._eol_added_at:
+            elif start < self._eol_added_at or start == end == self._eol_added_at:
+                # (a piece put in right at it, like a value filled into ``A=``, goes before it)
                 self._eol_added_at += len(piece) - (end - start)
         parts: list[str] = []
         done = 0
