@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gwconf import gateway, processes, secrets, urls
+from gwconf import fileio, gateway, processes, secrets, urls
 from gwconf.clients._base import ClientAdapter, Finding, Reading, Target, key_findings
 from gwconf.errors import ExitCode, GwconfError
 from gwconf.paths import Env, display
@@ -131,6 +131,7 @@ class Report:
 
 
 @processes.one_reading()  # each client's "started before its files changed" from one look
+@fileio.one_view()
 def run(
     clients: list[ClientAdapter],
     profile: Profile,

@@ -10,8 +10,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from gwconf import fileio, processes, records, secrets
 from gwconf import plan as planning
-from gwconf import processes, records, secrets
 from gwconf.clients._base import ClientAdapter, ConfigFile, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, Snapshot, exclusive_lock, read_snapshot
@@ -85,6 +85,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
 
 
 @processes.one_reading()  # every desktop app's "is it running?" from one look at /proc
+@fileio.one_view()  # every file's real path from one look at the folders' symlinks
 def apply_profile(
     clients: Sequence[ClientAdapter],
     profile: Profile,
@@ -207,6 +208,7 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
 
 
 @processes.one_reading()
+@fileio.one_view()
 def restore_clients(
     clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
 ) -> list[ClientResult]:
@@ -345,6 +347,19 @@ class ClientStatus:
 def read_client(client: ClientAdapter, env: Env) -> Reading:
     loaded = planning.load_client(client, env)
     return client.read(planning.docs_of(loaded), env)
+
+
+@fileio.one_view()  # every file's real path from one look at the folders' symlinks
+def client_statuses(
+    clients: Sequence[ClientAdapter],
+    env: Env,
+    profiles: list[Profile],
+    ledger: Ledger,
+    detected: dict[str, bool] | None = None,
+) -> list[ClientStatus]:
+    """``client_status`` of each client (``detected``: the answers the caller has already)."""
+    known = detected or {}
+    return [client_status(c, env, profiles, ledger, detected=known.get(c.id)) for c in clients]
 
 
 def client_status(

@@ -66,7 +66,7 @@ def clients(as_json: bool) -> int:
     env = Env.current()
     profiles = operations.load_profiles(env)
     ledger = Ledger(env)
-    rows = [operations.client_status(c, env, profiles, ledger) for c in registry.all_clients()]
+    rows = operations.client_statuses(registry.all_clients(), env, profiles, ledger)
     if as_json:
         _output.emit_json({"clients": [{**r.to_json(), **limits.place(r.id)} for r in rows]})
         return 0
@@ -126,9 +126,7 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
     if clients:
         from gwconf import operations
 
-        rows = [
-            operations.client_status(c, env, profiles, ledger, detected=detected.get(c.id)) for c in clients
-        ]
+        rows = operations.client_statuses(clients, env, profiles, ledger, detected)
     active = store.active()
     here = _chosen_here(store)
     interrupted = (env.state_dir / "journal.json").exists()
