@@ -713,3 +713,35 @@ def test_droid_keeps_the_users_compaction_points_and_moves_gwconfs_with_its_entr
     data = _json(path)
     assert data["sessionDefaultSettings"]["model"] == "custom:gwconf-1"
     assert data["compactionTokenLimitPerModel"] == {"claude-opus-4-7": 150000, "custom:gwconf-1": 168000}
+
+
+def test_one_command_reads_the_model_cache_once_and_again_after_saving_it(tmp_path: Path) -> None:
+    """Apply asks the cache for each client's limits: within one command's view it is read once
+    (a list of hundreds of models was parsed for each of 37 clients), a save by the command is
+    seen at once, and outside a view every call reads the file as it is now."""
+    from gwconf import fileio, models
+    from gwconf.paths import Env
+    from gwconf.profiles import Profile
+
+    env = Env(home=tmp_path, platform="linux", environ={"GWCONF_HOME": str(tmp_path / "gw")}, cwd=tmp_path)
+    profile = Profile(name="gw", base_url="https://gw.example.com/v1")
+    path = models.cache_file(env, "gw")
+
+    def hand_write(window: int) -> None:  # another gwconf, or the user, between two looks
+        data = {"base_url": profile.base_url, "models": ["m"], "limits": {"m": {"context_window": window}}}
+        path.write_text(json.dumps(data))
+
+    assert models.cached_limits(profile, env) == {}  # no cache yet
+    models.save_cache(profile, env, ["m"], {"m": (1000, 100, "GET /v1/models")})
+    with fileio.one_view():
+        assert models.cached_limits(profile, env)["m"][0] == 1000
+        assert models.cached(profile, env) == ["m"]
+        hand_write(2000)
+        assert models.cached_limits(profile, env)["m"][0] == 1000  # one look per command
+        models.save_cache(profile, env, ["m", "n"], {"m": (3000, 100, "GET /v1/models")})
+        assert models.cached_limits(profile, env)["m"][0] == 3000  # its own write, seen at once
+        assert models.cached(profile, env) == ["m", "n"]
+    hand_write(4000)
+    assert models.cached_limits(profile, env)["m"][0] == 4000
+    path.write_text("[" * 100_000)  # damaged past the parser's depth: no limits, no crash
+    assert models.cached_limits(profile, env) == {} and models.cached(profile, env) is None

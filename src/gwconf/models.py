@@ -275,7 +275,7 @@ def save_cache(
     ids: list[str],
     limits: dict[str, tuple[int | None, int | None, str]] | None = None,
 ) -> None:
-    from gwconf.fileio import write_private
+    from gwconf.fileio import forget_viewed, write_private
 
     data: dict[str, Any] = {"base_url": profile.base_url, "fetched_at": int(time.time()), "models": ids}
     if limits:
@@ -283,18 +283,33 @@ def save_cache(
             m: {"context_window": w, "max_output_tokens": o, "source": src}
             for m, (w, o, src) in sorted(limits.items())
         }
+    path = cache_file(env, profile.name)
     try:
-        write_private(cache_file(env, profile.name), (json.dumps(data, indent=2) + "\n").encode())
+        write_private(path, (json.dumps(data, indent=2) + "\n").encode())
     except OSError:
         pass  # a cache: the list was still shown
+    forget_viewed(("models cache", str(path)))
+
+
+def _cache_data(env: Env, profile_name: str) -> Any:
+    """The cache file's data (None when missing or unreadable), read once per command's view:
+    apply asks it for each client's limits, 37 reads of a list that can hold hundreds of models."""
+    from gwconf.fileio import viewed
+
+    path = cache_file(env, profile_name)
+
+    def load() -> Any:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+
+    return viewed(("models cache", str(path)), load)
 
 
 def cached(profile: Profile, env: Env) -> list[str] | None:
     """The last list fetched for this profile at its current address, or None."""
-    try:
-        data = json.loads(cache_file(env, profile.name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = _cache_data(env, profile.name)
     if not isinstance(data, dict) or data.get("base_url") != profile.base_url:
         return None
     ids = data.get("models")
@@ -303,10 +318,7 @@ def cached(profile: Profile, env: Env) -> list[str] | None:
 
 def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int | None, str]]:
     """What the gateway said about its models' limits, from the cache (empty when it said nothing)."""
-    try:
-        data = json.loads(cache_file(env, profile.name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    data = _cache_data(env, profile.name)
     if not isinstance(data, dict) or data.get("base_url") != profile.base_url:
         return {}
     found: dict[str, tuple[int | None, int | None, str]] = {}
