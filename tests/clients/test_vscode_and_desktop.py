@@ -131,3 +131,23 @@ def test_running_matches_exact_names_only(home: Path, tmp_path: Path) -> None:
     with running_app(tmp_path / "bin", "witsy-helper") as pid:
         assert pid not in (_desktop.running(env, ("witsy",)) or [])
         assert pid in (_desktop.running(env, ("Witsy-Helper",)) or [])
+
+
+def test_a_process_without_a_command_line_is_no_app(home: Path) -> None:
+    """Kernel threads (and zombies) have no command line: none is an app that holds its settings
+    in memory, and their names (``kthreadd``, ``kworker/...``) are not read for each app asked."""
+    import os
+
+    env = _env(home, "linux")
+    threads = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if not Path(f"/proc/{entry}/cmdline").read_bytes():
+                    threads[int(entry)] = Path(f"/proc/{entry}/comm").read_text().strip()
+            except OSError:
+                continue
+    if not threads:
+        pytest.skip("no kernel thread is visible here")
+    pid, name = next(iter(threads.items()))
+    assert pid not in (_desktop.running(env, (name,)) or [])
