@@ -52,6 +52,18 @@ def _json_copies(n: int) -> str:
     )
 
 
+def _json_copies_noted(n: int) -> str:
+    """The copies each with a comment line after them, no trailing comma."""
+    return (
+        "{\n"
+        + "\n".join(
+            f'  "gwconf.provider": {{"baseURL": "http://h{i}/v1"}}{"," if i < n - 1 else ""}\n  // copy {i}'
+            for i in range(n)
+        )
+        + "\n}\n"
+    )
+
+
 def _dotenv_copies(n: int) -> str:
     return "".join(f"OPENAI_API_KEY=sk-old-{i:06d}\nOTHER_{i}=x\n" for i in range(n))
 
@@ -128,6 +140,12 @@ SHAPES: dict[str, tuple[str, Callable[[int], str], Callable[[str], None], int]] 
     "yaml-flow": ("plainyaml: one flow sequence of n quoted items", _yaml_flow, _read_plain_yaml, 25000),
     "json-set": ("JSONC: set a key under one an object holds n times", _json_copies, _set_json, 5000),
     "json-delete": ("JSONC: delete a key an object holds n times", _json_copies, _delete_json, 4000),
+    "json-delete-noted": (
+        "JSONC: delete a key held n times, a comment line after each",
+        _json_copies_noted,
+        _delete_json,
+        2000,
+    ),
     "dotenv-delete": ("dotenv: delete a name the file sets n times", _dotenv_copies, _delete_dotenv, 2000),
     "dotenv-blanks": ("dotenv: read a value holding a run of n blanks", _dotenv_blanks, _load_dotenv, 40000),
     "toml-delete": ("TOML: delete a table of n keys", _toml_table, _delete_toml, 10000),

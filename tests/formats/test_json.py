@@ -705,7 +705,18 @@ def test_deleting_an_array_item_in_a_file_with_a_key_twice_deletes_that_item_onl
         assert edited(text, "jsonc", ("delete", ("list", index))) == text.replace("[1, 2, 3, 4]", expected)
 
 
-_DUP_GAPS = ["", " ", "\n  ", "\r\n\t", " /* c */ ", "\n  // note\n  ", " // a, b\n", "\n\n  "]
+_DUP_GAPS = [
+    "",
+    " ",
+    "\n  ",
+    "\r\n\t",
+    " /* c */ ",
+    "\n  // note\n  ",
+    " // a, b\n",
+    "\n\n  ",
+    " /* a\n  b, } */\n  ",  # a comment over two lines, holding a comma and a brace
+    "\r\n  // n\r\n  // m\r\n  ",
+]
 _DUP_VALUES = ["1", "12", '"s"', "true", "[1, 2]", "{}", '{"a": 1, "a": 2}']
 
 
