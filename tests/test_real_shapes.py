@@ -7,8 +7,8 @@ Claude Code settings.json whose env already points at another gateway; a Zed set
 hundreds of comment lines, trailing commas and Zed's own fields inside ``default_model``; Aider's
 fully commented sample; a Continue config with a ``%YAML 1.1`` directive, block scalars and
 ``${{ secrets.X }}``; opencode's ``.jsonc`` with ``{env:X}``; Crush with ``$VAR`` values; and files
-with CRLF, without a final newline, at mode 0600 (chezmoi), and a config that is a symlink into
-a dotfiles folder (stow).
+with CRLF, without a final newline, at mode 0600 (chezmoi), a config that is a symlink into a
+dotfiles folder, and one whose folder is (GNU stow links a whole folder no other package shares).
 
 Each goes through apply, re-apply, restore (byte-exact, with the mode and the link), and through
 apply, a hand edit, apply with another model, restore (the ownership rules of
@@ -43,6 +43,8 @@ class Shape:
     comment: str | None = None  # a comment line the user appends at the end
     mode: int = 0o644
     source: str | None = None  # the fixture file, when ``path`` is a symlink to it (dotfiles)
+    folder_link: bool = False  # ``path``'s folder, not the file, links to ``source``'s (stow's folding)
+    fixture: str | None = None  # another shape's fixture folder, when this one reuses its file
 
 
 SHAPES = {
@@ -76,6 +78,15 @@ SHAPES = {
         ('"theme": "One Dark"', '"theme": "One Light"'),
         source="dotfiles/zed/settings.json",
     ),
+    "zed-stow-folded-folder": Shape(  # GNU stow links the whole folder when no other package shares it
+        "zed",
+        ".config/zed/settings.json",
+        "jsonc",
+        ('"theme": "One Dark"', '"theme": "One Light"'),
+        source="dotfiles/zed/.config/zed/settings.json",
+        folder_link=True,
+        fixture="zed-symlinked-dotfiles",
+    ),
     "aider-sample": Shape("aider", ".aider.conf.yml", "yaml", ("dark-mode: true", "dark-mode: false")),
     "continue-yaml11": Shape(
         "continue",
@@ -100,8 +111,18 @@ SHAPES = {
 def _place(home: Path, name: str) -> tuple[Path, bytes]:
     """Copy the fixture into HOME; returns the file the client reads and its original bytes."""
     shape = SHAPES[name]
-    source = FIXTURES / name / (shape.source or shape.path)
+    fixture = FIXTURES / shape.fixture if shape.fixture else FIXTURES / name
+    source = fixture / (SHAPES[shape.fixture].source or "" if shape.fixture else shape.source or shape.path)
     path = home / shape.path
+    if shape.folder_link:
+        assert shape.source
+        real = home / shape.source
+        real.parent.mkdir(parents=True)
+        shutil.copyfile(source, real)
+        os.chmod(real, shape.mode)
+        path.parent.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.symlink_to(real.parent, target_is_directory=True)
+        return path, source.read_bytes()
     path.parent.mkdir(parents=True, exist_ok=True)
     if shape.source:
         real = home / shape.source
@@ -176,7 +197,9 @@ def test_apply_reapply_restore_gives_back_the_bytes_and_the_mode(gwconf, home, p
     assert path.read_bytes() == original
     assert stat.S_IMODE(path.stat().st_mode) == shape.mode
     if shape.source:
-        assert path.is_symlink() and path.resolve() == (home / shape.source).resolve()
+        link = path.parent if shape.folder_link else path
+        assert link.is_symlink() and path.resolve() == (home / shape.source).resolve()
+        assert not shape.folder_link or not path.is_symlink()  # the file itself stays a plain file
 
 
 @pytest.mark.parametrize("between", ["another-model", "nothing"])
@@ -204,4 +227,4 @@ def test_a_hand_edit_survives_another_model_and_restore(gwconf, home, profile, n
     expected = original.decode().replace(old, new) + (shape.comment or "")
     assert path.read_bytes().decode() == expected, "restore changed more than gwconf's own keys"
     if shape.source:
-        assert path.is_symlink()
+        assert (path.parent if shape.folder_link else path).is_symlink()
