@@ -130,8 +130,7 @@ class Report:
 # -- the procedure ---------------------------------------------------------------------------------
 
 
-@processes.one_reading()  # each client's "started before its files changed" from one look
-@fileio.one_view()
+@fileio.one_view()  # each client's "started before its files changed" from one look at /proc
 def run(
     clients: list[ClientAdapter],
     profile: Profile,

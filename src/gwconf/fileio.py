@@ -99,9 +99,10 @@ _viewed: dict[object, Any] | None = None
 
 @contextlib.contextmanager
 def one_view() -> Iterator[None]:
-    """Within it, each folder's real path is worked out once, and so is each ``viewed`` value:
-    one command's steps share one look, as they would if they looked at the same moment.
-    Outside it (tests that make a link between two calls) every call looks afresh."""
+    """Within it, each folder's real path is worked out once, and so is each ``viewed`` value
+    (``/proc``'s processes, the model cache): one command's steps share one look, as they would
+    if they looked at the same moment. Outside it (tests that make a link or start an app between
+    two calls) every call looks afresh."""
     global _real_folders, _viewed
     if _real_folders is not None:  # nested: the outer view stands
         yield

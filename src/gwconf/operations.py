@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from gwconf import fileio, processes, records, secrets
+from gwconf import fileio, records, secrets
 from gwconf import plan as planning
 from gwconf.clients._base import ClientAdapter, ConfigFile, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
@@ -84,8 +84,7 @@ def _file_results(plan: planning.ClientPlan) -> list[FileResult]:
     return results
 
 
-@processes.one_reading()  # every desktop app's "is it running?" from one look at /proc
-@fileio.one_view()  # every file's real path from one look at the folders' symlinks
+@fileio.one_view()  # every file's real path and every "is it running?" from one look
 def apply_profile(
     clients: Sequence[ClientAdapter],
     profile: Profile,
@@ -207,7 +206,6 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
-@processes.one_reading()
 @fileio.one_view()
 def restore_clients(
     clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False

@@ -8,7 +8,6 @@ say that they could not check.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterator
 from functools import cached_property
@@ -84,38 +83,18 @@ def available(platform: str, proc: Path = PROC) -> bool:
     return platform == "linux" and proc.is_dir()
 
 
-# proc folder -> its processes, while ``one_reading`` is in effect (None: read each time)
-_reading: dict[Path, list[Process]] | None = None
-
-
-@contextlib.contextmanager
-def one_reading() -> Iterator[None]:
-    """Within it, ``/proc`` is read once and every caller sees that reading.
+def processes(proc: Path = PROC) -> Iterator[Process]:
+    """Every readable process but this one, by pid: ``/proc`` read once per command
+    (``fileio.one_view``), and every caller sees that reading.
 
     ``apply --all`` asks for each desktop app whether it runs, and Cline for its host: each
     question walked every process's ``cmdline`` again (11 walks; on a desktop with hundreds of
     processes, most of the preflight's time; issue 15). One command's checks share one look, as
-    they would if asked at the same moment. Outside it (tests that start and stop an app between
-    two questions) every call reads afresh."""
-    global _reading
-    if _reading is not None:  # nested: the outer reading stands
-        yield
-        return
-    _reading = {}
-    try:
-        yield
-    finally:
-        _reading = None
+    they would if asked at the same moment. Outside a view (tests that start and stop an app
+    between two questions) every call reads afresh."""
+    from gwconf import fileio
 
-
-def processes(proc: Path = PROC) -> Iterator[Process]:
-    """Every readable process but this one, by pid (one reading per ``one_reading``)."""
-    if _reading is None:
-        return _read(proc)
-    found = _reading.get(proc)
-    if found is None:
-        found = _reading[proc] = list(_read(proc))
-    return iter(found)
+    return iter(fileio.viewed(("processes", proc), lambda: list(_read(proc))))
 
 
 def _read(proc: Path) -> Iterator[Process]:
