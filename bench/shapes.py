@@ -44,20 +44,13 @@ def _yaml_flow(n: int) -> str:
     return "a: [" + ", ".join(f'"x{i}"' for i in range(n)) + "]\n"
 
 
-def _json_copies(n: int) -> str:
-    return (
-        "{\n"
-        + ",\n".join(f'  "gwconf.provider": {{"baseURL": "http://h{i}/v1"}}' for i in range(n))
-        + "\n}\n"
-    )
-
-
-def _json_copies_noted(n: int) -> str:
-    """The copies each with a comment line after them, no trailing comma."""
+def _json_copies(n: int, noted: bool = False) -> str:
+    """``noted``: a comment line after each copy, the last one's too (no trailing comma)."""
     return (
         "{\n"
         + "\n".join(
-            f'  "gwconf.provider": {{"baseURL": "http://h{i}/v1"}}{"," if i < n - 1 else ""}\n  // copy {i}'
+            f'  "gwconf.provider": {{"baseURL": "http://h{i}/v1"}}{"," if i < n - 1 else ""}'
+            + (f"\n  // copy {i}" if noted else "")
             for i in range(n)
         )
         + "\n}\n"
@@ -142,7 +135,7 @@ SHAPES: dict[str, tuple[str, Callable[[int], str], Callable[[str], None], int]] 
     "json-delete": ("JSONC: delete a key an object holds n times", _json_copies, _delete_json, 4000),
     "json-delete-noted": (
         "JSONC: delete a key held n times, a comment line after each",
-        _json_copies_noted,
+        lambda n: _json_copies(n, noted=True),
         _delete_json,
         2000,
     ),

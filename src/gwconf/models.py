@@ -288,7 +288,7 @@ def save_cache(
         write_private(path, (json.dumps(data, indent=2) + "\n").encode())
     except OSError:
         pass  # a cache: the list was still shown
-    forget_viewed(("models cache", str(path)))
+    forget_viewed(_view_key(path))
 
 
 def _cache_data(env: Env, profile_name: str) -> Any:
@@ -304,7 +304,12 @@ def _cache_data(env: Env, profile_name: str) -> Any:
         except (OSError, ValueError, RecursionError):
             return None
 
-    return viewed(("models cache", str(path)), load)
+    return viewed(_view_key(path), load)
+
+
+def _view_key(path: Path) -> tuple[str, str]:
+    """What the cache file's data is kept under in a command's view (read, and forgotten on save)."""
+    return ("models cache", str(path))
 
 
 def cached(profile: Profile, env: Env) -> list[str] | None:
