@@ -133,3 +133,59 @@ def test_the_common_start_and_end_are_the_ones_the_loops_found(case: tuple[list[
     old, new = case
     assert plan._common_ends(old, new) == _trimmed_by_loops(old, new)
     assert patched(old, unified_diff(old, new, "a/f", "b/f")) == new
+
+
+# pieces of text: lines that repeat, a line with no "\n" yet, and the line breaks other than "\n"
+# that ``str.splitlines`` also ends a line at (a text holding one is split whole)
+PIECES = st.sampled_from(
+    ['  "a": 1,\n', "{\n", "}\n", "\n", "x = 2\n", "a", "b c", "é", "\r\n", "\r", "\u2028"]
+)
+PLAIN_PIECES = st.sampled_from(['  "a": 1,\n', "{\n", "}\n", "\n", "x = 2\n", "a", "b c", "é"])
+
+
+@st.composite
+def edited_texts(draw: st.DrawFn, pieces: st.SearchStrategy[str]) -> tuple[str, str]:
+    """A text and the text after a few edits of its characters, near each other or far apart,
+    inside a line or across lines."""
+    old = "".join(draw(st.lists(pieces, max_size=300)))
+    new = old
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(new)))
+        removed = draw(st.integers(0, min(12, len(new) - at)))
+        new = new[:at] + "".join(draw(st.lists(pieces, max_size=3))) + new[at + removed :]
+    return old, new
+
+
+@settings(max_examples=500, deadline=None)
+@given(edited_texts(PLAIN_PIECES) | edited_texts(PIECES))
+@example(("a\nb\n", "a\nb\nc\n"))  # the old text starts the new one
+@example(("b\n", "a\nb\n"))  # the old text ends the new one
+@example(("x\nx\n", "x\nx\nx\n"))  # a repeated line more: its start and end overlap
+@example(("a\nb", "a\nc"))  # no final line break
+@example(("", "a\n"))
+@example(("a\n", ""))
+def test_the_windowed_diff_is_the_diff_of_the_whole_texts(case: tuple[str, str]) -> None:
+    """``text_diff`` splits only a window around the changes: its diff is, line for line, the
+    one ``unified_diff`` makes of the two whole texts' lines, hunk numbers included."""
+    from gwconf.plan import text_diff
+
+    old, new = case
+    whole = unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), "a/f", "b/f")
+    assert text_diff(old, new, "a/f", "b/f") == whole
+
+
+def test_the_first_and_last_difference_are_found_across_strides() -> None:
+    """The texts are compared 4,096 characters at a time: differences at a stride's first and
+    last character, and in the middle of a text of many strides."""
+    from gwconf import plan
+
+    base = "".join(f"line {n}\n" for n in range(3000))  # 29 KB
+    for at in (0, 1, 4095, 4096, 4097, 8191, 15000, len(base) - 1):
+        changed = base[:at] + "#" + base[at + 1 :]
+        assert plan._first_difference(base, changed) == at
+        assert plan._common_end(base, changed, len(base)) == len(base) - at - 1
+        assert plan.text_diff(base, changed, "a/f", "b/f") == unified_diff(
+            base.splitlines(keepends=True), changed.splitlines(keepends=True), "a/f", "b/f"
+        )
+    assert plan._first_difference(base, base) == len(base)
+    assert plan._common_end(base, base, len(base)) == len(base)
