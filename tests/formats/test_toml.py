@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from gwconf.errors import ParseError, WriteRefused
@@ -773,6 +773,43 @@ def test_random_edits_read_back_as_intended_and_leave_other_lines_alone(file, op
         assert not re.search(r"(?<!\r)\n", out)
     if text.strip() and out.strip():
         assert text.endswith("\n") == out.endswith("\n")
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toml_files(), st.data())
+def test_a_key_line_cut_out_is_the_text_tomlkits_delete_gives(file, data) -> None:
+    """Deleting a one-line scalar's key cuts its line out of the text, without tomlkit's tree:
+    wherever that answers, the text is the one tomlkit's own delete writes, byte for byte."""
+    text, lines = file
+    keys = [owner for _, owner in lines if owner and owner[-1] != "[]"]
+    assume(keys)
+    path = data.draw(st.sampled_from(keys))
+    doc = load("toml", text, "random.toml")
+    cut = doc._text_delete_key(path)
+    event("line cut out" if cut is not None else "left to tomlkit")
+    if cut is None:
+        return
+    by_tomlkit = doc._normalize(doc._tk_delete(path))
+    if cut.strip(" \t\r\n"):
+        assert doc._normalize(cut) == by_tomlkit
+    else:  # the key's line was all the content: the blanks stay as they were (tomlkit adds a line break)
+        content = [line for line in text.splitlines(keepends=True) if line.strip()]
+        assert len(content) == 1 and cut == text.replace(content[0], "", 1)
+        assert not by_tomlkit.strip(" \t\r\n")
+
+
+def test_deleting_scalar_keys_needs_no_tomlkit_tree() -> None:
+    """Restore deletes the keys gwconf added one at a time: each is its line cut out (the comment
+    after it with it), read back with tomllib, never a tomlkit parse of the whole file."""
+    doc = load("toml", CODEX, "config.toml")
+    assert doc.delete(("model_provider",))
+    assert doc.delete(("model_providers", "openai", "base_url"))
+    expected = CODEX.replace('model_provider = "openai"\n', "").replace(
+        'base_url = "https://api.openai.com/v1"  # local\n', ""
+    )
+    assert doc.dump() == expected
+    assert doc._tk_doc is None
+    assert verify_edit("toml", load("toml", CODEX, "config.toml"), doc) == expected
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
