@@ -129,9 +129,10 @@ def text_diff(old: str, new: str, fromfile: str, tofile: str) -> list[str]:
     a line's start on, so those lines are the same in both and only shift the hunks' numbers.
 
     Splitting both whole texts into lines, then comparing them line by line, took a 4.7 MB
-    file's diff 34 ms (3.4 ms now; issue 15); the window is found by comparing text in C. A text holding a line break other than "\n" (CRLF, a lone CR, U+2028,
-    ...) is split whole: the lines before the window are counted by their "\n"s only.
-    tests/test_diff_trim.py holds it to ``unified_diff`` on the whole texts."""
+    file's diff 34 ms (3.4 ms now; issue 15); the window is found by comparing text in C. A
+    text holding a line break other than "\n" (CRLF, a lone CR, U+2028, ...) is split whole:
+    the lines before the window are counted by their "\n"s only. tests/test_diff_trim.py holds
+    it to ``unified_diff`` on the whole texts."""
     if any(char in old or char in new for char in _OTHER_BREAKS):
         return unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile, tofile)
     first = _first_difference(old, new)
@@ -143,8 +144,8 @@ def text_diff(old: str, new: str, fromfile: str, tofile: str) -> list[str]:
         if start == 0:
             break
         start = old.rfind("\n", 0, start - 1) + 1
-    # the last "\n" before the common end, when both have it, else the first one in it: the
-    # lines after it are the same in both, each from a line's start on
+    # where the windows may end: where the common end starts, if a line starts there in both
+    # texts, else right after the common end's first "\n" (the lines after it are the same in both)
     end_old, end_new = len(old) - same_end, len(new) - same_end
     if not (end_old == 0 or old[end_old - 1] == "\n") or not (end_new == 0 or new[end_new - 1] == "\n"):
         line = old.find("\n", end_old)

@@ -687,8 +687,8 @@ def _remove_key_line(text: str, section: _Section, key: str) -> str | None:
     """The text without the one ``key = value`` line of ``section`` (a one-line scalar and the
     comment after it), as tomlkit deletes that key, without building tomlkit's tree; None when
     the line is not simple enough to be sure (the caller falls back to tomlkit). Restoring
-    Codex after a hand edit deleted five such keys one at a time, each a tomlkit parse of the
-    whole file (0.24 s for a 6 KB config.toml, issue 15)."""
+    Codex after a hand edit deletes five such keys one at a time, and each was a tomlkit parse
+    of the whole file (a 6 KB config.toml: 167 ms of CPU for the command, 60 ms now; issue 15)."""
     found = _scalar_line(text, section, key)
     if found is None:
         return None
