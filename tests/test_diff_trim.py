@@ -175,17 +175,20 @@ def test_the_windowed_diff_is_the_diff_of_the_whole_texts(case: tuple[str, str])
 
 
 def test_the_first_and_last_difference_are_found_across_strides() -> None:
-    """The texts are compared 4,096 characters at a time: differences at a stride's first and
-    last character, and in the middle of a text of many strides."""
+    """The texts are compared in chunks of 4,096 characters and more (``common_length``, which
+    the editors' trimmed edits use too): differences at a chunk's first and last character, and
+    in the middle of a text of many chunks."""
     from gwconf import plan
+    from gwconf.formats._base import common_length
 
     base = "".join(f"line {n}\n" for n in range(3000))  # 29 KB
-    for at in (0, 1, 4095, 4096, 4097, 8191, 15000, len(base) - 1):
+    size = len(base)
+    for at in (0, 1, 4095, 4096, 4097, 8191, 15000, size - 1):
         changed = base[:at] + "#" + base[at + 1 :]
-        assert plan._first_difference(base, changed) == at
-        assert plan._common_end(base, changed, len(base)) == len(base) - at - 1
+        assert common_length(base, 0, changed, 0, size, forward=True) == at
+        assert common_length(base, size, changed, size, size, forward=False) == size - at - 1
         assert plan.text_diff(base, changed, "a/f", "b/f") == unified_diff(
             base.splitlines(keepends=True), changed.splitlines(keepends=True), "a/f", "b/f"
         )
-    assert plan._first_difference(base, base) == len(base)
-    assert plan._common_end(base, base, len(base)) == len(base)
+    assert common_length(base, 0, base, 0, size, forward=True) == size
+    assert common_length(base, size, base, size, size, forward=False) == size

@@ -35,6 +35,7 @@ from gwconf.fileio import (
     write_private,
 )
 from gwconf.formats import MISSING, Document, get_plain
+from gwconf.formats._base import common_length
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.records import field
@@ -119,7 +120,6 @@ class FileChange:
 _CONTEXT = 3  # difflib's default: the lines shown around each change
 # what ``str.splitlines`` ends a line at besides "\n" (``text_diff`` splits the whole texts then)
 _OTHER_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-_STRIDE = 4096  # characters compared at a time when looking for the first and last difference
 
 
 def text_diff(old: str, new: str, fromfile: str, tofile: str) -> list[str]:
@@ -135,10 +135,11 @@ def text_diff(old: str, new: str, fromfile: str, tofile: str) -> list[str]:
     it to ``unified_diff`` on the whole texts."""
     if any(char in old or char in new for char in _OTHER_BREAKS):
         return unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile, tofile)
-    first = _first_difference(old, new)
+    limit = min(len(old), len(new))
+    first = common_length(old, 0, new, 0, limit, forward=True)  # where they first differ
     if first == len(old) == len(new):
         return []
-    same_end = _common_end(old, new, min(len(old), len(new)) - first)
+    same_end = common_length(old, len(old), new, len(new), limit - first, forward=False)
     start = old.rfind("\n", 0, first) + 1  # the line of the first difference, the same in both
     for _ in range(_CONTEXT):
         if start == 0:
@@ -168,49 +169,6 @@ def text_diff(old: str, new: str, fromfile: str, tofile: str) -> list[str]:
         tofile,
         old.count("\n", 0, start),
     )
-
-
-def _first_difference(old: str, new: str) -> int:
-    """Where the texts first differ (the shorter one's length when it starts the other)."""
-    limit = min(len(old), len(new))
-    low = 0
-    while low < limit:
-        high = min(low + _STRIDE, limit)
-        if old[low:high] != new[low:high]:
-            while high - low > 1:  # the first difference is in [low, high)
-                middle = (low + high) // 2
-                if old[low:middle] == new[low:middle]:
-                    low = middle
-                else:
-                    high = middle
-            return low
-        low = high
-    return limit
-
-
-def _common_end(old: str, new: str, limit: int) -> int:
-    """How many characters, at most ``limit``, the texts share at their end."""
-    size_old, size_new = len(old), len(new)
-
-    def same_last(done: int, count: int) -> bool:  # the ``count`` characters before the last ``done``
-        return (
-            old[size_old - done - count : size_old - done] == new[size_new - done - count : size_new - done]
-        )
-
-    done = 0
-    while done < limit:
-        step = min(_STRIDE, limit - done)
-        if not same_last(done, step):
-            low, high = 0, step  # the last ``low`` characters of this stride are the same, ``high`` not
-            while high - low > 1:
-                middle = (low + high) // 2
-                if same_last(done, middle):
-                    low = middle
-                else:
-                    high = middle
-            return done + low
-        done += step
-    return limit
 
 
 def unified_diff(old: list[str], new: list[str], fromfile: str, tofile: str, skipped: int = 0) -> list[str]:
