@@ -1582,11 +1582,16 @@ class TomlDocument:
         chunk = self._eol_new(_render_chunk(names, value))
         return _insert_after(self._text, chunk, family[-1], self.eol)
 
+    def _own_section(self, table: tuple[str | int, ...]) -> _Section | None:
+        """The section that holds the keys of the table at ``table`` (the preamble for the top);
+        None when it has none of its own (implicit, dotted, inline) or it is ambiguous."""
+        return self._preamble() if not table else _home_section(self._all_sections(), table)
+
     def _text_new_key(self, path: tuple[str | int, ...], value: Any) -> str | None:
         """A ``key = value`` line in the parent's own section (a ``[table]``, an ``[[array]]``
         element or the top of the file); None when the parent has no section of its own."""
         parent, key = path[:-1], path[-1]
-        home = self._preamble() if not parent else _home_section(self._all_sections(), parent)
+        home = self._own_section(parent)
         if home is None:
             return None
         rendered = _inline_text(value)
@@ -1601,7 +1606,7 @@ class TomlDocument:
         if not isinstance(key, str):
             return None
         parent = path[:-1]
-        home = self._preamble() if not parent else _home_section(self._all_sections(), parent)
+        home = self._own_section(parent)
         return None if home is None else _replace_scalar(self._text, home, key, value)
 
     def _text_delete_key(self, path: tuple[str | int, ...]) -> str | None:
@@ -1612,7 +1617,7 @@ class TomlDocument:
         if not isinstance(key, str):
             return None
         parent = path[:-1]
-        home = self._preamble() if not parent else _home_section(self._all_sections(), parent)
+        home = self._own_section(parent)
         return None if home is None else _remove_key_line(self._text, home, key)
 
     def _text_without_keys(self, path: tuple[str | int, ...], keys: list[str]) -> str:
