@@ -150,12 +150,8 @@ def test_restores_keep_the_last_ten_originals_set_aside(gwconf, home, profile, t
     retired = sorted(p.name for p in folder.glob("*.old"))
     stamps = sorted({name.partition("-")[0] for name in retired})
     assert len(stamps) == planning.BACKUPS_KEPT
-    assert {name.partition("-")[2] for name in retired} == {
-        "pristine.old",
-        "pristine.mode.old",
-        "meta.json.old",
-    }
-    assert len(retired) == 3 * planning.BACKUPS_KEPT
+    assert {name.partition("-")[2] for name in retired} == {"pristine.old", "meta.json.old"}
+    assert len(retired) == 2 * planning.BACKUPS_KEPT
     assert (folder / f"{stamps[-1]}-pristine.old").read_text() == CLAUDE_SETTINGS
 
 
@@ -369,13 +365,35 @@ def test_interrupted_run_is_repaired(gwconf, home, profile, tmp_path) -> None:
     assert not (tmp_path / "gwconf" / "state" / "journal.json").exists()
 
 
-def test_restore_gives_back_the_original_mode(gwconf, home, profile) -> None:
-    """A key file is made 0600 while it holds the key; restore puts the user's mode back."""
+@pytest.mark.parametrize("source", ["ledger", "meta.json", "pristine.mode"])
+def test_restore_gives_back_the_original_mode(gwconf, home, profile, tmp_path, source: str) -> None:
+    """A key file is made 0600 while it holds the key; restore puts the user's mode back. The mode
+    from before gwconf is in the ledger's record of the file (``pristine_mode``) and its backup
+    folder's meta.json (for a restore over a damaged ledger), not in a file of its own (issue 15);
+    a folder from an earlier gwconf, whose copy has a ``pristine.mode`` file beside it and whose
+    records have no ``pristine_mode``, still gets its mode back."""
     path = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS, 0o644)
     assert gwconf("apply", "claude-code").exit_code == 0
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert gwconf("restore", "claude-code").exit_code == 0
-    assert stat.S_IMODE(path.stat().st_mode) == 0o644 and path.read_text() == CLAUDE_SETTINGS
+    state = tmp_path / "gwconf" / "state"
+    ledger = state / "ledger.json"
+    [folder] = (state / "backups" / "claude-code").glob("settings.json-*")
+    assert not (folder / "pristine.mode").exists()
+    data = json.loads(ledger.read_text())
+    record = data["clients"]["claude-code"]["files"][str(path)]
+    meta = json.loads((folder / "meta.json").read_text())
+    assert record["pristine_mode"] == meta["pristine_mode"] == 0o644
+    if source == "meta.json":
+        ledger.write_text('{"version": 2, "clients": [')  # damaged: restore from the backups
+    elif source == "pristine.mode":
+        del record["pristine_mode"], meta["pristine_mode"]
+        ledger.write_text(json.dumps(data))
+        (folder / "meta.json").write_text(json.dumps(meta))
+        (folder / "pristine.mode").write_text("640\n")
+    restored = gwconf("restore", "--all" if source == "meta.json" else "claude-code")
+    assert restored.exit_code == 0, restored
+    mode = 0o640 if source == "pristine.mode" else 0o644
+    assert stat.S_IMODE(path.stat().st_mode) == mode and path.read_text() == CLAUDE_SETTINGS
 
 
 def test_apply_all_skips_clients_with_nothing_to_configure(gwconf, home, profile) -> None:

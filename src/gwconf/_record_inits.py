@@ -64,11 +64,12 @@ def _init_3(self, base_url, api_key, key_origin, model, provider, provider_is_gw
     self.findings = _f8() if findings is MISSING else findings
 
 
-def _init_4(self, change, backups, backup_name, folders):
+def _init_4(self, change, backups, backup_name, folders, pristine_mode):
     self.change = change
     self.backups = backups
     self.backup_name = backup_name
     self.folders = folders
+    self.pristine_mode = pristine_mode
 
 
 def _init_5(self, client, target, spec, program, profile_name):
@@ -365,7 +366,7 @@ def _init_37(self, path, target, data, mode):
     _setattr(self, 'mode', mode)
 
 
-def _init_38(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups):
+def _init_38(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups, pristine_mode):
     self.path = path
     self.target = target
     self.display = display
@@ -380,6 +381,7 @@ def _init_38(self, path, target, display, fmt, created, before_sha256, written_s
     self.secret = secret
     self.mode = mode
     self.backups = backups
+    self.pristine_mode = pristine_mode
 
 
 def _init_39(self, pid, entry, argv):
@@ -496,7 +498,7 @@ CODES = {
     'def __init__(self, app, name, base_url, api_key, model=_d4, anthropic_base_url=_d5, gemini_base_url=_d6, homepage=_d7, warnings=MISSING, ignored=MISSING):\n self.app = app\n self.name = name\n self.base_url = base_url\n self.api_key = api_key\n self.model = model\n self.anthropic_base_url = anthropic_base_url\n self.gemini_base_url = gemini_base_url\n self.homepage = homepage\n self.warnings = _f8() if warnings is MISSING else warnings\n self.ignored = _f9() if ignored is MISSING else ignored\n': _init_1.__code__,
     'def __init__(self, argv, env=MISSING, unset=_d2, files=MISSING, copies=MISSING, render=MISSING, fresh=_d6, notes=MISSING):\n self.argv = argv\n self.env = _f1() if env is MISSING else env\n self.unset = unset\n self.files = _f3() if files is MISSING else files\n self.copies = _f4() if copies is MISSING else copies\n self.render = _f5() if render is MISSING else render\n self.fresh = fresh\n self.notes = _f7() if notes is MISSING else notes\n': _init_2.__code__,
     'def __init__(self, base_url=_d0, api_key=_d1, key_origin=_d2, model=_d3, provider=_d4, provider_is_gwconf=_d5, wire=_d6, auth_header=_d7, findings=MISSING):\n self.base_url = base_url\n self.api_key = api_key\n self.key_origin = key_origin\n self.model = model\n self.provider = provider\n self.provider_is_gwconf = provider_is_gwconf\n self.wire = wire\n self.auth_header = auth_header\n self.findings = _f8() if findings is MISSING else findings\n': _init_3.__code__,
-    'def __init__(self, change, backups, backup_name, folders):\n self.change = change\n self.backups = backups\n self.backup_name = backup_name\n self.folders = folders\n': _init_4.__code__,
+    'def __init__(self, change, backups, backup_name, folders, pristine_mode):\n self.change = change\n self.backups = backups\n self.backup_name = backup_name\n self.folders = folders\n self.pristine_mode = pristine_mode\n': _init_4.__code__,
     'def __init__(self, client, target, spec, program, profile_name):\n self.client = client\n self.target = target\n self.spec = spec\n self.program = program\n self.profile_name = profile_name\n': _init_5.__code__,
     'def __init__(self, client, target=_d1, changes=MISSING, notes=MISSING, steps=_d4, left_alone=MISSING, read=MISSING):\n self.client = client\n self.target = target\n self.changes = _f2() if changes is MISSING else changes\n self.notes = _f3() if notes is MISSING else notes\n self.steps = steps\n self.left_alone = _f5() if left_alone is MISSING else left_alone\n self.read = _f6() if read is MISSING else read\n': _init_6.__code__,
     'def __init__(self, client_id, file, display, snapshot, after, after_data=_d5, before_data=_d6, restoring=_d7, restore_mode=_d8, holds_key=_d9, record=_d10, edit=_d11):\n self.client_id = client_id\n self.file = file\n self.display = display\n self.snapshot = snapshot\n self.after = after\n self.after_data = after_data\n self.before_data = before_data\n self.restoring = restoring\n self.restore_mode = restore_mode\n self.holds_key = holds_key\n self.record = record\n self.edit = edit\n': _init_7.__code__,
@@ -530,7 +532,7 @@ CODES = {
     'def __init__(self, path, action, previous=_d2):\n self.path = path\n self.action = action\n self.previous = previous\n': _init_35.__code__,
     'def __init__(self, path, before_missing, before_inline, before_ref, after_hash, after_inline=_d5):\n self.path = path\n self.before_missing = before_missing\n self.before_inline = before_inline\n self.before_ref = before_ref\n self.after_hash = after_hash\n self.after_inline = after_inline\n': _init_36.__code__,
     "def __init__(self, path, target, data, mode):\n _setattr(self, 'path', path)\n _setattr(self, 'target', target)\n _setattr(self, 'data', data)\n _setattr(self, 'mode', mode)\n": _init_37.__code__,
-    'def __init__(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups):\n self.path = path\n self.target = target\n self.display = display\n self.fmt = fmt\n self.created = created\n self.before_sha256 = before_sha256\n self.written_sha256 = written_sha256\n self.keys = keys\n self.parents = parents\n self.folders = folders\n self.after_data = after_data\n self.secret = secret\n self.mode = mode\n self.backups = backups\n': _init_38.__code__,
+    'def __init__(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups, pristine_mode=_d14):\n self.path = path\n self.target = target\n self.display = display\n self.fmt = fmt\n self.created = created\n self.before_sha256 = before_sha256\n self.written_sha256 = written_sha256\n self.keys = keys\n self.parents = parents\n self.folders = folders\n self.after_data = after_data\n self.secret = secret\n self.mode = mode\n self.backups = backups\n self.pristine_mode = pristine_mode\n': _init_38.__code__,
     'def __init__(self, pid, entry, argv):\n self.pid = pid\n self.entry = entry\n self.argv = argv\n': _init_39.__code__,
     'def __init__(self, profile, base_url, key_mask, model, findings=MISSING, direct=_d5, clients=MISSING, verdict=_d7, summary=_d8, fixes=MISSING, exit_code=_d10):\n self.profile = profile\n self.base_url = base_url\n self.key_mask = key_mask\n self.model = model\n self.findings = _f4() if findings is MISSING else findings\n self.direct = direct\n self.clients = _f6() if clients is MISSING else clients\n self.verdict = verdict\n self.summary = summary\n self.fixes = _f9() if fixes is MISSING else fixes\n self.exit_code = exit_code\n': _init_40.__code__,
     'def __init__(self, profile, url, key_mask, verdict, ids=MISSING, status=_d5, detail=_d6, remedy=_d7, body=MISSING, limits=MISSING):\n self.profile = profile\n self.url = url\n self.key_mask = key_mask\n self.verdict = verdict\n self.ids = _f4() if ids is MISSING else ids\n self.status = status\n self.detail = detail\n self.remedy = remedy\n self.body = _f8() if body is MISSING else body\n self.limits = _f9() if limits is MISSING else limits\n': _init_41.__code__,

@@ -189,6 +189,7 @@ class FileWrite:
     secret: bool
     mode: int | None  # the mode gwconf left the file with
     backups: str  # the folder holding this file's backups
+    pristine_mode: int | None = None  # the file's mode before gwconf, when this write took its pristine copy
 
 
 def _covers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -315,8 +316,8 @@ class Ledger:
 
     Per client, per file (keyed by the path the client reads): the pristine copy's validity
     (``history``: ``gwconf`` while nothing but gwconf has written the file since that copy was
-    taken, ``shared`` once anything else has), the hash of gwconf's last write, the mode it left,
-    the folders and containers it created, and per managed key the value before gwconf's first
+    taken, ``shared`` once anything else has), the hash of gwconf's last write, the mode it left
+    and the mode from before gwconf (``pristine_mode``), the folders and containers it created, and per managed key the value before gwconf's first
     touch and a hash of what gwconf wrote last. Restore needs nothing more: the pristine bytes when
     the history is gwconf's alone and the file is still gwconf's last write; else key by key.
 
@@ -461,6 +462,8 @@ class Ledger:
             written_sha256=write.written_sha256,
             mode=write.mode,
         )
+        if write.pristine_mode is not None:  # kept until the next fresh copy: restore puts it back
+            record["pristine_mode"] = write.pristine_mode
         record["folders"] = record.get("folders", []) + [
             f for f in write.folders if f not in record.get("folders", [])
         ]

@@ -525,7 +525,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 # (not parsed: they are gwconf's own last write, and the copy goes back whole)
                 after = None if pristine is MISSING else pristine
                 plan.changes.append(
-                    _restoring(client.id, file, shown, snap, after, backups.pristine_mode(), record)
+                    _restoring(client.id, file, shown, snap, after, backups.pristine_mode(record), record)
                 )
                 continue
         item = _parsed(file, shown, snap)
@@ -551,7 +551,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             and record.get("mode") is not None
             and item.snapshot.mode == record["mode"]
         ):
-            restore_mode = backups.pristine_mode()  # the mode gwconf changed (0600 for a key), put back
+            restore_mode = backups.pristine_mode(record)  # the mode gwconf changed (0600 for a key), put back
         plan.changes.append(
             _restoring(client.id, item.file, item.display, item.snapshot, after_bytes, restore_mode, record)
         )
@@ -583,7 +583,13 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
             record = {"folders": meta.get("folders", [])}
             plan.changes.append(
                 _restoring(
-                    client.id, item.file, item.display, item.snapshot, after, store.pristine_mode(), record
+                    client.id,
+                    item.file,
+                    item.display,
+                    item.snapshot,
+                    after,
+                    store.pristine_mode(meta),
+                    record,
                 )
             )
             wheres.append(where)
@@ -837,7 +843,12 @@ class BackupStore:
         """The bytes before gwconf's first write; True when this call copied them. ``owned`` False
         (the ledger does not record the file): a copy found here is from a run that never committed
         (killed, or a client wrote meanwhile) and may be older than the file; it is kept aside and a
-        fresh one taken."""
+        fresh one taken.
+
+        The file's mode goes with the write's record (``pristine_mode``: the ledger's commit, then
+        ``meta.json``), not into a file of its own: a copy whose run never committed is retaken,
+        mode and all, so it needs none. A file written and fsynced for each first copy was a fifth
+        of the files ``apply --all`` created (issue 15)."""
         if self.pristine() is not None:
             if owned:
                 return False
@@ -845,16 +856,18 @@ class BackupStore:
         if snapshot.data is None:
             write_private(self.folder / "pristine.missing", b"")
             return False
-        # the mode first: "pristine" is what marks the copy as taken, a crash between leaves none
-        write_private(self.folder / "pristine.mode", f"{snapshot.mode or 0o644:o}\n".encode())
         write_private(self.folder / "pristine", snapshot.data)
         return True
 
-    def pristine_mode(self) -> int | None:
-        """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600)."""
-        path = self.folder / "pristine.mode"
+    def pristine_mode(self, record: dict[str, Any] | None) -> int | None:
+        """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600):
+        from ``record`` (the ledger's record of the file, or its folder's ``meta.json``), else from
+        the ``pristine.mode`` file that earlier gwconf wrote beside the copy."""
+        mode = record.get("pristine_mode") if record is not None else None
+        if type(mode) is int:
+            return mode
         try:
-            return int(path.read_text().strip(), 8)
+            return int((self.folder / "pristine.mode").read_text().strip(), 8)
         except (OSError, ValueError):
             return None
 
@@ -1003,6 +1016,7 @@ class _Prepared:
     backups: BackupStore
     backup_name: str | None
     folders: list[str]
+    pristine_mode: int | None  # the file's mode, when this write took its pristine copy
 
 
 def _write_clients(
@@ -1096,6 +1110,7 @@ def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
     if not change.restoring:
         # a file the user removed since gwconf wrote it starts a new history: its copy is retaken
         fresh = backups.take_pristine(change.snapshot, owned=record is not None and change.snapshot.exists)
+    pristine_mode = (change.snapshot.mode or 0o644) if fresh else None
     name = backups.take(change.snapshot, same_as_pristine=fresh)
     for managed in change.key_records:
         if managed.before_ref == _PENDING_REF:
@@ -1105,7 +1120,7 @@ def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
     while not folder.exists() and folder.parent != folder:
         folders.append(str(folder))  # deepest first: the order restore removes them in
         folder = folder.parent
-    return _Prepared(change, backups, name, folders)
+    return _Prepared(change, backups, name, folders, pristine_mode)
 
 
 def _rebase_record(ledger: Ledger, change: FileChange) -> None:
@@ -1163,6 +1178,7 @@ def _staged_ledger(
                     secret=change.secret,
                     mode=_mode_after(change),
                     backups=str(item.backups.folder),
+                    pristine_mode=item.pristine_mode,
                 ),
             )
         if all(item.change.restoring for item in items):
@@ -1309,6 +1325,7 @@ def _meta(client_id: str, key: str, record: dict[str, Any]) -> dict[str, Any]:
         "history": record.get("history"),
         "written_sha256": record.get("written_sha256"),
         "folders": record.get("folders", []),
+        "pristine_mode": record.get("pristine_mode"),
     }
 
 
