@@ -4,10 +4,12 @@ commands in a temporary HOME."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import signal
+import stat
 from pathlib import Path
 
 from tests.conftest import TEST_KEY
@@ -123,6 +125,72 @@ def test_named_restores_set_the_ledger_aside_once_no_client_needs_it(
     assert gwconf("apply", "codex").exit_code == 0
     assert gwconf("restore", "codex").exit_code == 0
     assert config.read_text() == CODEX
+
+
+def _written(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.glob("written-*"))
+
+
+def test_a_backup_folder_names_gwconfs_last_write_and_keeps_its_meta_json(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """meta.json is written whole with the pristine copy and left alone after: gwconf's later
+    writes go into the name of an empty file beside it, renamed at each write (issue 15: no
+    meta.json written and fsynced a file at each ``use``). Read back over a damaged ledger, the
+    name decides: the bytes from before gwconf go back when the file is still gwconf's last
+    write and nothing else wrote it between gwconf's writes; after another writer they do not."""
+    config, settings = _seed(home)
+    other = ("profile", "add", "other", "--base-url", "https://other.example.com/v1", "--key-stdin")
+    assert gwconf(*other, input="sk-other-0123456789abcdefQRST\n").exit_code == 0
+
+    def digest() -> str:
+        return hashlib.sha256(settings.read_bytes()).hexdigest()
+
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    [folder] = (_state(tmp_path) / "backups" / "claude-code").glob("settings.json-*")
+    meta = folder / "meta.json"
+    first = meta.stat()
+    assert json.loads(meta.read_text())["written_sha256"] == digest() and not _written(folder)
+    assert gwconf("use", "other").exit_code == 0
+    assert _written(folder) == [f"written-gwconf-{digest()}"]
+    settings.write_text(settings.read_text().replace('"theme": "dark"', '"theme": "light"'))
+    assert gwconf("use", profile).exit_code == 0  # gwconf writes over the user's write: shared
+    assert _written(folder) == [f"written-shared-{digest()}"]
+    assert (meta.stat().st_ino, meta.stat().st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.write_text(GARBAGE)
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert '"theme": "light"' in settings.read_text(), "the user's write between gwconf's was kept"
+    assert "changed since gwconf wrote it" in restored.output, restored
+    assert config.read_text() == CODEX
+
+
+def test_a_backup_folder_of_an_earlier_gwconf_still_restores_over_a_damaged_ledger(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """Earlier gwconf kept the mode from before it in a ``pristine.mode`` file beside the copy,
+    and neither the ledger nor meta.json held it: written over by this gwconf, then restored over
+    a damaged ledger, that folder still gives back the bytes and the mode."""
+    _, settings = _seed(home)
+    settings.chmod(0o640)
+    other = ("profile", "add", "other", "--base-url", "https://other.example.com/v1", "--key-stdin")
+    assert gwconf(*other, input="sk-other-0123456789abcdefQRST\n").exit_code == 0
+    assert gwconf("apply", "claude-code").exit_code == 0
+    [folder] = (_state(tmp_path) / "backups" / "claude-code").glob("settings.json-*")
+    ledger = _state(tmp_path) / "ledger.json"
+    data = json.loads(ledger.read_text())
+    del data["clients"]["claude-code"]["files"][str(settings)]["pristine_mode"]
+    ledger.write_text(json.dumps(data))
+    meta = json.loads((folder / "meta.json").read_text())
+    del meta["pristine_mode"]
+    (folder / "meta.json").write_text(json.dumps(meta))
+    (folder / "pristine.mode").write_text("640\n")
+    assert gwconf("use", "other").exit_code == 0
+    ledger.write_text(GARBAGE)
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert settings.read_text() == CLAUDE and stat.S_IMODE(settings.stat().st_mode) == 0o640
 
 
 def test_apply_over_a_damaged_ledger_with_no_client_in_the_backups_sets_it_aside(

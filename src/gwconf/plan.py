@@ -873,19 +873,69 @@ class BackupStore:
 
     def write_meta(self, meta: dict[str, Any]) -> None:
         """What this folder's copies belong to (client, the path the client reads, gwconf's last
-        write), so restore can still find and judge them when the ledger is damaged."""
+        write), so restore can still find and judge them when the ledger is damaged.
+
+        ``meta.json`` is written whole when the folder has none or its lasting part changes
+        (client, path, format, the folders gwconf made, the mode from before gwconf): at the
+        write that takes the pristine copy. After that only gwconf's last write changes (its hash,
+        and whether anything else wrote the file before it), and it goes into the name of an
+        empty file beside it (``written-<history>-<sha256>``), renamed at each write: a rename
+        needs no fsync of its own, only the folder's, which the write's barrier makes anyway.
+        ``gwconf use`` wrote and fsynced a meta.json a file (issue 15)."""
         import json
 
-        write_private(self.folder / "meta.json", json.dumps(meta, indent=1).encode())
+        path = self.folder / "meta.json"
+        try:
+            old = json.loads(path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            old = None
+        names = self._written_names()
+        wanted = _written_name(meta)
+        if wanted is None or not isinstance(old, dict) or _lasting(old) != _lasting(meta):
+            for name in names:  # first: a name left beside the new meta.json would overrule it
+                remove_file(self.folder / name)
+            write_private(path, json.dumps(meta, indent=1).encode())
+            return
+        if not names and _written_name(old) == wanted:
+            return  # meta.json says it already
+        stale = [name for name in names if name != wanted]
+        if wanted not in names:
+            if stale:
+                os.replace(self.folder / stale.pop(), self.folder / wanted)
+            else:  # a second name for meta.json (only names are read): no file to make
+                try:
+                    os.link(path, self.folder / wanted)
+                except OSError:  # no hard links here
+                    os.close(os.open(self.folder / wanted, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+            fsync_dir(self.folder)
+        for name in stale:
+            remove_file(self.folder / name)
+
+    def _written_names(self) -> list[str]:
+        try:
+            return [name for name in os.listdir(self.folder) if name.startswith(_WRITTEN)]
+        except OSError:
+            return []
 
     def meta(self) -> dict[str, Any] | None:
+        """``meta.json``, with gwconf's last write read from the name beside it when there is one
+        (``write_meta``); two such names (a write killed between) tell nothing."""
         import json
 
         try:
             data = json.loads((self.folder / "meta.json").read_bytes())
         except (OSError, ValueError, RecursionError):
             return None
-        return data if isinstance(data, dict) and isinstance(data.get("path"), str) else None
+        if not isinstance(data, dict) or not isinstance(data.get("path"), str):
+            return None
+        names = self._written_names()
+        if names:
+            for field in _WRITTEN_FIELDS:
+                data.pop(field, None)
+        parts = names[0].split("-", 2) if len(names) == 1 else []
+        if len(parts) == 3:
+            data["history"], data["written_sha256"] = parts[1], parts[2]
+        return data
 
     def retire_pristine(self) -> None:
         """After a full restore the next apply takes a fresh pristine copy; the old one is kept aside,
@@ -898,6 +948,8 @@ class BackupStore:
             path = self.folder / name
             if path.exists():
                 os.replace(path, self.folder / f"{stamp}-{name}.old")
+        for name in self._written_names():  # the write it named is undone
+            remove_file(self.folder / name)
         retired = sorted(self.folder.glob("*.old"))
         stamps = sorted({path.name.partition("-")[0] for path in retired})
         gone = set(stamps[:-BACKUPS_KEPT])
@@ -934,6 +986,29 @@ class BackupStore:
         stamped = sorted(p for p in self.folder.glob("*.bak") if p.name not in keep_refs)
         for old in stamped[:-BACKUPS_KEPT]:
             old.unlink(missing_ok=True)
+
+
+_WRITTEN = "written-"  # + history + "-" + the hash of gwconf's last write (``BackupStore.write_meta``)
+_WRITTEN_FIELDS = ("history", "written_sha256")
+_HEX = frozenset("0123456789abcdef")
+
+
+def _written_name(meta: dict[str, Any]) -> str | None:
+    """The name ``BackupStore.write_meta`` gives gwconf's last write in ``meta``, if it has one."""
+    history, digest = meta.get("history"), meta.get("written_sha256")
+    if (
+        history in ("gwconf", "shared")
+        and type(digest) is str
+        and len(digest) == 64
+        and _HEX.issuperset(digest)
+    ):
+        return f"{_WRITTEN}{history}-{digest}"
+    return None
+
+
+def _lasting(meta: dict[str, Any]) -> dict[str, Any]:
+    """A backup folder's meta without gwconf's last write: what stays from the pristine copy on."""
+    return {k: v for k, v in meta.items() if k not in _WRITTEN_FIELDS}
 
 
 def _stamp() -> str:
