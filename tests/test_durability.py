@@ -58,6 +58,9 @@ def test_backups_and_journal_reach_the_disk_before_the_first_replace_and_the_led
     for temp, copy in backups:  # each copy's own bytes, then its folder, before any file is replaced
         assert ("fsync", temp) in before, (copy, events)
         assert ("fsync", str(Path(copy).parent)) in before, (copy, events)
+        # the folders made for it (the file's, the client's, backups/) are names in their parents
+        for made in (Path(copy).parent, Path(copy).parent.parent, Path(copy).parent.parent.parent):
+            assert ("fsync", str(made.parent)) in before, (made, events)
     journal = next(before[i - 1][1] for i, e in enumerate(before) if e == ("rename", state + "/journal.json"))
     assert ("fsync", journal) in before and ("fsync", state) in before, events
     folder_syncs = [path for kind, path in before if kind == "fsync" and os.path.isdir(path)]
@@ -72,3 +75,20 @@ def test_backups_and_journal_reach_the_disk_before_the_first_replace_and_the_led
         path for kind, path in events[first_replace:commit] if kind == "fsync" and os.path.isdir(path)
     ]
     assert replacing.count(str(codex.resolve())) == 1, f"one fsync for both files' folder: {replacing}"
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads fd paths from /proc")
+def test_a_folder_gwconf_makes_for_a_file_is_a_name_on_disk_before_the_commit(
+    gwconf, home: Path, profile, tmp_path: Path, events: list[tuple[str, str]]
+) -> None:
+    """A new file's folder that gwconf makes (Codex's ~/.codex on a fresh home) is named in its
+    parent, and a name is on disk only once its folder is synced: the parent's fsync comes before
+    the ledger's commit, as the file's own folder's does."""
+    events.clear()
+    assert gwconf("apply", "codex").exit_code == 0
+    codex = home.resolve() / ".codex"
+    assert (codex / "config.toml").is_file()
+    ledger = str((tmp_path / "gwconf" / "state" / "ledger.json").resolve())
+    commit = next(i for i, (kind, path) in enumerate(events) if kind == "rename" and path == ledger)
+    synced = {path for kind, path in events[:commit] if kind == "fsync"}
+    assert {str(codex), str(home.resolve())} <= synced, events

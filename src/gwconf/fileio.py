@@ -279,7 +279,7 @@ def atomic_write(
     """
     folder = target.parent
     if not os.path.isdir(folder):  # (pathlib's mkdir raises and catches FileExistsError for one that is)
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700 if secret else 0o777)
+        _make_dirs(folder, 0o700 if secret else 0o777)
     if mode is None and secret:
         new_mode = 0o600
     elif mode is None:  # (reading the umask takes two calls: it can only be read by setting it)
@@ -571,14 +571,24 @@ def _user_name(uid: int) -> str:
 def make_private_dirs(folder: Path) -> None:
     """``folder`` and its missing parents, each 0700 (``mkdir(parents=True)`` gives the parents the
     umask's 0755: ``backups/`` and ``backups/<client>/`` were world-readable)."""
+    for created in _make_dirs(folder, 0o700, 0o700):
+        with contextlib.suppress(OSError):
+            os.chmod(created, 0o700)
+
+
+def _make_dirs(folder: Path, mode: int, parents_mode: int = 0o777) -> list[Path]:
+    """``folder`` (``mode``) and its missing parents (``parents_mode``), the top one first; returns
+    those it made. Each new name is made durable in its parent (``fsync_dir``, deferred like a
+    file's): a file's own fsync and its folder's do not write the folder's name, and a folder
+    made for a first backup holds the only copy of the user's bytes."""
     missing = []
     while not folder.exists() and folder.parent != folder:
         missing.append(folder)
         folder = folder.parent
     for created in reversed(missing):
-        created.mkdir(mode=0o700, exist_ok=True)
-        with contextlib.suppress(OSError):
-            os.chmod(created, 0o700)
+        created.mkdir(mode=mode if created is missing[0] else parents_mode, exist_ok=True)
+        fsync_dir(created.parent)
+    return missing[::-1]
 
 
 def write_private(path: Path, data: bytes) -> None:
