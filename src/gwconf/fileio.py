@@ -601,7 +601,7 @@ def write_private(path: Path, data: bytes) -> None:
         st = None
     if st is None:
         make_private_dirs(folder)
-    if st is None or stat.S_IMODE(st.st_mode) != 0o700:
+    elif stat.S_IMODE(st.st_mode) != 0o700:
         with contextlib.suppress(OSError):
             os.chmod(folder, 0o700)
     atomic_write(path, data, mode=None, secret=True)
