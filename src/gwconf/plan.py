@@ -878,10 +878,13 @@ class BackupStore:
         ``meta.json`` is written whole when the folder has none or its lasting part changes
         (client, path, format, the folders gwconf made, the mode from before gwconf): at the
         write that takes the pristine copy. After that only gwconf's last write changes (its hash,
-        and whether anything else wrote the file before it), and it goes into the name of an
-        empty file beside it (``written-<history>-<sha256>``), renamed at each write: a rename
-        needs no fsync of its own, only the folder's, which the write's barrier makes anyway.
-        ``gwconf use`` wrote and fsynced a meta.json a file (issue 15)."""
+        and whether anything else wrote the file before it), and it goes into a name beside it
+        (``written-<history>-<sha256>``), renamed at each write. ``gwconf use`` wrote and fsynced
+        a meta.json a file (issue 15).
+
+        The name is not synced: lost in a crash, it leaves the name before it (or none), which
+        never matches the file gwconf has replaced since. A restore over a damaged ledger then
+        leaves that file as it is, never the other way round; meta.json itself is synced."""
         import json
 
         path = self.folder / "meta.json"
@@ -907,9 +910,9 @@ class BackupStore:
                     os.link(path, self.folder / wanted)
                 except OSError:  # no hard links here
                     os.close(os.open(self.folder / wanted, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
-            fsync_dir(self.folder)
         for name in stale:
-            remove_file(self.folder / name)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.folder / name)
 
     def _written_names(self) -> list[str]:
         try:
