@@ -161,6 +161,7 @@ class Case:
     ok_codes: tuple[int, ...] = (0,)
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # user + system seconds of the child: steadier under load
+    system: list[float] = field(default_factory=list)  # of it, the kernel's (system) seconds
     instructions: int | None = None  # one run under callgrind (count_instructions), when asked
 
     def count(self, valgrind: str) -> int:
@@ -192,6 +193,7 @@ class Case:
         elapsed = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.cpu.append((after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime))
+        self.system.append(after.ru_stime - usage.ru_stime)
         if proc.returncode not in self.ok_codes:
             raise RuntimeError(
                 f"{self.name}: {' '.join(self.argv)} exited {proc.returncode}\n"
@@ -220,6 +222,7 @@ def interleave(cases: list[Case], runs: int, warmup: int = 1) -> None:
             case.once()
     for case in cases:
         case.cpu.clear()
+        case.system.clear()
     for _ in range(runs):
         for case in cases:
             case.times.append(case.once())
@@ -286,6 +289,9 @@ def notes(case: Case, floor: Case, real: Case | None = None) -> str:
         f"p90 {ms(case.p90)}",
         f"cpu {ms(case.cpu_median)} = {case.cpu_median / floor.cpu_median:.1f}x floor's",
     ]
+    if case.system and floor.system and statistics.median(floor.system):
+        system, floor_system = statistics.median(case.system), statistics.median(floor.system)
+        parts.append(f"of it system {ms(system)} = {system / floor_system:.1f}x floor's")
     if real is not None:
         parts.append(f"{case.median / real.median:.2f}x real-path python")
     if case.instructions:
