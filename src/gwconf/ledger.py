@@ -189,7 +189,7 @@ class FileWrite:
     secret: bool
     mode: int | None  # the mode gwconf left the file with
     backups: str  # the folder holding this file's backups
-    pristine_mode: int | None = None  # the file's mode before gwconf, when this write took its pristine copy
+    pristine_mode: int | None = None  # the mode before gwconf, when this write took the pristine copy
 
 
 def _covers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -317,9 +317,10 @@ class Ledger:
     Per client, per file (keyed by the path the client reads): the pristine copy's validity
     (``history``: ``gwconf`` while nothing but gwconf has written the file since that copy was
     taken, ``shared`` once anything else has), the hash of gwconf's last write, the mode it left
-    and the mode from before gwconf (``pristine_mode``), the folders and containers it created, and per managed key the value before gwconf's first
-    touch and a hash of what gwconf wrote last. Restore needs nothing more: the pristine bytes when
-    the history is gwconf's alone and the file is still gwconf's last write; else key by key.
+    and the one from before gwconf (``pristine_mode``), the folders and containers it created,
+    and per managed key the value before gwconf's first touch and a hash of what gwconf wrote
+    last. Restore needs nothing more: the pristine bytes when the history is gwconf's alone and
+    the file is still gwconf's last write; else key by key.
 
     A damaged ledger is never dropped silently: ``damaged`` says why, read-only commands leave it
     where it is, and it is set aside (``ledger.damaged-<time>.json``, kept for the user) only when

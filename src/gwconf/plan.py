@@ -922,7 +922,8 @@ class BackupStore:
 
     def meta(self) -> dict[str, Any] | None:
         """``meta.json``, with gwconf's last write read from the name beside it when there is one
-        (``write_meta``); two such names (a write killed between) tell nothing."""
+        (``write_meta`` keeps one at most); two or more tell nothing, and restore then leaves
+        the file as it is."""
         import json
 
         try:
