@@ -289,9 +289,10 @@ def notes(case: Case, floor: Case, real: Case | None = None) -> str:
         f"p90 {ms(case.p90)}",
         f"cpu {ms(case.cpu_median)} = {case.cpu_median / floor.cpu_median:.1f}x floor's",
     ]
-    if case.system and floor.system and statistics.median(floor.system):
-        system, floor_system = statistics.median(case.system), statistics.median(floor.system)
-        parts.append(f"of it system {ms(system)} = {system / floor_system:.1f}x floor's")
+    if case.system:  # (the floor's own can be a median of 0 on a kernel that samples by ticks)
+        system, floor_system = statistics.median(case.system), statistics.median(floor.system or [0.0])
+        against = f" = {system / floor_system:.1f}x floor's" if floor_system else ""
+        parts.append(f"of it system {ms(system)}{against}")
     if real is not None:
         parts.append(f"{case.median / real.median:.2f}x real-path python")
     if case.instructions:
