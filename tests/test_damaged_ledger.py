@@ -166,6 +166,26 @@ def test_a_backup_folder_names_gwconfs_last_write_and_keeps_its_meta_json(
     assert config.read_text() == CODEX
 
 
+def test_a_restore_takes_away_the_name_of_gwconfs_last_write(gwconf, home: Path, profile, tmp_path) -> None:
+    """After a restore the name of gwconf's last write is gone with the write it named, and the
+    next apply starts the folder again with a whole meta.json: a name left behind would tell a
+    later restore over a damaged ledger that an old write is still the file's."""
+    _, settings = _seed(home)
+    other = ("profile", "add", "other", "--base-url", "https://other.example.com/v1", "--key-stdin")
+    assert gwconf(*other, input="sk-other-0123456789abcdefQRST\n").exit_code == 0
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert gwconf("use", "other").exit_code == 0
+    [folder] = (_state(tmp_path) / "backups" / "claude-code").glob("settings.json-*")
+    assert len(_written(folder)) == 1
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert settings.read_text() == CLAUDE and not _written(folder)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["written_sha256"] == hashlib.sha256(settings.read_bytes()).hexdigest() and not _written(
+        folder
+    )
+
+
 def test_a_backup_folder_of_an_earlier_gwconf_still_restores_over_a_damaged_ledger(
     gwconf, home: Path, profile, tmp_path
 ) -> None:
