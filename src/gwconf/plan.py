@@ -888,10 +888,7 @@ class BackupStore:
         import json
 
         path = self.folder / "meta.json"
-        try:
-            old = json.loads(path.read_bytes())
-        except (OSError, ValueError, RecursionError):
-            old = None
+        old = self._meta_json()
         names = self._written_names()
         wanted = _written_name(meta)
         if wanted is None or not isinstance(old, dict) or _lasting(old) != _lasting(meta):
@@ -914,6 +911,15 @@ class BackupStore:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.folder / name)
 
+    def _meta_json(self) -> Any:
+        """``meta.json`` as it reads, None when it is missing or not JSON."""
+        import json
+
+        try:
+            return json.loads((self.folder / "meta.json").read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return None
+
     def _written_names(self) -> list[str]:
         try:
             return [name for name in os.listdir(self.folder) if name.startswith(_WRITTEN)]
@@ -924,12 +930,7 @@ class BackupStore:
         """``meta.json``, with gwconf's last write read from the name beside it when there is one
         (``write_meta`` keeps one at most); two or more tell nothing, and restore then leaves
         the file as it is."""
-        import json
-
-        try:
-            data = json.loads((self.folder / "meta.json").read_bytes())
-        except (OSError, ValueError, RecursionError):
-            return None
+        data = self._meta_json()
         if not isinstance(data, dict) or not isinstance(data.get("path"), str):
             return None
         names = self._written_names()
