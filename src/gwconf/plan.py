@@ -820,7 +820,9 @@ def _before_value(key: dict[str, Any], backups: BackupStore, item: Loaded) -> An
 
 
 class BackupStore:
-    """``<state>/backups/<client>/<file>-<hash>/``: ``pristine`` (or ``pristine.missing``) + timestamped."""
+    """``<state>/backups/<client>/<file>-<hash>/``: ``pristine`` (or ``pristine.missing``), the
+    timestamped ``*.bak`` copies, ``meta.json`` and the ``written-<history>-<sha256>`` name of
+    gwconf's last write (``write_meta``)."""
 
     def __init__(self, env: Env, client_id: str, target: Path) -> None:
         digest = str(sha256(str(target).encode()))[:10]
