@@ -1513,18 +1513,18 @@ class JsonDocument:
         pos = _WS.match(self._masked).end()
         return pos if pos < len(self._masked) else -1
 
-    def _children(self, container: int) -> Iterator[_Child]:
-        """Members (objects) or elements (arrays) of the container at ``container``, in order,
-        remembered for this document: reading a client's keys walked the same objects again and
-        again (issue 15). A splice moves what it leaves alone (``_shift_known``); a walk that
-        stopped early is taken up where it stopped, on the mask of the text then (what is
-        remembered holds no mask: a splice lets it go). A walk under way when a splice is made
-        goes on over the children from before it: callers finish one before they splice."""
+    def _children(self, container: int, index: int = 0) -> Iterator[_Child]:
+        """Members (objects) or elements (arrays) of the container at ``container``, in order
+        from the one numbered ``index`` (at most as many as are remembered), remembered for this
+        document: reading a client's keys walked the same objects again and again (issue 15). A
+        splice moves what it leaves alone (``_shift_known``); a walk that stopped early is taken
+        up where it stopped, on the mask of the text then (what is remembered holds no mask: a
+        splice lets it go). A walk under way when a splice is made goes on over the children
+        from before it: callers finish one before they splice."""
         known = self._known.get(container)
         if known is None:
             known = self._known[container] = [[], False]
         seen = known[0]
-        index = 0
         walk: Iterator[_Child] | None = None
         walked = -1  # the number of the child ``walk`` reads next
         while True:  # by index: two walks of one container may be under way at once
@@ -1560,13 +1560,21 @@ class JsonDocument:
         if isinstance(part, int) and part < 0:
             children = list(self._children(container))
             return children[part] if -len(children) <= part else None
-        count = 0
         prev = last = found = None
-        for child in self._children(container):
+        known = self._known.get(container)
+        seen: list[_Child] = known[0] if known is not None else []
+        for child in seen:  # those read before, as a list: a generator's step each cost 10x
             if child[0] == part:
                 if not self._dups:
                     return child
                 found = child  # the last of equal keys is the one every reader keeps
+            prev, last = last, child
+        count = len(seen)
+        for child in () if known is not None and known[1] else self._children(container, count):
+            if child[0] == part:
+                if not self._dups:
+                    return child
+                found = child
             prev, last = last, child
             count += 1
         if found is not None:
