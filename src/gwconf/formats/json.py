@@ -28,6 +28,7 @@ import contextlib
 import itertools
 import json
 import marshal
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from json.decoder import JSONDecodeError
 
@@ -826,7 +827,6 @@ class _Spliced:
         apart from numbers, NaN equal to NaN); values that are one object are equal. False when
         a key of the window is outside it too (the text holds it twice): the whole read decides."""
         import itertools
-        import operator
 
         from gwconf.formats import _equal, _same
 
@@ -1264,6 +1264,7 @@ def _window_to_line_end(
 
 
 _DIGITS = frozenset("0123456789")
+_KEY_START, _VALUE_END = operator.itemgetter(1), operator.itemgetter(3)  # of a _Child
 
 
 def _moved_walk(
@@ -1279,17 +1280,17 @@ def _moved_walk(
     A child is kept when the walk read none of the splice: its value ends before ``start``, or
     at it with a last character that ends it by itself (a number ends where a character that
     cannot continue it is seen: that one was read)."""
+    from bisect import bisect_left
+
     delta = length - (end - start)
     tail = start + length  # from here on the new mask is the old one from ``end`` on, moved
-    cut = 0
-    while cut < len(seen) and (
-        seen[cut][3] < start or (seen[cut][3] == start and text[start - 1] not in _DIGITS)
-    ):
+    # the children's starts and ends both rise: searched, not walked (a splice near the end of a
+    # big object stepped through every member before it, in Python)
+    cut = bisect_left(seen, start, key=_VALUE_END)
+    if cut < len(seen) and seen[cut][3] == start and text[start - 1] not in _DIGITS:
         cut += 1
     kept = seen[:cut]
-    later = cut
-    while later < len(seen) and seen[later][1] < end:
-        later += 1
+    later = bisect_left(seen, end, cut, key=_KEY_START)
     if later == len(seen):  # nothing to meet again: walk on from the last one kept when asked
         return [kept, False]
     masked = mask()
