@@ -37,6 +37,20 @@ CASES = {
         ("name: mine", "name: renamed"),
         "# a note I added\n",
     ),
+    # a value gwconf would spell otherwise (sgpt keeps quotes as part of the value; ``${...}`` has no
+    # spelling every .env reader agrees on) goes back as the user wrote it (found in public dotfiles)
+    "shell-gpt": (
+        ".config/shell_gpt/.sgptrc",
+        "CACHE_LENGTH=100\nDEFAULT_MODEL=gpt-4\nAPI_BASE_URL=default\nOPENAI_API_KEY=$OPENAI_API_KEY\n",
+        ("CACHE_LENGTH=100", "CACHE_LENGTH=200"),
+        "# a note I added\n",
+    ),
+    "fabric": (
+        ".config/fabric/.env",
+        'DEFAULT_VENDOR="Ollama" # local\nDEFAULT_MODEL=${FABRIC_MODEL}\nOLLAMA_API_URL=http://127.0.0.1:11434\n',
+        ("127.0.0.1:11434", "127.0.0.1:11435"),
+        "# a note I added\n",
+    ),
     "opencode": (
         ".config/opencode/opencode.json",
         '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "tokyonight",\n  "autoupdate": false\n}\n',

@@ -14,7 +14,7 @@ import contextlib
 import functools
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from gwconf import formats, records
@@ -35,7 +35,7 @@ from gwconf.fileio import (
     write_private,
 )
 from gwconf.formats import MISSING, Document, get_plain
-from gwconf.formats._base import common_length
+from gwconf.formats._base import common_length, no_spelling
 from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
 from gwconf.paths import Env, display
 from gwconf.records import field
@@ -529,8 +529,9 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 )
                 continue
         item = _parsed(file, shown, snap)
+        spelled = _PristineSpellings(item, backups)
         for managed in reversed(rebased_keys(record["keys"], item.data)):
-            _restore_key(item, managed, backups, plan, client.restamped)
+            _restore_key(item, managed, backups, plan, client.restamped, spelled)
         _remove_empty_parents(item, record)
         after_bytes: bytes | None = item.snapshot.data
         if item.doc.ops:
@@ -721,8 +722,42 @@ def _element_now(keys: list[dict[str, Any]], prefix: tuple[Any, ...], data: Any)
     return (*prefix[:-1], best)
 
 
+class _PristineSpellings:
+    """How the file before gwconf wrote a value, for ``put_back``: its pristine copy is parsed on
+    the first question, and only for an editor that keeps spellings (``.env``)."""
+
+    def __init__(self, item: Loaded, backups: BackupStore) -> None:
+        self._item = item
+        self._backups = backups
+        self._doc: Document | None = None
+        self._read = False
+
+    def __call__(self, path: tuple[Any, ...], value: Any) -> str | None:
+        """The pristine copy's spelling of ``path`` when it holds exactly ``value`` there."""
+        if getattr(type(self._item.doc), "spelling", no_spelling) is no_spelling:
+            return None
+        if not self._read:
+            self._read = True
+            pristine = self._backups.pristine()
+            if isinstance(pristine, bytes):
+                try:
+                    text, _ = formats.decode(pristine, self._item.display)
+                    self._doc = formats.load(self._item.file.format, text, self._item.display)
+                except GwconfError:
+                    pass  # no spelling: the value goes back as ``set`` writes it
+        doc = self._doc
+        if doc is None or value_hash(get_plain(doc.data(), path)) != value_hash(value):
+            return None
+        return doc.spelling(path)
+
+
 def _restore_key(
-    item: Loaded, key: dict[str, Any], backups: BackupStore, plan: ClientPlan, restamped: tuple[str, ...] = ()
+    item: Loaded,
+    key: dict[str, Any],
+    backups: BackupStore,
+    plan: ClientPlan,
+    restamped: tuple[str, ...] = (),
+    spelled: Callable[[tuple[Any, ...], Any], str | None] = lambda path, value: None,
 ) -> None:
     path = tuple(key["path"])
     current = get_plain(item.doc.data(), path)
@@ -746,8 +781,12 @@ def _restore_key(
     if before is MISSING:
         if current is not MISSING:
             item.doc.delete(path)
-    else:
+        return
+    spelling = spelled(path, before)
+    if spelling is None:
         item.doc.set(path, before)
+    else:
+        item.doc.put_back(path, before, spelling)  # the user's own quoting, not gwconf's
 
 
 def _restore_inside(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gwconf import formats
-from gwconf.formats._base import Document, never_reads_as, reread_from_scratch
+from gwconf.formats._base import Document, never_reads_as, no_spelling, reread_from_scratch
 
 SAMPLES = {
     "toml": 'model = "m"  # kept\n',
@@ -78,3 +78,10 @@ def test_only_the_json_toml_and_yaml_editors_have_their_own_write_gate_hooks() -
     }
     # TOML reuses the read-back its dump() made; YAML reads a window of whole entries back
     assert own == {"json", "jsonc", "json5", "toml", "yaml"}
+
+
+def test_only_the_dotenv_editor_keeps_spellings_for_a_restore() -> None:
+    """``spelling`` and ``put_back``: a restore gives back a .env value as the user quoted it; the
+    other editors write a value back their own way (``set``)."""
+    own = {fmt for fmt in SAMPLES if type(formats.load(fmt, SAMPLES[fmt], "s")).spelling is not no_spelling}
+    assert own == {"dotenv", "dotenv-npm"}

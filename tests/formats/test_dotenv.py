@@ -429,3 +429,29 @@ def test_the_npm_patterns_classes_are_javascripts_over_every_code_point() -> Non
     assert [m.start() for m in cheap_space.finditer(every)] == [m.start() for m in space.finditer(every)]
     assert [m.start() for m in cheap_dot.finditer(every)] == [m.start() for m in dot.finditer(every)]
     assert {c for c in every if space.match(c)} == set(dotenv._JS_CHARS)  # what trim() takes off
+
+
+@pytest.mark.parametrize("fmt", ["dotenv", "dotenv-npm"])
+def test_put_back_writes_the_users_own_spelling(fmt: str) -> None:
+    """A restore's value goes back as the file before gwconf wrote it: ``${B}`` (no spelling that
+    every reader agrees on: ``set`` refuses it) and ``$B`` (``set`` would quote it; sgpt keeps quotes)."""
+    before = load(fmt, "A=${B} # mine\nC=$D\nE='x'\n", "f")
+    assert [before.spelling((n,)) for n in ("A", "C", "E", "Z")] == ["${B}", "$D", "'x'", None]
+    doc = load(fmt, "A=sk-gw # mine\nC=sk-gw\nE=other\n", "f")
+    with pytest.raises(WriteRefused):
+        doc.set(("A",), "${B}")
+    for name in ("A", "C", "E"):
+        doc.put_back((name,), before.get((name,)), before.spelling((name,)) or "")
+    assert doc.dump() == "A=${B} # mine\nC=$D\nE='x'\n"
+    assert verify_edit(fmt, load(fmt, "A=sk-gw # mine\nC=sk-gw\nE=other\n", "f"), doc) == doc.dump()
+
+
+def test_put_back_sets_the_value_when_the_spelling_reads_otherwise_where_it_would_stand() -> None:
+    doc = load("dotenv", "A=sk-gw\n", "f")
+    doc.put_back(("A",), "x", "'y'")  # not a spelling of "x": the value is what counts
+    assert doc.dump() == "A=x\n"
+    doc.put_back(("B",), "z", "'z'")  # no such line: set's own line
+    assert doc.data() == {"A": "x", "B": "z"}
+    doc = load("dotenv", "A=sk-gw\n", "f")
+    doc.put_back(("A",), "v", "'v")  # unclosed where it would stand: python-dotenv would not read it
+    assert doc.dump() == "A=v\n"

@@ -269,12 +269,31 @@ class Document(Protocol):
         """The text in the coordinates of ``original`` and ``edits``, for the byte check: ``dump()``
         for every editor but JSON5's, whose text pads unquoted keys to line up with its mask."""
 
+    def spelling(self, path: KeyPath) -> str | None:
+        """The text the value at ``path`` is written as, where that text alone gives the value
+        back (a ``.env`` token, quotes included); None where the editor keeps no such text."""
+
+    def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
+        """``set``, with ``value`` written as ``spelling`` (what ``spelling`` said of the file
+        before gwconf) where the editor can: a restore gives the user's own quoting back, even one
+        gwconf would not write itself (``${VAR}``; quotes a client keeps as part of the value)."""
+
     def reads_as(self, intended: Any) -> bool:
         """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown
         this way, the write gate re-reads the whole text)."""
 
     def reread(self) -> Any:
         """What ``load(self.fmt, self.dump(), self.source).data()`` gives (the write gate's re-read)."""
+
+
+def no_spelling(doc: Document, path: KeyPath) -> str | None:
+    """The shared ``spelling``: the editor writes each value its own way (``set``'s)."""
+    return None
+
+
+def put_back_as_set(doc: Document, path: KeyPath, value: Any, spelling: str) -> None:
+    """The shared ``put_back``: an editor with ``no_spelling`` never gets one; ``set`` it."""
+    doc.set(path, value)
 
 
 def never_reads_as(doc: Document, intended: Any) -> bool:

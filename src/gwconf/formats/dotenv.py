@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from gwconf.errors import WriteRefused
+from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats._base import (
     Edit,
     KeyPath,
@@ -359,6 +359,35 @@ class DotenvDocument(NamedValues):
                 raise
             raise WriteRefused(f"{self.source}: {name}: {exc.message}", exc.hint) from None
         self.ops.append(Op("set", (name,), value))
+
+    def spelling(self, path: KeyPath) -> str | None:
+        """The token of the binding that counts, quotes included (None: the name is not set)."""
+        last = self._last(self._name(path))
+        if last is None or last.value is None:
+            return None
+        start, end = last.token
+        return self._text[start:end]
+
+    def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
+        """``set``, the token written as ``spelling`` where the file then reads as ``set`` would
+        make it: a restore gives back ``A=${B}`` (which ``set`` refuses to write) and sgpt's
+        ``A=$B`` (which ``set`` would quote, and sgpt reads its quotes as part of the value)."""
+        name = self._name(path)
+        last = self._last(name)
+        if last is not None and last.value is not None:
+            start, end = last.token
+            if self._text[start:end] == spelling and last.value == value:
+                return
+            text = self._text[:start] + spelling + self._text[end:]
+            try:
+                same = DotenvDocument(text, self.source, self.fmt).data() == {**self.data(), name: value}
+            except ParseError:
+                same = False
+            if same:
+                self._splice(start, end, spelling, last.span)
+                self.ops.append(Op("set", (name,), value))
+                return
+        self.set(path, value)  # no such line, or the spelling reads otherwise where it would stand
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)

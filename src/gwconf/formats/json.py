@@ -42,7 +42,9 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     line_col,
+    no_spelling,
     paused_gc,
+    put_back_as_set,
     same_run,
     same_value,
     total,
@@ -1316,6 +1318,9 @@ def _moved_walk(
 
 class JsonDocument:
     """A JSON or JSONC file that edits itself in place (see the module docstring)."""
+
+    spelling = no_spelling  # a value goes back as json.dumps spells it
+    put_back = put_back_as_set
 
     def __init__(
         self,

@@ -26,6 +26,8 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     never_reads_as,
+    no_spelling,
+    put_back_as_set,
     reread_from_scratch,
 )
 from gwconf.records import record
@@ -89,6 +91,8 @@ class ShellBlockDocument(NamedValues):
     """The text is kept as head + block + tail; only the block is ever rebuilt."""
 
     reads_as = never_reads_as
+    spelling = no_spelling  # gwconf writes every value of its block
+    put_back = put_back_as_set
     reread = reread_from_scratch
 
     def __init__(self, text: str, source: str, fmt: str) -> None:

@@ -16,6 +16,8 @@ from gwconf.formats._base import (
     changed_edit,
     detect_eol,
     never_reads_as,
+    no_spelling,
+    put_back_as_set,
     reread_from_scratch,
 )
 
@@ -43,6 +45,8 @@ class TextDocument:
 
     fmt = "text"
     reads_as = never_reads_as
+    spelling = no_spelling  # the whole file is the value
+    put_back = put_back_as_set
     reread = reread_from_scratch
 
     def __init__(self, text: str, source: str) -> None:

@@ -42,7 +42,9 @@ from gwconf.formats._base import (
     changed_regions,
     detect_eol,
     lazy,
+    no_spelling,
     paused_gc,
+    put_back_as_set,
     reread_from_scratch,
     same_run,
     same_shared,
@@ -1246,6 +1248,8 @@ class TomlDocument:
     """
 
     fmt = "toml"
+    spelling = no_spelling  # see put_back_as_set
+    put_back = put_back_as_set
 
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)

@@ -47,7 +47,9 @@ from gwconf.formats._base import (
     changed_regions,
     detect_eol,
     lazy,
+    no_spelling,
     paused_gc,
+    put_back_as_set,
     reread_from_scratch,
     same_run,
     same_shared,
@@ -1367,6 +1369,8 @@ class YamlDocument:
     """A YAML file edited by splicing; see the module docstring."""
 
     reread = reread_from_scratch
+    spelling = no_spelling  # see put_back_as_set
+    put_back = put_back_as_set
 
     def __init__(self, text: str, source: str, fmt: str = "yaml") -> None:
         self.source = source
