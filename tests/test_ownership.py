@@ -51,6 +51,13 @@ CASES = {
         ("127.0.0.1:11434", "127.0.0.1:11435"),
         "# a note I added\n",
     ),
+    # gwconf's [[models]] entry is the file's last: the note the user adds after it is theirs
+    "elia": (
+        ".config/elia/config.toml",
+        '# elia\ndefault_model = "gpt-4o"\ntheme = "monokai"\n\n[[models]]\nname = "ollama/llama3"\n',
+        ('theme = "monokai"', 'theme = "nord"'),
+        "# a note I added\n",
+    ),
     "opencode": (
         ".config/opencode/opencode.json",
         '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "tokyonight",\n  "autoupdate": false\n}\n',

@@ -279,6 +279,19 @@ def test_new_key_in_an_array_element_stays_above_the_next_tables_comment() -> No
     assert out == "srv = 0\n# about q\n[q]\na = 1\n"
 
 
+def test_deleting_an_array_element_keeps_every_comment_line() -> None:
+    """restore takes out elia's [[models]] entry gwconf appended; a note the user wrote under it
+    (or inside it) is theirs. tomlkit took the lines after the element with it."""
+    text = (
+        '[[models]]\nname = "a"\n\n[[models]]\nid = "gw"\n# mine, inside\nname = "gw"\n'
+        "[models.extra]\nx = 1\n# my note at the end\n"
+    )
+    _, out = edited(text, ("delete", ("models", 1)))
+    assert out == '[[models]]\nname = "a"\n# mine, inside\n# my note at the end\n'
+    _, out = edited(text + '\n[[models]]\nname = "c"\n', ("delete", ("models", -2)))
+    assert out == ('[[models]]\nname = "a"\n# mine, inside\n# my note at the end\n\n[[models]]\nname = "c"\n')
+
+
 def test_sub_tables_of_array_elements_go_right_after_their_element() -> None:
     text = "[[srv]]\nn = 1\n[srv.env]\nA = 1\n\n[[srv]]\nn = 2\n# about x\n[x]\n"
     _, out = edited(

@@ -562,16 +562,19 @@ def _tables_under(sections: list[_Section], path: tuple[str, ...]) -> list[_Sect
 
 
 def _remove_sections(text: str, path: tuple[str, ...], sections: list[_Section]) -> str | None:
-    """Cut the table at ``path`` (and its sub-tables) out of the text: its header and key lines,
-    never a comment line (gwconf writes none: any comment in or after the table is the user's),
-    and one blank line that separated it from what was above.
+    """Cut the table at ``path`` (and its sub-tables) out of the text (``_cut_sections``)."""
+    matching = _tables_under(sections, path)
+    return _cut_sections(text, matching) if matching else None
+
+
+def _cut_sections(text: str, matching: list[_Section]) -> str:
+    """Cut ``matching`` (a table and its sub-tables, or one ``[[aot]]`` element's) out of the
+    text: their header and key lines, never a comment line (gwconf writes none: any comment in or
+    after what it wrote is the user's), and one blank line that separated them from what was above.
 
     The text is walked back from its end once: what is kept after ``pos`` gathers in ``kept``
     (last piece first) and is joined at the end. Cutting each key line out of the whole text
     was a copy of the file per line (a 40k-key table in a 0.9 MB file: 0.9 s)."""
-    matching = _tables_under(sections, path)
-    if not matching:
-        return None
     kept: list[str] = []  # the text after ``text[:pos]``, its last piece first
     pos = len(text)
     for section in reversed(matching):
@@ -1525,6 +1528,11 @@ class TomlDocument:
         if _names_only(path):
             names = path
             candidates.append(lambda: _remove_sections(self._text, names, self._all_sections()))
+        elif isinstance(path[-1], int) and _names_only(path[:-1]) and self._is_aot(path[:-1]):
+            family = _element_family(self._all_sections(), path[:-1], path[-1])
+            if family is not None:  # (tomlkit takes the comments after the element with it)
+                element = family
+                candidates.append(lambda: _cut_sections(self._text, element))
         candidates.append(lambda: self._text_delete_key(path))
         candidates.append(lambda: self._tk_delete(path))
         return self._commit([Op("delete", path)], candidates, prune=True)
