@@ -199,6 +199,25 @@ def test_user_provider_beside_gwconfs_in_a_map_gwconf_created(gwconf, home, two_
     assert TEST_KEY not in text
 
 
+def test_an_entry_the_user_renamed_in_gwconfs_provider_is_kept_and_said(gwconf, home, two_profiles) -> None:
+    """Found over real dotfiles: the user renames the model entry inside opencode's provider.gwconf;
+    restore takes out gwconf's own keys (the key with them), keeps the renamed entry, and says why
+    the provider block stays, as the other clients' restores do (it was silent)."""
+    path = home / ".config" / "opencode" / "opencode.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{\n  "theme": "dark"\n}\n')
+    assert gwconf("apply", "opencode").exit_code == 0
+    text = path.read_text()
+    assert '"model-a": {' in text
+    path.write_text(text.replace('"model-a": {', '"my-renamed": {'))
+    result = gwconf("restore", "opencode")
+    assert result.exit_code == 0, result
+    data = json.loads(path.read_text())
+    assert data == {"theme": "dark", "provider": {"gwconf": {"models": {"my-renamed": {"name": "model-a"}}}}}
+    assert "provider.gwconf.models: gwconf's values taken out, what you added to it kept" in result.output
+    assert result.output.count("what you added to it kept") == 1  # not again for the tables around it
+
+
 def test_key_by_key_restore_puts_the_mode_back(gwconf, home, two_profiles) -> None:
     """Issue 18 item 9: apply makes a key's file 0600; restore gives back its mode on both paths."""
     path = home / ".claude" / "settings.json"

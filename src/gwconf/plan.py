@@ -530,9 +530,22 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 continue
         item = _parsed(file, shown, snap)
         spelled = _PristineSpellings(item, backups)
+        reported: list[tuple[Any, ...]] = []  # managed keys a note already speaks of
         for managed in reversed(rebased_keys(record["keys"], item.data)):
+            notes = len(plan.left_alone)
             _restore_key(item, managed, backups, plan, client.restamped, spelled)
-        _remove_empty_parents(item, record)
+            if len(plan.left_alone) > notes:
+                reported.append(tuple(managed["path"]))
+        for parent in _remove_empty_parents(item, record):
+            if not any(
+                path[: len(parent)] == parent[: len(path)] for path in reported
+            ):  # (either in the other)
+                # what the user put in a table gwconf made (an entry renamed) keeps it: say so
+                where = ".".join(str(p) for p in parent)
+                plan.left_alone.append(
+                    f"{item.display}: {where}: gwconf's values taken out, what you added to it kept"
+                )
+                reported.append(parent)
         after_bytes: bytes | None = item.snapshot.data
         if item.doc.ops:
             text = formats.verify_edit(file.format, _original(item), item.doc)
@@ -830,10 +843,13 @@ def _prune(item: Loaded, path: tuple[Any, ...]) -> None:
         item.doc.delete(path)
 
 
-def _remove_empty_parents(item: Loaded, record: dict[str, Any]) -> None:
-    """Containers gwconf created to hold its keys go once nothing is left in them."""
-    for parent in sorted((tuple(p) for p in record.get("parents", [])), key=len, reverse=True):
+def _remove_empty_parents(item: Loaded, record: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Containers gwconf created to hold its keys go once nothing is left in them. Returns those
+    that stay (something else is in them), the innermost first."""
+    parents = sorted((tuple(p) for p in record.get("parents", [])), key=len, reverse=True)
+    for parent in parents:
         _prune(item, parent)
+    return [p for p in parents if get_plain(item.doc.data(), p) is not MISSING]
 
 
 _UNKNOWN = object()
