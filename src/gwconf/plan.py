@@ -536,16 +536,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             _restore_key(item, managed, backups, plan, client.restamped, spelled)
             if len(plan.left_alone) > notes:
                 reported.append(tuple(managed["path"]))
-        for parent in _remove_empty_parents(item, record):
-            if not any(
-                path[: len(parent)] == parent[: len(path)] for path in reported
-            ):  # (either in the other)
-                # what the user put in a table gwconf made (an entry renamed) keeps it: say so
-                where = ".".join(str(p) for p in parent)
-                plan.left_alone.append(
-                    f"{item.display}: {where}: gwconf's values taken out, what you added to it kept"
-                )
-                reported.append(parent)
+        _note_kept_parents(item, _remove_empty_parents(item, record), reported, plan)
         after_bytes: bytes | None = item.snapshot.data
         if item.doc.ops:
             text = formats.verify_edit(file.format, _original(item), item.doc)
@@ -769,8 +760,8 @@ def _restore_key(
     key: dict[str, Any],
     backups: BackupStore,
     plan: ClientPlan,
-    restamped: tuple[str, ...] = (),
-    spelled: Callable[[tuple[Any, ...], Any], str | None] = lambda path, value: None,
+    restamped: tuple[str, ...],
+    spelled: Callable[[tuple[Any, ...], Any], str | None],
 ) -> None:
     path = tuple(key["path"])
     current = get_plain(item.doc.data(), path)
@@ -841,6 +832,22 @@ def _prune(item: Loaded, path: tuple[Any, ...]) -> None:
     value = get_plain(item.doc.data(), path)
     if value is not MISSING and _is_empty_container(value):
         item.doc.delete(path)
+
+
+def _note_kept_parents(
+    item: Loaded, kept: list[tuple[Any, ...]], reported: list[tuple[Any, ...]], plan: ClientPlan
+) -> None:
+    """A container gwconf made that a restore leaves (``kept``: the user put something in it, an
+    entry renamed) is said, the innermost one, unless a note speaks of a key in it or around it
+    (``reported``) already: the provider block left in opencode.json was silent."""
+    for parent in kept:
+        if any(path[: len(parent)] == parent[: len(path)] for path in reported):
+            continue
+        where = ".".join(str(p) for p in parent)
+        plan.left_alone.append(
+            f"{item.display}: {where}: gwconf's values taken out, what you added to it kept"
+        )
+        reported.append(parent)
 
 
 def _remove_empty_parents(item: Loaded, record: dict[str, Any]) -> list[tuple[Any, ...]]:
