@@ -10,7 +10,7 @@ import pytest
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import MISSING, load, verify_edit
-from gwconf.formats.shellrc import BEGIN, END, NOTE, ShellBlockDocument
+from gwconf.formats.shellrc import BEGIN, END, NOTE, NOTES, ShellBlockDocument
 
 BASHRC = """\
 # ~/.bashrc
@@ -113,6 +113,18 @@ def test_text_outside_the_markers_is_not_data_and_never_touched() -> None:
     doc.delete(("K",))
     doc.delete(("NEW",))
     assert doc.dump() == "export OPENAI_API_KEY=mine\n# after\n"  # the block and its blank line
+
+
+@pytest.mark.parametrize("note", NOTES)
+def test_the_note_names_both_clients_that_write_the_block_and_an_earlier_note_is_kept(note: str) -> None:
+    """The block is the shell client's and Copilot CLI's: its note named only `gwconf restore shell`,
+    which leaves Copilot CLI's lines (found over real dotfiles). A block of earlier gwconf keeps
+    its note; a first variable still goes under it."""
+    _, out = edited("shellrc", "# mine\n", ("set", ("K",), "1"))
+    assert out == f"# mine\n\n{BEGIN}\n{NOTE}\nexport K='1'\n{END}\n"
+    assert "`gwconf restore shell copilot-cli`" in NOTE
+    _, out = edited("shellrc", f"{BEGIN}\n{note}\n{END}\n", ("set", ("K",), "1"))
+    assert out == f"{BEGIN}\n{note}\nexport K='1'\n{END}\n"
 
 
 def test_equal_set_is_a_no_op_and_missing_delete_is_false() -> None:

@@ -38,7 +38,10 @@ if TYPE_CHECKING:
 
 BEGIN = "# >>> gwconf >>>"
 END = "# <<< gwconf <<<"
-NOTE = "# managed by gwconf: `gwconf restore shell` removes this block"
+# the shell client and Copilot CLI write this one block (restoring a client that wrote none of
+# it says so and changes nothing); blocks of earlier gwconf name the shell client alone
+NOTE = "# managed by gwconf: `gwconf restore shell copilot-cli` removes this block"
+NOTES = (NOTE, "# managed by gwconf: `gwconf restore shell` removes this block")
 
 NAME_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # PowerShell treats the typographic single quotes as quote characters too (a security classic).
@@ -192,7 +195,7 @@ class ShellBlockDocument(NamedValues):
         else:
             at = max((i + 1 for i, line in enumerate(self._lines) if line.name is not None), default=0)
             if at == 0:  # after the note line when there are no variables yet
-                at = next((i + 1 for i, line in enumerate(self._lines) if line.text.strip() == NOTE), 0)
+                at = next((i + 1 for i, line in enumerate(self._lines) if line.text.strip() in NOTES), 0)
             self._lines.insert(at, _Line(text + self.eol, name, value))
         self.ops.append(Op("set", (name,), value))
 
