@@ -40,6 +40,21 @@ def test_written_values_read_back_as_sgpt_reads_them(gwconf, home, profile) -> N
     assert stat.S_IMODE((home / RC).stat().st_mode) == 0o600
 
 
+def test_a_quoted_value_is_written_bare_in_its_place_and_its_quotes_come_back(gwconf, home, profile) -> None:
+    """Found over real dotfiles: a quoted DEFAULT_MODEL was taken out and written again at the end
+    of the file, so a key-by-key restore (the user had edited the file) left it there."""
+    (home / ".config/shell_gpt").mkdir(parents=True)
+    original = 'DEFAULT_MODEL="gpt-4o"\nREQUEST_TIMEOUT=60\nAPI_BASE_URL=default\n'
+    (home / RC).write_text(original)
+    result = gwconf("apply", "shell-gpt")
+    assert result.exit_code == 0, result
+    assert "rewrote DEFAULT_MODEL without quotes" in result.stdout
+    assert (home / RC).read_text().startswith("DEFAULT_MODEL=my-model\nREQUEST_TIMEOUT=60\n")
+    (home / RC).write_text((home / RC).read_text() + "# mine\n")
+    assert gwconf("restore", "shell-gpt").exit_code == 0
+    assert (home / RC).read_text() == original + "# mine\n"
+
+
 def test_environment_wins_over_the_file(gwconf, home, profile) -> None:
     assert gwconf("apply", "shell-gpt").exit_code == 0
     seen = reading("shell-gpt", OPENAI_API_KEY="sk-shell-key-1111", DEFAULT_MODEL="gpt-4o")

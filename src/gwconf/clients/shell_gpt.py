@@ -128,10 +128,16 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     for name, value in wanted.items():
         parsed = doc.get((name,), None)
         if parsed is not None and raw.get(name) != parsed:
-            # quoted or commented: sgpt would send the quotes too. Rewrite the line plainly.
-            doc.delete((name,))
+            # quoted or commented: sgpt would send the quotes too. The value goes in bare where
+            # it stands (a restore then puts the quotes back there), or, a comment after it, on
+            # a line of its own at the end.
+            doc.put_back((name,), value, value)
+            if sgpt_view(doc.dump()).get(name) != value:
+                doc.delete((name,))
+                doc.set((name,), value)
             notes.append(f"rewrote {name} without quotes or comment (sgpt reads them as part of the value)")
-        doc.set((name,), value)
+        else:
+            doc.set((name,), value)
     if raw.get("USE_LITELLM", "").strip() == "true":
         doc.set(("USE_LITELLM",), "false")
         notes.append("set USE_LITELLM=false (through litellm a bare gateway model name is not routed)")
