@@ -218,6 +218,23 @@ def test_an_entry_the_user_renamed_in_gwconfs_provider_is_kept_and_said(gwconf, 
     assert result.output.count("what you added to it kept") == 1  # not again for the tables around it
 
 
+def test_a_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles) -> None:
+    """Found over real dotfiles: a key-by-key restore wrote the value from before gwconf as
+    json.dumps spells it (``https:\\/\\/`` and ``\\u002d`` came back unescaped)."""
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    original = (
+        '{\n  "env": {\n    "ANTHROPIC_BASE_URL": "https:\\/\\/api.z.ai\\/api\\/anthropic"\n  },\n'
+        '  "model": "opus\\u002d4",\n  "theme": "dark"\n}\n'
+    )
+    path.write_text(original)
+    assert gwconf("apply", "claude-code").exit_code == 0
+    assert gwconf("use", "second").exit_code == 0
+    path.write_text(path.read_text().replace('"theme": "dark"', '"theme": "light"'))
+    assert gwconf("restore", "claude-code").exit_code == 0
+    assert path.read_text() == original.replace('"theme": "dark"', '"theme": "light"')
+
+
 def test_key_by_key_restore_puts_the_mode_back(gwconf, home, two_profiles) -> None:
     """Issue 18 item 9: apply makes a key's file 0600; restore gives back its mode on both paths."""
     path = home / ".claude" / "settings.json"

@@ -1883,3 +1883,40 @@ def test_the_indent_unit_found_by_line_breaks_is_the_one_found_at_every_line_sta
     from gwconf.formats.json import _detect_unit
 
     assert _detect_unit(text) == _unit_by_line_starts(text)
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonc"])
+def test_put_back_gives_a_scalar_its_own_spelling_back(fmt: str) -> None:
+    """A restore puts a value back as the file had it (found over real dotfiles: ``\\/`` and
+    ``\\uXXXX`` escapes came back as json.dumps spells the value)."""
+    original = (
+        '{\n  "url": "https:\\/\\/api.example\\/v1",\n  "name": "caf\\u00e9", "n": 1.50,\n  "t": true\n}\n'
+    )
+    before = load(original, "f", fmt=fmt)
+    spellings = {key: before.spelling((key,)) for key in ("url", "name", "n", "t", "missing")}
+    assert spellings == {
+        "url": '"https:\\/\\/api.example\\/v1"',
+        "name": '"caf\\u00e9"',
+        "n": "1.50",
+        "t": "true",
+        "missing": None,
+    }
+    assert load('{"a": {"b": 1}}', "f", fmt=fmt).spelling(("a",)) is None  # not a scalar
+    doc = load(
+        edited(original, fmt, ("set", ("url",), "x"), ("set", ("name",), "y"), ("set", ("n",), 2)),
+        "f",
+        fmt=fmt,
+    )
+    for key in ("url", "name", "n"):
+        doc.put_back((key,), before.get((key,)), spellings[key] or "")
+    assert doc.dump() == original
+    assert doc.data() == before.data()
+
+
+def test_put_back_sets_the_value_when_the_spelling_is_not_that_value() -> None:
+    doc = load('{"a": "x", "b": 1}', "f", fmt="jsonc")
+    doc.put_back(("a",), "y", '"z"')  # another value: the value counts
+    doc.put_back(("b",), True, "1")  # 1 is not true to json
+    doc.put_back(("c",), "new", '"n\\u0065w"')  # no such key: set's own member
+    assert doc.data() == {"a": "y", "b": True, "c": "new"}
+    assert doc.dump() == '{"a": "y", "b": true, "c": "new"}'

@@ -42,9 +42,7 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     line_col,
-    no_spelling,
     paused_gc,
-    put_back_as_set,
     same_run,
     same_value,
     total,
@@ -1319,9 +1317,6 @@ def _moved_walk(
 class JsonDocument:
     """A JSON or JSONC file that edits itself in place (see the module docstring)."""
 
-    spelling = no_spelling  # a value goes back as json.dumps spells it
-    put_back = put_back_as_set
-
     def __init__(
         self,
         text: str,
@@ -1472,6 +1467,44 @@ class JsonDocument:
             import copy
 
             self.ops.append(Op("set", done + path[depth:], copy.deepcopy(value)))
+
+    def spelling(self, path: KeyPath) -> str | None:
+        """A scalar's text as written (a string's quotes and escapes: ``"https:\\/\\/..."``,
+        ``"caf\\u00e9"``); None for an object or array, a missing path, or JSON5."""
+        path = _check_path(path)
+        if self.fmt == "json5":
+            return None
+        with _guard(self.source):
+            depth, _, start, end, _ = self._descend(path)
+            if depth != len(path) or start < 0 or self._masked[start] in "{[":
+                return None
+            if end < 0:  # the top value itself
+                end = _PLAIN_SCAN(self._masked, start)[1]
+            return self._text[start:end]
+
+    def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
+        """``set``, the scalar written as ``spelling`` where that text alone is ``value`` to json
+        (a restore gives the user's escapes back: ``set`` writes json.dumps's spelling)."""
+        path = _check_path(path)
+        try:
+            alone = _PLAIN.decode(spelling)
+        except ValueError:
+            alone = MISSING
+        if self.fmt == "json5" or isinstance(value, (dict, list)) or not same_value(alone, value):
+            self.set(path, value)
+            return
+        with _guard(self.source):
+            noted = len(self.notes)
+            depth, _, start, end, done = self._descend(path, "set")
+            if depth != len(path) or start < 0 or end < 0 or self._masked[start] in "{[":
+                del self.notes[noted:]  # (set says it again)
+                self.set(path, value)
+                return
+            if self._text[start:end] == spelling:
+                del self.notes[noted:]  # nothing edited: nothing to say
+                return
+            self._splice(start, end, spelling, claim=(start, end))
+            self.ops.append(Op("set", done, value))
 
     def append(self, path: KeyPath, value: Any) -> int:
         path = _check_path(path)
