@@ -235,6 +235,18 @@ def test_a_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles
     assert path.read_text() == original.replace('"theme": "dark"', '"theme": "light"')
 
 
+def test_a_toml_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles) -> None:
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir()
+    original = '# mine\nmodel = "gpt\\u002d5"  # pinned\napproval_policy = "on-request"\n'
+    path.write_text(original)
+    assert gwconf("apply", "codex").exit_code == 0
+    assert gwconf("use", "second").exit_code == 0
+    path.write_text(path.read_text().replace('"on-request"', '"never"'))
+    assert gwconf("restore", "codex").exit_code == 0
+    assert path.read_text() == original.replace('"on-request"', '"never"')
+
+
 def test_key_by_key_restore_puts_the_mode_back(gwconf, home, two_profiles) -> None:
     """Issue 18 item 9: apply makes a key's file 0600; restore gives back its mode on both paths."""
     path = home / ".claude" / "settings.json"

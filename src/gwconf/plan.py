@@ -728,7 +728,7 @@ def _element_now(keys: list[dict[str, Any]], prefix: tuple[Any, ...], data: Any)
 
 class _PristineSpellings:
     """How the file before gwconf wrote a value, for ``put_back``: its pristine copy is parsed on
-    the first question, and only for an editor that keeps spellings (``.env``, JSON)."""
+    the first question, and only for an editor that keeps spellings (``.env``, JSON, TOML)."""
 
     def __init__(self, item: Loaded, backups: BackupStore) -> None:
         self._item = item

@@ -42,9 +42,7 @@ from gwconf.formats._base import (
     changed_regions,
     detect_eol,
     lazy,
-    no_spelling,
     paused_gc,
-    put_back_as_set,
     reread_from_scratch,
     same_run,
     same_shared,
@@ -1251,8 +1249,6 @@ class TomlDocument:
     """
 
     fmt = "toml"
-    spelling = no_spelling  # see put_back_as_set
-    put_back = put_back_as_set
 
     def __init__(self, text: str, source: str) -> None:
         self.eol = detect_eol(text)
@@ -1419,6 +1415,48 @@ class TomlDocument:
 
     def append(self, path: KeyPath, value: Any) -> int:
         return int(self._retrying(lambda: self._append_op(path, value)))
+
+    def spelling(self, path: KeyPath) -> str | None:
+        """A one-line scalar's text as written (``"o\\u0033"``, ``'o3'``); None for anything else
+        (a multi-line string, an array, a key with no line of its own)."""
+        path = self._check_path(path)
+        if not path or not isinstance(path[-1], str):
+            return None
+        home = self._own_section(path[:-1])
+        found = None if home is None else _scalar_line(self._text, home, path[-1])
+        return None if found is None else self._text[found[1] : found[2]]
+
+    def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
+        """``set``, a one-line scalar written as ``spelling`` where tomllib reads that text alone
+        as ``value`` (a restore gives the user's escapes back; ``set`` writes tomlkit's spelling).
+        Made again the careful way, it is a plain ``set``."""
+
+        def edit() -> None:
+            checked = self._check_path(path)
+            key = checked[-1] if checked else None
+            try:
+                alone = _loads(f"v = {spelling}\n").get("v", MISSING)
+            except ValueError:
+                alone = MISSING
+            if isinstance(key, str) and self.get(checked) is not MISSING and _same(alone, value):
+
+                def spelled() -> str | None:
+                    home = self._own_section(checked[:-1])
+                    found = None if home is None else _scalar_line(self._text, home, key)
+                    return (
+                        None if found is None else self._text[: found[1]] + spelling + self._text[found[2] :]
+                    )
+
+                op = Op("set", checked, copy.deepcopy(value))
+                try:
+                    with self._transaction([op]):
+                        self._commit([op], [spelled])
+                    return
+                except WriteRefused:
+                    pass  # not this way: set's
+            self._set_op(path, value)
+
+        self._retrying(edit)
 
     def _set_op(self, path: KeyPath, value: Any) -> None:
         path = self._check_path(path)
