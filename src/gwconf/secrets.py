@@ -12,7 +12,8 @@ gateway bodies, crash messages). It masks, in this order:
    ending in a word that says the value is *about* a secret (``key_origin``, ``api_key_env``,
    ``auth_header``) and values that are references (``$VAR``, ``{env:X}``, an ``ENV_NAME``,
    a path) are left as they are;
-3. every value of a known credential shape wherever it stands: ``sk-``, ``AIza``, GitHub's
+3. the password in an address's user part (``https://user:password@host``);
+4. every value of a known credential shape wherever it stands: ``sk-``, ``AIza``, GitHub's
    ``ghp_``/``gho_``/``github_pat_``, Slack's ``xox?-``, JWTs, and long base64 or hex strings.
 
 Threat model and reasons: docs/security.md.
@@ -110,6 +111,11 @@ _BARE_NAME = (
 _FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
 _ENV_NAME = lazy(r"[A-Z][A-Z0-9_]*\Z")
+# the password of an address's user part (a client's base address, a database URL in an env
+# block): read from a client's file, shown by status, doctor and every diff
+_URL_PASSWORD = lazy(
+    r"(?P<pre>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@:\"'<>]*:)(?P<password>[^\s/?#@\"'<>]+)(?=@)"
+)
 # The name patterns above compile on first use: a printed line meets them only when it holds a
 # secret-ish word and the character each needs, so most commands never compile them (2 ms of
 # ``status``, issue 15). Each with what it cannot match without: (pattern, texts of which the
@@ -208,6 +214,8 @@ def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
         if form in text:
             text = text.replace(form, masked)
     text = _named_lines(text)
+    if "@" in text and "://" in text:  # a password in an address: https://user:password@host
+        text = _URL_PASSWORD.sub(lambda m: m.group("pre") + mask(m.group("password")), text)
     # once a pattern is compiled, running it costs less than asking whether to
     if _SHAPES_RE.is_compiled or _may_hold_shape(text):
         text = _SHAPES_RE.sub(lambda m: mask(m.group()), text)

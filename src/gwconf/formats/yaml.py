@@ -349,7 +349,19 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     else:
         message, line, column = str(exc), None, None
     message = re.sub(r'\s*in "<[^>]*>",[^\n]*', "", message).strip()
-    return ParseError(source, message, line, column)
+    return ParseError(source, hide_tokens(message), line, column)
+
+
+_QUOTED_TOKEN = lazy(r"(?<=[*!'])[^\s']{12,}")
+
+
+def hide_tokens(message: str) -> str:
+    """A parse error's message with the file's long tokens masked: PyYAML quotes an unquoted
+    value it cannot read (``*...`` as an alias, ``!...`` as a tag), and a key or password that
+    starts with one was printed whole (found over real dotfiles). Line and column still say where."""
+    from gwconf.secrets import mask
+
+    return _QUOTED_TOKEN.sub(lambda m: mask(m.group()), message)
 
 
 def _compose(text: str, source: str, build: bool = False) -> _Tree:
@@ -779,9 +791,9 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
         nonlocal build
         target = anchors.get(anchor)
         if target is None:
-            return fail(f"found undefined alias *{anchor}", mark)
+            return fail(hide_tokens(f"found undefined alias *{anchor}"), mark)
         if id(target) in open_ids:
-            return fail(f"alias *{anchor} is inside its own anchor (recursive YAML)", mark)
+            return fail(hide_tokens(f"alias *{anchor} is inside its own anchor (recursive YAML)"), mark)
         referenced[id(target)] = anchor
         value = None
         if build:
@@ -1043,7 +1055,7 @@ def _construct_how(tree: _Tree, text: str, source: str) -> tuple[Any, bool]:
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. ``!!int abc``
-        raise ParseError(source, f"value cannot be read: {exc}") from None
+        raise ParseError(source, hide_tokens(f"value cannot be read: {exc}")) from None
 
 
 # ---------------------------------------------------------------------------------------------

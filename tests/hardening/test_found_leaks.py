@@ -1,0 +1,51 @@
+"""Credentials in users' files that outputs printed whole, found by planting fake secrets into
+real public dotfiles and running every command over them (the fifteenth round's sweep).
+
+- A password in an address's user part (``https://alice:pw@host``): ``status``, ``doctor``,
+  ``verify``, every diff and ``profile add --from`` showed the base address as it was written.
+- A key or password that starts with ``*`` or ``!``, unquoted in YAML: PyYAML's parse error
+  quotes it as an alias or a tag, and the error named the file, the line and the whole token.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import invoke
+
+PASSWORD = "S3cretGatewayPw-0123tag5"
+PROFILE = 'base_url = "https://gw.example.com/v1"\nmodel = "m"\nkey = "sk-gwconf-example-0000"\n'
+
+
+def test_a_password_in_a_base_address_is_masked_in_every_output(home: Path, tmp_path: Path) -> None:
+    (home / ".claude").mkdir()
+    address = f"https://alice:{PASSWORD}@gw.corp.example/anthropic"
+    (home / ".claude" / "settings.json").write_text(json.dumps({"env": {"ANTHROPIC_BASE_URL": address}}))
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    outputs = [
+        invoke("status").output,
+        invoke("status", "--json").output,
+        invoke("apply", "claude-code", "--profile", str(profile), "--dry-run").output,
+        invoke("profile", "add", "mine", "--from", "claude-code").output,
+    ]
+    assert "https://alice:…tag5@gw.corp.example/anthropic" in outputs[0]  # masked, not dropped
+    assert not [text for text in outputs if PASSWORD[:-4] in text]
+
+
+def test_a_yaml_parse_error_does_not_quote_a_secret(home: Path, tmp_path: Path) -> None:
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    alias, tag = "adq7v2mz9xw4p8rqsztagU", "Z9adq7v2mz9xw4p8rqtagV"
+    (home / ".aider.conf.yml").write_text(f"model: gpt-4\nopenai-api-key: *{alias}\n")
+    (home / ".config" / "aichat").mkdir(parents=True)
+    (home / ".config" / "aichat" / "config.yaml").write_text(
+        f"clients:\n  - type: openai\n    api_key: !{tag}\n"
+    )
+    dry = ("--profile", str(profile), "--dry-run")
+    for args in (("status",), ("apply", "aider", *dry), ("apply", "aichat", *dry)):
+        text = invoke(*args).output
+        assert alias[:-4] not in text and tag[:-4] not in text, (args, text)
+    text = invoke("apply", "aider", *dry).output
+    assert "~/.aider.conf.yml:2:17: found undefined alias *…tagU" in text
