@@ -68,6 +68,7 @@ def test_a_class_takes_its_init_from_the_module_and_behaves_as_parsed(
             format: str
             secret: bool = False
             strict: bool = False
+            key_store: bool = False
 
         @records.record
         class Listed:
@@ -90,7 +91,7 @@ def test_a_class_takes_its_init_from_the_module_and_behaves_as_parsed(
     b = parsed_kept("config", Path("/x"), "json", strict=True)
     assert kept.__init__.__code__ is not parsed_kept.__init__.__code__
     assert (a.role, a.path, a.format, a.secret, a.strict) == (b.role, b.path, b.format, b.secret, b.strict)
-    assert kept.__init__.__defaults__ == parsed_kept.__init__.__defaults__ == (False, False)
+    assert kept.__init__.__defaults__ == parsed_kept.__init__.__defaults__ == (False, False, False)
     with pytest.raises(AttributeError):
         a.role = "other"  # type: ignore[misc]
     second = listed("u", ["c"])

@@ -37,10 +37,36 @@ class FileResult:
 
     @functools.cached_property
     def diff(self) -> str:
-        return self.change.diff()
+        text = self.change.diff()
+        if self.change.file.key_store:  # other providers' keys, of shapes no pattern knows
+            from gwconf.secrets import redact
+
+            text = redact(text, _stored_keys(self.change))
+        return text
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "action": self.action, "diff": self.diff}
+
+
+def _stored_keys(change: planning.FileChange) -> list[str]:
+    """The values of a key store (a JSON object of name -> key) before and after ``change``: its
+    diff shows the keys beside gwconf's as context, and an ``hf_`` or ``csk-`` key has no shape
+    ``redact`` knows (found over real dotfiles). Text with a blank in it is a note, not a key."""
+    import json
+
+    found: list[str] = []
+    for raw in (change.snapshot.data, change.after):
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            found += [
+                v
+                for v in data.values()
+                if isinstance(v, str) and len(v) >= 8 and not any(c.isspace() for c in v)
+            ]
+    return found
 
 
 @records.record

@@ -49,3 +49,23 @@ def test_a_yaml_parse_error_does_not_quote_a_secret(home: Path, tmp_path: Path) 
         assert alias[:-4] not in text and tag[:-4] not in text, (args, text)
     text = invoke("apply", "aider", *dry).output
     assert "~/.aider.conf.yml:2:17: found undefined alias *…tagU" in text
+
+
+def test_every_key_in_llms_key_store_is_masked_in_its_diff(home: Path, tmp_path: Path) -> None:
+    """llm's keys.json holds a key per provider; the diff showed those beside gwconf's entry as
+    context, and keys of no known shape (Hugging Face's letters-only ``hf_``, Cerebras, Fireworks)
+    whole."""
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    folder = home / ".config" / "io.datasette.llm"
+    folder.mkdir(parents=True)
+    stored = {"hf": "hf_pLIixMEOLeMaEqJomTEIJEzOjoOjHyq", "cerebras": "csk-abcdefgh12345678ijklmnop9876"}
+    (folder / "keys.json").write_text(json.dumps({"// Note": "Do not share!", **stored}, indent=2) + "\n")
+    outputs = [
+        invoke("apply", "llm", "--profile", str(profile), "--dry-run", *extra).output
+        for extra in ((), ("--json",))
+    ]
+    assert invoke("apply", "llm", "--profile", str(profile)).exit_code == 0
+    outputs += [invoke("restore", "llm", "--dry-run", *extra).output for extra in ((), ("--json",))]
+    assert '"hf": "…jHyq"' in outputs[0]  # masked, not dropped
+    assert not [(n, text) for n, text in enumerate(outputs) for key in stored.values() if key[3:-4] in text]

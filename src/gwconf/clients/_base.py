@@ -45,6 +45,7 @@ class ConfigFile:
     format: str
     secret: bool = False  # holds a key: written 0600
     strict: bool = False  # strict JSON that must stay strict
+    key_store: bool = False  # every value is a key (llm's keys.json): a diff masks each of them
 
 
 @record

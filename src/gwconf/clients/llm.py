@@ -87,7 +87,7 @@ def files(env: Env) -> list[ConfigFile]:
     folder = user_dir(env)
     return [
         ConfigFile("models", folder / "extra-openai-models.yaml", "yaml"),
-        ConfigFile("keys", folder / "keys.json", "json", secret=True, strict=True),
+        ConfigFile("keys", folder / "keys.json", "json", secret=True, strict=True, key_store=True),
         ConfigFile("default", folder / "default_model.txt", "text"),
     ]
 
