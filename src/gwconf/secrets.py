@@ -88,7 +88,12 @@ _HINT = "|".join(_HINT_WORDS)  # searched in the lowered text
 # each compiled on first use, and only for a text that could match it (``redact``)
 _SHAPES_RE, _HEX_RE, _B64_RE, _HINT_RE = (LazyPattern(source) for source in (_SHAPES, _HEX, _B64, _HINT))
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_QUOTED_VALUE = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
+# TOML's one-line multi-line strings first: ''' then x then ''' was read as '' and hid nothing
+_QUOTED_VALUE = (
+    r"'''(?:[^'\n]|'(?!''))*'''"
+    r'|"""(?:[^"\\\n]|\\.|"(?!""))*"""'
+    r"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'"
+)
 # a bare value must end its line, item or comment-less clause: "key: the key in …" is prose
 _BARE_CHAR = r"[^\s\"',;#}\]]"
 _BARE_VALUE = rf"(?:(?:Bearer|Basic|Token)[ \t]+)?{_BARE_CHAR}+(?=[ \t]*(?:$|[,;}}\]&#\"']))"
@@ -97,14 +102,14 @@ _ANSI = r"(?:\x1b\[[0-9;]*m)*"
 _QUOTED_NAME = (
     rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
-# name: value / name = value / NAME=value at a line's start (after a diff marker, colour, export,
-# $env:, set -gx) or after "{" / "," (inline tables, flow mappings). Else, at a "{" whose value
+# name: value / name = value / NAME=value at a line's start (after a diff marker, colour, a YAML
+# item's dash, export, $env:, set -gx) or after "{" / "," (inline tables, flow mappings). Else, at a "{" whose value
 # failed, a match with no name (``_mask_value`` leaves it) passes over the value's run up to the
 # run's last "{": that run ends no clause and holds no "&" past its start, so every "{name=" in it
 # but the last fails too, each only after reading the rest of the run ("{token=a" * n + " end"
 # took O(n²): 16 s for 80 KB). The last "{" is tried: its "name =" or "Token x" may go on past.
 _BARE_NAME = (
-    rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
+    rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:-[ \t]+)?(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
     rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
     rf"|\{{[ \t]*{_NAME}[ \t]*[:=][ \t]*{_BARE_CHAR}*(?=\{{)"
 )
@@ -186,8 +191,12 @@ def _mask_value(match: re.Match[str]) -> str:
     name, value = match.group("name"), match.group("val")
     if name is None or not is_secret_name(name):  # None: a run ``_BARE_NAME`` passes over
         return match.group(0)
-    quote_char = value[:1] if value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0] else ""
-    inner = value[1:-1] if quote_char else value
+    quote_char = (
+        value[:3] if value[:3] in ('"""', "'''") and len(value) >= 6 and value.endswith(value[:3]) else ""
+    )
+    if not quote_char and value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0]:
+        quote_char = value[0]
+    inner = value[len(quote_char) : len(value) - len(quote_char)]
     lead = ""
     scheme = _AUTH_SCHEME.match(inner)
     if scheme:

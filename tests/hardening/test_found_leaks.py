@@ -69,3 +69,30 @@ def test_every_key_in_llms_key_store_is_masked_in_its_diff(home: Path, tmp_path:
     outputs += [invoke("restore", "llm", "--dry-run", *extra).output for extra in ((), ("--json",))]
     assert '"hf": "…jHyq"' in outputs[0]  # masked, not dropped
     assert not [(n, text) for n, text in enumerate(outputs) for key in stored.values() if key[3:-4] in text]
+
+
+def test_a_secret_in_a_toml_triple_quoted_string_or_a_yaml_list_item_is_masked(
+    home: Path, tmp_path: Path
+) -> None:
+    """TOML's '''x''' was read as the empty '' and then x; a YAML list item's ``- NAME=x`` (aider's
+    ``set-env``) or ``- NAME: x`` (Continue's request headers) was not at a line's start."""
+    from gwconf.secrets import redact
+
+    secret = "abcdEFGH1234ijklMNOP"
+    lines = {
+        f"-experimental_bearer_token = '''{secret}tagD'''": "-experimental_bearer_token = '''…tagD'''",
+        f' "Authorization" = """Bearer {secret}tagM"""': ' "Authorization" = """Bearer …tagM"""',
+        f"-  - MISTRAL_API_KEY={secret}tagX": "-  - MISTRAL_API_KEY=…tagX",
+        f"        - X-Api-Key: {secret}tagZ": "        - X-Api-Key: …tagZ",
+    }
+    for line, masked in lines.items():
+        assert redact(line) == masked
+    for kept in ("- key: $OPENAI_KEY", "  - name: gpt-4", "token = ''''''", 'x = """multi'):
+        assert redact(kept) == kept
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    (home / ".aider.conf.yml").write_text(
+        f"# mine\nset-env:\n  - MISTRAL_API_KEY={secret}tagX\nmodel: gpt-4\n"
+    )
+    text = invoke("apply", "aider", "--profile", str(profile), "--dry-run").output
+    assert "  - MISTRAL_API_KEY=…tagX" in text and secret not in text
