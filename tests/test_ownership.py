@@ -218,33 +218,36 @@ def test_an_entry_the_user_renamed_in_gwconfs_provider_is_kept_and_said(gwconf, 
     assert result.output.count("what you added to it kept") == 1  # not again for the tables around it
 
 
-def test_a_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles) -> None:
-    """Found over real dotfiles: a key-by-key restore wrote the value from before gwconf as
-    json.dumps spells it (``https:\\/\\/`` and ``\\u002d`` came back unescaped)."""
-    path = home / ".claude" / "settings.json"
-    path.parent.mkdir()
-    original = (
+SPELLED = {
+    # JSON: slashes escaped (PHP and others write them so), a \\uXXXX escape
+    "claude-code": (
+        ".claude/settings.json",
         '{\n  "env": {\n    "ANTHROPIC_BASE_URL": "https:\\/\\/api.z.ai\\/api\\/anthropic"\n  },\n'
-        '  "model": "opus\\u002d4",\n  "theme": "dark"\n}\n'
-    )
-    path.write_text(original)
-    assert gwconf("apply", "claude-code").exit_code == 0
-    assert gwconf("use", "second").exit_code == 0
-    path.write_text(path.read_text().replace('"theme": "dark"', '"theme": "light"'))
-    assert gwconf("restore", "claude-code").exit_code == 0
-    assert path.read_text() == original.replace('"theme": "dark"', '"theme": "light"')
+        '  "model": "opus\\u002d4",\n  "theme": "dark"\n}\n',
+        ('"theme": "dark"', '"theme": "light"'),
+    ),
+    # TOML: a \\uXXXX escape in a basic string, a comment after it
+    "codex": (
+        ".codex/config.toml",
+        '# mine\nmodel = "gpt\\u002d5"  # pinned\napproval_policy = "on-request"\n',
+        ('"on-request"', '"never"'),
+    ),
+}
 
 
-def test_a_toml_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles) -> None:
-    path = home / ".codex" / "config.toml"
+@pytest.mark.parametrize("client_id", sorted(SPELLED))
+def test_a_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles, client_id) -> None:
+    """Found over real dotfiles: a key-by-key restore wrote the value from before gwconf as the
+    editor spells it (``https:\\/\\/`` and ``\\u002d`` came back unescaped)."""
+    relative, original, (old, new) = SPELLED[client_id]
+    path = home / relative
     path.parent.mkdir()
-    original = '# mine\nmodel = "gpt\\u002d5"  # pinned\napproval_policy = "on-request"\n'
     path.write_text(original)
-    assert gwconf("apply", "codex").exit_code == 0
+    assert gwconf("apply", client_id).exit_code == 0
     assert gwconf("use", "second").exit_code == 0
-    path.write_text(path.read_text().replace('"on-request"', '"never"'))
-    assert gwconf("restore", "codex").exit_code == 0
-    assert path.read_text() == original.replace('"on-request"', '"never"')
+    path.write_text(path.read_text().replace(old, new))
+    assert gwconf("restore", client_id).exit_code == 0
+    assert path.read_text() == original.replace(old, new)
 
 
 def test_key_by_key_restore_puts_the_mode_back(gwconf, home, two_profiles) -> None:
