@@ -447,6 +447,8 @@ _YAML_LINE = st.builds(
 @example(lines=["a: |-", "  one", "", "", "  two"], end="\n")
 @example(lines=["a:", "  b: |", "    one", "", "  c: 1", "", "d: >", "    x", ""], end="")
 @example(lines=["a:", "  b: 1", "  b: 2"], end="\n")
+@example(lines=["a: >-", "  a:", "    "], end="\n")  # a blank line past the indent: PyYAML keeps its spaces
+@example(lines=["a: >-", "  a:", "", "    "], end="\n")
 @example(lines=["version: 1.0.0", "temp: 1.0", "cwd: .", "x: [a, 'b']", "y: {}"], end="\n")
 def test_plain_yaml_reads_as_pyyaml_or_leaves_the_file_to_it(lines: list[str], end: str) -> None:
     """Whatever ``plainyaml.read`` answers is what ``yaml.safe_load`` gives for the same text,

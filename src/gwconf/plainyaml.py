@@ -210,10 +210,14 @@ class _Reader:
             content = line.lstrip(" ")
             here = len(line) - len(content)
             if not content:
+                if len(line) > indent:  # blanks past the key's indent: PyYAML may keep some
+                    raise _NotPlain  # (">-", "  a:", "    " reads "a:\n  "), and decides
                 # a blank line ends the block only when nothing of it follows: the lines after
                 # it are looked at by index (a copy of the rest for each block was quadratic)
                 after_blanks = self.at + 1
                 while after_blanks < len(self.raw) and not self.raw[after_blanks].strip(" "):
+                    if len(self.raw[after_blanks]) > indent:
+                        raise _NotPlain  # (as above, after an empty line)
                     after_blanks += 1
                 later = self.raw[after_blanks] if after_blanks < len(self.raw) else ""
                 if len(later) - len(later.lstrip(" ")) > indent:
