@@ -42,10 +42,49 @@ class FileResult:
             from gwconf.secrets import redact
 
             text = redact(text, _stored_keys(self.change))
+        replaced = _replaced_secrets(self.change)
+        if replaced:  # a key the file wrote over two lines shows its second one whole
+            from gwconf.secrets import mask_fragments
+
+            text = mask_fragments(text, replaced)
         return text
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "action": self.action, "diff": self.diff}
+
+
+def _replaced_secrets(change: planning.FileChange) -> list[str]:
+    """The values under secret names that a change takes out or puts back (found by the round's
+    sweep: an aider key continued over two lines with a backslash, a Codex token in a multi-line
+    string; a diff's lines hold pieces of it that no pattern knows): as the file read before the
+    edit, as the edit sets them, and, for a restore of the bytes from before gwconf, as those read."""
+    from gwconf.secrets import is_secret_name
+
+    def named(path: tuple[Any, ...]) -> bool:
+        return bool(path) and isinstance(path[-1], str) and is_secret_name(path[-1])
+
+    values: list[Any] = []
+    if change.edit is not None:
+        for op in change.edit[0]:
+            path = tuple(op.path)
+            if named(path):
+                values.append(op.value if op.kind == "set" else None)
+                if change.before_data is not MISSING:
+                    values.append(get_plain(change.before_data, path))
+    elif change.restoring and change.record and change.after is not None:
+        paths = [
+            path for path in (tuple(key["path"]) for key in change.record.get("keys", ())) if named(path)
+        ]
+        if paths:
+            from gwconf import formats
+
+            try:
+                text, _ = formats.decode(change.after, change.display)
+                data = formats.load(change.file.format, text, change.display).data()
+            except GwconfError:
+                return []
+            values += [get_plain(data, path) for path in paths]
+    return sorted({v for v in values if isinstance(v, str) and len(v) >= 16}, key=len, reverse=True)
 
 
 def _stored_keys(change: planning.FileChange) -> list[str]:

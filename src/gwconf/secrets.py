@@ -366,6 +366,31 @@ def _named_values(line: str) -> str:
     return line
 
 
+_FRAGMENT = 12  # characters of a secret in a row that give it away
+
+
+def mask_fragments(text: str, secrets: list[str]) -> str:
+    """``text`` with every run of ``_FRAGMENT`` or more characters of one of ``secrets`` (not the
+    whole of it: ``redact`` masks that, in every encoding) made "…". A file may write a key over
+    two lines (a YAML backslash continuation, a TOML multi-line string), and a diff then shows
+    each line's piece of it, which neither the key's spellings nor a pattern meets."""
+    for secret in secrets:
+        text = text.replace(secret, mask(secret))  # whole: its last four, as ``redact`` shows it
+        i = 0
+        while i + _FRAGMENT <= len(secret):
+            at = text.find(secret[i : i + _FRAGMENT])
+            if at < 0:
+                i += 1
+                continue
+            start, first, end, last = at, i, at + _FRAGMENT, i + _FRAGMENT
+            while start and first and text[start - 1] == secret[first - 1]:
+                start, first = start - 1, first - 1
+            while end < len(text) and last < len(secret) and text[end] == secret[last]:
+                end, last = end + 1, last + 1
+            text = text[:start] + "…" + text[end:]
+    return text
+
+
 def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:
     """``redact`` for a JSON-able structure: a secret-named entry's string is masked whole, every
     other string is redacted (so nothing depends on how the JSON text escapes it)."""

@@ -96,3 +96,24 @@ def test_a_secret_in_a_toml_triple_quoted_string_or_a_yaml_list_item_is_masked(
     )
     text = invoke("apply", "aider", "--profile", str(profile), "--dry-run").output
     assert "  - MISTRAL_API_KEY=…tagX" in text and secret not in text
+
+
+def test_a_key_the_file_splits_over_two_lines_is_masked_in_both_diffs(home: Path, tmp_path: Path) -> None:
+    """aider's key continued with a backslash: the diff's second line held the rest of the key,
+    which no spelling of the whole key and no pattern meets (apply and restore dry runs)."""
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    first, rest = "sk-proj-Ab3dEf6hIj9kLm2nOp5q", "RsTuVwXyZ0123456789tag7"
+    (home / ".aider.conf.yml").write_text(
+        f'model: gpt-4\nopenai-api-key: "{first}\\\n  {rest}"\ndark: true\n'
+    )
+    outputs = [
+        invoke("apply", "aider", "--profile", str(profile), "--dry-run", *extra).output
+        for extra in ((), ("--json",))
+    ]
+    assert invoke("apply", "aider", "--profile", str(profile)).exit_code == 0
+    outputs += [invoke("restore", "aider", "--dry-run", *extra).output for extra in ((), ("--json",))]
+    assert '-openai-api-key: "…\\\n-  …"' in outputs[0] and '+openai-api-key: "…\\\n+  …"' in outputs[2]
+    assert not [n for n, text in enumerate(outputs) if rest[:-4] in text or first[3:] in text]
+    assert invoke("restore", "aider").exit_code == 0
+    assert rest in (home / ".aider.conf.yml").read_text()  # masked in what is shown, not in the file
