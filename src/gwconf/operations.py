@@ -84,7 +84,7 @@ def _replaced_secrets(change: planning.FileChange) -> list[str]:
             except GwconfError:
                 return []
             values += [get_plain(data, path) for path in paths]
-    return sorted({v for v in values if isinstance(v, str) and len(v) >= 16}, key=len, reverse=True)
+    return sorted({v for v in values if isinstance(v, str) and len(v) >= 16}, key=lambda v: (-len(v), v))
 
 
 def _stored_keys(change: planning.FileChange) -> list[str]:

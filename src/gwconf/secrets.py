@@ -373,9 +373,12 @@ def mask_fragments(text: str, secrets: list[str]) -> str:
     """``text`` with every run of ``_FRAGMENT`` or more characters of one of ``secrets`` (not the
     whole of it: ``redact`` masks that, in every encoding) made "…". A file may write a key over
     two lines (a YAML backslash continuation, a TOML multi-line string), and a diff then shows
-    each line's piece of it, which neither the key's spellings nor a pattern meets."""
+    each line's piece of it, which neither the key's spellings nor a pattern meets. Every whole
+    one is masked first: two keys may share a piece (``-0123456789abcd``), and a piece of one cut
+    out of the other made the output depend on the order of ``secrets``."""
     for secret in secrets:
         text = text.replace(secret, mask(secret))  # whole: its last four, as ``redact`` shows it
+    for secret in secrets:
         i = 0
         while i + _FRAGMENT <= len(secret):
             at = text.find(secret[i : i + _FRAGMENT])

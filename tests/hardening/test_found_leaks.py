@@ -117,3 +117,14 @@ def test_a_key_the_file_splits_over_two_lines_is_masked_in_both_diffs(home: Path
     assert not [n for n, text in enumerate(outputs) if rest[:-4] in text or first[3:] in text]
     assert invoke("restore", "aider").exit_code == 0
     assert rest in (home / ".aider.conf.yml").read_text()  # masked in what is shown, not in the file
+
+
+def test_two_secrets_sharing_a_piece_are_masked_whole_in_either_order() -> None:
+    """The old key and the new share ``-0123456789abcd``: masking a piece of one inside the other
+    made the plain path's output differ from click's (the order of a set)."""
+    from gwconf.secrets import mask_fragments
+
+    old, new = "sk-test-0123456789abcdefWXYZ", "sk-second-0123456789abcdQRST"
+    text = f'-  "KEY": "{old}",\n+  "KEY": "{new}",\n'
+    expected = '-  "KEY": "sk-…WXYZ",\n+  "KEY": "sk-…QRST",\n'
+    assert mask_fragments(text, [old, new]) == mask_fragments(text, [new, old]) == expected
