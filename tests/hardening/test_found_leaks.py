@@ -49,6 +49,10 @@ def test_a_yaml_parse_error_does_not_quote_a_secret(home: Path, tmp_path: Path) 
         assert alias[:-4] not in text and tag[:-4] not in text, (args, text)
     text = invoke("apply", "aider", *dry).output
     assert "~/.aider.conf.yml:2:17: found undefined alias *…tagU" in text
+    anchor = "bq8w3na0yz5x9p2rtagA"  # an unquoted value starting with & is an anchor: twice is an error
+    (home / ".aider.conf.yml").write_text(f"openai-api-key: &{anchor} x\nother: &{anchor} y\n")
+    text = invoke("apply", "aider", *dry).output
+    assert "found duplicate anchor &…tagA" in text and anchor[:-4] not in text
 
 
 def test_every_key_in_llms_key_store_is_masked_in_its_diff(home: Path, tmp_path: Path) -> None:

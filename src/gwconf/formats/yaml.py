@@ -352,13 +352,14 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     return ParseError(source, hide_tokens(message), line, column)
 
 
-_QUOTED_TOKEN = lazy(r"(?<=[*!'])[^\s']{12,}")
+_QUOTED_TOKEN = lazy(r"(?<=[*!&'])[^\s']{12,}")
 
 
 def hide_tokens(message: str) -> str:
     """A parse error's message with the file's long tokens masked: PyYAML quotes an unquoted
-    value it cannot read (``*...`` as an alias, ``!...`` as a tag), and a key or password that
-    starts with one was printed whole (found over real dotfiles). Line and column still say where."""
+    value it cannot read (``*...`` as an alias, ``!...`` as a tag, ``&...`` as an anchor twice),
+    and a key or password that starts with one was printed whole (found over real dotfiles).
+    Line and column still say where."""
     from gwconf.secrets import mask
 
     return _QUOTED_TOKEN.sub(lambda m: mask(m.group()), message)
@@ -597,7 +598,7 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
     failure: list[ParseError] = []
 
     def fail(message: str, mark: Any) -> None:
-        failure.append(ParseError(source, message, mark.line + 1, mark.column + 1))
+        failure.append(ParseError(source, hide_tokens(message), mark.line + 1, mark.column + 1))
 
     def attach(node: Node, anchor: Any, mark: Any, alias_span: Any, value: Any, opens: bool) -> Any:
         """Register ``node``'s anchor and add it to its parent (or make it the root), opening
@@ -791,9 +792,9 @@ def _composer(loader: Any, text: str, source: str, build: bool) -> tuple[dict[st
         nonlocal build
         target = anchors.get(anchor)
         if target is None:
-            return fail(hide_tokens(f"found undefined alias *{anchor}"), mark)
+            return fail(f"found undefined alias *{anchor}", mark)
         if id(target) in open_ids:
-            return fail(hide_tokens(f"alias *{anchor} is inside its own anchor (recursive YAML)"), mark)
+            return fail(f"alias *{anchor} is inside its own anchor (recursive YAML)", mark)
         referenced[id(target)] = anchor
         value = None
         if build:
