@@ -103,11 +103,12 @@ _QUOTED_NAME = (
     rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 )
 # name: value / name = value / NAME=value at a line's start (after a diff marker, colour, a YAML
-# item's dash, export, $env:, set -gx) or after "{" / "," (inline tables, flow mappings). Else, at a "{" whose value
-# failed, a match with no name (``_mask_value`` leaves it) passes over the value's run up to the
-# run's last "{": that run ends no clause and holds no "&" past its start, so every "{name=" in it
-# but the last fails too, each only after reading the rest of the run ("{token=a" * n + " end"
-# took O(n²): 16 s for 80 KB). The last "{" is tried: its "name =" or "Token x" may go on past.
+# item's dash, export, $env:, set -gx) or after "{" / "," (inline tables, flow mappings). Else,
+# at a "{" whose value failed, a match with no name (``_mask_value`` leaves it) passes over the
+# value's run up to the run's last "{": that run ends no clause and holds no "&" past its start,
+# so every "{name=" in it but the last fails too, each only after reading the rest of the run
+# ("{token=a" * n + " end" took O(n²): 16 s for 80 KB). The last "{" is tried: its "name =" or
+# "Token x" may go on past.
 _BARE_NAME = (
     rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:-[ \t]+)?(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
     rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
