@@ -1604,14 +1604,13 @@ class JsonDocument:
         seen: list[_Child] = known[0] if known is not None else []
         # those read before as a list (a generator's step each cost 10x), then the walk on
         unread = () if known is not None and known[1] else self._children(container, len(seen))
-        count = 0
         for child in itertools.chain(seen, unread):
             if child[0] == part:
                 if not self._dups:
                     return child
                 found = child  # the last of equal keys is the one every reader keeps
             prev, last = last, child
-            count += 1
+        count = len(self._known[container][0])  # every child is known now
         if found is not None:
             return found
         # Missing: remember the end, so inserting the key does not walk the container again.
