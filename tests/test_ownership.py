@@ -221,6 +221,7 @@ def test_an_entry_the_user_renamed_in_gwconfs_provider_is_kept_and_said(gwconf, 
 SPELLED = {
     # JSON: slashes escaped (PHP and others write them so), a \\uXXXX escape
     "claude-code": (
+        "claude-code",
         ".claude/settings.json",
         '{\n  "env": {\n    "ANTHROPIC_BASE_URL": "https:\\/\\/api.z.ai\\/api\\/anthropic"\n  },\n'
         '  "model": "opus\\u002d4",\n  "theme": "dark"\n}\n',
@@ -228,20 +229,42 @@ SPELLED = {
     ),
     # TOML: a \\uXXXX escape in a basic string, a comment after it
     "codex": (
+        "codex",
         ".codex/config.toml",
         '# mine\nmodel = "gpt\\u002d5"  # pinned\napproval_policy = "on-request"\n',
+        ('"on-request"', '"never"'),
+    ),
+    # YAML: an escape in a double-quoted scalar, a folded block scalar
+    "aider": (
+        "aider",
+        ".aider.conf.yml",
+        '# mine\nmodel: "gpt\\x2d4o"  # pinned\ndark-mode: true\n',
+        ("dark-mode: true", "dark-mode: false"),
+    ),
+    "aider-folded": (
+        "aider",
+        ".aider.conf.yml",
+        "# mine\nmodel: >-\n  gpt-4o\ndark-mode: true\n",
+        ("dark-mode: true", "dark-mode: false"),
+    ),
+    # TOML: a multi-line basic string
+    "codex-multi-line": (
+        "codex",
+        ".codex/config.toml",
+        '# mine\nmodel = """gpt-5"""  # pinned\napproval_policy = "on-request"\n',
         ('"on-request"', '"never"'),
     ),
 }
 
 
-@pytest.mark.parametrize("client_id", sorted(SPELLED))
-def test_a_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles, client_id) -> None:
+@pytest.mark.parametrize("case", sorted(SPELLED))
+def test_a_value_goes_back_with_the_users_own_escapes(gwconf, home, two_profiles, case) -> None:
     """Found over real dotfiles: a key-by-key restore wrote the value from before gwconf as the
-    editor spells it (``https:\\/\\/`` and ``\\u002d`` came back unescaped)."""
-    relative, original, (old, new) = SPELLED[client_id]
+    editor spells it (``https:\\/\\/`` and ``\\u002d`` came back unescaped, ``\"\"\"gpt-5\"\"\"`` as
+    ``"gpt-5"``, YAML's ``>-`` as a plain scalar)."""
+    client_id, relative, original, (old, new) = SPELLED[case]
     path = home / relative
-    path.parent.mkdir()
+    path.parent.mkdir(exist_ok=True)
     path.write_text(original)
     assert gwconf("apply", client_id).exit_code == 0
     assert gwconf("use", "second").exit_code == 0

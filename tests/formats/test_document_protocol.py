@@ -80,9 +80,9 @@ def test_only_the_json_toml_and_yaml_editors_have_their_own_write_gate_hooks() -
     assert own == {"json", "jsonc", "json5", "toml", "yaml"}
 
 
-def test_the_dotenv_json_and_toml_editors_keep_spellings_for_a_restore() -> None:
+def test_the_file_editors_keep_spellings_for_a_restore() -> None:
     """``spelling`` and ``put_back``: a restore gives back a .env value as the user quoted it, a
-    JSON or TOML string with the user's escapes; YAML's editor and the shell block write a value
-    back their own way (``set``)."""
+    JSON, TOML or YAML scalar with the user's escapes and style; the shell block and the plain
+    text file write a value back their own way (``set``): gwconf wrote all of it."""
     own = {fmt for fmt in SAMPLES if type(formats.load(fmt, SAMPLES[fmt], "s")).spelling is not no_spelling}
-    assert own == {"dotenv", "dotenv-npm", "json", "jsonc", "json5", "toml"}  # JSON5's spelling is None
+    assert own == {"dotenv", "dotenv-npm", "json", "jsonc", "json5", "toml", "yaml"}  # JSON5's is None

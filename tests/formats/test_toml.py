@@ -2013,25 +2013,29 @@ def test_setting_a_table_cuts_its_stale_keys_in_one_text_as_they_were_cut_one_by
 
 def test_put_back_gives_a_one_line_scalar_its_own_spelling_back() -> None:
     """A restore puts a value back as the file had it (found over real dotfiles: ``"o\\u0033"``
-    came back as tomlkit spells "o3"). A multi-line string has no spelling here: set's way."""
+    came back as tomlkit spells "o3"), a multi-line string too, over its lines."""
     original = (
         'model = "gpt\\u002d5"  # mine\nname = \'lit\'\nn = 0x1F\nlong = """o3"""\n'
+        "lit = '''\nline one\nline two'''  # after\n"
         '[t]\nurl = "https://a\\u002eexample/v1"\n'
     )
     before = load("toml", original, "config.toml")
-    assert [before.spelling(p) for p in (("model",), ("name",), ("n",), ("long",), ("t", "url"), ("t",))] == [
+    paths = (("model",), ("name",), ("n",), ("long",), ("lit",), ("t", "url"))
+    assert [before.spelling(p) for p in (*paths, ("t",))] == [
         '"gpt\\u002d5"',
         "'lit'",
         "0x1F",
-        None,
+        '"""o3"""',
+        "'''\nline one\nline two'''",
         '"https://a\\u002eexample/v1"',
         None,
     ]
     changed = (
-        'model = "x"  # mine\nname = \'y\'\nn = 1\nlong = """o3"""\n[t]\nurl = "https://gw.example/v1"\n'
+        'model = "x"  # mine\nname = \'y\'\nn = 1\nlong = "o4"\nlit = "z"  # after\n'
+        '[t]\nurl = "https://gw.example/v1"\n'
     )
     doc = load("toml", changed, "config.toml")
-    for path in (("model",), ("name",), ("n",), ("t", "url")):
+    for path in paths:
         doc.put_back(path, before.get(path), before.spelling(path) or "")
     assert verify_edit("toml", load("toml", changed, "config.toml"), doc) == original
     doc.put_back(("name",), "other", "'not it'")  # not that value: set's spelling

@@ -1859,3 +1859,47 @@ def test_nodes_hold_what_pyyamls_composer_puts_in_them(text: str, any_loader: st
             pairs = a.value if isinstance(a, yaml.SequenceNode) else [x for kv in a.value for x in kv]
             theirs_pairs = b.value if isinstance(b, yaml.SequenceNode) else [x for kv in b.value for x in kv]
             todo += zip(pairs, theirs_pairs, strict=True)
+
+
+def test_put_back_gives_a_scalar_its_own_spelling_back() -> None:
+    """A restore puts a value back as the file had it: its quotes, escapes, tag and block style
+    (they came back as gwconf's plain scalars: ``"gpt\\x2d5"`` as ``gpt-5``, ``>-`` folded)."""
+    original = (
+        "a: \"gpt\\x2d5\"  # c\nb: >-\n  folded\n  text\nc: !!str 5\nd: 'sq'\n"
+        "e: {k: 'v'}\nf: [\"x\\u0020\"]\n"
+    )
+    before = load(original, SRC)
+    paths = [("a",), ("b",), ("c",), ("d",), ("e", "k"), ("f", 0)]
+    spellings = [before.spelling(p) for p in paths]
+    assert spellings == ['"gpt\\x2d5"', ">-\n  folded\n  text", "!!str 5", "'sq'", "'v'", '"x\\u0020"']
+    assert [before.spelling(p) for p in [("e",), (), ("missing",)]] == [None, None, None]
+    changed = "a: gpt-4  # c\nb: x\nc: '6'\nd: y\ne: {k: w}\nf: [z]\n"
+    doc = load(changed, SRC)
+    for path, spelling in zip(paths, spellings, strict=True):
+        doc.put_back(path, before.get(path), spelling or "")
+    assert verify_edit("yaml", load(changed, SRC), doc) == original
+    assert doc.data() == before.data()
+
+
+@pytest.mark.parametrize(
+    ("now", "spelling", "value", "expected"),
+    [
+        # the user's comment after gwconf's value would become block content: set's way
+        ("b: x  # mine\n", ">-\n  folded", "folded", "b: folded  # mine\n"),
+        # a keep scalar's trailing line breaks would grow by the line's own: set's way
+        ("b: x\nc: 1\n", "|+\n  k\n\n", "k\n\n", 'b: "k\\n\\n"\nc: 1\n'),
+        # not that value: the value counts
+        ("b: x\n", "'other'", "v", "b: v\n"),
+        # not a scalar now (the user made it a list): set's way
+        ("b:\n  - x\n", "'v'", "v", "b: v\n"),
+        # an anchor the file already defines: the spelling's would be a duplicate
+        ("a: &n 1\nb: x\n", "&n v", "v", "a: &n 1\nb: v\n"),
+    ],
+)
+def test_put_back_sets_the_value_where_the_spelling_would_read_otherwise(
+    now: str, spelling: str, value: Any, expected: str
+) -> None:
+    doc = load(now, SRC)
+    doc.put_back(("b",), value, spelling)
+    assert doc.dump() == expected
+    assert doc.data() == yaml.safe_load(expected)

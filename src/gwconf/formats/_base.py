@@ -271,8 +271,8 @@ class Document(Protocol):
 
     def spelling(self, path: KeyPath) -> str | None:
         """The text the value at ``path`` is written as, where that text alone gives the value
-        back (a ``.env`` token, quotes included; a JSON or one-line TOML scalar, escapes
-        included); None where the editor keeps no such text (YAML's writes a value its own way)."""
+        back (a ``.env`` token, quotes included; a JSON, TOML or YAML scalar, escapes and style
+        included); None where the editor keeps no such text (the shell block's: gwconf wrote it)."""
 
     def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
         """``set``, with ``value`` written as ``spelling`` (what ``spelling`` said of the file

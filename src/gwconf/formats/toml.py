@@ -699,6 +699,38 @@ def _remove_key_line(text: str, section: _Section, key: str) -> str | None:
     return text[: row.start] + text[row.end :]
 
 
+# a multi-line string's body and close, from just after its opening quotes (``""""`` and
+# ``'''''`` end the content with one or two quotes)
+_ML_CLOSE = {
+    '"""': lazy(r'(?:[^"\\]|\\[\s\S]|"(?!""))*"""(?:""?(?!"))?'),
+    "'''": lazy(r"[\s\S]*?'''(?:''?(?!'))?"),
+}
+
+
+def _multi_line_value(text: str, section: _Section, key: str) -> tuple[_Row, int, int] | None:
+    """The one line of ``section`` where ``key`` takes a multi-line string, and where that
+    string starts and ends, when at most a comment follows its close; None otherwise (then
+    ``spelling`` has none, and the value goes back as ``set`` writes it)."""
+    found: list[tuple[_Row, int, int]] = []
+    for row in section.rows:
+        if row.kind != "other":
+            continue
+        match = _KEY_LINE.match(text, row.start, row.end)
+        if match is None or match.group("key").strip("\"'") != key:
+            continue
+        start = match.end()
+        close = _ML_CLOSE.get(text[start : start + 3])
+        found_close = None if close is None else close.match(text, start + 3, section.end)
+        if found_close is None:
+            continue
+        newline = text.find("\n", found_close.end(), section.end)
+        rest = text[found_close.end() : section.end if newline < 0 else newline].strip(" \t\r")
+        if rest and not rest.startswith("#"):
+            return None
+        found.append((row, start, found_close.end()))
+    return found[0] if len(found) == 1 else None
+
+
 def _scalar_end(line: str, start: int) -> int | None:
     """Where the one-line scalar starting at ``start`` ends; None for anything else."""
     if line.startswith(('"""', "'''"), start) or start >= len(line) or line[start] in "[{":
@@ -1423,7 +1455,9 @@ class TomlDocument:
         if not path or not isinstance(path[-1], str):
             return None
         home = self._own_section(path[:-1])
-        found = None if home is None else _scalar_line(self._text, home, path[-1])
+        if home is None:
+            return None
+        found = _scalar_line(self._text, home, path[-1]) or _multi_line_value(self._text, home, path[-1])
         return None if found is None else self._text[found[1] : found[2]]
 
     def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:

@@ -47,9 +47,7 @@ from gwconf.formats._base import (
     changed_regions,
     detect_eol,
     lazy,
-    no_spelling,
     paused_gc,
-    put_back_as_set,
     reread_from_scratch,
     same_run,
     same_shared,
@@ -1382,8 +1380,6 @@ class YamlDocument:
     """A YAML file edited by splicing; see the module docstring."""
 
     reread = reread_from_scratch
-    spelling = no_spelling  # see put_back_as_set
-    put_back = put_back_as_set
 
     def __init__(self, text: str, source: str, fmt: str = "yaml") -> None:
         self.source = source
@@ -1475,6 +1471,68 @@ class YamlDocument:
                 )
         self._record(Op("append", path, copy.deepcopy(value)))
         return index
+
+    def spelling(self, path: KeyPath) -> str | None:
+        """A scalar's text as written, quotes, escapes, tag and block header included
+        (``"gpt\\x2d5"``, ``>-`` and its lines); None for a collection, an alias, the top level,
+        or a path the file does not hold."""
+        try:
+            chain, rest = self._walk(tuple(path))
+        except WriteRefused:
+            return None
+        step = chain[-1] if chain else None
+        if rest or step is None or step.parent is None or step.alias or not isinstance(step.node, ScalarNode):
+            return None
+        start, _ = self._span(step.parent, step.slot, step.node)
+        return self._text[start : self._end(step.parent, step.slot, step.node)]
+
+    def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
+        """``set``, with the scalar gwconf wrote at ``path`` replaced by ``spelling`` where the
+        whole text then reads as ``set`` would leave it (checked here by reading it again: a
+        restore is rare, and a spelling that reads otherwise where it now stands, a block scalar
+        before a comment the user added, say, must fall back to ``set``, not refuse the write)."""
+        path = tuple(path)
+        try:
+            with self._atomic():
+                if self._spell(path, value, spelling):
+                    self._record(Op("set", path, copy.deepcopy(value)))
+                return
+        except WriteRefused:
+            pass
+        self.set(path, value)
+
+    def _spell(self, path: KeyPath, value: Any, spelling: str) -> bool:
+        """Splice ``spelling`` over the one-line scalar at ``path``; False when that changes
+        nothing, WriteRefused (the text put back by ``_atomic``) when it cannot be done."""
+        current = self._peek(path)
+        if current is MISSING or isinstance(current, (dict, list)) or isinstance(value, (dict, list)):
+            self._refuse("no scalar to spell")
+        chain, rest = self._walk(path)
+        step = chain[-1] if chain else None
+        if (
+            rest
+            or step is None
+            or step.parent is None
+            or step.alias
+            or not isinstance(step.node, ScalarNode)
+            or step.node.style in ("|", ">")
+        ):
+            self._refuse("no scalar to spell")
+        start, end = self._span(step.parent, step.slot, step.node)
+        if start == end or "\n" in self._text[start:end]:
+            self._refuse("no one-line scalar to spell")
+        if self._text[start:end] == spelling and same_value(current, value):
+            return False
+        self._guard_span(start, end, path)
+        self._splice(start, end, spelling)
+        intended = replay(self._plain(), [Op("set", path, value)])
+        try:
+            now = _construct(_compose(self._text, self.source, build=True), self._text, self.source)
+        except (ParseError, RecursionError):
+            self._refuse("the spelling does not parse here")
+        if not same_value(now, intended):
+            self._refuse("the spelling reads otherwise here")
+        return True
 
     def dump(self) -> str:
         return self._text
