@@ -8,7 +8,9 @@ gateway bodies, crash messages). It masks, in this order:
    repr, and URL-encoded (a gateway's 401 body may echo the key that way);
 2. every value whose *name* says it is a secret (``key``, ``token``, ``secret``, ``password``,
    ``auth``, ``credential`` in any case or spelling: ``apiKey``, ``API-KEY``, ``refresh_token``),
-   in ``name: value`` / ``name = value`` / ``"name": "value"`` / ``?name=value`` forms. Names
+   in ``name: value`` / ``name = value`` / ``"name": "value"`` / ``?name=value`` forms, a YAML
+   tag before the value (``!!str``), an option's value (``"--api-key", "value"``,
+   ``--token=value``) and a header inside one string (``"x-api-key: value"``). Names
    ending in a word that says the value is *about* a secret (``key_origin``, ``api_key_env``,
    ``auth_header``) and values that are references (``$VAR``, ``{env:X}``, an ``ENV_NAME``,
    a path) are left as they are;
@@ -98,10 +100,10 @@ _QUOTED_VALUE = (
 _BARE_CHAR = r"[^\s\"',;#}\]]"
 _BARE_VALUE = rf"(?:(?:Bearer|Basic|Token)[ \t]+)?{_BARE_CHAR}+(?=[ \t]*(?:$|[,;}}\]&#\"']))"
 _ANSI = r"(?:\x1b\[[0-9;]*m)*"
+# a YAML tag before a value (``api_key: !!str value``): kept, the value after it masked
+_TAG = r"(?:![!A-Za-z0-9_\-]*[ \t]+)?"
 # "name": value  /  'name': value  anywhere (JSON, YAML flow, Python reprs)
-_QUOTED_NAME = (
-    rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
-)
+_QUOTED_NAME = rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?P<val>{_TAG}(?:{_QUOTED_VALUE}|{_BARE_VALUE}))"
 # name: value / name = value / NAME=value at a line's start (after a diff marker, colour, a YAML
 # item's dash, export, $env:, set -gx) or after "{" / "," (inline tables, flow mappings). Else,
 # at a "{" whose value failed, a match with no name (``_mask_value`` leaves it) passes over the
@@ -111,11 +113,19 @@ _QUOTED_NAME = (
 # "Token x" may go on past.
 _BARE_NAME = (
     rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:-[ \t]+)?(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
-    rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
+    rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_TAG}(?:{_QUOTED_VALUE}|{_BARE_VALUE}))"
     rf"|\{{[ \t]*{_NAME}[ \t]*[:=][ \t]*{_BARE_CHAR}*(?=\{{)"
 )
 _FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
+# a command line's option and its value: args = ["--api-key", "value"], "x --token value",
+# --password=value (a value that is itself an option is the next option, not a secret)
+_OPTION = (
+    rf"(?P<pre>(?<![A-Za-z0-9_\-])--(?P<name>{_NAME})(?:[\"'][ \t]*,[ \t]*|[ \t]+|=))"
+    rf"(?P<val>(?![\"']?-)(?:{_QUOTED_VALUE}|[^\s\"',;\[\]()]+))"
+)
+# a header written inside one string: "x-api-key: value", 'Authorization: Bearer value'
+_HEADER_STRING = rf"(?P<pre>[\"'](?P<name>{_NAME})[ \t]*:[ \t]*)(?P<val>(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"']+)(?=[\"'])"
 _ENV_NAME = lazy(r"[A-Z][A-Z0-9_]*\Z")
 # the password of an address's user part (a client's base address, a database URL in an env
 # block): read from a client's file, shown by status, doctor and every diff
@@ -131,6 +141,8 @@ _NAME_PATTERNS = (
     (lazy(_BARE_NAME, re.MULTILINE), (":", "=")),
     (lazy(_FISH, re.MULTILINE), ("-gx",)),
     (lazy(_QUERY), ("=",)),
+    (lazy(_OPTION), ("--",)),
+    (lazy(_HEADER_STRING), (":",)),
 )
 _PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", ""})
 
@@ -186,12 +198,16 @@ def encodings(key: str) -> set[str]:
 
 
 _AUTH_SCHEME = lazy(r"(?:Bearer|Basic|Token)[ \t]+")
+_YAML_TAG = lazy(_TAG)
 
 
 def _mask_value(match: re.Match[str]) -> str:
     name, value = match.group("name"), match.group("val")
     if name is None or not is_secret_name(name):  # None: a run ``_BARE_NAME`` passes over
         return match.group(0)
+    tag = _YAML_TAG.match(value) if value[:1] == "!" else None
+    if tag is not None:
+        value = value[tag.end() :]
     quote_char = (
         value[:3] if value[:3] in ('"""', "'''") and len(value) >= 6 and value.endswith(value[:3]) else ""
     )
@@ -204,7 +220,7 @@ def _mask_value(match: re.Match[str]) -> str:
         lead, inner = scheme.group(), inner[scheme.end() :]
     if _is_reference(inner):
         return match.group(0)
-    return match.group("pre") + quote_char + lead + mask(inner) + quote_char
+    return match.group("pre") + (tag.group() if tag else "") + quote_char + lead + mask(inner) + quote_char
 
 
 def _b64(match: re.Match[str]) -> str:

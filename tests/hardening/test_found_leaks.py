@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from gwconf.secrets import redact
 from tests.conftest import invoke
 
 PASSWORD = "S3cretGatewayPw-0123tag5"
@@ -132,3 +135,63 @@ def test_two_secrets_sharing_a_piece_are_masked_whole_in_either_order() -> None:
     text = f'-  "KEY": "{old}",\n+  "KEY": "{new}",\n'
     expected = '-  "KEY": "sk-…WXYZ",\n+  "KEY": "sk-…QRST",\n'
     assert mask_fragments(text, [old, new]) == mask_fragments(text, [new, old]) == expected
+
+
+def test_secrets_behind_a_tag_an_option_or_a_header_string_are_masked_as_context(
+    home: Path, tmp_path: Path
+) -> None:
+    """Three shapes the fifteenth round left printed: a YAML value behind a tag (``!!str``), an
+    option's value in an argument list or a command line, a header written inside one string.
+    Each stands next to what gwconf changes, so the diff shows it as context."""
+    option, header, command, tagged = (
+        "Opt0ption5ecretValue9a",
+        "Hdr0header5ecretValue9b",
+        "Cmd0command5ecretValu9c",
+        "Tag0tagged5ecretValue9d",
+    )
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(
+        '{\n  "env": {\n    "FOO": "1"\n  },\n'
+        f'  "mcpServers": {{"x": {{"command": "tool", "args": ["--api-key", "{option}"],\n'
+        f'    "headers": ["x-api-key: {header}"], "shell": "tool --token={command} -v"}}}}\n}}\n'
+    )
+    (home / ".aider.conf.yml").write_text(
+        f"openai-api-base: https://old.example/v1\napi_key: !!str {tagged}\n"
+    )
+    dry = ("--profile", str(profile), "--dry-run")
+    outputs = [invoke("apply", client, *dry).output for client in ("claude-code", "aider")]
+    outputs += [invoke("apply", client, *dry, "--json").output for client in ("claude-code", "aider")]
+    assert '"args": ["--api-key", "…ue9a"]' in outputs[0] and "api_key: !!str …ue9d" in outputs[1]
+    for secret in (option, header, command, tagged):
+        assert not [text for text in outputs if secret[:-4] in text], secret
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("api_key: !!str abcdefghij0123456789", "api_key: !!str …6789"),
+        ('  token: !secret "abcdefghij0123456789"', '  token: !secret "…6789"'),
+        ("- token: !!str 'abcdefghij0123456789'  # c", "- token: !!str '…6789'  # c"),
+        ('"token": !!str abcdefghij0123456789', '"token": !!str …6789'),
+        ("PASSWORD=!Passw0rd123456", "PASSWORD=…3456"),  # no tag: a value starting with "!"
+        ('args = ["--api-key", "abcdefghij0123456789"]', 'args = ["--api-key", "…6789"]'),
+        (
+            '"x": "aider --openai-api-key abcdefghij0123456789 --model m"',
+            '"x": "aider --openai-api-key …6789 --model m"',
+        ),
+        ('cmd = "tool --token=abcdefghij0123456789"', 'cmd = "tool --token=…6789"'),
+        ('"headers": ["x-api-key: abcdefghij0123456789"]', '"headers": ["x-api-key: …6789"]'),
+        ('"h": "Authorization: Bearer abcdefghij0123456789"', '"h": "Authorization: Bearer …6789"'),
+        # left as they are: references, the next option, a number, prose, a value not secret
+        ('"h": "Authorization: Bearer ${TOKEN}"', None),
+        ('args = ["--api-key", "$KEY"]', None),
+        ('args = ["--no-auth", "--verbose"]', None),
+        ('args = ["--token-limit", "100"]', None),
+        ('"description": "Token: use the gateway"', None),
+        ("model: !!str gpt-4o", None),
+    ],
+)
+def test_the_three_shapes_are_masked_and_their_look_alikes_left(line: str, masked: str | None) -> None:
+    assert redact(line) == (line if masked is None else masked)
