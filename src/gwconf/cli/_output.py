@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import sys
 
+from gwconf.lazyre import lazy
 from gwconf.secrets import redact, redact_data
 
 TYPE_CHECKING = False  # typing costs about 3 ms to import; only type checkers need it here
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 _known_keys: list[str] = []
@@ -30,8 +32,33 @@ def known_keys() -> list[str]:
     return list(_known_keys)
 
 
-def clean(text: str) -> str:
-    return redact(text, _known_keys)
+# What a terminal would act on, in text gwconf shows but did not write: a gateway's body, a model
+# id, a line of a user's (or a cloned repository's) file in a diff. ESC and the C1 controls start
+# sequences that set the window's title, clear the screen or write the clipboard (OSC 52); a lone
+# CR, a backspace or a bidirectional override hides or reorders what is shown. gwconf's own
+# colours (SGR with one code, ``ESC[1m``, ``ESC[31m``, not 8, "concealed"), tabs, newlines and
+# CRLF stay.
+_CONTROL = lazy(
+    r"\x1b(?!\[(?:[0-7]|[239][0-9])m)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)"
+)
+
+
+def _shown(match: re.Match[str]) -> str:
+    code = ord(match.group()[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()[0]):04x}"  # only inside strings: JSON's own escape
+
+
+def clean(text: str, *, json_text: bool = False) -> str:
+    """``text`` redacted, with every control character a terminal would act on shown as an
+    escape (``\\x1b``), or in JSON text as JSON's (``\\u009b``: json.dumps leaves C1 as it is)."""
+    text = redact(text, _known_keys)
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(_json_escaped if json_text else _shown, text)
 
 
 def fit(text: str, err: bool = False) -> str:
@@ -134,7 +161,7 @@ def emit_json(data: Any) -> None:
     import json
 
     data = json.loads(json.dumps(data, ensure_ascii=False, default=str))
-    echo(fit(clean(json.dumps(redact_data(data, _known_keys), indent=2, ensure_ascii=False))))
+    echo(fit(clean(json.dumps(redact_data(data, _known_keys), indent=2, ensure_ascii=False), json_text=True)))
 
 
 # The next step for an error raised without its own hint (every error says what to do next).
