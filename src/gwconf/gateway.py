@@ -67,7 +67,31 @@ NO_DB_REMEDY = (
 ROUTE_REMEDY = "Tell the gateway's operator, or pick another model"
 # a LiteLLM-style router answering 429 because every deployment of the model failed and rests
 _COOLDOWN_WORDS = lazy(r"no deployments available|cooldown|cooling down", re.IGNORECASE)
-_MODEL_CODES = ("model_not_found", "model_not_available", "model_not_supported", "invalid_model")
+_MODEL_CODES = (
+    "model_not_found", "model_not_available", "model_not_supported", "invalid_model",
+    "deploymentnotfound",  # Azure OpenAI: no deployment of that name
+)  # fmt: skip
+# codes (any case) that say the key itself is not accepted, whatever the status: an answer of 400
+# or 403 with one of these is the spec's 401 invalid_api_key in another gateway's dialect
+# (Gemini: 400 INVALID_ARGUMENT with details[].reason API_KEY_INVALID)
+_KEY_CODES = frozenset(
+    {"invalid_api_key", "incorrect_api_key", "invalid_key", "api_key_invalid", "invalid_authentication",
+     "authentication_error", "unauthenticated", "key_invalid"}
+)  # fmt: skip
+# what a quota or balance that is used up is called (one-api's 403 "该令牌额度已用尽": this key's
+# quota is spent; 余额: balance)
+_QUOTA_WORDS = lazy(r"quota|balance|credits|额度|余额", re.IGNORECASE)
+_QUOTA_CODES = frozenset(
+    {"insufficient_quota", "rate_limit_error", "resource_exhausted", "rate_limit_exceeded"}
+)
+# one-api / new-api: no channel of this key's group serves the model ("无可用渠道")
+_CHANNEL_WORDS = lazy(r"无可用渠道|no available channel", re.IGNORECASE)
+# a web server in front of the gateway telling plain http from https
+_PLAIN_TO_TLS = lazy(
+    r"plain HTTP request was sent to HTTPS port|sent an HTTP request to an HTTPS server|"
+    r"speaking plain HTTP to an SSL-enabled server",
+    re.IGNORECASE,
+)
 _MODEL_WORDS = lazy(
     r"model.*(not[ _]found|does not exist|not exist|not available|unavailable|not supported|unknown|"
     r"no available|not allowed|invalid)|(unknown|invalid|unsupported) model|no such model|^model: ",
@@ -357,10 +381,14 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             result.first_byte_ms = _ms(started)
             raw = bytearray()
             phase = "reading the answer"
-            for chunk in response.iter_bytes():
-                raw += chunk
-                if len(raw) >= MAX_BODY or deadline.expired:
-                    break
+            undecodable = None
+            try:
+                for chunk in response.iter_bytes():
+                    raw += chunk
+                    if len(raw) >= MAX_BODY or deadline.expired:
+                        break
+            except httpx.DecodingError as exc:  # the status came; its body cannot be unpacked
+                undecodable = f"{response.headers.get('content-encoding', 'its encoding')}: {_reason(exc)}"
             status = response.status_code
             content_type = response.headers.get("content-type", "")
             location = response.headers.get("location")
@@ -381,13 +409,26 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
         if isinstance(exc, httpx.RemoteProtocolError):
             result.verdict = "gateway_error"
             result.detail = f"the server broke the HTTP exchange ({_reason(exc)})."
+        elif isinstance(exc, (httpx.ReadError, httpx.WriteError)):  # connected: then cut off
+            result.verdict = "gateway_error"
+            result.detail = (
+                f"the server accepted the connection, then closed it before answering ({_reason(exc)}). "
+                "Not a key fault: the gateway, or something in front of it, dropped the request."
+            )
         else:
             result.verdict = "unreachable"
             result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
         return result
     result.latency_ms = _ms(started)
     result.status = status
-    return classify(result, bytes(raw), content_type, location, request.key)
+    if undecodable is not None and 200 <= status < 300:
+        result.verdict = "gateway_error"
+        result.detail = f"HTTP {status}, but the answer could not be decoded ({undecodable})."
+        return result
+    classify(result, bytes(raw), content_type, location, request.key)
+    if undecodable is not None:
+        result.detail += f" (Its body could not be decoded: {undecodable}.)"
+    return result
 
 
 def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Probe:
@@ -395,6 +436,8 @@ def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Pro
     result.verdict = "timeout"
     result.detail = f"no answer within {timeout:g} s ({phase})."
     result.remedy = "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
+    if phase == "connecting" and result.url.startswith("https:"):  # a TLS hello to a plain port hangs
+        result.remedy += " If the server on that port speaks plain http, write the address with http://."
     return result
 
 
@@ -432,7 +475,7 @@ def _worth_a_second_look(result: Probe) -> bool:
     gateway's own credential, or is gone). A bare 404 page (nothing answers there) is not asked about."""
     if not result.sent or result.status is None:
         return False
-    if result.status == 401 and result.verdict == "key_rejected":
+    if result.verdict == "key_rejected" and result.remedy != NO_DB_REMEDY:  # 401, or its code elsewhere
         return True
     if result.verdict == "model_unavailable":
         return True
@@ -495,30 +538,8 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
     text = raw.decode("utf-8", errors="replace")
     html = _is_html(text, content_type)
     data = _json(text)
-    code, message = _error_of(data)
-    kind = _error_type(data)
-    if code is not None and code == str(status):  # a code that only repeats the status says nothing
-        code = kind if kind != code else None
-    result.error_code = code
-    result.envelope = _has_envelope(data)
     if 200 <= status < 300:
-        if html:
-            return _fail(
-                result, "base_wrong", text, key,
-                "an HTML page came back instead of JSON: the address serves a web page (the gateway's "
-                "console?), not the API. Is /v1 missing or in the wrong place?",
-            )  # fmt: skip
-        reply = read_reply(result.wire, text, content_type)
-        if reply is None:
-            return _fail(
-                result, "malformed", text, key,
-                f"HTTP {status}, but no reply text could be read from the answer "
-                f"({_expected(result.wire)} missing).",
-            )  # fmt: skip
-        result.reply = _trim(secrets.redact(reply, [key]))
-        result.answered_model = reply_model(result.wire, text)
-        result.detail = "the gateway answered with content."
-        return result
+        return _succeeded(result, status, text, content_type, html, data, key)
     if 300 <= status < 400:
         where = f" to {location}" if location else ""
         return _fail(
@@ -526,21 +547,84 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             f"HTTP {status}: redirected{where} (a login page?). API endpoints do not redirect; gwconf does "
             "not follow redirects, so the key went nowhere else.",
         )  # fmt: skip
-    if kind == "no_db_connection" or code == "no_db_connection":
+    return _refused(result, status, f"HTTP {status}", text, html, data, key)
+
+
+def _succeeded(
+    result: Probe, status: int, text: str, content_type: str, html: bool, data: Any, key: str
+) -> Probe:
+    """A 2xx answer: the reply, or the error it carries after all (a stream that broke off with an
+    error event, a gateway that answers 200 with an error object: real ones do both)."""
+    if html:
+        return _fail(
+            result, "base_wrong", text, key,
+            "an HTML page came back instead of JSON: the address serves a web page (the gateway's "
+            "console?), not the API. Is /v1 missing or in the wrong place?",
+        )  # fmt: skip
+    stream = _is_stream(text, content_type)
+    broke = _stream_error(result.wire, text) if stream else None
+    if broke is not None:
+        event, got = broke
+        after = f" after {len(got)} characters of reply" if got else ""
+        return _refused(
+            result, _implied_status(event), f"HTTP {status}, but the stream ended with an error{after}",
+            text, False, event, key,
+        )  # fmt: skip
+    reply = read_reply(result.wire, text, content_type)
+    if reply is None and not stream and _carries_error(data):
+        return _refused(
+            result, _implied_status(data), f"HTTP {status}, but the body is an error", text, False, data, key
+        )
+    if reply is None and _reasoning_only(result.wire, text, data):
+        result.reply = ""
+        result.answered_model = reply_model(result.wire, text)
+        result.detail = (
+            "the gateway answered: the model's reasoning came back, but no text within the reply's token "
+            "limit (a reasoning model). The key, the address and the model work."
+        )
+        return result
+    if reply is None:
+        return _fail(
+            result, "malformed", text, key,
+            f"HTTP {status}, but no reply text could be read from the answer ({_expected(result.wire)} missing).",
+        )  # fmt: skip
+    result.reply = _trim(secrets.redact(reply, [key]))
+    result.answered_model = reply_model(result.wire, text)
+    result.detail = (
+        "the gateway answered with content."
+        if reply.strip()
+        else "the gateway answered, with an empty reply."
+    )
+    return result
+
+
+def _refused(result: Probe, status: int, said: str, text: str, html: bool, data: Any, key: str) -> Probe:
+    """An answer that is an error: ``status`` is the HTTP status, or the one a 2xx answer's error
+    stands for (``said`` names what came back, for the detail)."""
+    code, message = _error_of(data)
+    kind = _error_type(data)
+    if code is not None and code == str(status):  # a code that only repeats the status says nothing
+        code = kind if kind != code else None
+    result.error_code = code
+    result.envelope = _has_envelope(data)
+    codes = {c.lower() for c in (code, kind, *_error_reasons(data)) if c}
+    named = f" with error code {code}" if code else ""
+    if "no_db_connection" in codes:
         result.remedy = NO_DB_REMEDY
         return _fail(
             result, "key_rejected", text, key,
-            f"HTTP {status} no_db_connection: the gateway (a LiteLLM proxy) has no key database, so it "
+            f"{said} no_db_connection: the gateway (a LiteLLM proxy) has no key database, so it "
             "accepts no key but its master key.",
         )  # fmt: skip
-    if status == 401:
+    if status == 401 or codes & _KEY_CODES:
         result.remedy = KEY_REJECTED_REMEDY
-        named = f" with error code {code}" if code else ""
         return _fail(
-            result, "key_rejected", text, key, f"HTTP 401{named}: the gateway does not accept this key."
+            result, "key_rejected", text, key, f"{said}{named}: the gateway does not accept this key."
         )
-    if (code and code.lower() in _MODEL_CODES) or (
-        status in (400, 403, 404, 422) and message and _MODEL_WORDS.search(message)
+    if (
+        codes & set(_MODEL_CODES)
+        or (status in (400, 403, 404, 422) and message and _MODEL_WORDS.search(message))
+        or (message and _CHANNEL_WORDS.search(message))
     ):
         result.remedy = "Pick a model the gateway serves (--model NAME, or the profile's model)."
         return _fail(
@@ -548,44 +632,81 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
             "model_unavailable",
             text,
             key,
-            f"HTTP {status}: the gateway does not serve {result.model!r}.",
+            f"{said}{named}: the gateway does not serve {result.model!r}.",
         )
-    if status == 403:
+    if status == 407:
+        result.remedy = "Ask who runs the network for the proxy's settings, or use a network without it."
+        return _fail(
+            result, "gateway_error", text, key,
+            f"{said}: a proxy between you and the gateway wants a login of its own; the request did not "
+            "reach the gateway. Not a key or address fault.",
+        )  # fmt: skip
+    if status == 400 and _PLAIN_TO_TLS.search(text):
+        result.remedy = "Write the base address with https:// (gwconf profile edit, then gwconf use)."
+        return _fail(
+            result, "base_wrong", text, key,
+            f"{said}: the address says http://, but the server on that port speaks https://.",
+        )  # fmt: skip
+    if status == 403 and not (codes & _QUOTA_CODES or (message and _QUOTA_WORDS.search(message))):
         why = (
             "an HTML page: a firewall (WAF) or user-agent filter in front of the gateway"
             if html
             else "the key is valid but not allowed to do this (its group or scope)"
         )
-        return _fail(result, "forbidden", text, key, f"HTTP 403: {why}.")
+        return _fail(result, "forbidden", text, key, f"{said}: {why}.")
     if status in (404, 405):
         return _fail(
             result, "base_wrong", text, key,
-            f"HTTP {status}: nothing answers at {result.url}. The base address is wrong: /v1 missing or "
+            f"{said}: nothing answers at {result.url}. The base address is wrong: /v1 missing or "
             "doubled, a pasted /chat/completions, or this gateway does not speak this protocol there.",
         )  # fmt: skip
     if status == 429 and (
-        kind == "all_deployments_in_cooldown" or (message and _COOLDOWN_WORDS.search(message))
+        "all_deployments_in_cooldown" in codes or (message and _COOLDOWN_WORDS.search(message))
     ):
         result.remedy = f"{ROUTE_REMEDY}; it may answer again once the cooldown ends."
         return _fail(
             result, "route_failed", text, key,
-            f"HTTP 429: every deployment of {result.model!r} behind the gateway is resting after "
+            f"{said}: every deployment of {result.model!r} behind the gateway is resting after "
             "failures (cooldown): the model's upstream is failing, not the key's quota.",
         )  # fmt: skip
-    if status in (402, 429):
+    if status in (402, 403, 429) or codes & _QUOTA_CODES:
         result.remedy = "Wait and retry, or check the key's quota and balance in the gateway's console."
-        what = "quota or balance exhausted" if status == 402 else "too many requests or quota exhausted"
-        return _fail(result, "rate_limited", text, key, f"HTTP {status}: {what}. Not a key or address fault.")
+        what = "too many requests or quota exhausted" if status == 429 else "quota or balance exhausted"
+        return _fail(result, "rate_limited", text, key, f"{said}{named}: {what}. Not a key or address fault.")
     if status >= 500:
         return _fail(
             result, "gateway_error", text, key,
-            f"HTTP {status}: the gateway or the model behind it failed. Not a key or address fault; retry later.",
+            f"{said}{named}: the gateway or the model behind it failed. Not a key or address fault; retry later.",
         )  # fmt: skip
     if html:
         return _fail(
-            result, "base_wrong", text, key, f"HTTP {status} with an HTML page: the address is not the API."
+            result, "base_wrong", text, key, f"{said} with an HTML page: the address is not the API."
         )
-    return _fail(result, "gateway_error", text, key, f"HTTP {status}: the gateway refused the request.")
+    return _fail(result, "gateway_error", text, key, f"{said}{named}: the gateway refused the request.")
+
+
+def _implied_status(data: Any) -> int:
+    """The HTTP status a 2xx answer's error stands for: its own numeric code where it gives one
+    (one-api's ``{"code": 401, "msg": ...}``), else 502 (the gateway or its model failed); the
+    codes themselves are read as for any error (``_refused``)."""
+    error = data.get("error") if isinstance(data, dict) else None
+    for holder in (error, data):
+        value = holder.get("code") if isinstance(holder, dict) else None
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599:
+            return value
+    return 502
+
+
+def _carries_error(data: Any) -> bool:
+    """A body that is an error object, not a reply: ``{"error": ...}``, or a numeric error code
+    with a message beside it (``{"code": 401, "msg": "invalid token"}``)."""
+    if not isinstance(data, dict):
+        return False
+    if data.get("error"):
+        return True
+    return _implied_status(data) != 502 and isinstance(data.get("msg", data.get("message")), str)
 
 
 def reply_model(wire: str, text: str) -> str | None:
@@ -665,10 +786,94 @@ def _is_html(text: str, content_type: str) -> bool:
 
 
 def _json(text: str) -> Any:
+    """The body as JSON, or None (not JSON; or nested past the parser's depth, which a hostile
+    gateway can send: ``[[[…]]]`` 100,000 deep was a RecursionError and a crash report)."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
+
+
+def _is_stream(text: str, content_type: str) -> bool:
+    return "event-stream" in content_type.lower() or text.lstrip().startswith(("data:", "event:"))
+
+
+def _events(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of an SSE answer's ``data:`` lines, in order."""
+    found = []
+    for line in text.splitlines():
+        if line.startswith("data:"):
+            event = _json(line[len("data:") :].strip())
+            if isinstance(event, dict):
+                found.append(event)
+    return found
+
+
+def _stream_error(wire: str, text: str) -> tuple[dict[str, Any], str] | None:
+    """The error a stream ended with (as an error object for ``_refused``) and the reply read
+    before it; None for a stream without one. Gateways send a failure after the first deltas as an
+    event: ``{"error": ...}`` (OpenAI-style, LiteLLM, OpenRouter), ``finish_reason: "error"``,
+    Anthropic's ``error`` event, the Responses API's ``response.failed`` and ``error``."""
+    for event in _events(text):
+        error: Any = None
+        if event.get("error"):
+            error = event["error"]
+        elif wire == "chat" and any(
+            isinstance(choice, dict) and choice.get("finish_reason") == "error"
+            for choice in _list(event.get("choices"))
+        ):
+            error = {"message": 'the stream\'s finish_reason was "error"'}
+        elif wire == "responses" and event.get("type") == "response.failed":
+            response = event.get("response")
+            failed = response.get("error") if isinstance(response, dict) else None
+            error = failed if isinstance(failed, dict) else {"message": "response.failed"}
+        elif event.get("type") == "error":
+            error = {key: event[key] for key in ("code", "message", "type") if key in event}
+        if error is not None:
+            return {"error": error if isinstance(error, (dict, str)) else str(error)}, _read_stream(
+                wire, text
+            ) or ""
+    return None
+
+
+def _reasoning_only(wire: str, text: str, data: Any) -> bool:
+    """A 2xx answer holding only the model's reasoning: a reasoning model spent the reply's token
+    limit thinking (Anthropic's ``thinking`` blocks within verify's ``max_tokens``, a chat
+    ``reasoning_content`` with ``content: null``, Gemini's ``thought`` parts)."""
+    events = [data] if isinstance(data, dict) else _events(text)
+    for event in events:
+        if wire == "chat":
+            for choice in _list(event.get("choices")):
+                said = (choice.get("message") or choice.get("delta")) if isinstance(choice, dict) else None
+                if isinstance(said, dict) and any(
+                    isinstance(said.get(k), str) and said[k] for k in ("reasoning_content", "reasoning")
+                ):
+                    return True
+        elif wire == "messages":
+            blocks = _list(event.get("content")) or [event.get("content_block"), event.get("delta")]
+            if any(
+                isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking", "thinking_delta")
+                for b in blocks
+            ):
+                return True
+        elif wire == "responses":
+            items = _list(event.get("output")) or [event.get("item")]
+            if any(isinstance(item, dict) and item.get("type") == "reasoning" for item in items):
+                return True
+        elif wire == "gemini":
+            for candidate in _list(event.get("candidates")):
+                content = candidate.get("content") if isinstance(candidate, dict) else None
+                parts = _list(content.get("parts")) if isinstance(content, dict) else []
+                if any(isinstance(p, dict) and p.get("thought") is True for p in parts):
+                    return True
+    return False
+
+
+def _error_reasons(data: Any) -> list[str]:
+    """Gemini's ``error.details[].reason`` (``API_KEY_INVALID`` under a 400 INVALID_ARGUMENT)."""
+    error = data.get("error") if isinstance(data, dict) else None
+    details = _list(error.get("details")) if isinstance(error, dict) else []
+    return [d["reason"] for d in details if isinstance(d, dict) and isinstance(d.get("reason"), str)]
 
 
 def _has_envelope(data: Any) -> bool:
@@ -695,7 +900,8 @@ def _error_of(data: Any) -> tuple[str | None, str | None]:
         return (code if isinstance(code, str) else None), (message if isinstance(message, str) else None)
     if isinstance(error, str):
         return None, error
-    return None, data.get("message") if isinstance(data.get("message"), str) else None
+    message = data.get("message", data.get("msg"))  # one-api: {"code": 401, "msg": "..."}
+    return None, message if isinstance(message, str) else None
 
 
 # -- reading the reply, per wire -------------------------------------------------------------------
@@ -703,7 +909,7 @@ def _error_of(data: Any) -> tuple[str | None, str | None]:
 
 def read_reply(wire: str, text: str, content_type: str = "") -> str | None:
     """The model's text from a success body (JSON, or an SSE stream from a gateway that always streams)."""
-    if "event-stream" in content_type.lower() or text.lstrip().startswith(("data:", "event:")):
+    if _is_stream(text, content_type):
         return _read_stream(wire, text)
     data = _json(text)
     if not isinstance(data, dict):
