@@ -42,6 +42,10 @@ _CONTROL = lazy(
     r"\x1b(?!\[(?:[0-7]|[239][0-9])m)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)"
 )
 
+# one character class: SRE scans for its first character at C speed, where ``_CONTROL``'s
+# alternation steps through the text (10M instructions over a dry run's 51 KB, issue 15)
+_CONTROL_ANY = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
 
 def _shown(match: re.Match[str]) -> str:
     code = ord(match.group()[0])
@@ -56,7 +60,7 @@ def clean(text: str, *, json_text: bool = False) -> str:
     """``text`` redacted, with every control character a terminal would act on shown as an
     escape (``\\x1b``), or in JSON text as JSON's (``\\u009b``: json.dumps leaves C1 as it is)."""
     text = redact(text, _known_keys)
-    if _CONTROL.search(text) is None:
+    if _CONTROL_ANY.search(text) is None:
         return text
     return _CONTROL.sub(_json_escaped if json_text else _shown, text)
 
