@@ -144,7 +144,11 @@ _NAME_PATTERNS = (
     (lazy(_OPTION), ("--",)),
     (lazy(_HEADER_STRING), (":",)),
 )
-_PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", ""})
+# values that are no secret: words, and "{" or "[" alone, the opening of the object or list a
+# secret-ish name holds (``"auth": { "mode": "token" }`` showed as ``"auth": … "mode"``)
+_PLAIN_WORDS = frozenset(
+    {"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", "", "{", "["}
+)
 
 
 def mask(key: str | None) -> str:

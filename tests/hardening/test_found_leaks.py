@@ -195,3 +195,18 @@ def test_secrets_behind_a_tag_an_option_or_a_header_string_are_masked_as_context
 )
 def test_the_three_shapes_are_masked_and_their_look_alikes_left(line: str, masked: str | None) -> None:
     assert redact(line) == (line if masked is None else masked)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '  "security": { "auth": { "selectedType": "qwen-oauth" } },',  # Qwen Code's settings.json
+        '  "gateway": { "auth": { "mode": "token" } },',  # OpenClaw's
+        "credentials: [",
+    ],
+)
+def test_the_opening_of_an_object_under_a_secret_name_is_shown(line: str) -> None:
+    """Found over real files: a diff showed ``"auth": … "selectedType"``, braces unbalanced,
+    a line the file does not hold; the values inside are masked by their own names."""
+    assert redact(line) == line
+    assert redact('"auth": { "token": "abcdefghijklmnop1234" }') == '"auth": { "token": "…1234" }'
