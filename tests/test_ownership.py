@@ -247,6 +247,16 @@ SPELLED = {
         "# mine\nmodel: >-\n  gpt-4o\ndark-mode: true\n",
         ("dark-mode: true", "dark-mode: false"),
     ),
+    # JSON5 (Claude Code Router's config.json, found over a real one): an array gwconf replaced
+    # with its route comes back in the file's own layout, not json.dumps's
+    "claude-code-router": (
+        "claude-code-router",
+        ".claude-code-router/config.json",
+        '{\n  "Providers": [\n    { "name": "ollama", "api_base_url": "http://localhost:11434/v1/chat/completions",'
+        ' "api_key": "ollama", "models": ["qwen3:8b"] }\n  ],\n  "Router": {\n    "default": ["ollama,qwen3:8b"]\n'
+        "  }\n}\n",
+        ('  "Router": {', '  "LOG": true,\n  "Router": {'),
+    ),
     # TOML: a multi-line basic string
     "codex-multi-line": (
         "codex",

@@ -85,4 +85,4 @@ def test_the_file_editors_keep_spellings_for_a_restore() -> None:
     JSON, TOML or YAML scalar with the user's escapes and style; the shell block and the plain
     text file write a value back their own way (``set``): gwconf wrote all of it."""
     own = {fmt for fmt in SAMPLES if type(formats.load(fmt, SAMPLES[fmt], "s")).spelling is not no_spelling}
-    assert own == {"dotenv", "dotenv-npm", "json", "jsonc", "json5", "toml", "yaml"}  # JSON5's is None
+    assert own == {"dotenv", "dotenv-npm", "json", "jsonc", "json5", "toml", "yaml"}

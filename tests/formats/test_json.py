@@ -1901,7 +1901,7 @@ def test_put_back_gives_a_scalar_its_own_spelling_back(fmt: str) -> None:
         "t": "true",
         "missing": None,
     }
-    assert load('{"a": {"b": 1}}', "f", fmt=fmt).spelling(("a",)) is None  # not a scalar
+    assert load('{"a": {"b": 1}}', "f", fmt=fmt).spelling(()) is None  # the top value
     doc = load(
         edited(original, fmt, ("set", ("url",), "x"), ("set", ("name",), "y"), ("set", ("n",), 2)),
         "f",
@@ -1911,6 +1911,28 @@ def test_put_back_gives_a_scalar_its_own_spelling_back(fmt: str) -> None:
         doc.put_back((key,), before.get((key,)), spellings[key] or "")
     assert doc.dump() == original
     assert doc.data() == before.data()
+
+
+def test_put_back_gives_an_array_or_object_its_own_layout_back() -> None:
+    """Found over a real Claude Code Router config.json: gwconf replaced ``Router.default``'s
+    one-line array with its string; after a hand edit elsewhere, the key-by-key restore wrote the
+    array over three lines, json.dumps's layout, not the file's."""
+    original = '{\n  "Router": {\n    "default": ["ollama,qwen3:8b"],\n    "x": {"a": [1,2]}\n  }\n}\n'
+    before = load(original, "f", fmt="json")
+    assert [before.spelling(("Router", k)) for k in ("default", "x")] == [
+        '["ollama,qwen3:8b"]',
+        '{"a": [1,2]}',
+    ]
+    changed = '{\n  "LOG": true,\n  "Router": {\n    "default": "gwconf,m",\n    "x": "y"\n  }\n}\n'
+    doc = load(changed, "f", fmt="json")
+    for k in ("default", "x"):
+        doc.put_back(("Router", k), before.get(("Router", k)), before.spelling(("Router", k)) or "")
+    assert doc.dump() == original.replace("{\n", '{\n  "LOG": true,\n', 1)
+    commented = load('{"a": [1, /* c */ 2]}', "f", fmt="jsonc")
+    assert commented.spelling(("a",)) == "[1, /* c */ 2]"
+    doc = load('{"a": "x"}', "f", fmt="jsonc")
+    doc.put_back(("a",), [1, 2], "[1, /* c */ 2]")  # json cannot read that text alone: set's way
+    assert doc.get(("a",)) == [1, 2] and "/*" not in doc.dump()
 
 
 def test_put_back_sets_the_value_when_the_spelling_is_not_that_value() -> None:

@@ -108,3 +108,23 @@ def test_a_key_given_twice_reads_as_the_last_and_is_edited_there() -> None:
     assert doc.data() == {"a": 2}
     doc.set(("a",), 3)
     assert doc.dump() == "{\n  a: 1,\n  'a': 3,\n}\n"
+
+
+def test_put_back_gives_a_value_its_own_json5_spelling_back() -> None:
+    """A restore puts a value back as the JSON5 file had it: single quotes, escapes, a trailing
+    comma inside an array (they came back as json.dumps spells them)."""
+    original = "{\n  // mine\n  Router: {\n    default: ['ollama,qwen3:8b',],\n    n: 1.50,\n    s: 'it\\'s',\n  },\n}\n"
+    before = load(original, "c.json5", fmt="json5")
+    paths = [("Router", "default"), ("Router", "n"), ("Router", "s")]
+    assert [before.spelling(p) for p in paths] == ["['ollama,qwen3:8b',]", "1.50", "'it\\'s'"]
+    changed = (
+        '{\n  LOG: true,\n  // mine\n  Router: {\n    default: "gwconf,m",\n    n: 3,\n    s: "x",\n  },\n}\n'
+    )
+    doc = load(changed, "c.json5", fmt="json5")
+    for path in paths:
+        doc.put_back(path, before.get(path), before.spelling(path) or "")
+    assert formats.verify_edit("json5", load(changed, "c.json5", fmt="json5"), doc) == original.replace(
+        "{\n", "{\n  LOG: true,\n", 1
+    )
+    doc.put_back(("Router", "n"), 2, "'two'")  # not that value: set's spelling
+    assert doc.get(("Router", "n")) == 2

@@ -1469,41 +1469,49 @@ class JsonDocument:
             self.ops.append(Op("set", done + path[depth:], copy.deepcopy(value)))
 
     def spelling(self, path: KeyPath) -> str | None:
-        """A scalar's text as written (a string's quotes and escapes: ``"https:\\/\\/..."``,
-        ``"caf\\u00e9"``); None for an object or array, a missing path, or JSON5."""
+        """A value's text as written (a string's quotes and escapes: ``"https:\\/\\/..."``,
+        ``"caf\\u00e9"``, JSON5's ``'single'`` and ``0x1F``; an array or object with its own
+        layout); None for the top value's object or array, or a missing path."""
         path = _check_path(path)
-        if self.fmt == "json5":
-            return None
         with _guard(self.source):
             depth, _, start, end, _ = self._descend(path)
-            if depth != len(path) or start < 0 or self._masked[start] in "{[":
+            if depth != len(path) or start < 0 or (end < 0 and self._masked[start] in "{["):
                 return None
             if end < 0:  # the top value itself
                 end = _PLAIN_SCAN(self._masked, start)[1]
-            return self._text[start:end]
+            return self._text[start:end].replace(_PAD, "") if self.fmt == "json5" else self._text[start:end]
 
     def put_back(self, path: KeyPath, value: Any, spelling: str) -> None:
-        """``set``, the scalar written as ``spelling`` where that text alone is ``value`` to json
-        (a restore gives the user's escapes back: ``set`` writes json.dumps's spelling)."""
+        """``set``, the value written as ``spelling`` where that text alone is ``value`` to json
+        (a restore gives the user's escapes and layout back: ``set`` writes json.dumps's
+        spelling, and its own layout of an array or object)."""
         path = _check_path(path)
+        piece: str | None = None
+        masked_piece: str | None = None
         try:
-            alone = _PLAIN.decode(spelling)
-        except ValueError:
+            if self.fmt == "json5":  # its text padded to the mask's JSON, as the file's own is
+                piece, masked_piece, _, alone = _prepare5(spelling, self.source)
+            else:
+                alone = _PLAIN.decode(spelling)
+        except (ValueError, ParseError):
             alone = MISSING
-        if self.fmt == "json5" or isinstance(value, (dict, list)) or not same_value(alone, value):
+        if not same_value(alone, value):
             self.set(path, value)
             return
         with _guard(self.source):
             noted = len(self.notes)
             depth, _, start, end, done = self._descend(path, "set")
-            if depth != len(path) or start < 0 or end < 0 or self._masked[start] in "{[":
+            if depth != len(path) or start < 0 or end < 0:
                 del self.notes[noted:]  # (set says it again)
                 self.set(path, value)
                 return
-            if self._text[start:end] == spelling:
+            if self._text[start:end] == (spelling if piece is None else piece):
                 del self.notes[noted:]  # nothing edited: nothing to say
                 return
-            self._splice(start, end, spelling, claim=(start, end))
+            if piece is None:
+                self._splice(start, end, spelling, claim=(start, end))
+            else:
+                self._splice(start, end, piece, masked_piece, claim=(start, end))
             self.ops.append(Op("set", done, value))
 
     def append(self, path: KeyPath, value: Any) -> int:
