@@ -30,6 +30,11 @@ TYPE_CHECKING = False  # typing costs about 3 ms to import (issue 15): annotatio
 if TYPE_CHECKING:
     from typing import Any
 
+# The most of a 200 answer read as a model list: OpenRouter's real list is about 1.3 MB (2025),
+# ten times that is still a list; more is no list a gateway means (and stays a bounded read).
+LIST_MAX_BODY = 16 << 20
+ERROR_MAX_BODY = 1 << 20  # any other answer: only its first lines are shown
+
 
 @record
 class ModelList:
@@ -115,18 +120,26 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
     if failure is not None:
         result.verdict, result.detail = failure
         return result
-    text = raw.decode("utf-8", errors="replace")
     if status in (404, 405):
         result.verdict = "not_listed"
         result.detail = f"this gateway does not list its models (GET /models answered HTTP {status})."
         return result
+    if status == 200 and len(raw) > LIST_MAX_BODY:
+        result.verdict = "malformed"
+        result.detail = (
+            f"the model list is larger than {LIST_MAX_BODY >> 20} MiB: gwconf reads no more of it."
+        )
+        result.remedy = f"Give the model by name: gwconf profile set {profile.name} --model MODEL"
+        return result
+    text = raw.decode("utf-8", errors="replace")
     if status == 200:
-        ids = _ids(text)
-        if ids is not None:
-            result.ids = ids
-            result.limits = _limits(text, url, profile.base_url, key, timeout)
-            save_cache(profile, env, ids, result.limits)
-            result.detail = f"the gateway lists {len(ids)} model{'s' if len(ids) != 1 else ''}."
+        data = _parse(text)
+        listed = _ids_of(data)
+        if listed is not None:
+            result.ids = listed
+            result.limits = _limits(data, url, profile.base_url, key, timeout)
+            save_cache(profile, env, result.ids, result.limits)
+            result.detail = f"the gateway lists {len(result.ids)} model{'s' if len(result.ids) != 1 else ''}."
             return result
     # anything else: the same verdicts as verify (a 401 is key_rejected, exit 3)
     probe = gateway.Probe(
@@ -152,26 +165,20 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
 
 
 def _limits(
-    text: str, url: str, base_url: str, key: str, timeout: float
+    data: Any, url: str, base_url: str, key: str, timeout: float
 ) -> dict[str, tuple[int | None, int | None, str]]:
     """The limits the list itself gives; else LiteLLM's ``GET {base}/model/info`` (one request)."""
     from gwconf import limits
 
     path = urlsplit(url).path
-    try:
-        found = limits.from_list(json.loads(text))
-    except ValueError:
-        found = {}
+    found = limits.from_list(data)
     if found:
         return {m: (w, o, f"GET {path}") for m, (w, o) in found.items()}
     info_url = base_url.rstrip("/") + "/model/info"
     status, raw, _, failure = _get(info_url, key, timeout)
-    if failure is not None or status != 200:
+    if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return {}
-    try:
-        found = limits.from_list(json.loads(raw.decode("utf-8", errors="replace")))
-    except ValueError:
-        return {}
+    found = limits.from_list(_parse(raw.decode("utf-8", errors="replace")))
     info_path = urlsplit(info_url).path
     return {m: (w, o, f"GET {info_path}") for m, (w, o) in found.items()}
 
@@ -182,9 +189,9 @@ def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
     verify's second look (gateway.second_look): the caller has already checked the host.
     """
     status, raw, _, failure = _get(url, key, timeout)
-    if failure is not None or status != 200:
+    if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return None
-    return _ids(raw.decode("utf-8", errors="replace"))
+    return _ids_of(_parse(raw.decode("utf-8", errors="replace")))
 
 
 def listing(model: str, ids: list[str], shown: int = 8) -> str:
@@ -198,7 +205,8 @@ def listing(model: str, ids: list[str], shown: int = 8) -> str:
 
 
 def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, str, tuple[str, str] | None]:
-    """(status, body, content type, (verdict, detail) when no answer came)."""
+    """(status, body, content type, (verdict, detail) when no answer came). A 200's body longer
+    than ``LIST_MAX_BODY`` comes back cut just past it: the caller can tell it was too large."""
     import httpx
 
     headers = {"Accept": "application/json", "User-Agent": f"gwconf/{__version__} (models)"}
@@ -219,9 +227,11 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
             client.stream("GET", url, headers=headers, extensions={"trace": deadline.trace}) as response,
         ):
             raw = bytearray()
+            # a list can be long (OpenRouter's is 1.3 MB); an error page needs only its first lines
+            limit = LIST_MAX_BODY if response.status_code == 200 else ERROR_MAX_BODY
             for chunk in response.iter_bytes():
                 raw += chunk
-                if len(raw) >= 1 << 20 or deadline.expired:
+                if len(raw) > limit or deadline.expired:
                     break
             if deadline.expired:
                 return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
@@ -249,13 +259,21 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
         return None, b"", "", ("unreachable", _network_detail(exc, urlsplit(url).hostname or ""))
 
 
-def _ids(text: str) -> list[str] | None:
-    """The ids of an OpenAI-style list (``{"data": [{"id": ...}]}``), sorted; None if not one."""
+def _parse(text: str) -> Any:
+    """The JSON of a gateway's body; None when it is not JSON."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except ValueError:
         return None
+
+
+def _ids_of(data: Any) -> list[str] | None:
+    """The ids of an OpenAI-style list (``{"data": [{"id": ...}]}``), sorted; None if it is not one.
+    ``{"data": null}`` is an empty list (Ollama with no model pulled answers so), unless the answer
+    is an error."""
     items = data.get("data") if isinstance(data, dict) else data if isinstance(data, list) else None
+    if items is None and isinstance(data, dict) and "data" in data and not data.get("error"):
+        items = []
     if not isinstance(items, list):
         return None
     found = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}

@@ -60,6 +60,8 @@ def render(listed: object, current: str | None) -> None:
         if listed.remedy:
             _output.err(f"remedy   {listed.remedy}")
         return
+    if not listed.ids:
+        _output.warn("the gateway lists no models for this key (an empty list).")
     for model_id in listed.ids:
         mark = "  (the profile's model)" if model_id == current else ""
         said = listed.limits.get(model_id)
