@@ -109,3 +109,24 @@ def test_a_null_list_is_an_empty_one(gwconf, home: Path) -> None:
         shown[str(data["data"])] = (text.stdout, text.stderr)
     assert shown["None"] == shown["[]"]
     assert "the gateway lists no models" in shown["None"][1]
+
+
+# -- C. bodies nested too deep to read ---------------------------------------------------------------
+
+DEEP = b"[" * 100000 + b"]" * 100000
+
+
+def test_a_list_nested_too_deep_is_unreadable_not_a_crash(gwconf, home: Path) -> None:
+    with ListGateway(Answer(200, b'{"data": ' + DEEP + b"}")) as server:
+        _add(gwconf, server.base_url)
+        result = gwconf("models")
+        assert result.exit_code == 4, result
+    assert "malformed success" in result.stderr and "unexpected error" not in result.output
+
+
+def test_model_info_nested_too_deep_gives_no_limits_not_a_crash(gwconf, home: Path) -> None:
+    with ListGateway(info=Answer(200, b'{"data": ' + DEEP + b"}")) as server:
+        _add(gwconf, server.base_url)
+        result = gwconf("models", "--json")
+    assert result.exit_code == 0, result
+    assert json.loads(result.stdout)["models"] == ["my-model"]

@@ -260,10 +260,11 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
 
 
 def _parse(text: str) -> Any:
-    """The JSON of a gateway's body; None when it is not JSON."""
+    """The JSON of a gateway's body; None when it is not JSON or nested too deep to read
+    (``[[[…]]]`` 100,000 levels down makes ``json`` raise RecursionError)."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
