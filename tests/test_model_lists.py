@@ -9,6 +9,7 @@ Each test runs the real commands against a loopback gateway whose list answers a
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +131,55 @@ def test_model_info_nested_too_deep_gives_no_limits_not_a_crash(gwconf, home: Pa
         result = gwconf("models", "--json")
     assert result.exit_code == 0, result
     assert json.loads(result.stdout)["models"] == ["my-model"]
+
+
+# -- D. absurd limits ------------------------------------------------------------------------------------
+
+
+def test_absurd_limits_from_the_list_reach_no_client(gwconf, home: Path) -> None:
+    listing = _json(
+        200,
+        {
+            "data": [
+                {"id": "my-model", "context_length": 10**30, "top_provider": {"max_completion_tokens": 1e30}},
+                {"id": "big", "context_window": 2**31, "max_output_tokens": 1.5},
+                {"id": "long", "context_length": 10_000_000, "max_output_tokens": 131072.0},
+            ]
+        },
+    )
+    with ListGateway(listing) as server:
+        _add(gwconf, server.base_url)
+        data = json.loads(gwconf("models", "--json").stdout)
+        assert data["limits"] == {
+            "long": {"context_window": 10_000_000, "max_output_tokens": 131072, "source": "GET /v1/models"}
+        }
+        applied = gwconf("apply", "codex", "claude-code", "crush")
+        assert applied.exit_code == 0, applied
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert "model_context_window" not in codex
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert "CLAUDE_CODE_MAX_CONTEXT_TOKENS" not in settings.get("env", {})
+    crush = json.loads((home / ".config" / "crush" / "crush.json").read_text())
+    [model] = crush["providers"]["gwconf"]["models"]
+    assert model["context_window"] == 128000  # gwconf's stated default, not 10**30
+
+
+def test_a_cache_or_profile_with_absurd_limits_writes_none_of_them(
+    gwconf, home: Path, tmp_path: Path
+) -> None:
+    with ListGateway() as server:
+        _add(gwconf, server.base_url)
+        cache = tmp_path / "gwconf" / "state" / "models" / "t.json"
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        limits = {"context_window": 10**30, "max_output_tokens": 2**63, "source": "GET /v1/models"}
+        cache.write_text(
+            json.dumps({"base_url": server.base_url, "models": ["my-model"], "limits": {"my-model": limits}})
+        )
+        assert gwconf("apply", "codex").exit_code == 0
+        assert "model_context_window" not in tomllib.loads((home / ".codex" / "config.toml").read_text())
+        refused = gwconf("profile", "set", "t", "--context-window", str(2**31))
+        assert refused.exit_code == 2, refused
+    profile = tmp_path / "gwconf" / "profiles" / "t.toml"
+    profile.write_text(profile.read_text() + f"context_window = {2**40}\n")
+    shown = gwconf("profile", "show", "t")
+    assert shown.exit_code == 1 and "more tokens than any model has" in shown.stderr, shown

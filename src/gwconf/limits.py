@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 DEFAULT_CONTEXT_WINDOW = 128000
 DEFAULT_MAX_OUTPUT_TOKENS = 8192
 
+# The largest token count taken from anywhere (gateway, cache, profile): the largest signed 32-bit
+# integer. The longest real context windows are about 10 million tokens (2025), 200 times less;
+# beyond it is a gateway's mistake or mischief, and a number some clients cannot even read (a
+# client parsing it into an int32; TOML itself stops at 2**63 - 1, and codex could not start with
+# 10**30 in its config.toml).
+MAX_TOKENS = 2**31 - 1
+
 
 @record(frozen=True)
 class Limits:
@@ -55,12 +62,14 @@ class Limits:
         }
 
 
-def _positive(value: Any) -> int | None:
+def token_count(value: Any) -> int | None:
+    """A token count as a gateway or a file gives it, if it is one: a whole number from 1 to
+    ``MAX_TOKENS`` (``128000.0`` is one; ``1.5``, ``true``, ``"128000"``, ``1e30`` are not)."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and 0 < value <= MAX_TOKENS:
         value = int(value)
-    return value if isinstance(value, int) and value > 0 else None
+    return value if isinstance(value, int) and 0 < value <= MAX_TOKENS else None
 
 
 def from_entry(entry: dict[str, Any]) -> tuple[int | None, int | None]:
@@ -69,16 +78,16 @@ def from_entry(entry: dict[str, Any]) -> tuple[int | None, int | None]:
     info: dict[str, Any] = info_value if isinstance(info_value, dict) else {}
     top: dict[str, Any] = top_value if isinstance(top_value, dict) else {}
     window = (
-        _positive(entry.get("context_window"))
-        or _positive(entry.get("context_length"))
-        or _positive(entry.get("max_input_tokens"))
-        or _positive(info.get("max_input_tokens"))
-        or _positive(top.get("context_length"))
+        token_count(entry.get("context_window"))
+        or token_count(entry.get("context_length"))
+        or token_count(entry.get("max_input_tokens"))
+        or token_count(info.get("max_input_tokens"))
+        or token_count(top.get("context_length"))
     )
     output = (
-        _positive(entry.get("max_output_tokens"))
-        or _positive(top.get("max_completion_tokens"))
-        or _positive(info.get("max_output_tokens"))
+        token_count(entry.get("max_output_tokens"))
+        or token_count(top.get("max_completion_tokens"))
+        or token_count(info.get("max_output_tokens"))
     )
     return window, output
 
@@ -102,8 +111,9 @@ def from_list(data: Any) -> dict[str, tuple[int | None, int | None]]:
 
 def resolve(profile: Any, model: str | None, env: Any) -> Limits:
     """The profile's own numbers first, then what the gateway said about ``model`` (cached)."""
-    if profile.context_window or profile.max_output_tokens:
-        return Limits(profile.context_window, profile.max_output_tokens, f"profile {profile.name}")
+    window, output = token_count(profile.context_window), token_count(profile.max_output_tokens)
+    if window or output:
+        return Limits(window, output, f"profile {profile.name}")
     if not model:
         return Limits()
     from gwconf import models
@@ -112,7 +122,7 @@ def resolve(profile: Any, model: str | None, env: Any) -> Limits:
     if said is None:
         return Limits()
     window, output, source = said
-    return Limits(window, output, f"the gateway ({source})")
+    return Limits(token_count(window), token_count(output), f"the gateway ({source})")
 
 
 def known_limits(target: Any, window_key: str | None, output_key: str | None) -> list[tuple[str, int]]:
@@ -316,4 +326,4 @@ def window_in_file(client_id: str, docs: dict[str, Any], model: str | None) -> i
             value = value.get(step.replace("<model>", model)) if isinstance(value, dict) else None
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
-    return _positive(value)
+    return token_count(value)

@@ -342,6 +342,8 @@ def cached(profile: Profile, env: Env) -> list[str] | None:
 
 def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int | None, str]]:
     """What the gateway said about its models' limits, from the cache (empty when it said nothing)."""
+    from gwconf import limits
+
     data = _cache_data(env, profile.name)
     if not isinstance(data, dict) or data.get("base_url") != profile.base_url:
         return {}
@@ -350,9 +352,8 @@ def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int
     for model, entry in table.items() if isinstance(table, dict) else []:
         if not isinstance(entry, dict):
             continue
-        window, output = entry.get("context_window"), entry.get("max_output_tokens")
-        window = window if isinstance(window, int) and window > 0 else None
-        output = output if isinstance(output, int) and output > 0 else None
+        window = limits.token_count(entry.get("context_window"))  # a cache is a file: it can say anything
+        output = limits.token_count(entry.get("max_output_tokens"))
         if window or output:
             found[model] = (window, output, str(entry.get("source") or "the model list"))
     return found

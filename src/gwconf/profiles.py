@@ -267,6 +267,12 @@ _TOKEN_FIELDS = ("context_window", "max_output_tokens")
 _KNOWN_KEYS = {"name", *_TEXT_FIELDS, *_TOKEN_FIELDS, "models"}
 
 
+def _max_tokens() -> int:
+    from gwconf.limits import MAX_TOKENS
+
+    return MAX_TOKENS
+
+
 def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None = None) -> Profile:
     """Validate a profile file's content; every field is checked, unknown fields are refused.
     ``parsed``: what tomllib made of texts read before (see ``ParsedTexts``)."""
@@ -312,6 +318,11 @@ def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None 
             raise ProfileError(
                 f"{source}: {key} must be a whole number of tokens, 1 or more.",
                 f"Write it without quotes: {key} = 200000",
+            )
+        if value is not None and value > _max_tokens():
+            raise ProfileError(
+                f"{source}: {key} {value} is more tokens than any model has (at most {_max_tokens()}).",
+                f"Write the model's real number: {key} = 200000",
             )
     model = data.get("model")
     if model is not None and (not model.strip() or any(ch in model for ch in "\r\n")):

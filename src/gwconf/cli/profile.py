@@ -10,6 +10,7 @@ import click
 
 from gwconf.cli import _common, _output
 from gwconf.errors import ProfileError, UsageError
+from gwconf.limits import MAX_TOKENS
 
 
 @click.group(
@@ -41,13 +42,13 @@ def _roots_and_limits(f: Callable[..., Any]) -> Callable[..., Any]:
             ),
             click.option(
                 "--context-window",
-                type=click.IntRange(min=0),
+                type=click.IntRange(min=0, max=MAX_TOKENS),
                 metavar="TOKENS",
                 help="The model's context window, written into every client with a place for it (0: unset).",
             ),
             click.option(
                 "--max-output-tokens",
-                type=click.IntRange(min=0),
+                type=click.IntRange(min=0, max=MAX_TOKENS),
                 metavar="TOKENS",
                 help="The most tokens the model may answer with (0: unset).",
             ),
