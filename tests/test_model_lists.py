@@ -183,3 +183,33 @@ def test_a_cache_or_profile_with_absurd_limits_writes_none_of_them(
     profile.write_text(profile.read_text() + f"context_window = {2**40}\n")
     shown = gwconf("profile", "show", "t")
     assert shown.exit_code == 1 and "more tokens than any model has" in shown.stderr, shown
+
+
+# -- E. ids no client can be given ----------------------------------------------------------------------
+
+HOSTILE = [
+    "\x1b]0;pwned\x07",
+    "evil\x1b[2J",
+    "clip\x1b]52;c;ZWNobyBwd25lZA==\x07",
+    "c1\x9bmodel",
+    "del\x7f",
+    "",
+]
+
+
+def test_ids_with_control_characters_are_left_out_of_the_list(gwconf, home: Path) -> None:
+    listing = _json(200, {"data": [{"id": i, "context_length": 1000} for i in [*HOSTILE, "my-model"]]})
+    with ListGateway(listing) as server:
+        _add(gwconf, server.base_url)
+        data = json.loads(gwconf("models", "--json").stdout)
+        text = gwconf("models")
+    assert data["models"] == ["my-model"] and list(data["limits"]) == ["my-model"]
+    assert text.stdout.startswith("my-model") and "\x1b" not in text.output
+    assert "left out 6 listed ids with a control character" in text.stderr
+
+
+def test_init_never_takes_a_hostile_id_as_the_model(gwconf, home: Path) -> None:
+    with ListGateway(_json(200, {"data": [{"id": "\x1b]0;pwned\x07gpt"}]})) as server:
+        result = _init(gwconf, server.base_url)
+    assert result.exit_code == 0, result
+    assert [(p["name"], p["model"]) for p in _saved(gwconf)] == [("t", None)]

@@ -404,7 +404,7 @@ def _init_40(self, profile, base_url, key_mask, model, findings, direct, clients
     self.exit_code = exit_code
 
 
-def _init_41(self, profile, url, key_mask, verdict, ids, status, detail, remedy, body, limits):
+def _init_41(self, profile, url, key_mask, verdict, ids, status, detail, remedy, body, limits, unusable):
     self.profile = profile
     self.url = url
     self.key_mask = key_mask
@@ -415,6 +415,7 @@ def _init_41(self, profile, url, key_mask, verdict, ids, status, detail, remedy,
     self.remedy = remedy
     self.body = _f8() if body is MISSING else body
     self.limits = _f9() if limits is MISSING else limits
+    self.unusable = unusable
 
 
 def _init_42(self, role, path, format, secret, strict, key_store):
@@ -536,7 +537,7 @@ CODES = {
     'def __init__(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups, pristine_mode=_d14):\n self.path = path\n self.target = target\n self.display = display\n self.fmt = fmt\n self.created = created\n self.before_sha256 = before_sha256\n self.written_sha256 = written_sha256\n self.keys = keys\n self.parents = parents\n self.folders = folders\n self.after_data = after_data\n self.secret = secret\n self.mode = mode\n self.backups = backups\n self.pristine_mode = pristine_mode\n': _init_38.__code__,
     'def __init__(self, pid, entry, argv):\n self.pid = pid\n self.entry = entry\n self.argv = argv\n': _init_39.__code__,
     'def __init__(self, profile, base_url, key_mask, model, findings=MISSING, direct=_d5, clients=MISSING, verdict=_d7, summary=_d8, fixes=MISSING, exit_code=_d10):\n self.profile = profile\n self.base_url = base_url\n self.key_mask = key_mask\n self.model = model\n self.findings = _f4() if findings is MISSING else findings\n self.direct = direct\n self.clients = _f6() if clients is MISSING else clients\n self.verdict = verdict\n self.summary = summary\n self.fixes = _f9() if fixes is MISSING else fixes\n self.exit_code = exit_code\n': _init_40.__code__,
-    'def __init__(self, profile, url, key_mask, verdict, ids=MISSING, status=_d5, detail=_d6, remedy=_d7, body=MISSING, limits=MISSING):\n self.profile = profile\n self.url = url\n self.key_mask = key_mask\n self.verdict = verdict\n self.ids = _f4() if ids is MISSING else ids\n self.status = status\n self.detail = detail\n self.remedy = remedy\n self.body = _f8() if body is MISSING else body\n self.limits = _f9() if limits is MISSING else limits\n': _init_41.__code__,
+    'def __init__(self, profile, url, key_mask, verdict, ids=MISSING, status=_d5, detail=_d6, remedy=_d7, body=MISSING, limits=MISSING, unusable=_d10):\n self.profile = profile\n self.url = url\n self.key_mask = key_mask\n self.verdict = verdict\n self.ids = _f4() if ids is MISSING else ids\n self.status = status\n self.detail = detail\n self.remedy = remedy\n self.body = _f8() if body is MISSING else body\n self.limits = _f9() if limits is MISSING else limits\n self.unusable = unusable\n': _init_41.__code__,
     "def __init__(self, role, path, format, secret=_d3, strict=_d4, key_store=_d5):\n _setattr(self, 'role', role)\n _setattr(self, 'path', path)\n _setattr(self, 'format', format)\n _setattr(self, 'secret', secret)\n _setattr(self, 'strict', strict)\n _setattr(self, 'key_store', key_store)\n": _init_42.__code__,
     'def __init__(self, root, aliases, referenced, ref_starts, anchored=_d4, data=_d5, built=_d6):\n self.root = root\n self.aliases = aliases\n self.referenced = referenced\n self.ref_starts = ref_starts\n self.anchored = anchored\n self.data = data\n self.built = built\n': _init_43.__code__,
     'def __init__(self, start, end, kind):\n self.start = start\n self.end = end\n self.kind = kind\n': _init_44.__code__,

@@ -51,6 +51,7 @@ class ModelList:
     body: list[str] = field(default_factory=list)
     # per model id: (context window, max output tokens, where the gateway said it)
     limits: dict[str, tuple[int | None, int | None, str]] = field(default_factory=dict)
+    unusable: int = 0  # ids left out: a control character in a name no client could be given
 
     @property
     def ok(self) -> bool:
@@ -136,7 +137,7 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
         data = _parse(text)
         listed = _ids_of(data)
         if listed is not None:
-            result.ids = listed
+            result.ids, result.unusable = listed
             result.limits = _limits(data, url, profile.base_url, key, timeout)
             save_cache(profile, env, result.ids, result.limits)
             result.detail = f"the gateway lists {len(result.ids)} model{'s' if len(result.ids) != 1 else ''}."
@@ -171,16 +172,21 @@ def _limits(
     from gwconf import limits
 
     path = urlsplit(url).path
-    found = limits.from_list(data)
+    found = _named(limits.from_list(data))
     if found:
         return {m: (w, o, f"GET {path}") for m, (w, o) in found.items()}
     info_url = base_url.rstrip("/") + "/model/info"
     status, raw, _, failure = _get(info_url, key, timeout)
     if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return {}
-    found = limits.from_list(_parse(raw.decode("utf-8", errors="replace")))
+    found = _named(limits.from_list(_parse(raw.decode("utf-8", errors="replace"))))
     info_path = urlsplit(info_url).path
     return {m: (w, o, f"GET {info_path}") for m, (w, o) in found.items()}
+
+
+def _named(found: dict[str, tuple[int | None, int | None]]) -> dict[str, tuple[int | None, int | None]]:
+    """``found`` without the ids the list leaves out (control characters), so the cache holds none."""
+    return {m: v for m, v in found.items() if usable_id(m)}
 
 
 def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
@@ -191,7 +197,8 @@ def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
     status, raw, _, failure = _get(url, key, timeout)
     if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return None
-    return _ids_of(_parse(raw.decode("utf-8", errors="replace")))
+    listed = _ids_of(_parse(raw.decode("utf-8", errors="replace")))
+    return listed[0] if listed is not None else None
 
 
 def listing(model: str, ids: list[str], shown: int = 8) -> str:
@@ -268,17 +275,25 @@ def _parse(text: str) -> Any:
         return None
 
 
-def _ids_of(data: Any) -> list[str] | None:
-    """The ids of an OpenAI-style list (``{"data": [{"id": ...}]}``), sorted; None if it is not one.
-    ``{"data": null}`` is an empty list (Ollama with no model pulled answers so), unless the answer
-    is an error."""
+def usable_id(model_id: str) -> bool:
+    """Whether a listed id can be a model name at all: not empty, no control character (C0, DEL,
+    C1). An id with one is no model a client could use, and written into a client's file or shown
+    on a terminal it could do harm (escape sequences that retitle, clear or write the clipboard)."""
+    return bool(model_id.strip()) and not any(ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in model_id)
+
+
+def _ids_of(data: Any) -> tuple[list[str], int] | None:
+    """The ids of an OpenAI-style list (``{"data": [{"id": ...}]}``), sorted, and how many were left
+    out as unusable; None if it is not one. ``{"data": null}`` is an empty list (Ollama with no
+    model pulled answers so), unless the answer is an error."""
     items = data.get("data") if isinstance(data, dict) else data if isinstance(data, list) else None
     if items is None and isinstance(data, dict) and "data" in data and not data.get("error"):
         items = []
     if not isinstance(items, list):
         return None
     found = {item["id"] for item in items if isinstance(item, dict) and isinstance(item.get("id"), str)}
-    return sorted(found)
+    usable = sorted(i for i in found if usable_id(i))
+    return usable, len(found) - len(usable)
 
 
 # -- the cache ---------------------------------------------------------------------------------------
@@ -337,7 +352,7 @@ def cached(profile: Profile, env: Env) -> list[str] | None:
     if not isinstance(data, dict) or data.get("base_url") != profile.base_url:
         return None
     ids = data.get("models")
-    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else None
+    return [i for i in ids if isinstance(i, str) and usable_id(i)] if isinstance(ids, list) else None
 
 
 def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int | None, str]]:

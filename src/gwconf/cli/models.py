@@ -62,6 +62,11 @@ def render(listed: object, current: str | None) -> None:
         return
     if not listed.ids:
         _output.warn("the gateway lists no models for this key (an empty list).")
+    if listed.unusable:
+        _output.warn(
+            f"left out {_output.plural(listed.unusable, 'listed id')} with a control character in it:"
+            " no client can be given such a name."
+        )
     for model_id in listed.ids:
         mark = "  (the profile's model)" if model_id == current else ""
         said = listed.limits.get(model_id)
