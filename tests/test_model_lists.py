@@ -13,6 +13,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.gateway_server import VALID_KEY, Answer, GatewayServer
 
 NGINX_502 = (
@@ -61,6 +63,78 @@ def _add(gwconf, base_url: str) -> None:
         input=VALID_KEY + "\n",
     )  # fmt: skip
     assert result.exit_code == 0, result
+
+
+# -- A. init: a failed list is a warning, the chat request decides --------------------------------
+
+FAILED_LISTS = {
+    "nginx-502": (Answer(502, NGINX_502, "text/html"), "HTTP 502, gateway error"),
+    "cloudflare-524": (Answer(524, CLOUDFLARE_524, "text/html"), "HTTP 524, gateway error"),
+    "403": (
+        _json(403, {"error": {"message": "not allowed to list models", "type": "permission_error"}}),
+        "HTTP 403",
+    ),
+    "data-null-error": (_json(200, {"error": {"message": "boom"}}), "HTTP 200, but no model list"),
+    "nested-too-deep": (Answer(200, b'{"data": ' + b"[" * 100000 + b"]" * 100000 + b"}"), "HTTP 200, but no"),
+    "gemini-native": (
+        _json(200, {"models": [{"name": "models/gemini-x", "inputTokenLimit": 1048576}]}),
+        "HTTP 200, but no model list",
+    ),
+    "401-chat-ok": (
+        _json(401, {"error": {"message": "Authentication Error", "type": "auth_error", "code": "401"}}),
+        "refused the key",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAILED_LISTS))
+def test_init_saves_a_gateway_whose_chat_works_when_its_list_fails(gwconf, home: Path, case: str) -> None:
+    listing, said = FAILED_LISTS[case]
+    with ListGateway(listing) as server:
+        result = _init(gwconf, server.base_url, "--model", "my-model")
+        assert result.exit_code == 0, result
+        assert server.requests_to("/v1/chat/completions"), "the chat request decides"
+        url = server.base_url + "/models"
+    [warning] = [line for line in result.stderr.splitlines() if "model list" in line]  # one line
+    assert warning.startswith("warning: ") and said in warning and url in warning
+    assert "Nothing was saved" not in result.output and "verdict  ok" in result.stdout
+    assert [(p["name"], p["model"]) for p in _saved(gwconf)] == [("t", "my-model")]
+
+
+def test_init_saves_when_the_list_hangs(gwconf, home: Path, gateway: GatewayServer) -> None:
+    gateway.set_fault("slow", path="/v1/models", delay=30)
+    result = _init(gwconf, gateway.base_url, "--model", "my-model")
+    assert result.exit_code == 0, result
+    assert "GET " + gateway.base_url + "/models: timeout, no answer within 2 s" in result.stderr
+    assert [p["name"] for p in _saved(gwconf)] == ["t"]
+
+
+def test_init_without_a_model_and_an_unreadable_list_saves_and_asks_for_one(gwconf, home: Path) -> None:
+    with ListGateway(Answer(502, NGINX_502, "text/html")) as server:
+        result = _init(gwconf, server.base_url)
+    assert result.exit_code == 0, result  # as for a gateway that does not list its models (404)
+    assert "could not read the gateway's model list" in result.stderr
+    assert "No model chosen: add one with gwconf profile set NAME --model MODEL" in result.stdout
+    assert [(p["name"], p["model"]) for p in _saved(gwconf)] == [("t", None)]
+
+
+def test_init_keeps_the_key_verdict_when_chat_rejects_the_key_too(gwconf, home: Path) -> None:
+    with ListGateway() as server:  # a key it does not know: 401 for the list and for chat
+        result = _init(gwconf, server.base_url, "--model", "my-model", key="sk-wrong-0123456789abcdef")
+        assert server.requests_to("/v1/chat/completions"), "chat was asked before the key was judged"
+    assert result.exit_code == 3, result
+    assert "key rejected" in result.output and "Nothing was saved." in result.stderr
+    assert "sk-wrong-0123456789abcdef" not in result.output
+    assert _saved(gwconf) == []
+
+
+def test_init_without_a_model_on_a_list_refusing_the_key_says_how_to_try_it(gwconf, home: Path) -> None:
+    listing = _json(401, {"error": {"message": "Authentication Error", "type": "auth_error", "code": "401"}})
+    with ListGateway(listing) as server:
+        result = _init(gwconf, server.base_url)
+    assert result.exit_code == 3, result
+    assert "Nothing was saved." in result.stderr and "--model MODEL" in result.stderr
+    assert _saved(gwconf) == []
 
 
 # -- B. large lists, null lists ------------------------------------------------------------------------

@@ -68,13 +68,20 @@ def command(
         env, profile_name, base_url, key_stdin, key_env, key_cmd, model, sources
     )
 
-    # 2. check both with the model list
+    # 2. check both with the model list; only what it proves stops here (models.setup_step)
     listed = models.fetch(profile, env, timeout=timeout, key=resolved)
-    if listed.verdict not in ("ok", "not_listed"):
+    step = models.setup_step(listed, profile.model)
+    if step == "try_key":
+        step = _try_key(profile, listed, resolved, timeout)
+        if step == "stop":
+            return listed.exit_code
+    if step == "stop":
         from gwconf.cli.models import render
 
         render(listed, None)
         _output.err("Nothing was saved.")
+        if listed.verdict == "key_rejected" and listed.status is not None:
+            _output.err("If the key may chat but not list the models, give the model to try: --model MODEL")
         return listed.exit_code
     _settle_model(profile, env, listed, ask)
 
@@ -141,14 +148,47 @@ def _gateway_and_key(
     return profile, resolved
 
 
+def _try_key(profile: Any, listed: Any, key: str, timeout: float) -> str:
+    """The list rejected the key: a chat request with the model decides. Rejected there too: the
+    key verdict stands ("stop", shown, nothing saved); anything else: the chat request decides
+    again after the save ("save")."""
+    from gwconf import gateway
+    from gwconf.cli.verify import render_probe
+
+    probe = gateway.probe("chat", profile.base_url, key, profile.model, timeout=timeout)
+    if probe.verdict != "key_rejected":
+        return "save"
+    _output.err(f"The gateway's model list refused the key ({_list_failure(listed)}), and so did chat:")
+    render_probe(probe, f"profile {profile.name} ({profile.key_source})")
+    _output.err("Nothing was saved.")
+    return "stop"
+
+
+def _list_failure(listed: Any) -> str:
+    """One line for a list that could not be read: which request, and what came back."""
+    said = listed.detail.split(": ")[0].rstrip(".")
+    if listed.status is None:
+        return f"GET {listed.url}: {listed.label}, {said}"
+    if listed.verdict == "malformed" and listed.status == 200:
+        return f"GET {listed.url}: {said if said.startswith('HTTP 200') else 'HTTP 200, ' + said}"
+    return f"GET {listed.url}: HTTP {listed.status}, {listed.label}"
+
+
 def _settle_model(profile: Any, env: Any, listed: Any, ask: bool) -> None:
     """Say what the model list proved; pick the model (asked, or the only one listed) or warn about it."""
     from gwconf import models
 
     if listed.ok:
         _output.out(f"The gateway accepted the key and lists {_output.plural(len(listed.ids), 'model')}.")
-    else:
+    elif listed.verdict == "not_listed":
         _output.out("The gateway does not list its models: the key is checked by a real request below.")
+    else:
+        if listed.verdict == "key_rejected":  # and a chat request with the model took the key
+            _output.warn(f"the gateway's model list refused the key ({_list_failure(listed)}), chat took it.")
+        elif not (ask and profile.model is None):  # choose_model says it when it asks
+            _output.warn(f"could not read the gateway's model list ({_list_failure(listed)}).")
+        if profile.model is not None:
+            _output.out("The key and the model are checked by a real request below.")
     if profile.model is None:
         if ask:
             from gwconf.cli import _setup
