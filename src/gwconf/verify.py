@@ -88,9 +88,12 @@ def verify_client(
         )
         return check
     if not reading.api_key:
+        # the client's own remedy when it names one (Zed: a key only in the environment or the
+        # keychain, which apply never writes); else apply, which writes the key where it is read
+        remedy = next((f.fix for f in reading.findings if f.area == "key" and f.fix), None)
         check.error = ClientError(
             f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
-            f"gwconf apply {client.id}",
+            remedy or f"gwconf apply {client.id}",
         )
         return check
     chosen = model or reading.model

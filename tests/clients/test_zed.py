@@ -94,3 +94,18 @@ def test_malformed_settings_are_refused_with_position(gwconf, home, profile) -> 
 def test_folder_per_platform(platform: str, environ: dict[str, str], expected: str, home: Path) -> None:
     env = Env(home=home, platform=platform, environ={k: v.format(home=home) for k, v in environ.items()})
     assert zed.files(env)[0].path == home / expected
+
+
+def test_verify_without_the_key_says_how_to_give_zed_its_key(gwconf, home, profile, monkeypatch) -> None:
+    """apply never writes Zed's key: verify's remedy is the export/keychain step, not `gwconf apply
+    zed`, which would change nothing and loop."""
+    monkeypatch.delenv("GWCONF_API_KEY", raising=False)
+    assert gwconf("apply", "zed").exit_code == 0
+    result = gwconf("verify", "zed", "--json")
+    text = json.dumps(json.loads(result.stdout))
+    assert "has no key where it reads it" in text
+    assert "export GWCONF_API_KEY=<key> in ~/.profile" in text and "Agent settings" in text
+    assert "gwconf apply zed" not in text
+    plain = gwconf("verify", "zed")
+    assert "export GWCONF_API_KEY=<key>" in plain.stdout + plain.stderr
+    assert "gwconf apply zed" not in plain.stdout + plain.stderr

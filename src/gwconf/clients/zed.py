@@ -5,7 +5,8 @@ Docs: https://zed.dev/docs/ai/llm-providers ; checked against Zed's docs ``use-a
 UNVERIFIED). gwconf adds ``language_models.openai_compatible.gwconf`` (``api_url`` and the model in
 ``available_models``) and sets ``agent.default_model`` to it. Zed reads the key for provider
 ``gwconf`` from ``$GWCONF_API_KEY`` (upper-snake provider id + ``_API_KEY``) or its keychain,
-never from settings.json, so gwconf writes no key and says how to set it. Folder: Linux
+never from settings.json, so gwconf writes no key and says how to set it (apply's note; the fix of
+``read``'s key finding, which ``verify`` gives as its remedy when the key is missing). Folder: Linux
 ``$FLATPAK_XDG_CONFIG_HOME/zed`` or ``$XDG_CONFIG_HOME/zed`` (``~/.config/zed``), macOS
 ``~/.config/zed``, Windows ``%APPDATA%\\Zed``. The ``available_models`` entry gwconf adds demands
 ``max_tokens`` (the context window): the known one (limits.py), else gwconf's stated default 128000,
@@ -127,20 +128,24 @@ def _key_notes(env: Env, target: Target) -> list[str]:
     current = env.get(KEY_VARIABLE)
     if current == target.api_key:
         return [f"${KEY_VARIABLE} in this shell holds the profile's key; Zed sees it if it starts from here"]
-    how = (
-        f"setx {KEY_VARIABLE} <key>  (then sign out or restart Zed)"
-        if env.platform == "win32"
-        else f"export {KEY_VARIABLE}=<key> in ~/.profile (macOS zsh: ~/.zprofile): Zed loads the login shell's "
-        "environment at start"
-    )
     lead = (
         f"${KEY_VARIABLE} in this shell holds another key ({secrets.mask(current)}): Zed would send that one. "
         if current
         else f"Zed reads the key from ${KEY_VARIABLE}, never from settings.json: "
     )
-    return [
-        lead + how + "; or paste the key in Zed's Agent settings (LLM Providers, gwconf). Restart Zed after.",
-    ]
+    return [lead + key_step(env, KEY_VARIABLE, PROVIDER_ID)]
+
+
+def key_step(env: Env, variable: str, provider: str) -> str:
+    """How to give Zed its key: the variable in the login shell, or the keychain through Zed's own
+    settings (apply never writes it). Apply's note and the key finding's fix, which verify shows."""
+    how = (
+        f"setx {variable} <key>  (then sign out or restart Zed)"
+        if env.platform == "win32"
+        else f"export {variable}=<key> in ~/.profile (macOS zsh: ~/.zprofile): Zed loads the login shell's "
+        "environment at start"
+    )
+    return how + f"; or paste the key in Zed's Agent settings (LLM Providers, {provider}). Restart Zed after."
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
@@ -180,7 +185,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "key",
                 f"${variable} is not set in this shell; Zed may hold a key in the OS keychain, which gwconf "
                 "cannot read.",
-                f"export {variable}=sk-... in your login shell, then restart Zed",
+                key_step(env, variable, provider or PROVIDER_ID),
             )
         )
     if settings.get((*PROVIDER, "api_key"), None) is not None:
