@@ -58,6 +58,13 @@ CASES = {
         ('theme = "monokai"', 'theme = "nord"'),
         "# a note I added\n",
     ),
+    # the old slot's max_tokens/think (tied to the vendor's model) are taken out, and come back
+    "crush": (
+        ".config/crush/crush.json",
+        '{\n  "models": {\n    "large": {"model": "claude-opus-4-6", "provider": "anthropic", "max_tokens": 64000, "think": true}\n  },\n  "options": {\n    "debug": false\n  }\n}\n',
+        ('"debug": false', '"debug": true'),
+        None,
+    ),
     "opencode": (
         ".config/opencode/opencode.json",
         '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "tokyonight",\n  "autoupdate": false\n}\n',

@@ -144,3 +144,31 @@ def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profi
     assert entry["verdict"] == "ok" and entry["wire"] == "chat"
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {VALID_KEY}"
+
+
+SLOTTED = (
+    '{\n  "models": {\n    "large": {"model": "claude-opus-4-6", "provider": "anthropic", "temperature": 0.2, '
+    '"max_tokens": 64000, "think": true},\n    "small": {"model": "claude-haiku-4-5", "provider": "anthropic", '
+    '"reasoning_effort": "high", "provider_options": {"cache": true}}\n  },\n  "options": {"debug": false}\n}\n'
+)
+
+
+def test_the_old_models_slot_settings_do_not_carry_over_and_restore_puts_them_back(
+    gwconf, home: Path, profile: str
+) -> None:
+    """SelectedModel.MaxTokens replaces the model's default_max_tokens in Crush: 64000 for a
+    vendor's model must not reach the gateway's (found in a real user's crush.json)."""
+    path = folder(home) / "crush.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(SLOTTED)
+    assert gwconf("apply", "crush").exit_code == 0
+    models = json.loads(path.read_text())["models"]
+    assert models["large"] == {"model": "my-model", "provider": "gwconf", "temperature": 0.2}
+    assert models["small"] == {"model": "my-model", "provider": "gwconf"}
+    # a setting the user puts on gwconf's slot afterwards is theirs: a second apply keeps it
+    path.write_text(path.read_text().replace('"temperature": 0.2', '"temperature": 0.2, "max_tokens": 4000'))
+    assert gwconf("apply", "crush", "--model", "other-model").exit_code == 0
+    assert json.loads(path.read_text())["models"]["large"]["max_tokens"] == 4000
+    path.write_text(path.read_text().replace(', "max_tokens": 4000', ""))
+    assert gwconf("restore", "crush").exit_code == 0
+    assert path.read_text() == SLOTTED

@@ -10,7 +10,13 @@ global file, else ``$XDG_CONFIG_HOME/crush`` or ``~/.config/crush`` on every OS
 gwconf owns ``providers.gwconf`` (``type: openai-compat``: the chat wire; ``type: openai`` would
 switch Crush to the Responses API), its ``base_url``, ``api_key`` (the key itself; the file
 becomes 0600), one ``models`` entry for the model, and the ``provider``/``model`` of the
-``models.large`` and ``models.small`` slots.
+``models.large`` and ``models.small`` slots. A slot that moves from another provider to gwconf loses
+the settings tied to the model it held (``SelectedModel`` in ``internal/config/config.go``):
+``max_tokens`` (it replaces the model's ``default_max_tokens``: ``maxTokens :=
+model.CatwalkCfg.DefaultMaxTokens; if model.ModelCfg.MaxTokens != 0 {...}`` in
+``internal/agent/coordinator.go``), ``think``, ``reasoning_effort`` and ``provider_options``;
+restore puts them back. Sampling settings (``temperature``, ``top_p``...) stay: they are the
+user's, not the old model's. A slot already on gwconf keeps what the user set there.
 
 Why crush.json and not ``crushrc``: current Crush prefers a Bash ``crushrc`` of commands
 (``provider add gwconf --type openai-compat ...``, ``model large gwconf/<m>``). gwconf has no
@@ -78,6 +84,10 @@ RESTAMPED: tuple[str, ...] = ()
 PROVIDER_ID = "gwconf"
 SCHEMA = "https://charm.land/crush.json"
 SLOTS = ("large", "small")
+# SelectedModel fields tied to the model a slot held (config.go): max_tokens replaces the model's
+# default_max_tokens (coordinator: ``if model.ModelCfg.MaxTokens != 0``), think and reasoning_effort
+# are a vendor model's reasoning switches, provider_options that provider's own options
+SLOT_TAKEN = ("max_tokens", "think", "reasoning_effort", "provider_options")
 _VAR = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
@@ -160,6 +170,12 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         for key, value in known_limits(target, "context_window", "default_max_tokens"):
             config.set((*entry, "models", index, key), value)
     for slot in SLOTS:
+        held = config.get(("models", slot), None)
+        if isinstance(held, dict) and held.get("provider") != PROVIDER_ID:
+            # the settings of another provider's model do not carry over to gwconf's; taken out
+            # last first: restore undoes in reverse and adds each back at the end, in the file's order
+            for key in reversed([k for k in held if k in SLOT_TAKEN]):
+                config.delete(("models", slot, key))
         config.set(("models", slot, "provider"), PROVIDER_ID)
         config.set(("models", slot, "model"), target.model)
     for label, data in _later_layers(docs, env, []):
