@@ -411,3 +411,27 @@ def test_list_entry_gwconf_owns_is_followed_when_entries_shift(
     left = json.loads(path.read_text())["customModels"]
     assert left == ([USERS_ENTRY] if move == "insert-before" else []), result.output
     _no_gateway_left(path.read_text())
+
+
+@pytest.mark.parametrize("between", ["use-and-back", "nothing"])
+def test_kilo_writes_the_opencode_json_that_wins_and_gives_both_back(
+    gwconf, home, two_profiles, between
+) -> None:
+    """A legacy opencode.json beside kilo.jsonc wins in Kilo's merge: gwconf writes it; the user's
+    kilo.jsonc stays as it was, and restore gives opencode.json back with the user's edit."""
+    folder = home / ".config" / "kilo"
+    folder.mkdir(parents=True)
+    kilo_jsonc = '{\n  // mine\n  "theme": "kilo",\n}\n'
+    legacy = '{\n  "model": "kilo/kilo-auto/free",\n  "autoupdate": false\n}\n'
+    (folder / "kilo.jsonc").write_text(kilo_jsonc)
+    (folder / "opencode.json").write_text(legacy)
+    assert gwconf("apply", "kilo").exit_code == 0
+    assert (folder / "kilo.jsonc").read_text() == kilo_jsonc
+    edit = ('"autoupdate": false', '"autoupdate": true')
+    _user_edit(folder / "opencode.json", edit, None)
+    if between == "use-and-back":
+        assert gwconf("use", "second").exit_code == 0
+        assert gwconf("use", "first").exit_code == 0
+    assert gwconf("restore", "kilo").exit_code == 0
+    assert (folder / "opencode.json").read_text() == legacy.replace(*edit)
+    assert (folder / "kilo.jsonc").read_text() == kilo_jsonc

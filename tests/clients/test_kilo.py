@@ -73,14 +73,34 @@ def test_legacy_opencode_file_is_edited_when_it_is_the_only_one(gwconf, home: Pa
     assert json.loads((folder(home) / "opencode.json").read_text())["model"] == "gwconf/my-model"
 
 
-def test_opencode_file_merged_after_kilo_jsonc_is_reported(gwconf, home: Path, profile: str) -> None:
+def test_opencode_json_beside_kilo_jsonc_wins_so_gwconf_edits_it(gwconf, home: Path, profile: str) -> None:
+    """Kilo merges kilo.jsonc < opencode.json < opencode.jsonc (config.ts ``global``): a legacy
+    opencode.json beside kilo.jsonc overrides what gwconf would write to kilo.jsonc."""
+    folder(home).mkdir(parents=True)
+    kilo_jsonc = '{\n  // mine\n  "model": "anthropic/claude-sonnet-4-5",\n}\n'
+    legacy = '{\n  "model": "kilo/kilo-auto/free",\n  "theme": "kilo"\n}\n'
+    (folder(home) / "kilo.jsonc").write_text(kilo_jsonc)
+    (folder(home) / "opencode.json").write_text(legacy)
+    assert gwconf("apply", "kilo").exit_code == 0
+    assert (folder(home) / "kilo.jsonc").read_text() == kilo_jsonc
+    assert json.loads((folder(home) / "opencode.json").read_text())["model"] == "gwconf/my-model"
+    status = json.loads(gwconf("status", "kilo", "--json").stdout)["clients"][0]
+    assert (status["base_url"], status["provider"]) == ("https://gw.example.com/v1", "gwconf")
+    assert not [f for f in reading().findings if f.level == "error"]
+    assert "nothing to change" in gwconf("apply", "kilo").stdout
+    assert gwconf("restore", "kilo").exit_code == 0
+    assert (folder(home) / "opencode.json").read_text() == legacy
+    assert (folder(home) / "kilo.jsonc").read_text() == kilo_jsonc
+
+
+def test_opencode_file_added_after_apply_is_read_and_reported(gwconf, home: Path, profile: str) -> None:
     assert gwconf("apply", "kilo").exit_code == 0
     (folder(home) / "opencode.json").write_text('{"model": "kilo/kilo-auto/free"}')
     result = reading()
     assert result.provider == "kilo"
-    assert "~/.config/kilo/opencode.json sets model, which wins over ~/.config/kilo/kilo.jsonc" in messages(
-        result
-    )
+    assert '`model` is "kilo/kilo-auto/free"' in messages(result)
+    assert gwconf("apply", "kilo").exit_code == 0  # now written where it wins
+    assert reading().provider == "gwconf"
 
 
 def test_model_is_required(gwconf, home: Path) -> None:

@@ -2,14 +2,18 @@
 
 Docs: https://kilo.ai/docs/ai-providers/openai-compatible ; checked against @kilocode/cli 7.7.9
 (RUN) and kilo-vscode 7.0.25 (``packages/kilo-vscode/package.json``), and the
-Kilo-Org/kilocode source (global files merged ``config.json`` < ``kilo.json`` < ``kilo.jsonc`` <
-``opencode.json`` < ``opencode.jsonc``; ``KILO_CONFIG``, ``KILO_CONFIG_DIR``,
+Kilo-Org/kilocode source (``packages/opencode/src/config/config.ts`` ``global``: files merged
+``config.json`` < ``kilo.json`` < ``kilo.jsonc`` < ``opencode.json`` < ``opencode.jsonc``, later
+wins; ``KILO_CONFIG``, ``KILO_CONFIG_DIR``,
 ``KILO_CONFIG_CONTENT``, ``KILO_DISABLE_PROJECT_CONFIG``). Kilo is an opencode fork: the provider
 entry has opencode's shape and this module reuses ``gwconf.clients.opencode``. The folder is
 xdg-basedir's ``~/.config/kilo`` on every OS, Windows included; ``XDG_CONFIG_HOME`` moves it.
 
-gwconf edits the first of ``kilo.jsonc``, ``kilo.json``, ``opencode.jsonc``, ``opencode.json`` the
-user has (Kilo's own choice when it saves settings), else creates ``kilo.jsonc``. The Kilo Code
+gwconf edits the file that wins that merge among those the user has: the first of
+``opencode.jsonc``, ``opencode.json``, ``kilo.jsonc``, ``kilo.json``, else creates ``kilo.jsonc``.
+Kilo saves its own settings to the first of ``kilo.jsonc``, ``kilo.json``, ``opencode.jsonc``...
+(``globalConfigFile``), but a legacy ``opencode.json`` beside ``kilo.jsonc`` overrides whatever is
+written there: editing ``kilo.jsonc`` then changed nothing Kilo used (found in a real home). The Kilo Code
 extension takes the model of new sessions from the VS Code settings
 ``kilo-code.new.model.providerID`` / ``modelID`` (defaults ``kilo`` / Kilo's auto model), so those
 two are set too, in the user ``settings.json`` of every VS Code variant that has Kilo Code 7+
@@ -53,7 +57,7 @@ RESTAMPED: tuple[str, ...] = ()
 LAYOUT = opencode.Layout(
     app="kilo",
     global_names=("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
-    edit_order=("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
+    edit_order=("opencode.jsonc", "opencode.json", "kilo.jsonc", "kilo.json"),  # the winner first
     new_name="kilo.jsonc",
     project_names=("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc"),
     project_dirs=(".opencode", ".kilocode", ".kilo"),
