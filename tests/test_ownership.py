@@ -435,3 +435,27 @@ def test_kilo_writes_the_opencode_json_that_wins_and_gives_both_back(
     assert gwconf("restore", "kilo").exit_code == 0
     assert (folder / "opencode.json").read_text() == legacy.replace(*edit)
     assert (folder / "kilo.jsonc").read_text() == kilo_jsonc
+
+
+@pytest.mark.parametrize("between", ["reapply-model", "use-and-back", "nothing"])
+def test_gwconf_added_to_enabled_providers_comes_out_and_the_users_edit_stays(
+    gwconf, home, two_profiles, between
+) -> None:
+    """opencode loads only the providers enabled_providers lists: gwconf adds itself there, and
+    restore takes exactly that element out again."""
+    path = home / ".config" / "opencode" / "opencode.json"
+    path.parent.mkdir(parents=True)
+    original = '{\n  "enabled_providers": ["anthropic", "openai"],\n  "theme": "tokyonight"\n}\n'
+    path.write_text(original)
+    assert gwconf("apply", "opencode").exit_code == 0
+    assert json.loads(path.read_text())["enabled_providers"] == ["anthropic", "openai", "gwconf"]
+    edit = ('"theme": "tokyonight"', '"theme": "gruvbox"')
+    _user_edit(path, edit, None)
+    if between == "reapply-model":
+        assert gwconf("apply", "opencode", "--model", "model-b").exit_code == 0
+    elif between == "use-and-back":
+        assert gwconf("use", "second").exit_code == 0
+        assert gwconf("use", "first").exit_code == 0
+    assert json.loads(path.read_text())["enabled_providers"] == ["anthropic", "openai", "gwconf"]
+    assert gwconf("restore", "opencode").exit_code == 0
+    assert path.read_text() == original.replace(*edit)

@@ -137,3 +137,13 @@ def test_kilo_code_in_cursor_gets_its_settings_too(gwconf, home: Path, profile: 
     assert gwconf("apply", "kilo").exit_code == 0
     settings = home / ".config" / "Cursor" / "User" / "settings.json"
     assert '"kilo-code.new.model.providerID": "gwconf"' in settings.read_text()
+
+
+def test_kilos_default_agent_is_code_and_its_model_is_followed(gwconf, home: Path, profile: str) -> None:
+    """Kilo renamed build to code (config.ts default_agent: "Falls back to 'code'")."""
+    folder(home).mkdir(parents=True)
+    (folder(home) / "kilo.jsonc").write_text('{"agent": {"code": {"model": "kilo/kilo-auto/free"}}}\n')
+    assert gwconf("apply", "kilo").exit_code == 0
+    result = reading()
+    assert result.provider == "kilo" and not result.provider_is_gwconf
+    assert 'agent.code.model is "kilo/kilo-auto/free"' in messages(result)

@@ -145,3 +145,69 @@ def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profi
     assert entry["verdict"] == "ok" and entry["wire"] == "chat"
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {VALID_KEY}"
+
+
+def test_the_default_agents_own_model_wins_and_is_reported(gwconf, home: Path, profile: str) -> None:
+    """session prompt: ``input.model ?? agent.model ?? ...``: agent.build.model (build is the
+    default primary agent) overrides the top-level model gwconf sets."""
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text(
+        '{\n  "agent": {\n    "build": {"model": "anthropic/claude-opus-4-6"},\n'
+        '    "plan": {"model": "openai/gpt-5"}\n  }\n}\n'
+    )
+    applied = gwconf("apply", "opencode")
+    assert applied.exit_code == 0
+    assert (
+        'agent.build.model is "anthropic/claude-opus-4-6": opencode\'s default agent build keeps using it'
+        in (applied.stdout)
+    )
+    status = json.loads(gwconf("status", "opencode", "--json").stdout)["clients"][0]
+    assert (status["provider"], status["model"]) == ("anthropic", "claude-opus-4-6")
+    result = reading()
+    assert not result.provider_is_gwconf
+    text = messages(result)
+    assert 'agent.build.model is "anthropic/claude-opus-4-6" (~/.config/opencode/opencode.json)' in text
+    assert "plan (openai/gpt-5)" in text
+    fixes = [f.fix for f in result.findings if f.fix]
+    assert (
+        "remove agent.build.model from ~/.config/opencode/opencode.json (or set it to gwconf/<model>)"
+        in fixes
+    )
+    doctor = gwconf("doctor", "opencode")
+    assert "agent.build.model" in doctor.stdout and "provider ok" not in doctor.stdout
+
+
+def test_default_agent_names_the_agent_whose_model_counts(gwconf, home: Path, profile: str) -> None:
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text(
+        '{"default_agent": "mine", "agent": {"mine": {"model": "anthropic/claude-opus-4-6"}}}\n'
+    )
+    assert gwconf("apply", "opencode").exit_code == 0
+    assert reading().provider == "anthropic"
+
+
+def test_enabled_providers_gets_gwconf_and_restore_takes_it_out(gwconf, home: Path, profile: str) -> None:
+    """provider.ts isProviderAllowed: ``enabled_providers`` is a whitelist; without gwconf in it
+    the apply cannot work at all."""
+    folder(home).mkdir(parents=True)
+    original = '{\n  "enabled_providers": ["anthropic", "openai"],\n  "theme": "opencode"\n}\n'
+    (folder(home) / "opencode.json").write_text(original)
+    applied = gwconf("apply", "opencode")
+    assert applied.exit_code == 0 and 'added "gwconf" to enabled_providers' in applied.stdout
+    data = json.loads((folder(home) / "opencode.json").read_text())
+    assert data["enabled_providers"] == ["anthropic", "openai", "gwconf"]
+    assert reading().provider_is_gwconf and not [f for f in reading().findings if f.level == "error"]
+    assert "nothing to change" in gwconf("apply", "opencode").stdout
+    assert gwconf("restore", "opencode").exit_code == 0
+    assert (folder(home) / "opencode.json").read_text() == original
+
+
+def test_a_provider_filter_elsewhere_is_reported(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "opencode").exit_code == 0
+    (folder(home) / "config.json").write_text('{"disabled_providers": ["gwconf"]}')
+    result = reading()
+    assert not result.provider_is_gwconf
+    assert "disabled_providers (~/.config/opencode/config.json) lists gwconf" in messages(result)
+    (folder(home) / "config.json").unlink()
+    (folder(home) / "opencode.jsonc").write_text('{"enabled_providers": ["anthropic"]}')
+    assert "enabled_providers (~/.config/opencode/opencode.jsonc) does not list gwconf" in messages(reading())

@@ -67,6 +67,7 @@ LAYOUT = opencode.Layout(
     disable_project_env="KILO_DISABLE_PROJECT_CONFIG",
     schema="https://app.kilo.ai/config.json",
     cli="gwconf apply kilo",
+    default_agent="code",  # config.ts default_agent: "Falls back to 'code'" (Kilo's name for build)
 )
 
 PROVIDER_SETTING = "kilo-code.new.model.providerID"

@@ -12,7 +12,13 @@ gwconf owns ``provider.gwconf`` (``npm: "@ai-sdk/openai-compatible"``: the chat 
 ``openai`` provider speaks the Responses API), its ``options.baseURL``, ``options.apiKey`` (the
 key itself, so the file becomes 0600; opencode reads it before ``auth.json``), one ``models``
 entry, and the top-level ``model`` and ``small_model`` (opencode sends a title request with
-``small_model``; left at a vendor model it fails or goes elsewhere). It edits ``opencode.jsonc``
+``small_model``; left at a vendor model it fails or goes elsewhere). A whitelist
+``enabled_providers`` gets ``"gwconf"`` added (restore takes it out again): provider.ts
+``isProviderAllowed`` drops every provider it does not list, and ``disabled_providers`` every one it
+lists (reported, not edited). An agent's own ``agent.<name>.model`` wins over ``model`` (session
+prompt: ``input.model ?? agent.model ?? lastModel``); ``read`` follows the default agent's
+(``default_agent``, else ``build``; Kilo: ``code``) and reports it, apply names it, neither edits
+it: it is the user's choice for that agent. It edits ``opencode.jsonc``
 when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
 functions with its own ``Layout``. ``gwconf run opencode`` passes the provider entry ``render()``
 builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
@@ -102,6 +108,7 @@ class Layout:
     disable_project_env: str
     schema: str
     cli: str  # the apply command in fixes
+    default_agent: str = "build"  # the primary agent a session starts with when default_agent is unset
 
 
 OPENCODE = Layout(
@@ -195,6 +202,21 @@ def render_layout(docs: dict[str, Document], target: Target, layout: Layout, nam
         config.delete((*entry, "models", target.model, "limit"))
     config.set(("model",), f"{PROVIDER_ID}/{target.model}")
     config.set(("small_model",), f"{PROVIDER_ID}/{target.model}")
+    allowed = config.get(("enabled_providers",), None)
+    if isinstance(allowed, list) and PROVIDER_ID not in allowed:
+        # a whitelist without gwconf hides gwconf's entry altogether (restore takes it out again)
+        config.append(("enabled_providers",), PROVIDER_ID)
+        notes.append(
+            f'added "{PROVIDER_ID}" to enabled_providers: {name} loads only the providers listed there'
+        )
+    agent = config.get(("default_agent",), None)
+    agent = agent if isinstance(agent, str) and agent else layout.default_agent
+    own = config.get(("agent", agent, "model"), None)
+    if isinstance(own, str) and not own.startswith(f"{PROVIDER_ID}/"):
+        notes.append(
+            f'agent.{agent}.model is "{own}": {name}\'s default agent {agent} keeps using it; remove it from '
+            f"{config.source} (or set it to {PROVIDER_ID}/{target.model})"
+        )
     return notes
 
 
@@ -333,6 +355,42 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
         merged = merge(merged, data)
     folder = config_dir(env, layout)
     choice = merged.get("model")
+    source = "`model`"
+    agents = merge(as_dict(merged.get("agent")), as_dict(merged.get("mode")))  # mode: the old name
+    default_agent = merged.get("default_agent")
+    default_agent = (
+        default_agent if isinstance(default_agent, str) and default_agent else layout.default_agent
+    )
+    own = as_dict(agents.get(default_agent)).get("model")
+    if isinstance(own, str) and "/" in own and own != choice:
+        # session prompt: input.model ?? agent.model ?? the last or default model
+        where = _layer_setting(stack, ("agent", default_agent, "model")) or _layer_setting(
+            stack, ("mode", default_agent, "model")
+        )
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'agent.{default_agent}.model is "{own}" ({where}): {name}\'s default agent {default_agent} '
+                f"uses that model, not `model`.",
+                f"remove agent.{default_agent}.model from {where} (or set it to gwconf/<model>)",
+            )
+        )
+        choice, source = own, f"agent.{default_agent}.model"
+    others = sorted(
+        f"{agent} ({model})"
+        for agent, model in ((a, as_dict(v).get("model")) for a, v in agents.items() if a != default_agent)
+        if isinstance(model, str) and "/" in model and not model.startswith(f"{PROVIDER_ID}/")
+    )
+    if others:
+        findings.append(
+            Finding(
+                "warning",
+                "provider",
+                f"{len(others)} other agent(s) set a model of their own, not the gateway's: {', '.join(others)}.",
+                "remove agent.<name>.model where the gateway should answer",
+            )
+        )
     if not isinstance(choice, str) or "/" not in choice:
         reading.provider = "no model chosen"
         findings.append(
@@ -382,12 +440,12 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
                 f"export {item}=...  (or run: {layout.cli})" if not item.startswith("file ") else layout.cli,
             )
         )
-    if provider_id != PROVIDER_ID:
+    if provider_id != PROVIDER_ID and source == "`model`":  # an agent's model: reported above
         findings.append(
             Finding(
                 "error",
                 "provider",
-                f'`model` is "{choice}": {name} talks to the {provider_id} provider, not gwconf\'s entry.',
+                f'{source} is "{choice}": {name} talks to the {provider_id} provider, not gwconf\'s entry.',
                 layout.cli,
             )
         )
@@ -402,6 +460,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
                 layout.cli,
             )
         )
+    _provider_filters(reading, stack, merged, provider_id, name)
     small = merged.get("small_model")
     import json
 
@@ -441,6 +500,54 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
                 )
             )
     return reading
+
+
+def _layer_setting(stack: list[tuple[str, dict[str, Any]]], path: tuple[str, ...]) -> str | None:
+    """The label of the last layer (the one that wins) that sets ``path``."""
+    found = None
+    for label, data in stack:
+        node: Any = data
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            found = label
+    return found
+
+
+def _provider_filters(
+    reading: Reading,
+    stack: list[tuple[str, dict[str, Any]]],
+    merged: dict[str, Any],
+    provider_id: str,
+    name: str,
+) -> None:
+    """``enabled_providers`` (only those) and ``disabled_providers`` filter the providers opencode
+    loads (provider.ts ``isProviderAllowed``): the chosen one filtered out is not there at all."""
+    allowed = merged.get("enabled_providers")
+    if isinstance(allowed, list) and provider_id not in allowed:
+        where = _layer_setting(stack, ("enabled_providers",))
+        reading.provider_is_gwconf = False
+        reading.findings.append(
+            Finding(
+                "error",
+                "provider",
+                f"enabled_providers ({where}) does not list {provider_id}: {name} loads only the providers "
+                f"listed there, so {provider_id}'s entry is ignored.",
+                f'add "{provider_id}" to enabled_providers in {where}',
+            )
+        )
+    denied = merged.get("disabled_providers")
+    if isinstance(denied, list) and provider_id in denied:
+        where = _layer_setting(stack, ("disabled_providers",))
+        reading.provider_is_gwconf = False
+        reading.findings.append(
+            Finding(
+                "error",
+                "provider",
+                f"disabled_providers ({where}) lists {provider_id}: {name} does not load that provider.",
+                f'remove "{provider_id}" from disabled_providers in {where}',
+            )
+        )
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
