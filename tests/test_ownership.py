@@ -65,6 +65,13 @@ CASES = {
         ('"debug": false', '"debug": true'),
         None,
     ),
+    # scoped models win over defaultProvider/defaultModel: gwconf's goes first, and comes out again
+    "pi": (
+        ".pi/agent/settings.json",
+        '{\n  "enabledModels": ["anthropic/claude-sonnet-4-5", "openai/*"],\n  "theme": "dark"\n}\n',
+        ('"theme": "dark"', '"theme": "light"'),
+        None,
+    ),
     "opencode": (
         ".config/opencode/opencode.json",
         '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "tokyonight",\n  "autoupdate": false\n}\n',

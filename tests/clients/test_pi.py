@@ -111,3 +111,42 @@ def _profile():
     from gwconf.profiles import ProfileStore
 
     return ProfileStore(Env.current()).load("work")
+
+
+SCOPED = '{\n  "enabledModels": ["anthropic/claude-sonnet-4-5", "openai/*"],\n  "theme": "dark"\n}\n'
+
+
+def test_scoped_models_win_so_gwconfs_goes_first_and_restore_takes_it_out(
+    gwconf, home: Path, profile: str
+) -> None:
+    """model-resolver.ts findInitialModel: the first scoped model (enabledModels) is picked
+    before defaultProvider/defaultModel (found in a real user's settings.json)."""
+    agent(home).mkdir(parents=True)
+    (agent(home) / "settings.json").write_text(SCOPED)
+    assert gwconf("apply", "pi").exit_code == 0
+    settings = json.loads((agent(home) / "settings.json").read_text())
+    assert settings["enabledModels"] == ["gwconf/my-model", "anthropic/claude-sonnet-4-5", "openai/*"]
+    assert reading().findings == [] and reading().provider == "gwconf"
+    # another profile's model replaces gwconf's entry, never piles up
+    assert gwconf("apply", "pi", "--model", "other-model").exit_code == 0
+    settings = json.loads((agent(home) / "settings.json").read_text())
+    assert settings["enabledModels"] == ["gwconf/other-model", "anthropic/claude-sonnet-4-5", "openai/*"]
+    assert gwconf("restore", "pi").exit_code == 0
+    assert (agent(home) / "settings.json").read_text() == SCOPED
+
+
+def test_a_scoped_vendor_model_first_is_reported(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "pi").exit_code == 0
+    path = agent(home) / "settings.json"
+    data = json.loads(path.read_text())
+    data["enabledModels"] = ["anthropic/claude-sonnet-4-5"]
+    path.write_text(json.dumps(data))
+    result = reading()
+    assert (result.provider, result.model, result.provider_is_gwconf) == (
+        "anthropic",
+        "claude-sonnet-4-5",
+        False,
+    )
+    assert 'enabledModels (scoped models) starts with "anthropic/claude-sonnet-4-5"' in messages(result)
+    status = json.loads(gwconf("status", "pi", "--json").stdout)["clients"][0]
+    assert status["provider"] == "anthropic"

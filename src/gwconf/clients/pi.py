@@ -17,6 +17,12 @@ gwconf owns ``providers.gwconf`` in models.json (``baseUrl``, ``api: "openai-com
 ``apiKey``, ``compat.supportsDeveloperRole: false`` so the system prompt goes as ``system``, and
 one ``models`` entry), ``providers.gwconf-anthropic`` (``anthropic-messages``) only when the
 profile sets an Anthropic-style address, and ``defaultProvider``/``defaultModel`` in settings.json.
+A non-empty ``enabledModels`` (scoped models) wins over those two: ``findInitialModel`` in
+``packages/coding-agent/src/core/model-resolver.ts`` (badlogic/pi-mono) takes CLI args, then the
+first scoped model (``parsed.models ?? settingsManager.getEnabledModels()`` in main.ts), then the
+saved default. So gwconf puts ``gwconf/<model>`` first in a non-empty ``enabledModels`` (the user's
+patterns move one place down, in scope for Ctrl+P; element by element, so each keeps its spelling);
+restore gives the list back.
 The Responses wire pi also speaks is not offered: the gateway's spec serves chat completions.
 ``gwconf run pi`` starts pi with ``--provider gwconf --model <m>`` on a temporary copy of the
 agent folder (``PI_CODING_AGENT_DIR``) whose two files ``render()`` edited.
@@ -145,9 +151,40 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         models.delete(("providers", ANTHROPIC_ID))
     settings.set(("defaultProvider",), PROVIDER_ID)
     settings.set(("defaultModel",), model)
+    scoped = settings.get(("enabledModels",), None)
+    ours = f"{PROVIDER_ID}/{model}"
+    if isinstance(scoped, list) and scoped and scoped[0] != ours:
+        # findInitialModel: the first scoped model wins over defaultProvider/defaultModel. gwconf's goes
+        # first (one an earlier profile put there is replaced); the user's stay in scope for Ctrl+P
+        rest = [m for m in scoped if not (isinstance(m, str) and m.lower() == ours.lower())]
+        if rest and _ours_before(rest[0]):
+            rest = rest[1:]
+        _set_elements(settings, ("enabledModels",), scoped, [ours, *rest])
     if anthropic:
         return [f"also added provider {ANTHROPIC_ID} (Anthropic Messages); pick it in pi with /model"]
     return []
+
+
+def _set_elements(doc: Document, path: tuple[str, ...], old: list[Any], new: list[Any]) -> None:
+    """``new`` into the list at ``path`` element by element, not as one new list: each of the user's
+    entries keeps its place in the text (an inline list stays inline) and is gwconf's own managed
+    key, so restore puts each back as the user wrote it and leaves their later edits alone."""
+    for index, value in enumerate(new):
+        if index >= len(old):
+            doc.append(path, value)
+        elif old[index] != value:
+            doc.set((*path, index), value)
+    for index in range(len(old) - 1, len(new) - 1, -1):
+        doc.delete((*path, index))
+
+
+def _ours_before(pattern: Any) -> bool:
+    """An entry gwconf put first for another model: ``gwconf/<model>``, no glob."""
+    return (
+        isinstance(pattern, str)
+        and pattern.startswith(f"{PROVIDER_ID}/")
+        and not any(c in pattern for c in "*?[")
+    )
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
@@ -184,7 +221,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     project_doc = load_other(project, "json", env, findings) if project != folder / "settings.json" else None
     project_data = project_doc.data() if project_doc is not None else None
     if isinstance(project_data, dict):
-        overrides = [k for k in ("defaultProvider", "defaultModel") if k in project_data]
+        overrides = [k for k in ("defaultProvider", "defaultModel", "enabledModels") if k in project_data]
         if overrides:
             findings.append(
                 Finding(
@@ -199,6 +236,25 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     provider, model = merged.get("defaultProvider"), merged.get("defaultModel")
     reading.provider = provider if isinstance(provider, str) else None
     reading.model = model if isinstance(model, str) else None
+    field = "defaultProvider"
+    scoped = merged.get("enabledModels")
+    first = scoped[0] if isinstance(scoped, list) and scoped else None
+    if isinstance(first, str) and first.lower() != f"{reading.provider}/{reading.model}".lower():
+        # model-resolver.ts findInitialModel: 2. the first scoped model, before 3. the saved default
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'settings.json enabledModels (scoped models) starts with "{first}": pi starts with the first '
+                "model it matches, not defaultProvider/defaultModel.",
+                CLI,
+            )
+        )
+        if "/" not in first or any(c in first for c in "*?["):
+            reading.provider, reading.model = f"the first match of {first!r}", None
+            return reading
+        reading.provider, reading.model = first.split("/", 1)
+        field = "enabledModels[0]"
     if not reading.provider or not reading.model:
         findings.append(
             Finding(
@@ -216,7 +272,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             Finding(
                 "error",
                 "provider",
-                f'defaultProvider is "{reading.provider}", a built-in vendor provider, not gwconf\'s entry.',
+                f'{field} is "{reading.provider}", a built-in vendor provider, not gwconf\'s entry.',
                 CLI,
             )
         )
