@@ -150,3 +150,44 @@ def test_a_scoped_vendor_model_first_is_reported(gwconf, home: Path, profile: st
     assert 'enabledModels (scoped models) starts with "anthropic/claude-sonnet-4-5"' in messages(result)
     status = json.loads(gwconf("status", "pi", "--json").stdout)["clients"][0]
     assert status["provider"] == "anthropic"
+
+
+BLOCK = (
+    '{\n  // mine\n  "providers": {\n    /* local models\n       for the train */\n'
+    '    "ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions", "apiKey": "x",\n'
+    '               "models": [{"id": "llama3/*"}]}\n  }\n}\n'
+)
+
+
+def test_a_block_comment_in_models_json_is_refused_with_its_line(gwconf, home: Path, profile: str) -> None:
+    """pi strips only // comments and trailing commas before JSON.parse: a /* */ comment makes
+    the whole file unreadable to pi, so gwconf must not write its provider there and call it ok."""
+    agent(home).mkdir(parents=True)
+    (agent(home) / "models.json").write_text(BLOCK)
+    result = gwconf("apply", "pi")
+    assert result.exit_code == 1
+    out = result.stdout + result.stderr
+    assert "~/.pi/agent/models.json:4:5" in out and "/* */ comment" in out
+    assert "Remove the /* */ comment" in out
+    assert (agent(home) / "models.json").read_text() == BLOCK
+    assert not (agent(home) / "settings.json").exists()
+
+
+def test_a_block_comment_added_later_is_reported_not_healthy(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "pi").exit_code == 0
+    path = agent(home) / "models.json"
+    path.write_text(path.read_text().replace("{", "{ /* note */", 1))
+    result = reading()
+    assert not result.provider_is_gwconf
+    assert "models.json:1:3: a /* */ comment: pi strips only // comments" in messages(result)
+    doctor = gwconf("doctor", "pi")
+    assert "/* */ comment" in doctor.stdout and "provider ok" not in doctor.stdout
+
+
+def test_slash_star_inside_a_string_or_line_comment_is_fine(gwconf, home: Path, profile: str) -> None:
+    agent(home).mkdir(parents=True)
+    (agent(home) / "models.json").write_text(
+        '{\n  // a /* inside a line comment\n  "providers": {"x": {"baseUrl": "http://h/*", "modelOverrides": {}}}\n}\n'
+    )
+    assert gwconf("apply", "pi").exit_code == 0
+    assert reading().findings == []

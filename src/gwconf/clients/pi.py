@@ -6,7 +6,10 @@ Docs: docs/models.md and docs/settings.md in the npm package
 ``dist/``: ``config.js`` builds the folder as ``$PI_CODING_AGENT_DIR`` (``~`` expanded), else
 ``join(homedir(), ".pi", "agent")``, the same on every OS (``%USERPROFILE%\\.pi\\agent``);
 ``model-registry.js`` reads models.json after stripping ``//`` comments and trailing commas (no
-``/* */``) and takes a provider's key from ``auth.json`` before models.json's ``apiKey``;
+``/* */``: older ``model-registry.ts`` in badlogic/pi-mono calls plain ``JSON.parse`` and on a
+SyntaxError keeps no custom model at all, "Failed to parse models.json"; so gwconf refuses to edit
+a models.json with a ``/* */`` comment, naming its line, and status/doctor report it) and takes a
+provider's key from ``auth.json`` before models.json's ``apiKey``;
 ``resolve-config-value.js`` runs an ``apiKey`` starting with ``!`` as a shell command and reads any
 other as the name of an environment variable first, as a literal only when no such variable is
 set; ``settings-manager.js`` merges ``<cwd>/.pi/settings.json`` over the global file (strict
@@ -54,6 +57,7 @@ from gwconf.clients._base import (
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, require_model
+from gwconf.errors import ParseError
 from gwconf.formats import Document, lazy
 from gwconf.limits import known_limits
 from gwconf.paths import Env
@@ -140,9 +144,30 @@ def _provider(doc: Document, provider: str, base: str, api: str, target: Target,
     doc.set((*entry, "models"), [{"id": model, "name": model, **limits}])
 
 
+def _block_comment(doc: Document) -> tuple[int, int] | None:
+    """Where models.json has a ``/* */`` comment, which pi cannot read (None: it has none). Asked
+    before any edit, so ``dump()`` is the file's text; a missing file loads no editor for it."""
+    text = doc.dump()
+    if "/*" not in text:
+        return None
+    from gwconf.formats.json import block_comment_at
+
+    return block_comment_at(text)
+
+
+BLOCK_COMMENT = (
+    "a /* */ comment: pi strips only // comments and trailing commas before JSON.parse, so it cannot "
+    "read this file and drops every provider in it"
+)
+BLOCK_FIX = "Remove the /* */ comment (or turn it into // lines), then run gwconf again."
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     model = require_model(target, NAME, "settings.json defaultModel")
     models, settings = docs["models"], docs["settings"]
+    at = _block_comment(models)
+    if at is not None:  # gwconf's entry would be written to a file pi cannot read
+        raise ParseError(models.source, BLOCK_COMMENT, *at, hint=BLOCK_FIX)
     _provider(models, PROVIDER_ID, target.base_url, "openai-completions", target, model)
     anthropic = getattr(target, "anthropic_base", None)
     if anthropic:
@@ -212,6 +237,23 @@ def resolve(value: Any, env: Env) -> tuple[str | None, str | None]:
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
+    reading = _read(docs, env)
+    at = _block_comment(docs["models"])
+    if at is not None:
+        reading.provider_is_gwconf = False
+        reading.findings.insert(
+            0,
+            Finding(
+                "error",
+                "provider",
+                f"{shown(agent_dir(env) / 'models.json', env)}:{at[0]}:{at[1]}: {BLOCK_COMMENT}.",
+                BLOCK_FIX,
+            ),
+        )
+    return reading
+
+
+def _read(docs: dict[str, Document], env: Env) -> Reading:
     reading = Reading(wire=WIRE)
     findings = reading.findings
     folder = agent_dir(env)

@@ -251,6 +251,17 @@ def _find_masks(text: str) -> Iterator[tuple[int, int]]:
         done = pos
 
 
+def block_comment_at(text: str) -> tuple[int, int] | None:
+    """Line and column of the first ``/* */`` comment outside strings, else None: for a client
+    that reads JSON with only ``//`` comments (and trailing commas) stripped, as pi does."""
+    if "/*" not in text:
+        return None
+    for start, _ in _find_masks(text):
+        if text.startswith("/*", start):
+            return line_col(text, start)
+    return None
+
+
 _Spans = tuple["array.array[int]", "array.array[int]"]  # (starts, ends) of disjoint spans, in order
 
 
