@@ -83,17 +83,19 @@ def verify_client(
     check.key = reading.api_key
     check.findings = [f for f in reading.findings if f.level == "error"]
     if not reading.base_url:
+        # the client's own remedy when it names one (OpenClaw: an agent's own vendor model, which
+        # apply does not edit); else apply, which writes the address
+        remedy = _remedy(reading, ("base", "provider"))
         check.error = ClientError(
-            f"{client.name} has no base address in its files.", f"gwconf apply {client.id}"
+            f"{client.name} has no base address in its files.", remedy or f"gwconf apply {client.id}"
         )
         return check
     if not reading.api_key:
         # the client's own remedy when it names one (Zed: a key only in the environment or the
         # keychain, which apply never writes); else apply, which writes the key where it is read
-        remedy = next((f.fix for f in reading.findings if f.area == "key" and f.fix), None)
         check.error = ClientError(
             f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
-            remedy or f"gwconf apply {client.id}",
+            _remedy(reading, ("key",), errors_only=False) or f"gwconf apply {client.id}",
         )
         return check
     chosen = model or reading.model
@@ -163,3 +165,15 @@ def verify_profile(profile: Profile, env: Env, *, model: str | None = None, time
     except GwconfError as exc:
         check.error = exc
     return check
+
+
+def _remedy(reading: Any, areas: tuple[str, ...], *, errors_only: bool = True) -> str | None:
+    """The fix of the reading's first finding in ``areas`` that names one (errors only, unless told)."""
+    return next(
+        (
+            f.fix
+            for f in reading.findings
+            if f.area in areas and f.fix and (f.level == "error" or not errors_only)
+        ),
+        None,
+    )

@@ -92,3 +92,57 @@ def test_a_lan_gateway_gets_allow_private_network(gwconf, home: Path) -> None:
     assert gwconf("apply", "openclaw").exit_code == 0
     data = formats.load("json5", config(home).read_text(), "c").data()
     assert data["models"]["providers"]["gwconf"]["request"] == {"allowPrivateNetwork": True}
+
+
+REPRO = (
+    '{ "agents": { "defaults": { "model": { "primary": "anthropic/claude-sonnet-4-5" } }, "list": [ '
+    '{ "id": "main", "default": true, "model": "anthropic/claude-opus-4-6" } ] } }\n'
+)
+
+
+def test_the_default_agents_own_model_wins_and_doctor_names_it(gwconf, home: Path, profile: str) -> None:
+    """agents.list[].model overrides agents.defaults.model (docs; agent-scope.ts
+    resolveAgentEffectiveModelPrimary): the default agent still talks to Anthropic."""
+    config(home).parent.mkdir(parents=True)
+    config(home).write_text(REPRO)
+    applied = gwconf("apply", "openclaw")
+    assert applied.exit_code == 0
+    assert 'agents.list[0].model is "anthropic/claude-opus-4-6": the default agent "main" keeps using' in (
+        applied.stdout
+    )
+    data = formats.load("json5", config(home).read_text(), "c").data()
+    assert data["agents"]["list"][0]["model"] == "anthropic/claude-opus-4-6"  # the user's, not edited
+    status = json.loads(gwconf("status", "openclaw", "--json").stdout)["clients"][0]
+    assert (status["provider"], status["model"]) == ("anthropic", "claude-opus-4-6")
+    result = reading()
+    assert not result.provider_is_gwconf
+    [override] = [f for f in result.findings if "uses its own model" in f.message]
+    assert override.level == "error" and 'default agent "main" uses its own model' in override.message
+    assert override.fix == (
+        'remove "model" from agent "main" (agents.list[0].model) in ~/.openclaw/openclaw.json, '
+        "or set it to gwconf/<model>"
+    )
+    doctor = gwconf("doctor", "openclaw")
+    assert "agents.list[0].model" in doctor.stdout and "provider ok" not in doctor.stdout
+    verified = gwconf("verify", "openclaw")
+    assert "has no base address" in verified.output and 'remove "model" from agent "main"' in verified.output
+
+
+@pytest.mark.parametrize(
+    ("agents", "expected"),
+    [
+        (
+            '[{ id: "a", model: "openai/gpt-5" }, { id: "main", model: { primary: "anthropic/x" } }]',
+            "anthropic",
+        ),
+        ('[{ id: "a", model: "openai/gpt-5" }, { id: "b" }]', "openai"),
+        ('[{ id: "a" }, { id: "b", default: true, model: "gwconf/my-model" }]', "gwconf"),
+        ('[{ id: "main" }, { id: "b", model: "openai/gpt-5" }]', "gwconf"),
+    ],
+)
+def test_which_agent_is_the_default(gwconf, home: Path, profile: str, agents: str, expected: str) -> None:
+    """resolveDefaultAgentId: default: true, else id main, else the first entry."""
+    config(home).parent.mkdir(parents=True)
+    config(home).write_text(f"{{ agents: {{ list: {agents} }} }}\n")
+    assert gwconf("apply", "openclaw").exit_code == 0
+    assert reading().provider == expected

@@ -18,6 +18,13 @@ OpenClaw copies custom providers into each agent's ``<state>/agents/<id>/agent/m
 in the default ``models.mode: "merge"``, a non-empty ``baseUrl`` or ``apiKey`` already in that
 copy wins over openclaw.json (docs/concepts/models.md, "Merge mode precedence"). gwconf does not
 edit the copy, which OpenClaw regenerates; ``read`` follows it and doctor names a stale one.
+An agent's own ``agents.list[].model`` (a string or ``{primary}``) overrides
+``agents.defaults.model`` (docs: "Per-agent defaults can override agents.defaults.model via
+agents.list[].model"; ``src/agents/agent-scope.ts`` ``resolveAgentEffectiveModelPrimary``). The
+default agent is the first entry with ``default: true``, else the one with id ``main``, else the
+first (``resolveDefaultAgentId``). ``read`` follows the default agent's model, and status, doctor
+and verify with it; doctor names the override and its remedy, apply names it too. gwconf does not
+edit ``agents.list``: each agent's model is the user's choice for that agent.
 ``gwconf run openclaw`` points ``OPENCLAW_CONFIG_PATH`` at a rendered temporary copy.
 The model entry's ``contextWindow`` and ``maxTokens``: the model's limits (limits.py), else gwconf's
 stated defaults (128000 and 8192), named in apply's output.
@@ -137,6 +144,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             }
         ],
     )
+    override = agent_override(config)
+    if override is not None and not override[2].startswith(f"{PROVIDER_ID}/"):
+        where, agent, own = override
+        notes.append(
+            f'{where} is "{own}": the default agent "{agent}" keeps using that model; remove its "model" '
+            f"(or set it to {PROVIDER_ID}/{model}) for the gateway to answer"
+        )
     if _private_lan(target.base_url):
         config.set((*entry, "request", "allowPrivateNetwork"), True)
     else:
@@ -201,6 +215,40 @@ def primary(config: Document) -> str | None:
     return model if isinstance(model, str) else None
 
 
+def _model_primary(raw: Any) -> str | None:
+    """agent-scope.ts resolveModelPrimary: a string, or the ``primary`` of an object; trimmed."""
+    if isinstance(raw, dict):
+        raw = raw.get("primary")
+    return (raw.strip() or None) if isinstance(raw, str) else None
+
+
+def default_agent(config: Document) -> tuple[int, dict[str, Any]] | None:
+    """agent-scope.ts resolveDefaultAgentId: the first ``agents.list`` entry with ``default: true``,
+    else the one with id ``main``, else the first; None without a list (the built-in ``main``)."""
+    listed = config.get(("agents", "list"), None)
+    entries = (
+        [(i, e) for i, e in enumerate(listed) if isinstance(e, dict)] if isinstance(listed, list) else []
+    )
+    if not entries:
+        return None
+    marked = next(((i, e) for i, e in entries if e.get("default")), None)
+    main = next(((i, e) for i, e in entries if str(e.get("id") or "").strip().lower() == "main"), None)
+    return marked or main or entries[0]
+
+
+def agent_override(config: Document) -> tuple[str, str, str] | None:
+    """(``agents.list[i].model``, the agent's id, its model) when the default agent names a model of its
+    own other than ``agents.defaults.model``: resolveAgentEffectiveModelPrimary takes it first."""
+    found = default_agent(config)
+    if found is None:
+        return None
+    index, entry = found
+    own = _model_primary(entry.get("model"))
+    if own is None or own == primary(config):
+        return None
+    return f"agents.list[{index}].model", str(entry.get("id") or "main"), own
+
+
 def agent_copies(env: Env) -> list[Path]:
     """``<state>/agents/<id>/agent/models.json``: OpenClaw's own copies of the custom providers."""
     root = state_dir(env) / "agents"
@@ -212,6 +260,22 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading = Reading(wire=WIRE)
     findings = reading.findings
     choice = primary(config)
+    source = "agents.defaults.model.primary"
+    override = agent_override(config)
+    if override is not None:
+        where, agent, choice = override
+        findings.append(
+            Finding(
+                "error",
+                "provider",
+                f'{where} is "{choice}": the default agent "{agent}" uses its own model, which overrides '
+                "agents.defaults.model (gwconf's).",
+                f'remove "model" from agent "{agent}" ({where}) in {shown(config_path(env), env)}, or set it '
+                "to gwconf/<model>",
+            )
+        )
+        source = where
+    _other_agents(config, findings)
     if not choice or "/" not in choice:
         reading.provider = "no model chosen"
         findings.append(
@@ -232,9 +296,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             Finding(
                 "error",
                 "provider",
-                f'agents.defaults.model.primary is "{choice}": OpenClaw uses its built-in {provider} provider, '
-                "not gwconf's entry.",
-                CLI,
+                f'{source} is "{choice}": OpenClaw uses its built-in {provider} provider, not gwconf\'s entry.',
+                CLI if override is None else None,
             )
         )
         return reading
@@ -278,6 +341,29 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if config.get(("models", "mode"), "merge") != "replace":
         _follow_copies(reading, env, provider, where)
     return reading
+
+
+def _other_agents(config: Document, findings: list[Finding]) -> None:
+    """Other agents that name a vendor's model of their own: they do not use the gateway."""
+    found = default_agent(config)
+    listed = config.get(("agents", "list"), None)
+    others = [
+        f"{e.get('id')} ({model})"
+        for i, e in enumerate(listed if isinstance(listed, list) else [])
+        if isinstance(e, dict) and (found is None or i != found[0])
+        for model in [_model_primary(e.get("model"))]
+        if model and not model.startswith(f"{PROVIDER_ID}/")
+    ]
+    if others:
+        findings.append(
+            Finding(
+                "warning",
+                "provider",
+                f"{len(others)} other agent(s) in agents.list use a model of their own, not the gateway's: "
+                f"{', '.join(others)}.",
+                "remove `model` from those entries of agents.list where the gateway should answer",
+            )
+        )
 
 
 def _follow_copies(reading: Reading, env: Env, provider: str, where: str) -> None:
