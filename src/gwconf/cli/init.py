@@ -71,6 +71,9 @@ def command(
     # 2. check both with the model list; only what it proves stops here (models.setup_step)
     listed = models.fetch(profile, env, timeout=timeout, key=resolved)
     step = models.setup_step(listed, profile.model)
+    if step == "stop" and ask and listed.verdict == "key_rejected" and listed.status is not None:
+        profile.model = _model_to_try(listed) or None  # a key may chat, not list: a model decides
+        step = models.setup_step(listed, profile.model)
     if step == "try_key":
         step = _try_key(profile, listed, resolved, timeout)
         if step == "stop":
@@ -162,6 +165,18 @@ def _try_key(profile: Any, listed: Any, key: str, timeout: float) -> str:
     render_probe(probe, f"profile {profile.name} ({profile.key_source})")
     _output.err("Nothing was saved.")
     return "stop"
+
+
+def _model_to_try(listed: Any) -> str:
+    """On a terminal, after the list refused the key: the model to try a chat request with
+    (empty: stop, as without a terminal)."""
+    import click
+
+    _output.err(f"The gateway's model list refused the key ({_list_failure(listed)}).")
+    _output.err(
+        "Some gateways list models only for some keys: a chat request with a model can still take it."
+    )
+    return str(click.prompt("Model to try (Enter to stop)", default="", show_default=False)).strip()
 
 
 def _list_failure(listed: Any) -> str:
