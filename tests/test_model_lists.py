@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.gateway_server import VALID_KEY, Answer, GatewayServer
+from tests.terminal import run_on_a_terminal
 
 NGINX_502 = (
     b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
@@ -294,10 +295,6 @@ def test_init_on_a_terminal_asks_for_a_model_when_the_list_refuses_the_key(home:
     """On a terminal the model is asked after the list, so a list closed to the key stopped the
     guided run although the key may chat: now it asks for a model to try, and chat decides."""
     import os
-    import pty
-    import select
-    import sys
-    import time
 
     listing = _json(401, {"error": {"message": "Authentication Error", "type": "auth_error", "code": "401"}})
     with ListGateway(listing) as server:
@@ -307,28 +304,9 @@ def test_init_on_a_terminal_asks_for_a_model_when_the_list_refuses_the_key(home:
             ("Model to try", "my-model"),
             ("Name for this profile", "work"),
         ]
-        pid, fd = pty.fork()
-        if pid == 0:  # pragma: no cover - the child
-            os.execve(
-                sys.executable, [sys.executable, "-m", "gwconf", "init", "--no-apply"], dict(os.environ)
-            )
-        seen = b""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            if answers and answers[0][0].encode() in seen.rsplit(b"\n", 1)[-1]:
-                os.write(fd, answers.pop(0)[1].encode() + b"\r")
-        _, status = os.waitpid(pid, 0)
+        code, text = run_on_a_terminal(["init", "--no-apply"], answers, dict(os.environ))
         asked_chat = bool(server.requests_to("/v1/chat/completions"))
-    text = seen.decode(errors="replace").replace("\r\n", "\n")
-    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert code == 0, text
     assert answers == [] and asked_chat, text
     assert "model list refused the key" in text and "Saved profile 'work'" in text
     assert [p["model"] for p in _saved_in(home)] == ["my-model"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.gateway_server import VALID_KEY
+from tests.terminal import run_on_a_terminal
 
 
 @pytest.fixture
@@ -563,10 +564,6 @@ def test_key_keyring_reads_the_keychain_only_when_used(gwconf, home, tmp_path, g
 def test_init_on_a_terminal_asks_offers_the_models_and_applies_on_yes(home, gateway, bare_path) -> None:
     """The guided run as a user types it, on a real pseudo-terminal."""
     import os
-    import pty
-    import select
-    import sys
-    import time
 
     (home / ".codex").mkdir()
     answers = [
@@ -576,26 +573,8 @@ def test_init_on_a_terminal_asks_offers_the_models_and_applies_on_yes(home, gate
         ("Name for this profile", "work"),
         ("Apply profile", "y"),
     ]
-    env = {**os.environ, "COLUMNS": "100"}
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.execve(sys.executable, [sys.executable, "-m", "gwconf", "init"], env)
-    seen = b""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if select.select([fd], [], [], 0.1)[0]:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-        if answers and answers[0][0].encode() in seen.rsplit(b"\n", 1)[-1]:
-            os.write(fd, answers.pop(0)[1].encode() + b"\r")
-    _, status = os.waitpid(pid, 0)
-    text = seen.decode(errors="replace").replace("\r\n", "\n")
-    assert os.waitstatus_to_exitcode(status) == 0, text
+    code, text = run_on_a_terminal(["init"], answers, {**os.environ, "COLUMNS": "100"})
+    assert code == 0, text
     assert answers == [] and VALID_KEY not in text  # every question asked; the key never echoed
     assert "   1. my-model" in text and "Saved profile 'work' (active)" in text
     assert "codex          ok" in text and "Restart:" in text
