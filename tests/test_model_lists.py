@@ -110,13 +110,49 @@ def test_init_saves_when_the_list_hangs(gwconf, home: Path, gateway: GatewayServ
     assert [p["name"] for p in _saved(gwconf)] == ["t"]
 
 
-def test_init_without_a_model_and_an_unreadable_list_saves_and_asks_for_one(gwconf, home: Path) -> None:
+def test_init_without_a_model_and_an_unreadable_list_saves_nothing(gwconf, home: Path) -> None:
+    """Nothing checked the key or the address (found by the newcomer sweep: such a gateway was
+    saved, and init exited 0): without a model to try, nothing is saved."""
     with ListGateway(Answer(502, NGINX_502, "text/html")) as server:
         result = _init(gwconf, server.base_url)
-    assert result.exit_code == 0, result  # as for a gateway that does not list its models (404)
-    assert "could not read the gateway's model list" in result.stderr
-    assert "No model chosen: add one with gwconf profile set NAME --model MODEL" in result.stdout
-    assert [(p["name"], p["model"]) for p in _saved(gwconf)] == [("t", None)]
+    assert result.exit_code == 4, result
+    assert "Nothing was saved." in result.stderr and "give the model: --model MODEL" in result.stderr
+    assert _saved(gwconf) == []
+
+
+def test_init_saves_and_applies_nothing_its_check_shows_broken(
+    gwconf, home: Path, gateway: GatewayServer
+) -> None:
+    """The newcomer sweep: a console page for an address, a closed port and a model the gateway
+    does not serve were each saved and applied to every client found."""
+    aider = home / ".aider.conf.yml"
+    aider.write_text("dark-mode: true\n")
+    with ListGateway(Answer(200, b"<!DOCTYPE html><html><body>console</body></html>", "text/html")) as server:
+        server.answer = lambda request: Answer(200, b"<!DOCTYPE html><html>console</html>", "text/html")
+        console = _init(gwconf, server.url + "/console/token", "--model", "my-model")
+    closed = _init(gwconf, "http://127.0.0.1:9/v1", "--model", "my-model")
+    gateway.models = {"my-model"}
+    typo = gwconf(
+        "init", "--yes", "--name", "t", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-modle",
+        "--timeout", "2", input=VALID_KEY + "\n",
+    )  # fmt: skip
+    for result, code in ((console, 4), (closed, 4), (typo, 4)):
+        assert result.exit_code == code and "Nothing was saved." in result.stderr, result
+    assert "does not list 'my-modle', and a chat request with it failed" in typo.stderr
+    assert _saved(gwconf) == [] and aider.read_text() == "dark-mode: true\n"
+
+
+def test_init_without_a_model_applies_nothing(gwconf, home: Path, gateway: GatewayServer) -> None:
+    gateway.models = {"a", "b"}
+    aider = home / ".aider.conf.yml"
+    aider.write_text("dark-mode: true\n")
+    result = gwconf(
+        "init", "--yes", "--name", "t", "--base-url", gateway.base_url, "--key-stdin", "--timeout", "2",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    assert "No model chosen: add one with gwconf profile set t --model MODEL" in result.stdout
+    assert aider.read_text() == "dark-mode: true\n"
 
 
 def test_init_keeps_the_key_verdict_when_chat_rejects_the_key_too(gwconf, home: Path) -> None:

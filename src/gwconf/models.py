@@ -94,23 +94,23 @@ class ModelList:
 
 
 def setup_step(listed: ModelList, model: str | None) -> str:
-    """What a new profile's setup (init) does after asking for the list; the list is a check, not
-    the gateway's core (the spec does not define it), so only what it proves stops the setup:
+    """What a new profile's setup (init) does after asking for the list. The list is a check, not
+    the gateway's core (the spec does not define it), but nothing is saved or applied before one
+    request has shown the key and the address work:
 
-    - ``"save"``: it answered, does not list (404/405), or failed in any other way (5xx, 403, a
-      hang, a list too large or of another shape): save, and the real request decides;
-    - ``"try_key"``: it rejected the key (401) and there is a model: some gateways close their list
-      to a key that may chat (a 401 there proves nothing), so a chat request with the model decides;
-    - ``"stop"``: nothing to save: the key or the address could not even be tried (a key no header
-      can carry, a vendor's address), or the list rejected the key and no model can try it.
+    - ``"save"``: the list answered with the key (the key and the address work);
+    - ``"try_chat"``: anything else, and there is a model: a chat request with it decides (some
+      gateways close their list to a key that may chat, or do not list at all);
+    - ``"need_model"``: the same, without a model to try (init asks for one on a terminal; without
+      one, a gateway that does not list is saved unchecked, anything else stops);
+    - ``"stop"``: nothing to save: the key could not be sent (a key no header can carry, a vendor's
+      address), or nothing answers at the address at all.
     """
-    if listed.verdict in ("ok", "not_listed"):
+    if listed.verdict == "ok":
         return "save"
-    if listed.status is None and listed.verdict in ("key_rejected", "base_wrong"):
-        return "stop"  # nothing was sent, or nothing could be
-    if listed.verdict == "key_rejected":
-        return "try_key" if model else "stop"
-    return "save"
+    if listed.status is None and listed.verdict in ("key_rejected", "base_wrong", "unreachable"):
+        return "stop"  # nothing was sent, or nothing answers there
+    return "try_chat" if model else "need_model"
 
 
 def models_url(base_url: str) -> str:

@@ -68,25 +68,31 @@ def command(
         env, profile_name, base_url, key_stdin, key_env, key_cmd, model, sources
     )
 
-    # 2. check both with the model list; only what it proves stops here (models.setup_step)
+    # 2. check both: the model list, else one chat request; nothing is saved unchecked (models.setup_step)
     listed = models.fetch(profile, env, timeout=timeout, key=resolved)
     step = models.setup_step(listed, profile.model)
-    if step == "stop" and ask and listed.verdict == "key_rejected" and listed.status is not None:
-        profile.model = _model_to_try(listed) or None  # a key may chat, not list: a model decides
+    if step == "need_model" and ask:
+        profile.model = _model_to_try(listed) or None
         step = models.setup_step(listed, profile.model)
-    if step == "try_key":
-        step = _try_key(profile, listed, resolved, timeout)
-        if step == "stop":
-            return listed.exit_code
-    if step == "stop":
+    if step == "need_model" and listed.verdict == "not_listed":
+        step = "save"  # nothing to try it with: saved, and said so (_verify_profile)
+    if step == "try_chat":
+        stopped = _try_chat(profile, listed, resolved, timeout)
+        if stopped is not None:
+            return stopped
+    elif step != "save":
         from gwconf.cli.models import render
 
         render(listed, None)
         _output.err("Nothing was saved.")
-        if listed.verdict == "key_rejected" and listed.status is not None:
-            _output.err("If the key may chat but not list the models, give the model to try: --model MODEL")
+        if listed.status is not None:
+            _output.err("To check the gateway with a chat request instead, give the model: --model MODEL")
         return listed.exit_code
     _settle_model(profile, env, listed, ask)
+    if listed.ok and profile.model and profile.model not in listed.ids:  # not listed: may still chat
+        stopped = _try_chat(profile, listed, resolved, timeout)
+        if stopped is not None:
+            return stopped
 
     # 3. the profile
     _save_profile(ProfileStore(env), profile, env, listed, ask=ask, named=bool(profile_name), force=force)
@@ -151,31 +157,43 @@ def _gateway_and_key(
     return profile, resolved
 
 
-def _try_key(profile: Any, listed: Any, key: str, timeout: float) -> str:
-    """The list rejected the key: a chat request with the model decides. Rejected there too: the
-    key verdict stands ("stop", shown, nothing saved); anything else: the chat request decides
-    again after the save ("save")."""
+def _try_chat(profile: Any, listed: Any, key: str, timeout: float) -> int | None:
+    """The list did not show that the key, the address and the model work: one chat request with
+    the model decides. None when it answered (go on); else its verdict is shown, nothing is
+    saved, and its exit code is returned."""
     from gwconf import gateway
     from gwconf.cli.verify import render_probe
 
     probe = gateway.probe("chat", profile.base_url, key, profile.model, timeout=timeout)
-    if probe.verdict != "key_rejected":
-        return "save"
-    _output.err(f"The gateway's model list refused the key ({_list_failure(listed)}), and so did chat:")
+    if probe.ok:
+        return None
+    if listed.ok:
+        _output.err(f"The gateway does not list {profile.model!r}, and a chat request with it failed:")
+    else:
+        _output.err(
+            f"The gateway's model list did not answer ({_list_failure(listed)}), and chat failed too:"
+        )
     render_probe(probe, f"profile {profile.name} ({profile.key_source})")
     _output.err("Nothing was saved.")
-    return "stop"
+    return int(probe.exit_code)
 
 
 def _model_to_try(listed: Any) -> str:
-    """On a terminal, after the list refused the key: the model to try a chat request with
-    (empty: stop, as without a terminal)."""
+    """On a terminal, when the list did not answer with the key: the model to try a chat request
+    with (empty: stop, or for a gateway that does not list, save unchecked)."""
     import click
 
-    _output.err(f"The gateway's model list refused the key ({_list_failure(listed)}).")
-    _output.err(
-        "Some gateways list models only for some keys: a chat request with a model can still take it."
-    )
+    if listed.verdict == "not_listed":
+        _output.out("The gateway does not list its models: a chat request with a model checks the key.")
+        return str(click.prompt("Model (Enter for none)", default="", show_default=False)).strip()
+    if listed.verdict == "key_rejected":
+        _output.err(f"The gateway's model list refused the key ({_list_failure(listed)}).")
+        _output.err(
+            "Some gateways list models only for some keys: a chat request with a model can still take it."
+        )
+    else:
+        _output.err(f"The gateway's model list did not answer ({_list_failure(listed)}).")
+        _output.err("A chat request with a model checks the address and the key instead.")
     return str(click.prompt("Model to try (Enter to stop)", default="", show_default=False)).strip()
 
 
@@ -195,15 +213,19 @@ def _settle_model(profile: Any, env: Any, listed: Any, ask: bool) -> None:
 
     if listed.ok:
         _output.out(f"The gateway accepted the key and lists {_output.plural(len(listed.ids), 'model')}.")
+    elif listed.verdict == "not_listed" and profile.model is None:
+        _output.out(
+            "The gateway does not list its models, and no model was given: nothing checked the key yet."
+        )
     elif listed.verdict == "not_listed":
-        _output.out("The gateway does not list its models: the key is checked by a real request below.")
+        _output.out(f"The gateway does not list its models; a chat request with {profile.model!r} answered.")
+    elif listed.verdict == "key_rejected":  # and a chat request with the model took the key
+        _output.warn(f"the gateway's model list refused the key ({_list_failure(listed)}); chat took it.")
     else:
-        if listed.verdict == "key_rejected":  # and a chat request with the model took the key
-            _output.warn(f"the gateway's model list refused the key ({_list_failure(listed)}), chat took it.")
-        elif not (ask and profile.model is None):  # choose_model says it when it asks
-            _output.warn(f"could not read the gateway's model list ({_list_failure(listed)}).")
-        if profile.model is not None:
-            _output.out("The key and the model are checked by a real request below.")
+        _output.warn(
+            f"could not read the gateway's model list ({_list_failure(listed)}); "
+            f"a chat request with {profile.model!r} answered."
+        )
     if profile.model is None:
         if ask:
             from gwconf.cli import _setup
@@ -251,6 +273,8 @@ def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: 
     from gwconf import operations, registry
     from gwconf.cli._writing import summary_line
 
+    if not profile.model:  # a client set up without a model starts on its vendor's, or not at all
+        return _verify_profile(profile, env, timeout)
     clients = [] if no_apply else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
     if not clients:
         if not no_apply:
@@ -305,7 +329,8 @@ def _verify_profile(profile: Any, env: Any, timeout: float) -> int:
 
     if not profile.model:
         _output.out(
-            "No model chosen: add one with gwconf profile set NAME --model MODEL, then gwconf verify."
+            f"No model chosen: add one with gwconf profile set {profile.name} --model MODEL, then "
+            "gwconf apply --all and gwconf verify."
         )
         return int(ExitCode.OK)
     check = verify.verify_profile(profile, env, timeout=timeout)
