@@ -351,3 +351,26 @@ def test_init_on_a_terminal_asks_for_a_model_when_the_list_refuses_the_key(home:
 def _saved_in(home: Path) -> list[dict[str, Any]]:
     folder = home.parent / "gwconf" / "profiles"
     return [tomllib.loads(path.read_text()) for path in sorted(folder.glob("*.toml"))]
+
+
+@pytest.mark.parametrize(
+    "pasted", [f'"{VALID_KEY}"', f"  {VALID_KEY} ", f"Bearer {VALID_KEY}", f"'{VALID_KEY}'"]
+)
+def test_init_leaves_out_what_a_paste_carries_around_the_key(
+    gwconf, home: Path, gateway: GatewayServer, pasted: str
+) -> None:
+    """The newcomer sweep: a quoted key was warned about and sent with its quotes (401), and a
+    key with a blank or a ``Bearer`` before it was refused with a remedy naming a profile that
+    was never saved."""
+    result = _init(gwconf, gateway.base_url, "--model", "my-model", key=pasted)
+    assert result.exit_code == 0, result
+    assert "more around it; gwconf keeps sk-…KLMN alone" in result.stderr
+    profile = home.parent / "gwconf" / "profiles" / "t.toml"
+    assert tomllib.loads(profile.read_text())["key"] == VALID_KEY
+    assert VALID_KEY not in result.output
+
+
+def test_a_vendors_own_key_is_named(gwconf, home: Path, gateway: GatewayServer) -> None:
+    result = _init(gwconf, gateway.base_url, "--model", "my-model", key="sk-proj-0123456789abcdefghijWXYZ")
+    assert result.exit_code == 3, result
+    assert "has the shape of a vendor's own key" in result.stderr

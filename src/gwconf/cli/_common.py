@@ -165,12 +165,29 @@ def base_address(base_url: str) -> str:
 
 
 def checked_key(key: str, empty_hint: str) -> str:
-    """A typed, piped or adopted key: refused when empty, masked in all later output, oddities named."""
+    """A typed, piped or adopted key: refused when empty, masked in all later output, oddities named.
+    What a paste carries around a key is left out, and said: surrounding blanks, a pair of quotes,
+    an ``Authorization`` value's ``Bearer`` (the newcomer sweep: each was sent as part of the key,
+    and got a 401 or a refusal)."""
     from gwconf import secrets
 
+    _output.remember_key(key)
+    cleaned = key.strip()
+    if len(cleaned) > 2 and cleaned[0] == cleaned[-1] and cleaned[0] in "\"'":
+        cleaned = cleaned[1:-1].strip()
+    if cleaned[:7].lower() == "bearer ":
+        cleaned = cleaned[7:].strip()
+    if cleaned != key and cleaned:
+        _output.remember_key(cleaned)
+        _output.warn(f"the key was pasted with more around it; gwconf keeps {secrets.mask(cleaned)} alone.")
+        key = cleaned
     if not key:
         raise ProfileError("the key is empty.", empty_hint)
-    _output.remember_key(key)
     for problem in secrets.key_problems(key):
         _output.warn(f"the key {problem}.")
+    if key.startswith(("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-ant-")):
+        _output.warn(
+            f"{secrets.mask(key)} has the shape of a vendor's own key (OpenAI's sk-proj-, Anthropic's "
+            "sk-ant-), not a gateway's: use the key from the gateway's console."
+        )
     return key

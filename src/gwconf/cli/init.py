@@ -149,7 +149,7 @@ def _gateway_and_key(
     elif not sources:
         key = click.prompt("Gateway key (input hidden)", hide_input=True).strip()
     if key is not None:
-        _common.checked_key(key, "Give the key again.")
+        key = _common.checked_key(key, "Give the key again.")
     name = profile_name or _default_name(base)
     profile = Profile(name=name, base_url=base, model=model, key=key, key_env=key_env, key_cmd=key_cmd)
     resolved = profile.resolve_key(env)

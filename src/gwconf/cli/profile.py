@@ -151,7 +151,7 @@ def add(
         else _key_to_save(env, key_stdin, key_value, key_env, key_cmd, key_keyring)
     )
     if key is not None:
-        _common.checked_key(key, "Give the key again (pipe it to --key-stdin, or type it).")
+        key = _common.checked_key(key, "Give the key again (pipe it to --key-stdin, or type it).")
     profile = Profile(
         name=name,
         base_url=base,
@@ -714,7 +714,9 @@ def import_profile(
             )
         profile.key = click.prompt("Gateway key (input hidden)", hide_input=True)
     if profile.key is not None:
-        _common.checked_key(profile.key, "Give the key again (--key-stdin, or type it when asked).")
+        profile.key = _common.checked_key(
+            profile.key, "Give the key again (--key-stdin, or type it when asked)."
+        )
     if profile.key_cmd:
         _output.warn(
             f"this profile runs a command to get its key: {profile.key_cmd}  (check it is yours to run)"
