@@ -374,3 +374,24 @@ def test_a_vendors_own_key_is_named(gwconf, home: Path, gateway: GatewayServer) 
     result = _init(gwconf, gateway.base_url, "--model", "my-model", key="sk-proj-0123456789abcdefghijWXYZ")
     assert result.exit_code == 3, result
     assert "has the shape of a vendor's own key" in result.stderr
+
+
+def test_init_does_not_say_done_when_a_client_was_not_set_up(
+    gwconf, home: Path, gateway: GatewayServer
+) -> None:
+    """The newcomer sweep: with a trailing comma in Claude Code's settings.json, init named the
+    error well, then ended with "Done." and exit 0, one client of two untouched."""
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text('{\n  "theme": "dark",\n}\n')
+    (home / ".aider.conf.yml").write_text("dark-mode: true\n")
+    result = gwconf(
+        "init", "--yes", "--name", "t", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
+        "--timeout", "5", input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 1, result
+    assert "Done." not in result.output
+    assert (
+        "Not set up: claude-code (see above). Fix what is named, then: gwconf apply claude-code"
+        in result.stdout
+    )
+    assert "openai-api-base" in (home / ".aider.conf.yml").read_text()

@@ -293,12 +293,14 @@ def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: 
         _output.out("Nothing was changed. Apply later with: gwconf apply --all")
         return _verify_profile(profile, env, timeout)
     applied = []
+    failed = [r for r in preview if r.error]  # shown in the preview's lines
     if pending:
         chosen = [registry.get(r.id) for r in pending]
         results = operations.apply_profile(chosen, profile, env, skip_not_set_up=True)
         for result in results:
             if result.error:
                 _output.print_error(result.error)
+                failed.append(result)
             elif result.changed:
                 applied.append(result)
         if applied:
@@ -306,9 +308,22 @@ def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: 
             _output.out(
                 f"Applied to {ids.replace(' ', ', ')} (a backup first; undo with: gwconf restore {ids})."
             )
-    return _verify_clients(
-        [registry.get(r.id) for r in preview if not r.error and not r.skipped], profile, env, timeout, applied
+    failed_ids = {r.id for r in failed}
+    code = _verify_clients(
+        [registry.get(r.id) for r in preview if r.id not in failed_ids and not r.skipped],
+        profile,
+        env,
+        timeout,
+        applied,
+        done=not failed,
     )
+    if failed:  # "Done." would hide them (the newcomer sweep)
+        ids = " ".join(sorted(failed_ids))
+        _output.out(
+            f"\nNot set up: {ids.replace(' ', ', ')} (see above). Fix what is named, then: gwconf apply {ids}"
+        )
+        return code or max(int(getattr(r.error, "exit_code", ExitCode.ERROR)) for r in failed)
+    return code
 
 
 def _default_name(base_url: str) -> str:
@@ -338,7 +353,9 @@ def _verify_profile(profile: Any, env: Any, timeout: float) -> int:
     return check.exit_code
 
 
-def _verify_clients(clients: list[Any], profile: Any, env: Any, timeout: float, applied: list[Any]) -> int:
+def _verify_clients(
+    clients: list[Any], profile: Any, env: Any, timeout: float, applied: list[Any], *, done: bool = True
+) -> int:
     from gwconf import gateway, verify
 
     if not clients:
@@ -364,6 +381,6 @@ def _verify_clients(clients: list[Any], profile: Any, env: Any, timeout: float, 
             _output.out(f"  {result.id:<14} {result.restart}")
     if code:
         _output.out(f"\nSee the details with: gwconf verify   (exit {code})")
-    else:
+    elif done:
         _output.out("\nDone. Switch gateways later with: gwconf use NAME")
     return code
