@@ -395,3 +395,30 @@ def test_init_does_not_say_done_when_a_client_was_not_set_up(
         in result.stdout
     )
     assert "openai-api-base" in (home / ".aider.conf.yml").read_text()
+
+
+@pytest.mark.skipif(not Path("/dev/ptmx").exists(), reason="needs a pseudo-terminal")
+def test_init_on_a_terminal_asks_again_for_a_name_it_cannot_use(home: Path, gateway: GatewayServer) -> None:
+    """The newcomer sweep: a name refused ("My Work!"), or "no" to replacing a profile, ended the
+    guided run with every answer lost; now the name is asked again."""
+    import os
+
+    folder = home.parent / "gwconf" / "profiles"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "work.toml").write_text(
+        f'base_url = "{gateway.base_url}"\nmodel = "old"\nkey = "{VALID_KEY}"\n'
+    )
+    answers = [
+        ("Gateway base address", gateway.base_url),
+        ("Gateway key", VALID_KEY),
+        ("Model (number or name)", "1"),
+        ("Name for this profile", "My Work!"),
+        ("Name for this profile", "work"),
+        ("Replace it?", "n"),
+        ("Name for this profile [work-2]", ""),
+    ]
+    code, text = run_on_a_terminal(["init", "--no-apply"], answers, dict(os.environ))
+    assert code == 0, text
+    assert answers == [] and "profile name 'My Work!' is not allowed" in text, text
+    assert "Saved profile 'work-2'" in text
+    assert 'model = "old"' in (folder / "work.toml").read_text()

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from gwconf.cli import _common, _output
-from gwconf.errors import ExitCode, ProfileError, UsageError
+from gwconf.errors import ExitCode, GwconfError, ProfileError, UsageError
 
 
 @click.command(
@@ -248,14 +248,24 @@ def _save_profile(
     from gwconf.profiles import validate_name
 
     name = profile.name
-    if ask and not named:
+    replace = force
+    while ask and not named:  # asked again until it is a name to use (the newcomer sweep: a
+        # name refused, or "no" to replacing one, ended init and lost every answer before it)
         name = click.prompt("Name for this profile", default=name).strip()
+        try:
+            name = validate_name(name)
+        except GwconfError as exc:
+            _output.err(f"{exc} {getattr(exc, 'hint', '') or ''}".strip())
+            continue
+        if not store.exists(name) or force:
+            break
+        if click.confirm(f"A profile named {name!r} exists. Replace it?", default=False):
+            replace = True
+            break
+        name = _free_name(store, name)
     profile.name = validate_name(name)
-    replace = force or (
-        ask
-        and store.exists(profile.name)
-        and click.confirm(f"A profile named {profile.name!r} exists. Replace it?", default=False)
-    )
+    if ask and named and store.exists(profile.name) and not replace:
+        replace = click.confirm(f"A profile named {profile.name!r} exists. Replace it?", default=False)
     if store.exists(profile.name) and not replace:
         raise ProfileError(
             f"a profile named {profile.name!r} already exists.",
@@ -266,6 +276,15 @@ def _save_profile(
     if listed.ok:
         models.save_cache(profile, env, listed.ids, listed.limits)  # the limits it told, too
     _output.out(f"Saved profile {profile.name!r} (active): {profile.base_url}, model {profile.model or '-'}.")
+
+
+def _free_name(store: Any, name: str) -> str:
+    """``name-2``, ``name-3`` ...: the first not taken, offered as the next answer's default."""
+    for number in range(2, 100):
+        candidate = f"{name}-{number}"
+        if not store.exists(candidate):
+            return candidate
+    return name
 
 
 def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: float) -> int:
