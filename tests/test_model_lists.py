@@ -422,3 +422,10 @@ def test_init_on_a_terminal_asks_again_for_a_name_it_cannot_use(home: Path, gate
     assert answers == [] and "profile name 'My Work!' is not allowed" in text, text
     assert "Saved profile 'work-2'" in text
     assert 'model = "old"' in (folder / "work.toml").read_text()
+
+
+def test_init_never_tells_to_fix_a_profile_it_did_not_save(gwconf, home: Path) -> None:
+    result = _init(gwconf, "https://api.openai.com/v1")
+    assert result.exit_code != 0 and "Nothing was saved." in result.stderr
+    assert "run gwconf init again, with --base-url URL" in result.output
+    assert "gwconf profile set" not in result.output

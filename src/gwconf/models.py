@@ -117,9 +117,18 @@ def models_url(base_url: str) -> str:
     return base_url.rstrip("/") + "/models"
 
 
-def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None = None) -> ModelList:
-    """Ask the gateway for its models with the profile's key; cache the ids when it lists them."""
+def fetch(
+    profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None = None, unsaved: bool = False
+) -> ModelList:
+    """Ask the gateway for its models with the profile's key; cache the ids when it lists them.
+    ``unsaved``: the profile is init's, not saved yet, so a remedy says to run init again (the
+    newcomer sweep: "gwconf profile set local ..." answered "no profile named 'local'")."""
     from gwconf import gateway
+
+    def fix(what: str, option: str) -> str:
+        if unsaved:
+            return f"{what}: run gwconf init again, with {option}"
+        return f"{what}: gwconf profile set {profile.name} {option}"
 
     key = key if key is not None else profile.resolve_key(env)
     url = models_url(profile.base_url)
@@ -128,13 +137,13 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
     if problem:
         result.verdict = "key_rejected"
         result.detail = f"the key {problem}: it cannot be sent as it is."
-        result.remedy = f"Give the key again: gwconf profile set {profile.name} --key-stdin"
+        result.remedy = fix("Give the key again", "--key-stdin")
         return result
     host = urlsplit(url).hostname or ""
     if urls.is_vendor_host(host):
         result.verdict = "base_wrong"
         result.detail = f"{host} is a vendor's official address, not the gateway; the key was not sent there."
-        result.remedy = f"Give the gateway's address: gwconf profile set {profile.name} --base-url URL"
+        result.remedy = fix("Give the gateway's address", "--base-url URL")
         return result
     status, raw, content_type, failure = _get(url, key, timeout)
     result.status = status
@@ -150,7 +159,7 @@ def fetch(profile: Profile, env: Env, *, timeout: float = 15.0, key: str | None 
         result.detail = (
             f"the model list is larger than {LIST_MAX_BODY >> 20} MiB: gwconf reads no more of it."
         )
-        result.remedy = f"Give the model by name: gwconf profile set {profile.name} --model MODEL"
+        result.remedy = fix("Give the model by name", "--model MODEL")
         return result
     text = raw.decode("utf-8", errors="replace")
     if status == 200:

@@ -69,7 +69,7 @@ def command(
     )
 
     # 2. check both: the model list, else one chat request; nothing is saved unchecked (models.setup_step)
-    listed = models.fetch(profile, env, timeout=timeout, key=resolved)
+    listed = models.fetch(profile, env, timeout=timeout, key=resolved, unsaved=True)
     step = models.setup_step(listed, profile.model)
     if step == "need_model" and ask:
         profile.model = _model_to_try(listed) or None
