@@ -379,7 +379,12 @@ def _verify_clients(
 
     if not clients:
         return _verify_profile(profile, env, timeout)
-    _output.out("\nVerifying each client with a real request:")
+    # how long it may take, said before it starts (the newcomer sweep: a slow gateway left this
+    # line alone for up to the timeout per client, and Ctrl-C there said nothing of what was applied)
+    _output.out(
+        f"\nVerifying each client with a real request (up to {timeout:g} s each; "
+        "Ctrl-C leaves what was applied, and gwconf restore undoes it):"
+    )
     codes = []
     for client in clients:
         check = verify.verify_client(
