@@ -1,11 +1,13 @@
 """The console entry (``gwconf.cli.main``) ends the process itself once the streams are
 flushed (issue 15: the interpreter's teardown was 6-8M instructions of a listing). What a
 caller sees must be what ``sys.exit`` gave: the exit code, every byte of both streams, atexit
-handlers run, and a closed pipe reported by Python as before."""
+handlers run. A closed pipe ends quietly with 141 (``gwconf.cli.closed_pipe``)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -56,15 +58,62 @@ def test_an_atexit_handler_still_runs(profile: str) -> None:
     assert ended.stderr.endswith("handler ran\n")
 
 
-def test_a_closed_pipe_is_reported_as_before(profile: str) -> None:
+def test_a_closed_pipe_ends_the_same_through_run(profile: str) -> None:
     env = _environ()
     seen = []
     for code in (MAIN, RUN):
         read, write = os.pipe()
-        os.close(read)  # nobody reads: the flush at the end fails
+        os.close(read)  # nobody reads: the first write fails
         proc = subprocess.run(
             [sys.executable, "-c", code, "clients"], stdout=write, stderr=subprocess.PIPE, text=True, env=env
         )
         os.close(write)
         seen.append((proc.returncode, proc.stderr))
-    assert seen[0] == seen[1]  # run() itself may meet the closed pipe first: then both say nothing
+    assert seen[0] == seen[1] == (141, "")
+
+
+def _long_listing_env(home: pathlib.Path) -> dict[str, str]:
+    """An environment whose ``gwconf clients`` prints far more than a pipe holds: every client's
+    files under a deep XDG_CONFIG_HOME."""
+    config = home
+    for _ in range(8):
+        config = config / ("c" * 200)
+    config.mkdir(parents=True)
+    return {**_environ(), "XDG_CONFIG_HOME": str(config)}
+
+
+@pytest.mark.parametrize("args", [["clients"], ["clients", "--json"]])
+def test_a_reader_that_stops_early_ends_it_quietly(home: pathlib.Path, profile: str, args: list[str]) -> None:
+    """``gwconf clients | head -1``: the reader takes one line and goes; gwconf ends at once,
+    nothing on stderr (no "Exception ignored ... BrokenPipeError", no traceback), with the status
+    a shell shows for a program SIGPIPE ended."""
+    env = _long_listing_env(home)
+    read, write = os.pipe()
+    fcntl.fcntl(read, fcntl.F_SETPIPE_SZ, 4096)  # the smallest pipe: the output cannot all fit
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gwconf", *args], stdout=write, stderr=subprocess.PIPE, env=env
+    )
+    os.close(write)
+    with os.fdopen(read, "rb") as reader:
+        first = reader.readline()
+    stderr = proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert proc.wait(timeout=30) == 141, stderr
+    assert first and stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args", [["profile", "list"], ["profile", "list", "--json"], ["--help"], [], ["current"]]
+)
+def test_the_paths_without_click_end_as_quietly(profile: str, args: list[str]) -> None:
+    """The same for the commands answered without click (``gwconf.cli._fast``)."""
+    read, write = os.pipe()
+    os.close(read)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gwconf", *args],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_environ(),
+    )
+    os.close(write)
+    assert (proc.returncode, proc.stderr) == (141, "")

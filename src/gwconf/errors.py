@@ -19,6 +19,7 @@ class ExitCode(IntEnum):
     CHANGES_PENDING = 6  # --check
     UNTRUSTED_ADDRESS = 7  # verify/doctor: the address is no profile's (a project file's?): nothing sent
     INTERRUPTED = 130
+    CLOSED_PIPE = 141  # stdout closed early (``gwconf clients | head -1``): what SIGPIPE's end gives
 
 
 class GwconfError(Exception):

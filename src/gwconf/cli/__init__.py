@@ -230,8 +230,32 @@ def _fast(args: list[str]) -> int | None:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        pass
+        return closed_pipe()
     return 0
+
+
+def closed_pipe() -> int:
+    """What to do once stdout's reader has gone (``gwconf clients | head -1``): point this process's
+    stdout, and stderr when it is closed too, at os.devnull, so the interpreter's last flush has
+    somewhere to go instead of printing ``Exception ignored ... BrokenPipeError`` and ending with
+    120 (the recipe in Python's ``signal`` documentation); returns 141, the status a shell shows
+    for a program SIGPIPE ended. Streams an in-process caller (a test) put in place are left alone."""
+    for stream, current in ((sys.__stdout__, sys.stdout), (sys.__stderr__, sys.stderr)):
+        if stream is None or current is not stream:
+            continue
+        try:
+            stream.flush()
+            closed = stream is sys.__stdout__  # stdout's reader is gone whatever this flush says
+        except (OSError, ValueError):
+            closed = True
+        if closed:
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, stream.fileno())
+                os.close(devnull)
+            except (OSError, ValueError):
+                pass
+    return 141  # errors.ExitCode.CLOSED_PIPE, without importing errors on the fast paths
 
 
 def _profile_list(as_json: bool) -> int | None:
@@ -243,7 +267,10 @@ def _profile_list(as_json: bool) -> int | None:
         active, rows = _listing.collect()
     except Exception:
         return None
-    return _listing.render(active, rows, as_json)
+    try:
+        return _listing.render(active, rows, as_json)
+    except BrokenPipeError:
+        return closed_pipe()
 
 
 def active_profile_file() -> str:
@@ -293,7 +320,7 @@ def _no_arguments() -> int:
         sys.stdout.write(text + "\n\n" + where + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        pass
+        return closed_pipe()
     return 0
 
 
@@ -331,7 +358,8 @@ def print_current(as_json: bool = False) -> int:
         )
     else:
         text = name or ""
-    _write(text)
+    if not _write(text):
+        return closed_pipe()
     return 0 if name else 1
 
 
@@ -343,13 +371,15 @@ def _json_str(value: str | None) -> str:
     return '"' + "".join(ch if ch >= " " else f"\\u{ord(ch):04x}" for ch in escaped) + '"'
 
 
-def _write(text: str) -> None:
+def _write(text: str) -> bool:
+    """``text`` and a newline on stdout; False when its reader has gone."""
     try:
         if text:
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
     except BrokenPipeError:
-        pass
+        return False
+    return True
 
 
 def __getattr__(name: str) -> Any:
@@ -366,6 +396,7 @@ def main(argv: list[str] | None = None) -> None:
     _defer_unused_modules()
     _fewer_collections()
     code = run(sys.argv[1:] if argv is None else argv)
+    code = _flushed(code)
     _spare_the_last_collections()
     _end_now(code)
     sys.exit(code)
@@ -392,6 +423,20 @@ class _DeferredModule(type(sys)):  # type: ignore[misc]  # types.ModuleType, wit
         real = importlib.import_module(name)
         self.__dict__.update(real.__dict__)
         return getattr(real, attribute)
+
+
+def _flushed(code: int) -> int:
+    """``code`` once stdout and stderr are flushed; ``closed_pipe()``'s when a reader has gone
+    before the last of the output (buffered, not yet written) reached it."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except BrokenPipeError:
+        return closed_pipe()
+    except Exception:
+        pass
+    return code
 
 
 def _defer_unused_modules() -> None:
@@ -499,7 +544,7 @@ def run(args: list[str]) -> int:
         _output.print_error(error, as_json=wants_json)
         return int(exc.exit_code)
     except BrokenPipeError:
-        return 0
+        return closed_pipe()
     except Exception as exc:
         if debug:
             raise
