@@ -240,8 +240,33 @@ def test_unknown_limits_show_as_unknown_or_as_the_default_a_client_demands(
     assert crush["limits"]["source"] == "default"
     assert (crush["limits"]["context_window"], crush["limits"]["max_output_tokens"]) == (128000, 8192)
     text = gwconf("doctor", "codex", "crush").stdout
-    assert "limits   unknown (set them: gwconf profile set NAME" in text
+    assert "  limits   unknown\n" in text
     assert "limits   context 128,000 tokens, output 8,192 (from gwconf's default)" in text
+
+
+def test_unknown_limits_are_said_once_with_the_real_profile_name(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    """A healthy verify of several clients gets one note, not a line per client, and the
+    command in it names the profile (not NAME); crush's default is no unknown, gemini-cli has no
+    place for the numbers: neither is named."""
+    add(gwconf, "gw", gateway.base_url, "--use")
+    assert gwconf("apply", "codex", "opencode", "crush", "gemini-cli").exit_code == 0
+    note = (
+        "note: the model's limits are unknown (neither profile gw nor the gateway gives them), so "
+        "codex, opencode guess; set them: gwconf profile set gw --context-window N --max-output-tokens N"
+    )
+    verified = gwconf("verify", "codex", "opencode", "crush", "gemini-cli")
+    assert verified.exit_code == 0, verified
+    assert verified.stdout.count(note) == 1, verified.stdout
+    assert "limits   unknown" not in verified.stdout and "NAME" not in verified.stdout
+    doctor = gwconf("doctor", "codex", "opencode", "crush", "gemini-cli")
+    assert doctor.stdout.count(note) == 1, doctor.stdout
+    assert doctor.stdout.count("  limits   unknown\n") == 2  # doctor still says it for each client
+    assert "NAME" not in doctor.stdout
+    # the profile's numbers known: no note at all
+    assert gwconf("profile", "set", "gw", *KNOWN_LIMITS).exit_code == 0
+    assert "limits are unknown" not in gwconf("verify", "codex", "opencode").stdout
 
 
 WINDOW_CLIENTS = ("codex", "opencode", "aider", "crush", "goose", "zed", "continue", "kimi-code", "openclaw")

@@ -251,14 +251,32 @@ def in_effect(client_id: str, limits: Limits) -> dict[str, Any]:
 
 
 def describe_in_effect(effect: dict[str, Any]) -> str:
-    """One line for verify's and doctor's text output."""
+    """One line for verify's and doctor's text output (how to set unknown ones: ``unknown_note``,
+    once per command)."""
     if effect["source"] == "unknown":
-        text = "unknown (set them: gwconf profile set NAME --context-window N --max-output-tokens N)"
+        text = "unknown"
     else:
         window = f"{effect['context_window']:,}" if effect["context_window"] else "?"
         output = f"{effect['max_output_tokens']:,}" if effect["max_output_tokens"] else "?"
         text = f"context {window} tokens, output {output} (from {effect['from']})"
     return text if effect["written"] else text + "; this client has no place for them"
+
+
+def unknown_for(effects: list[tuple[str, dict[str, Any] | None]]) -> list[str]:
+    """The clients (of (client, ``in_effect``) pairs) with a place for the limits that get none:
+    each falls back on its own guess. A client with no place for them is not one: it has nothing
+    to gain from them."""
+    return [c for c, e in effects if e is not None and e["source"] == "unknown" and e["written"]]
+
+
+def unknown_note(profile_name: str, clients: list[str]) -> str:
+    """The one line verify and doctor print for ``unknown_for``'s clients, with the command that
+    sets the numbers for the profile they use."""
+    return (
+        f"the model's limits are unknown (neither profile {profile_name} nor the gateway gives them), "
+        f"so {', '.join(clients)} {'guesses' if len(clients) == 1 else 'guess'}; set them: "
+        f"gwconf profile set {profile_name} --context-window N --max-output-tokens N"
+    )
 
 
 # Where each client's file names the context window gwconf writes: (file role, key path). "<model>"

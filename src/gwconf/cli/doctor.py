@@ -119,6 +119,7 @@ def _verdicts(report: Any) -> set[str]:
 
 
 def _render(report: Any) -> None:
+    from gwconf import limits
     from gwconf.cli.verify import render_probe
 
     out = _output.out
@@ -140,9 +141,7 @@ def _render(report: Any) -> None:
             )
             out(f"  provider {r.provider or '-'}")
         if item.limits is not None:
-            from gwconf.limits import describe_in_effect
-
-            out(f"  limits   {describe_in_effect(item.limits)}")
+            out(f"  limits   {limits.describe_in_effect(item.limits)}")
         for area, title in AREA_TITLES.items():
             found = item.area_findings(area)
             if not found:
@@ -164,6 +163,10 @@ def _render(report: Any) -> None:
             out(f"  {item.name}'s own request, as its files set it up:")
             render_probe(item.client_probe, indent="    ", remedy=False)
         _verdict(item.verdict, item.summary, item.fixes)
+    unknown = limits.unknown_for([(item.id, item.limits) for item in report.clients])
+    if unknown:
+        out("")
+        out(f"note: {limits.unknown_note(report.profile, unknown)}")
 
 
 def _verdict(verdict: str, summary: str, fixes: list[str]) -> None:

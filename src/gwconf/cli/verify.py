@@ -148,6 +148,7 @@ def command(
         _output.out(f"Using profile {profile.name!r} (chosen by {chosen['file'] or chosen['source']}).")
     for check in checks:
         render_check(check)
+    _unknown_limits(checks, profile)
     if len(checks) > 1:
         good = sum(1 for c in checks if c.exit_code == 0)
         _output.out(f"\n{good} of {len(checks)} answered with content.")
@@ -339,6 +340,16 @@ def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) ->
         )
 
 
+def _unknown_limits(checks: list[Any], profile: Any) -> None:
+    """Once for the whole run (not a line per client): the clients whose model's limits nobody
+    gives, and the command that sets them."""
+    from gwconf import limits
+
+    clients = limits.unknown_for([(c.client_id, c.limits) for c in checks if c.client_id])
+    if clients and profile is not None:
+        _output.out(f"\nnote: {limits.unknown_note(profile.name, clients)}")
+
+
 def render_check(check: Any) -> None:
     """The text form of one ``verify.Check``."""
     out = _output.out
@@ -354,7 +365,7 @@ def render_check(check: Any) -> None:
         _output.print_error(check.error)
         return
     render_probe(probe, check.key_origin)
-    if check.limits is not None:
+    if check.limits is not None and check.limits["source"] != "unknown":  # unknown: said once, below
         from gwconf.limits import describe_in_effect
 
         out(f"  limits   {describe_in_effect(check.limits)}")
