@@ -158,6 +158,22 @@ def test_models_on_a_gateway_that_does_not_list_them(gwconf, gateway, gateway_pr
     assert json.loads(gwconf("models", "--json").stdout)["listed"] is False
 
 
+def test_what_models_and_profile_show_suggest_names_the_profile(gwconf, gateway, gateway_profile) -> None:
+    """The commands suggested carry the profile's real name, ready to run (not NAME)."""
+    gateway.models = {"gpt-x"}
+    listed = gwconf("models")
+    assert "not among them. Change it with: gwconf profile set gw --model MODEL" in listed.stderr
+    gateway.set_fault("404", path="/v1/models")
+    assert "Give the model by name: gwconf profile set gw --model MODEL" in gwconf("models").stdout
+    assert gwconf(
+        "profile", "add", "bare", "--base-url", gateway.base_url, "--key-stdin", input=VALID_KEY + "\n"
+    ).exit_code == 0  # fmt: skip
+    assert (
+        "(none: give one with gwconf profile set bare --model MODEL)"
+        in gwconf("profile", "show", "bare").stdout
+    )
+
+
 def test_models_with_a_rejected_key_exits_3_like_verify(gwconf, gateway) -> None:
     assert gwconf(
         "profile", "add", "bad", "--base-url", gateway.base_url, "--model", "my-model",

@@ -36,19 +36,20 @@ def command(profile_ref: str | None, as_json: bool, timeout: float) -> int:
     if as_json:
         _output.emit_json(listed.to_json())
         return listed.exit_code
-    render(listed, profile.model)
+    render(listed, profile.model, profile.name)
     return listed.exit_code
 
 
-def render(listed: object, current: str | None) -> None:
-    """Text form of a ``models.ModelList``: the ids one a line, or the verdict and what to do."""
+def render(listed: object, current: str | None, profile_name: str = "NAME") -> None:
+    """Text form of a ``models.ModelList``: the ids one a line, or the verdict and what to do;
+    ``profile_name`` goes into the commands it suggests (init's profile has none yet)."""
     from gwconf.models import ModelList, closest
 
     assert isinstance(listed, ModelList)
     out = _output.out
     if listed.verdict == "not_listed":
         out(f"this gateway does not list its models (GET {listed.url}: HTTP {listed.status}).")
-        out("Give the model by name: gwconf profile set NAME --model MODEL")
+        out(f"Give the model by name: gwconf profile set {profile_name} --model MODEL")
         return
     if not listed.ok:
         _output.err(f"GET      {listed.url}")
@@ -85,5 +86,5 @@ def render(listed: object, current: str | None) -> None:
         _output.warn(
             f"the profile's model {current!r} is not among them"
             + (f"; closest: {', '.join(near)}" if near else "")
-            + ". Change it with: gwconf profile set NAME --model MODEL"
+            + f". Change it with: gwconf profile set {profile_name} --model MODEL"
         )

@@ -431,7 +431,7 @@ def _readable(profile: object, data: dict[str, Any], env: object) -> list[str]:
     rows = [
         ("name", data["name"]),
         ("base address", data["base_url"]),
-        ("model", data["model"] or "(none: give one with gwconf profile set NAME --model MODEL)"),
+        ("model", data["model"] or f"(none: give one with gwconf profile set {data['name']} --model MODEL)"),
         ("key", f"{key}  ({where})" if data["key"] else where),
     ]
     for family, label in (("anthropic", "Anthropic-style"), ("gemini", "Gemini-style")):
