@@ -286,6 +286,38 @@ def test_a_key_the_gateway_rejects_exits_3(gwconf, gateway, gateway_profile) -> 
     assert client_entry(data, "codex")["direct"]["error_code"] == "invalid_api_key"
 
 
+def test_a_rejected_profile_key_is_not_pushed_over_the_clients_working_one(
+    gwconf, gateway, gateway_profile
+) -> None:
+    """The profile's new key is rejected, codex still holds the old one, which works: the fault is
+    the profile's key, and ``gwconf apply codex`` (the rejected key over the working one) is no fix."""
+    apply(gwconf, "codex")
+    revoked = "sk-gw-revoked-0123456789abcd0000"
+    assert gwconf("profile", "set", "gw", "--key-stdin", input=revoked + "\n").exit_code == 0
+    result = gwconf("doctor", "codex")
+    assert result.exit_code == 3, result
+    out = result.stdout
+    assert "gwconf apply codex" not in out, out
+    assert "the gateway takes this one and rejects the profile's" in out
+    assert "verdict: the gateway rejects the profile's key (sk-…0000); the key in" in out
+    assert "(sk-…KLMN) is another one and still works: fix the profile's key, not Codex CLI's." in out
+    assert "fix: give profile gw a key the gateway takes: gwconf profile set gw --key-stdin" in out
+    code, data = report(gwconf, "codex")
+    assert code == 3
+    entry = client_entry(data, "codex")
+    assert entry["direct"]["verdict"] == "key_rejected" and entry["client_probe"]["verdict"] == "ok"
+    assert not any("apply" in (f["fix"] or "") for f in entry["findings"])
+    # the client's key revoked too: a new key, then apply
+    gateway.keys = {"sk-gw-another-0123456789abcdefAAAA"}
+    result = gwconf("doctor", "codex")
+    assert result.exit_code == 3, result
+    assert "the gateway rejects both the profile's key (sk-…0000) and the one in" in result.stdout
+    assert (
+        "fix: a new key from the gateway's console into the profile: gwconf profile set gw --key-stdin, "
+        "then gwconf apply codex"
+    ) in result.stdout
+
+
 # -- exit 4: the gateway fails with the profile's own values ----------------------------------------
 
 

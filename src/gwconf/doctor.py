@@ -347,6 +347,8 @@ def _probe_and_decide(
         return
     if not item.direct.ok:
         item.verdict, item.summary, item.exit_code, item.fixes = _gateway_verdict(item.direct, profile)
+        if item.direct.verdict == "key_rejected" and item.direct.remedy != gateway.NO_DB_REMEDY:
+            _the_clients_own_key(item, client, profile, key, chosen, prober)
         return
     if client.wire != "chat" and item.target_base:
         header = item.reading.auth_header if item.reading and item.reading.wire == client.wire else "bearer"
@@ -385,6 +387,72 @@ def _probe_and_decide(
     item.summary = f"key and service are fine, and {client.name} is set up to use them." + (
         f" ({warned} warning{'s' if warned > 1 else ''} above)" if warned else ""
     )
+
+
+def _the_clients_own_key(
+    item: ClientReport, client: ClientAdapter, profile: Profile, key: str, model: str, prober: _Prober
+) -> None:
+    """The gateway rejects the profile's key, and the client holds another one: ``gwconf apply``
+    would put the rejected key over one that may work. The client's own request (its address,
+    key and wire; sent only when its address is on the profile's host) tells which: the fix is
+    then the profile's key, never apply."""
+    reading = item.reading
+    if reading is None or not reading.api_key or reading.api_key == key:
+        return
+    if reading.base_url and _same_host(reading.base_url, item.target_base or profile.base_url):
+        try:
+            item.client_probe = prober.send(
+                reading.wire or client.wire,
+                reading.base_url,
+                reading.api_key,
+                reading.model or model,
+                auth_header=reading.auth_header,
+                base_form=client.base_form,
+                key_origin=reading.key_origin or f"{client.name}'s files",
+            )
+        except GwconfError:
+            item.client_probe = None
+    probe = item.client_probe
+    where = reading.key_origin or f"{client.name}'s files"
+    theirs, ours = secrets.mask(reading.api_key), secrets.mask(key)
+    set_key = f"gwconf profile set {profile.name} --key-stdin"
+    if probe is not None and probe.verdict == "key_rejected":
+        said = "the gateway rejects this one too"
+        item.summary = (
+            f"the gateway rejects both the profile's key ({ours}) and the one in {where} ({theirs}): "
+            + KEY_REMEDY
+        )
+        item.fixes = [
+            f"a new key from the gateway's console into the profile: {set_key}, then gwconf apply {client.id}"
+        ]
+        return _mark_key_finding(item, theirs, said)
+    if probe is not None and probe.ok:
+        said = "the gateway takes this one and rejects the profile's: applying the profile would replace a working key"
+        still = "still works"
+    elif probe is not None:
+        said = f"the gateway rejects the profile's key; {client.name}'s own request with this one failed otherwise ({probe.label})"
+        still = "may still work"
+    else:
+        said = "the gateway rejects the profile's key; this one may still work"
+        still = "may still work"
+    item.summary = (
+        f"the gateway rejects the profile's key ({ours}); the key in {where} ({theirs}) is another one and "
+        f"{still}: fix the profile's key, not {client.name}'s."
+    )
+    item.fixes = [
+        f"give profile {profile.name} a key the gateway takes: {set_key}  (a new one from the gateway's "
+        f"console, or the one {client.name} holds, in {where})"
+    ]
+    _mark_key_finding(item, theirs, said)
+
+
+def _mark_key_finding(item: ClientReport, theirs: str, said: str) -> None:
+    """(b)'s "the client's key is not the profile's": what the gateway said of each, and the
+    profile's key as the fix (not apply)."""
+    for finding in item.findings:
+        if finding.area == "key" and finding.level == "error" and f"({theirs}) is" in finding.message:
+            finding.message = f"{finding.message.rstrip('.')}; {said}."
+            finding.fix = item.fixes[0]
 
 
 def _try_the_clients_own_request(
@@ -491,6 +559,7 @@ class _Prober:
         *,
         auth_header: str = "bearer",
         base_form: str = "v1",
+        key_origin: str = "the profile",
     ) -> gateway.Probe:
         cache_key = (wire, base, key, model, auth_header, base_form)
         if cache_key not in self.sent:
@@ -502,7 +571,7 @@ class _Prober:
                 auth_header=auth_header,
                 base_form=base_form,
                 timeout=self.timeout,
-                key_origin="the profile",
+                key_origin=key_origin,
             )
         return self.sent[cache_key]
 
