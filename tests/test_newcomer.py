@@ -204,6 +204,25 @@ def test_verify_and_doctor_name_the_models_the_gateway_serves(gwconf, home) -> N
         assert "gwconf profile set gw --model MODEL" in doctor.stderr
 
 
+def test_a_model_in_other_case_is_suggested_first_and_never_swapped_in(gwconf, home) -> None:
+    """``GPT-5.4-MINI`` where the gateway serves ``gpt-5.4-mini`` (and the same model under a vendor
+    prefix): the id equal but for case is the first suggestion; the profile keeps what was typed."""
+    from tests.gateway_server import GatewayServer
+
+    served = ("openai/gpt-5.4-mini", "gpt-5.4-mini", "gpt-5-mini", "gpt-5.4-nano")
+    with GatewayServer(keys=(VALID_KEY,), models=served) as server:
+        assert gwconf(
+            "profile", "add", "gw", "--base-url", server.base_url, "--model", "GPT-5.4-MINI",
+            "--key-stdin", "--use", input=VALID_KEY + "\n",
+        ).exit_code == 0  # fmt: skip
+        verify = gwconf("verify")
+        assert verify.exit_code == 4, verify
+        assert "closest it serves: gpt-5.4-mini, openai/gpt-5.4-mini," in verify.stdout, verify.stdout
+        assert "closest: gpt-5.4-mini, openai/gpt-5.4-mini," in gwconf("models").stderr
+        assert "(closest: gpt-5.4-mini, openai/gpt-5.4-mini," in gwconf("doctor").stderr
+    assert json.loads(gwconf("profile", "show", "gw", "--json").stdout)["model"] == "GPT-5.4-MINI"
+
+
 # -- gwconf current -----------------------------------------------------------------------------------
 
 

@@ -404,15 +404,25 @@ def cached_limits(profile: Profile, env: Env) -> dict[str, tuple[int | None, int
 
 
 def closest(model: str, ids: list[str], n: int = 3) -> list[str]:
-    """The ids nearest to ``model`` (a typo, another version, another vendor prefix)."""
+    """The ids nearest to ``model`` (other case, a typo, another version, another vendor prefix).
+
+    An id that is ``model`` but for case comes first, then one that differs only in its vendor
+    prefix: the suggestion to make, never a silent replacement (a gateway may tell ``GPT-4o``
+    from ``gpt-4o``)."""
     import difflib
 
-    bare = {i.rsplit("/", 1)[-1].lower(): i for i in ids}
-    wanted = model.rsplit("/", 1)[-1].lower()
-    found = [bare[m] for m in difflib.get_close_matches(wanted, list(bare), n=n, cutoff=0.5)]
+    lowered = model.lower()
+    wanted = lowered.rsplit("/", 1)[-1]
+    found = [i for i in ids if i.lower() == lowered]
+    found += [i for i in ids if i not in found and i.lower().rsplit("/", 1)[-1] == wanted]
+    bare: dict[str, list[str]] = {}  # every id under its lower-case name without a prefix
+    for i in ids:
+        bare.setdefault(i.rsplit("/", 1)[-1].lower(), []).append(i)
+    for match in difflib.get_close_matches(wanted, list(bare), n=n, cutoff=0.5):
+        found += [i for i in bare[match] if i not in found]
     for i in ids:
         if len(found) >= n:
             break
         if i not in found and (wanted in i.lower() or i.lower().rsplit("/", 1)[-1] in wanted):
             found.append(i)
-    return found
+    return found[:n]
