@@ -442,6 +442,27 @@ def test_status_exits_1_when_a_file_it_shows_cannot_be_read(gwconf, home, profil
     assert gwconf("status", "--json").exit_code == 1
 
 
+def test_an_unreadable_file_is_said_in_its_own_section_and_doctor_names_the_area(
+    gwconf, home, gateway, gateway_profile
+) -> None:
+    """status: the client's section says which file (and line) it cannot read and where the
+    details are, rather than standing empty; doctor files the finding under "files", not "other"."""
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text('{\n  "env": {\n    "A": 1,,\n}\n')
+    result = gwconf("status")
+    assert result.exit_code == 1
+    section = result.stdout.split("== claude-code (Claude Code)\n", 1)[1].splitlines()[:2]
+    assert section == [
+        "  unreadable    ~/.claude/settings.json:3:12: Expecting property name enclosed in double quotes",
+        "  details       on stderr, with what to do; more: gwconf doctor claude-code",
+    ], result.stdout
+    assert "never rewrites a file it cannot parse" in result.stderr
+    doctor = gwconf("doctor", "claude-code", "--json")
+    [finding] = json.loads(doctor.stdout)["clients"][0]["findings"]
+    assert finding["area"] == "files" and finding["message"].startswith("~/.claude/settings.json:3:12: ")
+    assert "    files          error: ~/.claude/settings.json:3:12" in gwconf("doctor", "claude-code").stdout
+
+
 def test_a_401_with_another_key_in_the_client_points_to_apply(gwconf, home, gateway, gateway_profile) -> None:
     assert gwconf("apply", "aider").exit_code == 0
     config = home / ".aider.conf.yml"

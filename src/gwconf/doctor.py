@@ -21,7 +21,8 @@ from gwconf.paths import Env, display
 from gwconf.profiles import Profile
 from gwconf.records import field, record
 
-AREAS = ("base", "key", "provider", "override", "process", "other")
+# "files": the client's own files cannot be read, so (a), (b) and (c) cannot be checked: said first
+AREAS = ("files", "base", "key", "provider", "override", "process", "other")
 
 # Shell variables that clients of a family commonly read before (or instead of) their files.
 # Data, not client knowledge: each client module reports what it knows for sure about itself.
@@ -215,7 +216,7 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
     try:
         loaded = plan.load_client(client, env)
     except GwconfError as exc:
-        item.findings.append(Finding("error", "other", exc.message, exc.hint))
+        item.findings.append(Finding("error", "files", exc.message, exc.hint))
         return item
     docs = plan.docs_of(loaded)
     reading = client.read(docs, env)

@@ -155,7 +155,10 @@ def status(client_ids: tuple[str, ...], as_json: bool) -> int:
         _output.out("No client applied or detected yet. Try: gwconf clients")
     for r in rows:
         _output.out(_output.style(f"== {r.id} ({r.name})", bold=True))
-        if r.error:
+        if r.error:  # said here in one line, so the section is not empty; the whole error on stderr
+            first = (str(r.error).strip().splitlines() or [type(r.error).__name__])[0]
+            _output.out(f"  unreadable    {first}")
+            _output.out(f"  details       on stderr, with what to do; more: gwconf doctor {r.id}")
             _output.print_error(r.error)
             continue
         if r.reading is None:

@@ -10,6 +10,7 @@ from gwconf.cli import _common, _output
 from gwconf.errors import ExitCode
 
 AREA_TITLES = {
+    "files": "    files",
     "base": "(a) base address",
     "key": "(b) key",
     "provider": "(c) provider",

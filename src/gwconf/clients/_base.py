@@ -71,7 +71,8 @@ class Target:
 
 @record
 class Finding:
-    """One thing doctor or status has to say. ``area``: base, key, provider, override, process, other."""
+    """One thing doctor or status has to say. ``area``: files, base, key, provider, override, process,
+    other (``doctor.AREAS``)."""
 
     level: str  # "error", "warning" or "info"
     area: str

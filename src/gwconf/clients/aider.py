@@ -200,7 +200,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     for path in _dotenv_files(env):
         doc, problem = _peek(path, "dotenv")
         if problem:
-            f.append(Finding("warning", "other", f"cannot read {shown(path, env)}: {problem}"))
+            f.append(Finding("warning", "files", f"cannot read {shown(path, env)}: {problem}"))
         if doc is None:
             continue
         label = shown(path, env)
