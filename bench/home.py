@@ -229,6 +229,7 @@ def build(home: Path, env: Any, profile: Any) -> HomeReport:
                 file.path.parent.mkdir(parents=True, exist_ok=True)
                 file.path.write_text(text, encoding="utf-8", newline="")
                 written.append(file.path)
+        ungrown: list[tuple[Path, bytes]] = []
         for file in client.files(env):
             target = TARGET_SIZE.get(file.format)
             if not file.path.is_file() or target is None:
@@ -241,6 +242,12 @@ def build(home: Path, env: Any, profile: Any) -> HomeReport:
             except GwconfError:
                 continue  # keep it as it was: the benchmark must not make a file unreadable
             file.path.write_bytes(formats.encode(grown, bom))
+            ungrown.append((file.path, raw))
+        try:
+            plan_apply(client, profile, env)
+        except GwconfError:  # unreadable to the client itself (pi's JSON has no /* */): not grown
+            for path, raw in ungrown:
+                path.write_bytes(raw)
         try:
             plan_apply(client, profile, env)
         except GwconfError as exc:
