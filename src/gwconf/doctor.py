@@ -401,18 +401,7 @@ def _the_clients_own_key(
     if reading is None or not reading.api_key or reading.api_key == key:
         return
     if reading.base_url and _same_host(reading.base_url, item.target_base or profile.base_url):
-        try:
-            item.client_probe = prober.send(
-                reading.wire or client.wire,
-                reading.base_url,
-                reading.api_key,
-                reading.model or model,
-                auth_header=reading.auth_header,
-                base_form=client.base_form,
-                key_origin=reading.key_origin or f"{client.name}'s files",
-            )
-        except GwconfError:
-            item.client_probe = None
+        item.client_probe = _clients_own_request(reading, client, model, prober)
     probe = item.client_probe
     where = reading.key_origin or f"{client.name}'s files"
     theirs, ours = secrets.mask(reading.api_key), secrets.mask(key)
@@ -465,18 +454,11 @@ def _try_the_clients_own_request(
     reading = item.reading
     if reading is None or not reading.base_url or not reading.api_key:
         return
-    try:
-        item.client_probe = prober.send(
-            reading.wire or client.wire,
-            reading.base_url,
-            reading.api_key,
-            reading.model or model,
-            auth_header=reading.auth_header,
-            base_form=client.base_form,
-        )
-    except GwconfError:
+    probe = _clients_own_request(reading, client, model, prober)
+    if probe is None:
         return
-    if not item.client_probe.ok:
+    item.client_probe = probe
+    if not probe.ok:
         return
     softened = []
     for finding in item.findings:
@@ -734,3 +716,22 @@ def _unique(items: Any) -> list[str]:
         if item not in out:
             out.append(item)
     return out
+
+
+def _clients_own_request(
+    reading: Any, client: ClientAdapter, model: str, prober: _Prober
+) -> gateway.Probe | None:
+    """The request the client itself sends (its address, key, header and wire, as verify sends
+    it); None when its key cannot be put in a header at all."""
+    try:
+        return prober.send(
+            reading.wire or client.wire,
+            reading.base_url,
+            reading.api_key,
+            reading.model or model,
+            auth_header=reading.auth_header,
+            base_form=client.base_form,
+            key_origin=reading.key_origin or f"{client.name}'s files",
+        )
+    except GwconfError:
+        return None
