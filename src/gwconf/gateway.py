@@ -537,7 +537,7 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
     status = result.status or 0
     text = raw.decode("utf-8", errors="replace")
     html = _is_html(text, content_type)
-    data = _json(text)
+    data = json_body(text)
     if 200 <= status < 300:
         return _succeeded(result, status, text, content_type, html, data, key)
     if 300 <= status < 400:
@@ -713,15 +713,8 @@ def reply_model(wire: str, text: str) -> str | None:
     """The model a successful answer says it came from: ``model`` (chat, Responses, messages; in a
     stream, the first event naming one) or Gemini's ``modelVersion``."""
     field_name = "modelVersion" if wire == "gemini" else "model"
-    data = _json(text)
-    events = (
-        [data]
-        if data is not None
-        else [_json(line[5:].strip()) for line in text.splitlines() if line.startswith("data:")]
-    )
-    for event in events:
-        if not isinstance(event, dict):
-            continue
+    data = json_body(text)
+    for event in [data] if isinstance(data, dict) else _events(text):
         for holder in (
             event,
             event.get("response"),
@@ -785,7 +778,7 @@ def _is_html(text: str, content_type: str) -> bool:
     return head.startswith(("<!doctype", "<html", "<head", "<body"))
 
 
-def _json(text: str) -> Any:
+def json_body(text: str) -> Any:
     """The body as JSON, or None (not JSON; or nested past the parser's depth, which a hostile
     gateway can send: ``[[[…]]]`` 100,000 deep was a RecursionError and a crash report)."""
     try:
@@ -803,7 +796,7 @@ def _events(text: str) -> list[dict[str, Any]]:
     found = []
     for line in text.splitlines():
         if line.startswith("data:"):
-            event = _json(line[len("data:") :].strip())
+            event = json_body(line[len("data:") :].strip())
             if isinstance(event, dict):
                 found.append(event)
     return found
@@ -911,7 +904,7 @@ def read_reply(wire: str, text: str, content_type: str = "") -> str | None:
     """The model's text from a success body (JSON, or an SSE stream from a gateway that always streams)."""
     if _is_stream(text, content_type):
         return _read_stream(wire, text)
-    data = _json(text)
+    data = json_body(text)
     if not isinstance(data, dict):
         return None
     return _READERS[wire](data)
@@ -969,15 +962,7 @@ def _read_stream(wire: str, text: str) -> str | None:
     """Collect the text of an SSE answer: deltas, or the final event's full object."""
     pieces: list[str] = []
     final: str | None = None
-    for line in text.splitlines():
-        if not line.startswith("data:"):
-            continue
-        payload = line[len("data:") :].strip()
-        if not payload or payload == "[DONE]":
-            continue
-        event = _json(payload)
-        if not isinstance(event, dict):
-            continue
+    for event in _events(text):  # "[DONE]" and blank payloads are no JSON object
         if wire == "chat":
             for choice in _list(event.get("choices")):
                 delta = choice.get("delta") if isinstance(choice, dict) else None

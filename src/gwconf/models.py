@@ -163,7 +163,7 @@ def fetch(
         return result
     text = raw.decode("utf-8", errors="replace")
     if status == 200:
-        data = _parse(text)
+        data = gateway.json_body(text)
         listed = _ids_of(data)
         if listed is not None:
             result.ids, result.unusable = listed
@@ -198,7 +198,7 @@ def _limits(
     data: Any, url: str, base_url: str, key: str, timeout: float
 ) -> dict[str, tuple[int | None, int | None, str]]:
     """The limits the list itself gives; else LiteLLM's ``GET {base}/model/info`` (one request)."""
-    from gwconf import limits
+    from gwconf import gateway, limits
 
     path = urlsplit(url).path
     found = _named(limits.from_list(data))
@@ -208,7 +208,7 @@ def _limits(
     status, raw, _, failure = _get(info_url, key, timeout)
     if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return {}
-    found = _named(limits.from_list(_parse(raw.decode("utf-8", errors="replace"))))
+    found = _named(limits.from_list(gateway.json_body(raw.decode("utf-8", errors="replace"))))
     info_path = urlsplit(info_url).path
     return {m: (w, o, f"GET {info_path}") for m, (w, o) in found.items()}
 
@@ -223,10 +223,12 @@ def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
 
     verify's second look (gateway.second_look): the caller has already checked the host.
     """
+    from gwconf import gateway
+
     status, raw, _, failure = _get(url, key, timeout)
     if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return None
-    listed = _ids_of(_parse(raw.decode("utf-8", errors="replace")))
+    listed = _ids_of(gateway.json_body(raw.decode("utf-8", errors="replace")))
     return listed[0] if listed is not None else None
 
 
@@ -293,15 +295,6 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
             return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
 
         return None, b"", "", ("unreachable", _network_detail(exc, urlsplit(url).hostname or ""))
-
-
-def _parse(text: str) -> Any:
-    """The JSON of a gateway's body; None when it is not JSON or nested too deep to read
-    (``[[[…]]]`` 100,000 levels down makes ``json`` raise RecursionError)."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
 
 
 def usable_id(model_id: str) -> bool:
