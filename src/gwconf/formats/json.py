@@ -1519,10 +1519,7 @@ class JsonDocument:
             if self._text[start:end] == (spelling if piece is None else piece):
                 del self.notes[noted:]  # nothing edited: nothing to say
                 return
-            if piece is None:
-                self._splice(start, end, spelling, claim=(start, end))
-            else:
-                self._splice(start, end, piece, masked_piece, claim=(start, end))
+            self._splice(start, end, spelling if piece is None else piece, masked_piece, claim=(start, end))
             self.ops.append(Op("set", done, value))
 
     def append(self, path: KeyPath, value: Any) -> int:

@@ -29,7 +29,7 @@ import copy
 import datetime
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from gwconf.errors import ParseError, WriteRefused
 from gwconf.formats import replay
@@ -650,20 +650,25 @@ _BARE_VALUE = lazy(r"[^\s#]+")
 _BASIC_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
+def _key_lines(text: str, section: _Section, key: str) -> Iterator[tuple[_Row, int]]:
+    """Each ``key = ...`` line of ``section`` (a line inside a multi-line string may look like
+    one: the callers' read-back refuses what that would get wrong), and where its value starts."""
+    for row in section.rows:
+        if row.kind == "other":
+            match = _KEY_LINE.match(text, row.start, row.end)
+            if match is not None and match.group("key").strip("\"'") == key:
+                yield row, match.end()
+
+
 def _scalar_line(text: str, section: _Section, key: str) -> tuple[_Row, int, int] | None:
     """The one ``key = value`` line of ``section`` whose value is a one-line scalar with at most
     a comment after it, and where in the text its value starts and ends; None when there is no
     such line, or more than one, or it is not simple enough to be sure (a line inside a
     multi-line string may look like one: the write gate's read-back refuses that edit)."""
     found: list[tuple[_Row, int, int]] = []
-    for row in section.rows:
-        if row.kind != "other":
-            continue
+    for row, value_start in _key_lines(text, section, key):
         line = text[row.start : row.end]
-        match = _KEY_LINE.match(line)
-        if match is None or match.group("key").strip("\"'") != key:
-            continue
-        start = match.end()
+        start = value_start - row.start
         end = _scalar_end(line, start)
         if end is None:
             return None
@@ -712,13 +717,7 @@ def _multi_line_value(text: str, section: _Section, key: str) -> tuple[_Row, int
     string starts and ends, when at most a comment follows its close; None otherwise (then
     ``spelling`` has none, and the value goes back as ``set`` writes it)."""
     found: list[tuple[_Row, int, int]] = []
-    for row in section.rows:
-        if row.kind != "other":
-            continue
-        match = _KEY_LINE.match(text, row.start, row.end)
-        if match is None or match.group("key").strip("\"'") != key:
-            continue
-        start = match.end()
+    for row, start in _key_lines(text, section, key):
         close = _ML_CLOSE.get(text[start : start + 3])
         found_close = None if close is None else close.match(text, start + 3, section.end)
         if found_close is None:
