@@ -7,13 +7,13 @@ gateway bodies, crash messages). It masks, in this order:
    JSON/TOML/YAML double-quoted escapes, YAML single quotes, dotenv and shell quoting, Python's
    repr, and URL-encoded (a gateway's 401 body may echo the key that way);
 2. every value whose *name* says it is a secret (``key``, ``token``, ``secret``, ``password``,
-   ``auth``, ``credential`` in any case or spelling: ``apiKey``, ``API-KEY``, ``refresh_token``),
+   ``auth``, ``credential``, ``sig`` in any case or spelling: ``apiKey``, ``API-KEY``, ``refresh_token``),
    in ``name: value`` / ``name = value`` / ``"name": "value"`` / ``?name=value`` forms, a YAML
    tag before the value (``!!str``), an option's value (``"--api-key", "value"``,
    ``--token=value``) and a header inside one string (``"x-api-key: value"``). Names
    ending in a word that says the value is *about* a secret (``key_origin``, ``api_key_env``,
    ``auth_header``) and values that are references (``$VAR``, ``{env:X}``, an ``ENV_NAME``,
-   a path) are left as they are;
+   a path) are left as they are, but for what a key command echoes (``"apiKeyHelper": "echo <secret>"``);
 3. the password in an address's user part (``https://user:password@host``);
 4. every value of a known credential shape wherever it stands: ``sk-``, ``AIza``, GitHub's
    ``ghp_``/``gho_``/``github_pat_``, Slack's ``xox?-``, JWTs, and long base64 or hex strings.
@@ -72,20 +72,23 @@ _NOT_HEX = {code: " " for code in range(128) if chr(code) not in "0123456789abcd
 # Words that make a name a secret's, and last words that make it a name *about* one.
 SECRET_WORDS = frozenset(
     {"key", "apikey", "token", "secret", "password", "passwd", "passphrase", "auth", "authorization",
-     "credential", "credentials", "pat"}
+     "credential", "credentials", "pat", "sig", "signature"}
 )  # fmt: skip
 _ABOUT = frozenset(
     {"origin", "source", "sources", "env", "var", "variable", "name", "names", "header", "helper",
      "cmd", "command", "file", "path", "type", "method", "mode", "id", "url", "uri", "endpoint",
      "keyring", "required", "hint", "count", "length", "kind", "format", "style", "field", "ref",
      "location", "label", "provider", "status", "expires", "expiry", "at", "ttl", "mask", "shape",
-     "problems", "findings", "store", "sent", "storage", "scheme", "verdict"}
+     "problems", "findings", "store", "sent", "storage", "scheme", "verdict", "version"}
 )  # fmt: skip
+# last words of a setting that holds a command printing a secret (Claude Code's ``apiKeyHelper``,
+# mods' ``api-key-cmd``): the command is no secret, a literal ``echo``/``printf`` prints is one
+_COMMAND_WORDS = frozenset({"helper", "cmd", "command"})
 _WORDS = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 # a line that may hold a secret's name (``is_secret_name`` decides): only those lines meet the
 # name patterns, so the many other lines of a big diff cost one quick search each
-_HINT_WORDS = ("key", "token", "secret", "pass", "auth", "credential", "pat")
+_HINT_WORDS = ("key", "token", "secret", "pass", "auth", "credential", "pat", "sig")
 _HINT = "|".join(_HINT_WORDS)  # searched in the lowered text
 # each compiled on first use, and only for a text that could match it (``redact``)
 _SHAPES_RE, _HEX_RE, _B64_RE, _HINT_RE = (LazyPattern(source) for source in (_SHAPES, _HEX, _B64, _HINT))
@@ -283,6 +286,7 @@ def _may_hint(lowered: str) -> bool:
         or "auth" in lowered
         or "credential" in lowered
         or "pat" in lowered
+        or "sig" in lowered
     )
 
 
@@ -384,7 +388,50 @@ def _named_values(line: str) -> str:
     for pattern, needs in _NAME_PATTERNS:
         if any(text in line for text in needs):
             line = pattern.sub(_mask_value, line)
+    if "echo" in line or "printf" in line:
+        line = _echoed_literals(line, named=True)
     return line
+
+
+# what ``echo`` / ``printf`` prints in a command: the word after it and its options (and after
+# printf's '%s' format), quoted or not, up to where the shell word ends
+_ECHOED = lazy(
+    r"(?<![A-Za-z0-9_\-])(?:echo|printf)(?:[ \t]+-[A-Za-z]+)*[ \t]+"
+    r"(?:(?:\\?[\"'])?%s(?:\\{1,2}n)?(?:\\?[\"'])?[ \t]+)?"
+    r"(?P<val>\\?[\"']?[^\s\"'\\;|&)`]+)"
+)
+# the setting a command stands in: the last name given a value before it on its line
+_NAME_BEFORE = lazy(rf"(?P<name>{_NAME})[\"']?[ \t]*[:=]")
+_COMMAND_REACH = 200  # characters before an ``echo`` looked through for its setting's name
+
+
+def is_command_name(name: str) -> bool:
+    """Whether a setting called ``name`` holds a command that prints a secret: ``apiKeyHelper``,
+    ``api-key-cmd``, ``token_command`` yes; ``command``, ``key_file`` no."""
+    words = [w.lower() for w in _WORDS.findall(name)]
+    return len(words) > 1 and words[-1] in _COMMAND_WORDS and any(w in SECRET_WORDS for w in words[:-1])
+
+
+def _echoed_literals(text: str, *, named: bool) -> str:
+    """``text`` with the literal an ``echo`` or ``printf`` prints masked: ``"apiKeyHelper": "echo
+    <secret>"`` put the secret itself in the file, where the command's setting is otherwise no
+    secret (``cat ~/.key``, ``op read op://...``). ``named``: only where the name before the
+    command on its line is a command setting's (``is_command_name``); else ``text`` is such a
+    setting's value. References (``$KEY``) and options are left as they are."""
+
+    def masked(match: re.Match[str]) -> str:
+        start = match.start()
+        if named:
+            names = list(_NAME_BEFORE.finditer(text, max(0, start - _COMMAND_REACH), start))
+            if not names or not is_command_name(names[-1].group("name")):
+                return match.group()
+        value = match.group("val")
+        inner = value.lstrip("\\\"'")
+        if len(inner) < 4 or inner.startswith("-") or _is_reference(inner):
+            return match.group()
+        return text[start : match.start("val")] + value[: len(value) - len(inner)] + mask(inner)
+
+    return _ECHOED.sub(masked, text)
 
 
 _FRAGMENT = 12  # characters of a secret in a row that give it away
@@ -423,6 +470,8 @@ def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:
             k: (
                 mask(v)
                 if isinstance(k, str) and isinstance(v, str) and is_secret_name(k) and not _is_reference(v)
+                else redact(_echoed_literals(v, named=False), keys)
+                if isinstance(k, str) and isinstance(v, str) and is_command_name(k)
                 else redact_data(v, keys)
             )
             for k, v in value.items()

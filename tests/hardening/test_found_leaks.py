@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gwconf.secrets import redact
+from gwconf.secrets import redact, redact_data
 from tests.conftest import invoke
 
 PASSWORD = "S3cretGatewayPw-0123tag5"
@@ -210,3 +210,70 @@ def test_the_opening_of_an_object_under_a_secret_name_is_shown(line: str) -> Non
     a line the file does not hold; the values inside are masked by their own names."""
     assert redact(line) == line
     assert redact('"auth": { "token": "abcdefghijklmnop1234" }') == '"auth": { "token": "…1234" }'
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ('  "apiKeyHelper": "echo abcdefghij0123456789",', '  "apiKeyHelper": "echo …6789",'),
+        ("apiKeyHelper: echo abcdefghij0123456789", "apiKeyHelper: echo …6789"),
+        ("api-key-cmd = \"printf '%s' abcdefghij0123456789\"", "api-key-cmd = \"printf '%s' …6789\""),
+        (
+            '"apiKeyHelper": "sh -c \'echo -n abcdefghij0123456789\'"',
+            '"apiKeyHelper": "sh -c \'echo -n …6789\'"',
+        ),
+        ('"apiKeyHelper": "echo \\"abcdefghij0123456789\\""', '"apiKeyHelper": "echo \\"…6789\\""'),
+        ('"u": "https://acct.blob.core.windows.net/c?sv=2024&sig=abcDEF0123456789xyz%3D"', None),
+        ("X-Amz-Signature=abcdef0123456789abcdef", "X-Amz-Signature=…cdef"),
+        # left as they are: the command is no secret, nor what a setting of another name echoes
+        ('"apiKeyHelper": "cat ~/.config/keys/anthropic"', "same"),
+        ('"apiKeyHelper": "echo $ANTHROPIC_KEY"', "same"),
+        ('"apiKeyHelper": "op read op://vault/gw/key"', "same"),
+        ('"command": "echo hello-world-greeting"', "same"),
+        ("signature_version: v4", "same"),
+    ],
+)
+def test_a_secret_a_command_prints_and_a_signature_are_masked(line: str, masked: str | None) -> None:
+    """Claude Code's ``apiKeyHelper`` (and mods' ``api-key-cmd``) hold a command whose output is
+    the key: ``echo <secret>`` puts the secret in the file; a signed address's ``sig=`` is its
+    credential. The sixteenth round's note left both printed as a diff's context."""
+    shown = redact(line)
+    if masked == "same":
+        assert shown == line
+    elif masked is None:
+        assert "abcDEF0123456789xyz" not in shown and "sv=2024&sig=…" in shown
+    else:
+        assert shown == masked
+
+
+def test_json_output_masks_what_a_key_command_echoes() -> None:
+    data = {
+        "apiKeyHelper": "echo abcdefghij0123456789",
+        "mcp": {"token_command": "printf %s abcdefghij0123456789"},
+    }
+    shown = redact_data(data)
+    assert shown == {"apiKeyHelper": "echo …6789", "mcp": {"token_command": "printf %s …6789"}}
+    assert redact_data({"command": "echo hello-world-greeting"}) == {"command": "echo hello-world-greeting"}
+
+
+def test_a_key_helper_and_a_signed_address_beside_the_change_are_masked_as_context(
+    home: Path, tmp_path: Path
+) -> None:
+    """The diff of Claude Code's settings.json shows the lines around the env block it changes:
+    an ``apiKeyHelper`` that echoes a secret, an MCP server's signed address."""
+    echoed, signed = "Echo0helper5ecretValue9e", "Sig0signature5ecretVal9f"
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(
+        '{\n  "apiKeyHelper": "echo ' + echoed + '",\n  "env": {\n    "FOO": "1"\n  },\n'
+        '  "feed": "https://acct.blob.core.windows.net/c?sv=2024&sig=' + signed + '"\n}\n'
+    )
+    dry = ("--profile", str(profile), "--dry-run")
+    outputs = [
+        invoke("apply", "claude-code", *dry).output,
+        invoke("apply", "claude-code", *dry, "--json").output,
+    ]
+    assert '"apiKeyHelper": "echo …ue9e"' in outputs[0]
+    for secret in (echoed, signed):
+        assert not [text for text in outputs if secret[:-4] in text], secret
