@@ -635,3 +635,70 @@ def test_init_on_a_terminal_asks_offers_the_models_and_applies_on_yes(home, gate
     assert "   1. my-model" in text and "Saved profile 'work' (active)" in text
     assert "codex          ok" in text and "Restart:" in text
     assert (home / ".codex" / "config.toml").is_file()
+
+
+def test_init_dry_run_checks_the_gateway_and_shows_the_diffs_without_writing(
+    gwconf, home, gateway, bare_path
+) -> None:
+    (home / ".codex").mkdir()
+    mine = "# mine\nauto-commits: false\n"
+    (home / ".aider.conf.yml").write_text(mine)
+    result = gwconf(
+        "init", "--yes", "--dry-run", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    out = result.stdout
+    assert "The gateway accepted the key and lists 1 model." in out
+    assert "Would save profile 'local' (active)" in out and "Saved profile" not in out
+    assert "+++ b/~/.codex/config.toml" in out and "+++ b/~/.aider.conf.yml" in out
+    assert "Dry run: nothing was written." in out and "Verifying" not in out
+    assert VALID_KEY not in result.output
+    assert not (home / ".codex" / "config.toml").exists() and (home / ".aider.conf.yml").read_text() == mine
+    assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
+    rejected = gwconf(
+        "init", "--yes", "--dry-run", "--base-url", gateway.base_url, "--key-stdin",
+        input="sk-wrong-0123456789abcdef\n",
+    )  # fmt: skip
+    assert rejected.exit_code == 3 and "Nothing was saved." in rejected.stderr
+
+
+def test_init_with_client_applies_to_the_named_clients_only(gwconf, home, gateway, bare_path) -> None:
+    (home / ".codex").mkdir()
+    mine = "# mine\nauto-commits: false\n"
+    (home / ".aider.conf.yml").write_text(mine)
+    unknown = gwconf(
+        "init", "--yes", "--client", "codx", "--base-url", "http://127.0.0.1:9/v1", "--key-env", "K"
+    )
+    assert unknown.exit_code == 2 and "unknown client 'codx'. Did you mean 'codex'?" in unknown.stderr
+    result = gwconf(
+        "init", "--yes", "--client", "codex", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    assert "Chosen 1 client:" in result.stdout and "codex          ok" in result.stdout
+    assert "aider" not in result.stdout
+    assert (home / ".codex" / "config.toml").is_file() and (home / ".aider.conf.yml").read_text() == mine
+
+
+@pytest.mark.skipif(not Path("/dev/ptmx").exists(), reason="needs a pseudo-terminal")
+def test_init_on_a_terminal_applies_to_the_ids_answered(home, gateway, bare_path) -> None:
+    """ "Apply profile ... to aider, codex?" takes some of the ids; one not offered is asked again."""
+    import os
+
+    (home / ".codex").mkdir()
+    mine = "# mine\nauto-commits: false\n"
+    (home / ".aider.conf.yml").write_text(mine)
+    answers = [
+        ("Gateway base address", gateway.base_url),
+        ("Gateway key", VALID_KEY),
+        ("Model (number or name)", "1"),
+        ("Name for this profile", "work"),
+        ("Apply profile", "codx"),
+        ("Apply profile", "codex"),
+    ]
+    code, text = run_on_a_terminal(["init"], answers, {**os.environ, "COLUMNS": "100"})
+    assert code == 0, text
+    assert answers == [] and "Not among them: codx" in text
+    assert "Applied to codex " in text and "codex          ok" in text and "aider          ok" not in text
+    assert (home / ".codex" / "config.toml").is_file() and (home / ".aider.conf.yml").read_text() == mine

@@ -85,7 +85,7 @@ def apply(
         _output.out(_dry_run_total(results, profile.name))
     else:
         _say_chosen(profile)
-        _render(results, profile.name, dry_run or check, show_key)
+        render_results(results, profile.name, dry_run or check, show_key)
     if failed:
         return int(ExitCode.ERROR)
     if check and pending:
@@ -153,7 +153,10 @@ def _dry_run_total(results: list[Any], profile: str) -> str:
     return f"\nDry run: nothing was written. {_output.plural(len(changed), 'client')} would change (profile {profile!r})."
 
 
-def _render(results: list[Any], profile: str, dry_run: bool, show_key: bool, undo_flag: str = "") -> None:
+def render_results(
+    results: list[Any], profile: str, dry_run: bool, show_key: bool = False, undo_flag: str = ""
+) -> None:
+    """What apply shows: each client's diff (dry run) or files written, notes, what to restart."""
     out = _output.out
     if dry_run and len(results) > 3:  # a long preview: the one-line summary first, then the diffs
         for result in results:
@@ -249,7 +252,7 @@ def _apply_project(
         )
     else:
         _say_chosen(profile)
-        _render(results, profile.name, dry_run or check, False, " --project")
+        render_results(results, profile.name, dry_run or check, False, " --project")
         if not dry_run and not check and any(r.changed for r in results):
             _output.out("Only this project's files were written; the global ones were not touched.")
     if any(r.error for r in results):

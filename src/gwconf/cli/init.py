@@ -19,6 +19,10 @@ Examples:
   printf %s "$KEY" | gwconf init --yes --name work --base-url https://gw.example.com/v1 \\
       --key-stdin --model my-model
   gwconf init --yes --name ci --base-url https://gw.example.com --key-env GW_KEY --no-apply
+  gwconf init --client codex --client zed   # only these two clients, even if others are found
+  gwconf init --dry-run       # check the gateway and show each client's diff; save and write nothing
+\b
+On a terminal the question "Apply profile ... to a, b, c?" also takes the ids to apply to (a c).
 \b
 The exit code is verify's: 0 every client answered, 3 the key was rejected, 4 the gateway
 failed, 1 something else (see gwconf verify --help).
@@ -34,6 +38,19 @@ failed, 1 something else (see gwconf verify --help).
     "--yes", "-y", is_flag=True, help="Ask nothing: take the options, apply to every detected client."
 )
 @click.option("--no-apply", is_flag=True, help="Save and check the profile; change no client.")
+@click.option(
+    "--client",
+    "client_ids",
+    multiple=True,
+    metavar="ID",
+    help="Apply to this client only (repeat, or a, b): found here or not. Default: every one found.",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Check the gateway and the key, then show what would be saved and each client's diff; "
+    "save and write nothing.",
+)
 @click.option("--force", is_flag=True, help="Replace a profile of the same name.")
 @_common.timeout_option("Give up on the gateway after this long.")
 def command(
@@ -45,6 +62,8 @@ def command(
     model: str | None,
     yes: bool,
     no_apply: bool,
+    client_ids: tuple[str, ...],
+    dry_run: bool,
     force: bool,
     timeout: float,
 ) -> int:
@@ -62,6 +81,10 @@ def command(
     env = _common.env()
     ask = not yes and sys.stdin.isatty() and not key_stdin
     sources = _key_sources(base_url, key_stdin, key_env, key_cmd, ask)
+    if no_apply and client_ids:
+        raise UsageError("--no-apply changes no client: --client has nothing to choose.", "Keep one of them.")
+    # before the gateway is asked anything: a mistyped id costs no round trip
+    chosen = _common.resolve_clients(_split_ids(client_ids)) if client_ids else None
 
     # 1. the gateway and the key
     profile, resolved = _gateway_and_key(
@@ -94,11 +117,51 @@ def command(
         if stopped is not None:
             return stopped
 
+    if dry_run:  # 3-4 as they would go, without saving, writing or verifying
+        return _preview(ProfileStore(env), profile, env, chosen, no_apply=no_apply, force=force)
+
     # 3. the profile
     _save_profile(ProfileStore(env), profile, env, listed, ask=ask, named=bool(profile_name), force=force)
 
-    # 4. the clients found here, then 5. verify each and what to restart
-    return _apply_found(profile, env, ask=ask, no_apply=no_apply, timeout=timeout)
+    # 4. the clients found here (or the ones named), then 5. verify each and what to restart
+    return _apply_found(profile, env, chosen, ask=ask, no_apply=no_apply, timeout=timeout)
+
+
+def _split_ids(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``--client a --client b,c`` -> ("a", "b", "c")."""
+    return tuple(part for value in values for part in value.replace(",", " ").split())
+
+
+def _preview(
+    store: Any, profile: Any, env: Any, chosen: list[Any] | None, *, no_apply: bool, force: bool
+) -> int:
+    """``init --dry-run``: the profile init would save and each client's diff, nothing written."""
+    from gwconf import operations, registry
+    from gwconf.cli._writing import render_results
+
+    if store.exists(profile.name) and not force:
+        _output.out(
+            f"A profile named {profile.name!r} exists: init would ask to replace it "
+            "(or pass --name NEW, or --force)."
+        )
+    _output.out(
+        f"Would save profile {profile.name!r} (active): {profile.base_url}, model {profile.model or '-'}."
+    )
+    if not profile.model:
+        _output.out("No model chosen: init would apply to no client (give one with --model MODEL).")
+        return int(ExitCode.OK)
+    if no_apply:
+        return int(ExitCode.OK)
+    clients = (
+        chosen if chosen is not None else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
+    )
+    if not clients:
+        _output.out("No supported client was found here (gwconf clients lists them all).")
+        return int(ExitCode.OK)
+    results = operations.apply_profile(clients, profile, env, dry_run=True, skip_not_set_up=chosen is None)
+    _output.out("")
+    render_results(results, profile.name, dry_run=True)
+    return int(ExitCode.ERROR) if any(r.error for r in results) else int(ExitCode.OK)
 
 
 def _key_sources(
@@ -287,30 +350,42 @@ def _free_name(store: Any, name: str) -> str:
     return name
 
 
-def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: float) -> int:
-    """Show each detected client's change, apply on yes, then verify (the exit code is verify's)."""
+def _apply_found(
+    profile: Any, env: Any, chosen: list[Any] | None, *, ask: bool, no_apply: bool, timeout: float
+) -> int:
+    """Show each detected (or ``chosen``) client's change, apply on yes (or to the ids answered),
+    then verify (the exit code is verify's)."""
     from gwconf import operations, registry
     from gwconf.cli._writing import summary_line
 
     if not profile.model:  # a client set up without a model starts on its vendor's, or not at all
         return _verify_profile(profile, env, timeout)
-    clients = [] if no_apply else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
+    if no_apply:
+        clients = []
+    elif chosen is not None:
+        clients = chosen
+    else:
+        clients = [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
     if not clients:
         if not no_apply:
             _output.out("No supported client was found here (gwconf clients lists them all).")
         return _verify_profile(profile, env, timeout)
-    preview = operations.apply_profile(clients, profile, env, dry_run=True, skip_not_set_up=True)
+    preview = operations.apply_profile(clients, profile, env, dry_run=True, skip_not_set_up=chosen is None)
     pending = [r for r in preview if r.changed and not r.error]
-    _output.out(f"\nFound {_output.plural(len(clients), 'client')}:")
+    heading = "Chosen" if chosen is not None else "Found"
+    _output.out(f"\n{heading} {_output.plural(len(clients), 'client')}:")
     for result in preview:
         _output.out("  " + summary_line(result))
     if not pending:
         _output.out("Nothing to change.")
-    elif ask and not click.confirm(
-        f"Apply profile {profile.name!r} to {', '.join(r.id for r in pending)}?", default=True
-    ):
-        _output.out("Nothing was changed. Apply later with: gwconf apply --all")
-        return _verify_profile(profile, env, timeout)
+    elif ask:
+        wanted = _ask_which(profile.name, [r.id for r in pending])
+        if not wanted:
+            _output.out("Nothing was changed. Apply later with: gwconf apply --all")
+            return _verify_profile(profile, env, timeout)
+        left = {r.id for r in pending} - set(wanted)
+        pending = [r for r in pending if r.id in wanted]
+        preview = [r for r in preview if r.id not in left]  # those left out are not verified either
     applied = []
     failed = [r for r in preview if r.error]  # shown in the preview's lines
     if pending:
@@ -343,6 +418,25 @@ def _apply_found(profile: Any, env: Any, *, ask: bool, no_apply: bool, timeout: 
         )
         return code or max(int(getattr(r.error, "exit_code", ExitCode.ERROR)) for r in failed)
     return code
+
+
+def _ask_which(profile: str, ids: list[str]) -> list[str]:
+    """Yes: every one of ``ids``; no: none; or the ids typed (asked again for one not among them)."""
+    while True:
+        answer = click.prompt(
+            f"Apply profile {profile!r} to {', '.join(ids)}? [Y/n, or the ids to apply to]",
+            default="y",
+            show_default=False,
+        )
+        words = answer.replace(",", " ").lower().split()
+        if words in ([], ["y"], ["yes"]):
+            return ids
+        if words in (["n"], ["no"]):
+            return []
+        unknown = [w for w in words if w not in ids]
+        if not unknown:
+            return [i for i in ids if i in words]
+        _output.err(f"Not among them: {', '.join(unknown)}. Answer y, n, or some of: {' '.join(ids)}")
 
 
 def _default_name(base_url: str) -> str:
