@@ -702,3 +702,16 @@ def test_init_on_a_terminal_applies_to_the_ids_answered(home, gateway, bare_path
     assert answers == [] and "Not among them: codx" in text
     assert "Applied to codex " in text and "codex          ok" in text and "aider          ok" not in text
     assert (home / ".codex" / "config.toml").is_file() and (home / ".aider.conf.yml").read_text() == mine
+
+
+def test_init_on_a_gateway_without_a_model_list_and_no_model_saves_nothing(gwconf, home, gateway) -> None:
+    """Only a chat request with a model can check the key there: init stops instead of saving the
+    profile unchecked (it exited 0 with it saved, the newcomer sweep)."""
+    gateway.set_fault("404", path="/v1/models")
+    result = gwconf(
+        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 2, result
+    assert "Nothing was saved." in result.stderr and "--model MODEL" in result.stderr
+    assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0

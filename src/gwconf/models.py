@@ -102,7 +102,7 @@ def setup_step(listed: ModelList, model: str | None) -> str:
     - ``"try_chat"``: anything else, and there is a model: a chat request with it decides (some
       gateways close their list to a key that may chat, or do not list at all);
     - ``"need_model"``: the same, without a model to try (init asks for one on a terminal; without
-      one, a gateway that does not list is saved unchecked, anything else stops);
+      one it stops);
     - ``"stop"``: nothing to save: the key could not be sent (a key no header can carry, a vendor's
       address), or nothing answers at the address at all.
     """

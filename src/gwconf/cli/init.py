@@ -97,8 +97,6 @@ def command(
     if step == "need_model" and ask:
         profile.model = _model_to_try(listed) or None
         step = models.setup_step(listed, profile.model)
-    if step == "need_model" and listed.verdict == "not_listed":
-        step = "save"  # nothing to try it with: saved, and said so (_verify_profile)
     if step == "try_chat":
         stopped = _try_chat(profile, listed, resolved, timeout)
         if stopped is not None:
@@ -110,7 +108,9 @@ def command(
         _output.err("Nothing was saved.")
         if listed.status is not None:
             _output.err("To check the gateway with a chat request instead, give the model: --model MODEL")
-        return listed.exit_code
+        # a gateway that does not list: only a chat request with a model can check the key, and
+        # init saves nothing unchecked (it saved such a profile and exited 0: the newcomer sweep)
+        return int(ExitCode.USAGE) if listed.verdict == "not_listed" else listed.exit_code
     _settle_model(profile, env, listed, ask)
     if listed.ok and profile.model and profile.model not in listed.ids:  # not listed: may still chat
         stopped = _try_chat(profile, listed, resolved, timeout)
@@ -243,12 +243,12 @@ def _try_chat(profile: Any, listed: Any, key: str, timeout: float) -> int | None
 
 def _model_to_try(listed: Any) -> str:
     """On a terminal, when the list did not answer with the key: the model to try a chat request
-    with (empty: stop, or for a gateway that does not list, save unchecked)."""
+    with (empty: stop)."""
     import click
 
     if listed.verdict == "not_listed":
         _output.out("The gateway does not list its models: a chat request with a model checks the key.")
-        return str(click.prompt("Model (Enter for none)", default="", show_default=False)).strip()
+        return str(click.prompt("Model (Enter to stop)", default="", show_default=False)).strip()
     if listed.verdict == "key_rejected":
         _output.err(f"The gateway's model list refused the key ({_list_failure(listed)}).")
         _output.err(
