@@ -471,6 +471,15 @@ def test_a_401_with_another_key_in_the_client_points_to_apply(gwconf, home, gate
     assert result.exit_code == 3, result
     assert "holds another key than profile 'gw'" in result.stdout
     assert "gwconf apply aider" in result.stdout and "create a new key" not in result.stdout
+    # the profile's key rejected too: applying it would not help, a new key comes first
+    revoked = gwconf("profile", "set", "gw", "--key-stdin", input="sk-revoked-0123456789abcdefWXYZ\n")
+    assert revoked.exit_code == 0, revoked
+    both = gwconf("verify", "aider")
+    assert both.exit_code == 3, both
+    assert "the gateway rejects the profile's key too (sk-…WXYZ" in both.stdout
+    assert "create a new key in the gateway's console" in both.stdout
+    assert "gwconf profile set gw --key-stdin, then gwconf apply aider" in both.stdout
+    assert "sk-revoked-0123456789" not in both.output
 
 
 def test_run_dry_run_works_when_the_program_is_not_installed(gwconf, profile, bare_path) -> None:

@@ -131,7 +131,7 @@ def command(
         _output.remember_key(check.key)
     if profile is not None:
         suggest_models(checks, profile, env, timeout)
-        point_to_apply(checks, profile, env)
+        point_to_apply(checks, profile, env, timeout)
     code = gateway.overall_exit([c.exit_code for c in checks])
     if as_json:
         _output.emit_json(
@@ -291,9 +291,11 @@ def _chosen_by(profile: Any) -> dict[str, Any] | None:
     return None if choice is None else {"source": choice.source, "file": choice.file}
 
 
-def point_to_apply(checks: list[Any], profile: Any, env: Any) -> None:
+def point_to_apply(checks: list[Any], profile: Any, env: Any, timeout: float = 15.0) -> None:
     """A 401 for a client that holds another key than the profile's: the fix is to apply the
-    profile, not to create a new key."""
+    profile, not to create a new key; unless the profile's key is rejected too (one chat request
+    with it, to the profile's own address, says so), and then a new key comes first."""
+    from gwconf import gateway
     from gwconf.errors import GwconfError
 
     rejected = [
@@ -305,12 +307,21 @@ def point_to_apply(checks: list[Any], profile: Any, env: Any) -> None:
         key = profile.resolve_key(env)
     except GwconfError:
         return
-    for check in rejected:
-        if check.key and check.key != key:
+    other = [check for check in rejected if check.key and check.key != key]
+    own: Any = None  # the profile's key, tried once for all of them
+    if other and profile.model:
+        own = gateway.probe("chat", profile.base_url, key, profile.model, timeout=min(timeout, 15.0))
+    for check in other:
+        held = f"{check.name} holds another key than profile {profile.name!r} ({check.probe.key_mask}, from {check.key_origin})"
+        if own is not None and own.verdict == "key_rejected":
             check.probe.remedy = (
-                f"{check.name} holds another key than profile {profile.name!r} ({check.probe.key_mask}, "
-                f"from {check.key_origin}); put the profile's key in: gwconf apply {check.client_id}"
+                f"{held}, and the gateway rejects the profile's key too ({own.key_mask}, chat at "
+                f"{profile.base_url}): create a new key in the gateway's console, save it with "
+                f'printf %s "$NEW_KEY" | gwconf profile set {profile.name} --key-stdin, '
+                f"then gwconf apply {check.client_id}"
             )
+        else:
+            check.probe.remedy = f"{held}; put the profile's key in: gwconf apply {check.client_id}"
 
 
 def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) -> None:
