@@ -19,10 +19,12 @@ from tests.conftest import invoke
 from tests.hardening._world import SEED, USERS_OWN_KEY, World, run_forked
 
 
-@pytest.fixture(params=["in the journal", "in copy files"])
+@pytest.fixture(params=["in the journal", "in copy files", "in an earlier journal"])
 def killed(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     """The new bytes the journal keeps to finish the run: small files' inside it, big files' in
-    copy files of their own (here every file's, by lowering the size between them)."""
+    copy files of their own (here every file's, by lowering the size between them), or, as gwconf
+    wrote journals before the seventeenth round, as text inside its JSON (a run killed by one
+    release is repaired by the next)."""
     if request.param == "in copy files":
         monkeypatch.setattr(planning, "_IN_JOURNAL", 0)
     w = World(tmp_path).activate(monkeypatch)
@@ -43,6 +45,16 @@ def killed(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.M
     assert list((w.home / ".codex").glob("*.gwconf-tmp")), "a temp file was left next to auth.json"
     copies = list(w.state_dir.glob("journal.pending-*"))
     assert len(copies) == (2 if request.param == "in copy files" else 0), copies
+    if request.param == "in an earlier journal":
+        journal = w.state_dir / "journal.json"
+        line, _, held = journal.read_bytes().partition(b"\n")
+        earlier = json.loads(line)
+        for entry in earlier["files"]:
+            start, length = entry.pop("new_at") or (0, -1)
+            entry["new_text"] = (
+                held[start : start + length].decode("utf-8", "surrogateescape") if length >= 0 else None
+            )
+        journal.write_text(json.dumps(earlier))
     return w
 
 
@@ -124,13 +136,20 @@ def test_a_damaged_copy_of_the_new_bytes_is_never_written(killed: World) -> None
     theirs = config.read_text() + "# written by codex after the crash\n"
     config.write_text(theirs)
     journal_path = w.state_dir / "journal.json"
-    journal = json.loads(journal_path.read_text())
+    line, _, held = journal_path.read_bytes().partition(b"\n")  # the JSON line, then the new bytes
+    journal = json.loads(line)
     (entry,) = [e for e in journal["files"] if e["target"].endswith("auth.json")]
-    if entry["new_text"] is not None:
-        entry["new_text"] = '{"OPENAI_API_KEY": "sk-damaged"}\n'
+    damaged = b'{"OPENAI_API_KEY": "sk-damaged"}\n'
+    if entry.get("new_text") is not None:  # a journal before the seventeenth round's
+        entry["new_text"] = damaged.decode()
         journal_path.write_text(json.dumps(journal))
+    elif entry["new_at"] is not None:  # the same length, other bytes: only their hash tells
+        start, length = entry["new_at"]
+        assert length >= len(damaged)
+        held = held[:start] + damaged.ljust(length) + held[start + length :]
+        journal_path.write_bytes(line + b"\n" + held)
     else:
-        Path(entry["new_copy"]).write_text('{"OPENAI_API_KEY": "sk-damaged"}\n')
+        Path(entry["new_copy"]).write_bytes(damaged)
     result = invoke("restore", "--all")
     assert "Traceback" not in result.output
     assert "sk-damaged" not in (w.home / ".codex" / "auth.json").read_text()
