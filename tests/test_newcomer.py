@@ -625,19 +625,25 @@ def test_key_keyring_reads_the_keychain_only_when_used(gwconf, home, tmp_path, g
     assert bad.exit_code == 1 and "is not service/user" in bad.stderr
 
 
+def guided_answers(gateway, *to_apply: str) -> list[tuple[str, str]]:
+    """What a newcomer types into ``gwconf init``: address, key, the first model, the name
+    "work", then each answer to "Apply profile ...?"."""
+    return [
+        ("Gateway base address", gateway.base_url),
+        ("Gateway key", VALID_KEY),
+        ("Model (number or name)", "1"),
+        ("Name for this profile", "work"),
+        *(("Apply profile", answer) for answer in to_apply),
+    ]
+
+
 @pytest.mark.skipif(not Path("/dev/ptmx").exists(), reason="needs a pseudo-terminal")
 def test_init_on_a_terminal_asks_offers_the_models_and_applies_on_yes(home, gateway, bare_path) -> None:
     """The guided run as a user types it, on a real pseudo-terminal."""
     import os
 
     (home / ".codex").mkdir()
-    answers = [
-        ("Gateway base address", gateway.base_url),
-        ("Gateway key", VALID_KEY),
-        ("Model (number or name)", "1"),
-        ("Name for this profile", "work"),
-        ("Apply profile", "y"),
-    ]
+    answers = guided_answers(gateway, "y")
     code, text = run_on_a_terminal(["init"], answers, {**os.environ, "COLUMNS": "100"})
     assert code == 0, text
     assert answers == [] and VALID_KEY not in text  # every question asked; the key never echoed
@@ -698,14 +704,7 @@ def test_init_on_a_terminal_applies_to_the_ids_answered(home, gateway, bare_path
     (home / ".codex").mkdir()
     mine = "# mine\nauto-commits: false\n"
     (home / ".aider.conf.yml").write_text(mine)
-    answers = [
-        ("Gateway base address", gateway.base_url),
-        ("Gateway key", VALID_KEY),
-        ("Model (number or name)", "1"),
-        ("Name for this profile", "work"),
-        ("Apply profile", "codx"),
-        ("Apply profile", "codex"),
-    ]
+    answers = guided_answers(gateway, "codx", "codex")
     code, text = run_on_a_terminal(["init"], answers, {**os.environ, "COLUMNS": "100"})
     assert code == 0, text
     assert answers == [] and "Not among them: codx" in text
