@@ -539,14 +539,23 @@ def _holds(path: Path, data: bytes) -> bool:
             done += len(chunk)
 
 
-def check_writable(target: Path, shown: str, path: Path | None = None) -> None:
+def check_writable(target: Path, shown: str, path: Path | None = None, client: str = "CLIENT") -> None:
     """Refuse early, before any file of a change is replaced, when one cannot or should not be
     written. Modes and owners count even for root, who could write anyway. ``path``: the file as
-    the client names it (a symlink to ``target``, maybe)."""
+    the client names it (a symlink to ``target``, maybe); ``client``: its id, for the hints."""
     if path is not None and path.is_symlink() and not os.path.lexists(target):
         raise WriteRefused(
             f"{shown}: is a symlink to {target}, which does not exist.",
             "Create that file (or fix or remove the link), then run again.",
+        )
+    if "/nix/store/" in target.as_posix():
+        # home-manager (or NixOS) links the file into the read-only store: "folder not writable"
+        # sent Nix users to chmod a store path; the fix is in their Nix configuration
+        raise WriteRefused(
+            f"{shown}: is a link into the Nix store ({target}): home-manager or NixOS writes it, "
+            "and gwconf cannot edit it.",
+            f"Set these values in your Nix configuration instead (gwconf apply {client} --dry-run "
+            f"shows them), or start the client with the gateway without writing: gwconf run {client}.",
         )
     folder = target.parent
     probe = folder

@@ -1254,7 +1254,7 @@ def _check(plan: ClientPlan) -> None:
     for change in plan.pending:
         if not any(change.snapshot is snapshot for snapshot in checked):  # (read once, not twice)
             check_unchanged(change.snapshot, change.display)
-        check_writable(change.snapshot.target, change.display, change.snapshot.path)
+        check_writable(change.snapshot.target, change.display, change.snapshot.path, plan.client.id)
 
 
 def _remove_journal(journal: Path, copies: dict[int, str]) -> None:

@@ -97,6 +97,25 @@ def test_a_symlink_to_a_missing_target(home: Path, tmp_path: Path, profile: str,
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+def test_a_link_into_the_nix_store(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
+    """home-manager links a client's file into the read-only Nix store: the error names the store
+    and the way out (the Nix configuration, or ``gwconf run``), not the store folder's mode; the
+    dry run still shows the values to set there."""
+    client, relative, valid = WHERE[fmt]
+    stored = tmp_path / "nix" / "store" / "0abc-home-manager-files" / relative
+    stored.parent.mkdir(parents=True)
+    stored.write_text(valid)
+    link = home / relative
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(stored)
+    before = _state(home), stored.read_bytes()
+    result = invoke("apply", client)
+    _refused(result, "~/" + relative, "is a link into the Nix store", home, before[0], tmp_path, client)
+    assert f"gwconf run {client}" in result.stderr and stored.read_bytes() == before[1]
+    assert invoke("apply", client, "--dry-run").exit_code == 0
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_a_symlink_loop(home: Path, tmp_path: Path, profile: str, fmt: str) -> None:
     client, relative, _ = WHERE[fmt]
     link = home / relative
