@@ -1,4 +1,4 @@
-"""The other tools on the same files (issue 20): CC Switch, claude-code-router, zcf, OmniRoute.
+"""The other tools on the same files (issue 20): CC Switch, claude-code-router, zcf, OmniRoute, chezmoi.
 
 Each tool's marker, written the way its own source writes it (see gwconf/managers.py for where),
 is reported by doctor and status; apply never edits inside another tool's block (it refuses, the
@@ -211,3 +211,58 @@ def test_markers_are_found_in_the_bytes_as_in_their_text() -> None:
             assert (marker in text) == (raw in data), (marker, data)
 
     check()
+
+
+def test_a_file_chezmoi_makes_from_its_source_is_reported_and_named_when_it_comes_back(
+    gwconf, gateway_profile: str, home: Path, monkeypatch
+) -> None:
+    """chezmoi keeps a source copy of the file (``private_dot_codex/config.toml.tmpl``) and its
+    next ``chezmoi apply`` writes it back: apply says so, status shows it, and once the source's
+    copy is back doctor names chezmoi as the likely cause."""
+    mine = 'approval_policy = "never"\n'
+    config = _write(home / ".codex" / "config.toml", mine)
+    source = _write(home / ".local" / "share" / "chezmoi" / "private_dot_codex" / "config.toml.tmpl", mine)
+    done = gwconf("apply", "codex")
+    assert done.exit_code == 0, done
+    assert "note: chezmoi also manages this file (its source is " in done.stdout
+    assert (
+        "~/.local/share/chezmoi/private_dot_codex/config.toml.tmpl); at its next `chezmoi apply`"
+        in done.stdout
+    )
+    assert "by chezmoi: its source is" in gwconf("status", "codex").stdout
+    config.write_text(source.read_text())  # chezmoi apply
+    cause = [f for f in _doctor(gwconf, "codex")["findings"] if "is the likely cause" in f["message"]]
+    assert cause and "chezmoi is the likely cause: its source is" in cause[0]["message"]
+    assert "keep chezmoi's source as it is (and undo gwconf's write: gwconf restore codex)" in cause[0]["fix"]
+
+
+def test_chezmoi_sources_that_make_no_claim_on_the_file_are_not_reported(
+    gwconf, gateway_profile: str, home: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """A source for another file, a create_ source (never written over a file that exists) and a
+    modify_ script are no claim; a source under $XDG_DATA_HOME and below a .chezmoiroot is."""
+    _write(home / ".codex" / "config.toml", 'approval_policy = "never"\n')
+    chezmoi = home / ".local" / "share" / "chezmoi"
+    _write(chezmoi / "dot_codex" / "other.toml", "x = 1\n")
+    _write(chezmoi / "dot_gemini" / "settings.json", "{}\n")
+    _write(chezmoi / "dot_codex" / "create_config.toml", "x = 1\n")
+    assert "chezmoi" not in gwconf("apply", "codex", "--dry-run").stdout
+    (chezmoi / "dot_codex" / "create_config.toml").rename(chezmoi / "dot_codex" / "modify_config.toml")
+    assert "chezmoi" not in gwconf("apply", "codex", "--dry-run").stdout
+    data = tmp_path / "data"
+    _write(data / "chezmoi" / ".chezmoiroot", "home\n")
+    _write(data / "chezmoi" / "home" / "exact_dot_codex" / "readonly_config.toml", "x = 1\n")
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    assert "chezmoi also manages this file" in gwconf("apply", "codex", "--dry-run").stdout
+
+
+def test_chezmoi_source_names_read_as_chezmoi_reads_them() -> None:
+    from gwconf.managers import _chezmoi_target
+
+    assert _chezmoi_target("private_dot_codex") == ".codex"
+    assert _chezmoi_target("encrypted_private_readonly_dot_env.age") == ".env"
+    assert _chezmoi_target("executable_dot_local") == ".local"
+    assert _chezmoi_target("literal_dot_x.tmpl") == "dot_x"
+    assert _chezmoi_target("config.toml.tmpl") == "config.toml"
+    assert _chezmoi_target("settings.json.tmpl.literal") == "settings.json.tmpl"
+    assert _chezmoi_target("dot_private_x") == ".private_x"  # dot_ ends the prefixes

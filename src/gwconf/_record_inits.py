@@ -255,11 +255,13 @@ def _init_22(self, id, name, reading, target_base, findings, direct, wire_probe,
     self.limits = limits
 
 
-def _init_23(self, id, name, state, next_switch):
+def _init_23(self, id, name, state, next_switch, when, choice):
     _setattr(self, 'id', id)
     _setattr(self, 'name', name)
     _setattr(self, 'state', state)
     _setattr(self, 'next_switch', next_switch)
+    _setattr(self, 'when', when)
+    _setattr(self, 'choice', choice)
 
 
 def _init_24(self, id, name, tier, detected, files, reading, profile, applied_profile, drift, error, others):
@@ -520,7 +522,7 @@ CODES = {
     'def __init__(self, id, name, files=MISSING, notes=MISSING, steps=_d4, restart=_d5, error=_d6, left_alone=MISSING, skipped=_d8):\n self.id = id\n self.name = name\n self.files = _f2() if files is MISSING else files\n self.notes = _f3() if notes is MISSING else notes\n self.steps = steps\n self.restart = restart\n self.error = error\n self.left_alone = _f7() if left_alone is MISSING else left_alone\n self.skipped = skipped\n': _init_20.__code__,
     "def __init__(self, id, name, folder, dot_folder):\n _setattr(self, 'id', id)\n _setattr(self, 'name', name)\n _setattr(self, 'folder', folder)\n _setattr(self, 'dot_folder', dot_folder)\n": _init_21.__code__,
     'def __init__(self, id, name, reading=_d2, target_base=_d3, findings=MISSING, direct=_d5, wire_probe=_d6, client_probe=_d7, deviations=MISSING, verdict=_d9, summary=_d10, fixes=MISSING, exit_code=_d12, limits=_d13):\n self.id = id\n self.name = name\n self.reading = reading\n self.target_base = target_base\n self.findings = _f4() if findings is MISSING else findings\n self.direct = direct\n self.wire_probe = wire_probe\n self.client_probe = client_probe\n self.deviations = _f8() if deviations is MISSING else deviations\n self.verdict = verdict\n self.summary = summary\n self.fixes = _f11() if fixes is MISSING else fixes\n self.exit_code = exit_code\n self.limits = limits\n': _init_22.__code__,
-    "def __init__(self, id, name, state, next_switch):\n _setattr(self, 'id', id)\n _setattr(self, 'name', name)\n _setattr(self, 'state', state)\n _setattr(self, 'next_switch', next_switch)\n": _init_23.__code__,
+    "def __init__(self, id, name, state, next_switch, when=_d4, choice=_d5):\n _setattr(self, 'id', id)\n _setattr(self, 'name', name)\n _setattr(self, 'state', state)\n _setattr(self, 'next_switch', next_switch)\n _setattr(self, 'when', when)\n _setattr(self, 'choice', choice)\n": _init_23.__code__,
     'def __init__(self, id, name, tier, detected, files, reading=_d5, profile=_d6, applied_profile=_d7, drift=MISSING, error=_d9, others=MISSING):\n self.id = id\n self.name = name\n self.tier = tier\n self.detected = detected\n self.files = files\n self.reading = reading\n self.profile = profile\n self.applied_profile = applied_profile\n self.drift = _f8() if drift is MISSING else drift\n self.error = error\n self.others = _f10() if others is MISSING else others\n': _init_24.__code__,
     "def __init__(self, kind, path, value=_d2):\n _setattr(self, 'kind', kind)\n _setattr(self, 'path', path)\n _setattr(self, 'value', value)\n": _init_25.__code__,
     'def __init__(self, level, area, message, fix=_d3):\n self.level = level\n self.area = area\n self.message = message\n self.fix = fix\n': _init_26.__code__,

@@ -318,8 +318,10 @@ def manager_findings(client: ClientAdapter, env: Env) -> list[Finding]:
                     "provider",
                     f"gwconf's values were replaced since gwconf wrote them ({', '.join(changed[:3])}); "
                     f"{name} is the likely cause: {sighting.evidence}.",
-                    f"Decide which tool manages {client.name}: switch it in {name}, or run gwconf apply "
-                    f"{client.id} again (on its next switch {name} {sighting.manager.next_switch}).",
+                    f"Decide which tool manages {client.name}: "
+                    + (sighting.manager.choice.replace("CLIENT", client.id) or f"switch it in {name}")
+                    + f", or run gwconf apply {client.id} again ({sighting.manager.when} {name} "
+                    f"{sighting.manager.next_switch}).",
                 )
             )
         else:

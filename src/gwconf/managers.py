@@ -20,6 +20,14 @@ Each one's markers were checked in its own source:
 - OmniRoute (diegosouzapw/OmniRoute): ``ensureBackup`` copies a file into a ``.omniroute.bak``
   folder beside it before writing it whole (``bin/cli/commands/config.mjs``, the
   ``/api/cli-tools/apply`` route); its server listens on ``localhost:20128``.
+- chezmoi (chezmoi.io, "Source state attributes" and "Special files"): a file it manages has a
+  source in ``$XDG_DATA_HOME/chezmoi`` (``~/.local/share/chezmoi``; a ``.chezmoiroot`` file there
+  names the subfolder that holds it), each name spelled with attribute prefixes (``dot_``,
+  ``private_``, ``readonly_``, ``executable_``, ``create_``, ``modify_``, ``encrypted_``,
+  ``exact_`` ...; ``literal_`` ends them) and suffixes (``.tmpl``, ``.age``, ``.asc``,
+  ``.literal``). ``chezmoi apply`` writes the source's copy over a file that differs from it
+  (asking first when the file changed since chezmoi wrote it). A ``sourceDir`` set in chezmoi's
+  own configuration is not read.
 
 gwconf never edits inside another tool's block: ``check_edit`` refuses such a plan, naming the
 tool. The rest is reported: ``apply`` says who else manages a file and what its next switch
@@ -43,6 +51,8 @@ class Manager:
     name: str
     state: tuple[str, ...]  # home-relative folders or files that mean it is installed here
     next_switch: str  # what its next switch does to a file it manages
+    when: str = "on its next switch"  # when it does it
+    choice: str = ""  # how the user lets it manage the client instead of gwconf ("" : switch it there)
 
 
 CC_SWITCH = Manager(
@@ -71,7 +81,17 @@ OMNIROUTE = Manager(
     (".omniroute",),
     "writes the whole file from its own template (keeping a copy in .omniroute.bak)",
 )
-MANAGERS = (CC_SWITCH, CCR, ZCF, OMNIROUTE)
+CHEZMOI = Manager(
+    "chezmoi",
+    "chezmoi",
+    (".local/share/chezmoi",),
+    "puts its source copy back over the file, and gwconf's values are gone (it asks first, as the "
+    "file changed); carry them into the source with `chezmoi re-add FILE`, or for a template (.tmpl) "
+    "`chezmoi edit FILE`",
+    when="at its next `chezmoi apply`",
+    choice="keep chezmoi's source as it is (and undo gwconf's write: gwconf restore CLIENT)",
+)
+MANAGERS = (CC_SWITCH, CCR, ZCF, OMNIROUTE, CHEZMOI)
 
 CC_SWITCH_PROXY = "127.0.0.1:15721"
 CC_SWITCH_KEY = "PROXY_MANAGED"
@@ -172,6 +192,9 @@ def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
         found.append(
             Sighting(OMNIROUTE, f"{shown} points at OmniRoute's local server ({OMNIROUTE_ADDRESSES[0]})")
         )
+    source = chezmoi_source(path, env)
+    if source is not None:
+        found.append(Sighting(CHEZMOI, f"its source is {display(source, env)}"))
     if not blocks and _relative(path, env) in (".claude/settings.json", ".codex/config.toml"):
         state = installed(CCR, env)
         if state is not None:
@@ -181,6 +204,65 @@ def scan(path: Path, data: bytes | None, env: Env) -> list[Sighting]:
                     Sighting(CCR, f"claude-code-router ({display(state, env)}) points {shown} at itself")
                 )
     return found
+
+
+# chezmoi's attribute prefixes other than dot_ and literal_, which end the prefixes
+_CHEZMOI_PREFIXES = (
+    "after_", "before_", "create_", "empty_", "encrypted_", "exact_", "executable_", "external_",
+    "modify_", "once_", "onchange_", "private_", "readonly_", "remove_", "run_", "symlink_",
+)  # fmt: skip
+_CHEZMOI_SUFFIXES = (".tmpl", ".literal", ".age", ".asc")
+
+
+def chezmoi_source(path: Path, env: Env) -> Path | None:
+    """The file in chezmoi's source state that ``path`` (under HOME) is made from, or None: the
+    source folder is looked at only when it exists, one listing per folder on the way."""
+    relative = _relative(path, env)
+    if not relative:
+        return None
+    data = env.get("XDG_DATA_HOME")
+    folder = (Path(data) if data else env.home / ".local" / "share") / "chezmoi"
+    if not os.path.isdir(folder):
+        return None
+    try:
+        root = (folder / ".chezmoiroot").read_text().strip()
+    except OSError:
+        root = ""
+    if root:
+        folder = folder / root
+    for part in relative.split("/"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return None
+        found = next((n for n in sorted(names) if not n.startswith(".") and _chezmoi_target(n) == part), None)
+        if found is None:
+            return None
+        folder = folder / found
+    if not os.path.isfile(folder) or folder.name.startswith(("create_", "modify_")):
+        return None  # (create_ never writes a file that exists; modify_ runs a script on it)
+    return folder
+
+
+def _chezmoi_target(name: str) -> str:
+    """The target name a chezmoi source name stands for: ``private_dot_codex`` -> ``.codex``."""
+    while True:
+        if name.startswith("literal_"):
+            name = name[len("literal_") :]
+            break
+        if name.startswith("dot_"):
+            name = "." + name[len("dot_") :]
+            break
+        prefix = next((p for p in _CHEZMOI_PREFIXES if name.startswith(p)), None)
+        if prefix is None:
+            break
+        name = name[len(prefix) :]
+    for suffix in _CHEZMOI_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+            if suffix == ".literal":
+                break
+    return name
 
 
 def _relative(path: Path, env: Env) -> str:
@@ -270,6 +352,6 @@ def _touched(block: Block, opcodes: Sequence[tuple[str, int, int, int, int]]) ->
 def note(sighting: Sighting) -> str:
     """The line ``apply`` prints for a file another tool also manages."""
     return (
-        f"{sighting.manager.name} also manages this file ({sighting.evidence}); on its next switch it "
+        f"{sighting.manager.name} also manages this file ({sighting.evidence}); {sighting.manager.when} it "
         f"{sighting.manager.next_switch}"
     )
