@@ -466,3 +466,20 @@ def test_gwconf_added_to_enabled_providers_comes_out_and_the_users_edit_stays(
     assert json.loads(path.read_text())["enabled_providers"] == ["anthropic", "openai", "gwconf"]
     assert gwconf("restore", "opencode").exit_code == 0
     assert path.read_text() == original.replace(*edit)
+
+
+@pytest.mark.parametrize("how", [("--all",), ("copilot-cli", "shell"), ("shell", "copilot-cli")])
+def test_a_file_two_clients_wrote_is_gone_after_restoring_both(
+    gwconf, home, profile, monkeypatch, how
+) -> None:
+    """Copilot CLI creates ~/.bashrc, the shell client adds its block to it: restoring both, in
+    any order asked, removes the file, as before gwconf (restored by name, an empty ~/.bashrc was
+    left: the shell's copy from before it held Copilot's block)."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    assert gwconf("apply", "copilot-cli", "shell").exit_code == 0
+    assert (home / ".bashrc").is_file()
+    result = gwconf("restore", *how)
+    assert result.exit_code == 0, result
+    assert not (home / ".bashrc").exists()
+    asked = ["copilot-cli", "shell"] if how == ("--all",) else list(how)  # shown as asked (--all: by name)
+    assert result.stdout.index(f"== {asked[0]}") < result.stdout.index(f"== {asked[1]}")

@@ -271,6 +271,24 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
+def restore_order(clients: list[ClientAdapter], ledger: Ledger) -> list[ClientAdapter]:
+    """``clients`` as a restore of several takes them: one that created a file another of them
+    also wrote goes after that other, the reverse of the order they wrote it (others keep
+    theirs). Copilot CLI creates ``~/.bashrc`` and the shell client then adds its block to it;
+    restored by name, Copilot's went first, and the shell's restore, whose copy from before it
+    holds Copilot's block, left an empty ``~/.bashrc`` where there had been none."""
+    writers: dict[str, set[str]] = {}
+    creators: dict[str, set[str]] = {}
+    for client in clients:
+        for key, record in ledger.files(client.id).items():
+            target = str(record.get("target", key)) if isinstance(record, dict) else key
+            writers.setdefault(target, set()).add(client.id)
+            if isinstance(record, dict) and record.get("created"):
+                creators.setdefault(target, set()).add(client.id)
+    last = {client_id for target, ids in creators.items() if len(writers[target]) > 1 for client_id in ids}
+    return [c for c in clients if c.id not in last] + [c for c in clients if c.id in last]
+
+
 @fileio.one_view()
 def restore_clients(
     clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
@@ -278,7 +296,7 @@ def restore_clients(
     writes = Writes(env)
     ledger = writes.ledger  # the one the writes keep up to date
     results = []
-    for client in clients:
+    for client in restore_order(clients, ledger):
         result = ClientResult(client.id, client.name)
         results.append(result)
         if ledger.client(client.id) is None and not ledger.damaged:
@@ -307,7 +325,8 @@ def restore_clients(
             result.error = exc
             result.files = []
     writes.flush()
-    return results
+    shown = {client.id: number for number, client in enumerate(clients)}  # shown in the order asked
+    return sorted(results, key=lambda result: shown[result.id])
 
 
 def _plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> planning.ClientPlan:
