@@ -483,3 +483,18 @@ def test_a_file_two_clients_wrote_is_gone_after_restoring_both(
     assert not (home / ".bashrc").exists()
     asked = ["copilot-cli", "shell"] if how == ("--all",) else list(how)  # shown as asked (--all: by name)
     assert result.stdout.index(f"== {asked[0]}") < result.stdout.index(f"== {asked[1]}")
+
+
+def test_applying_every_client_to_an_empty_home_and_restoring_leaves_it_empty(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    """Every supported client applied to a home with nothing in it, then restore --all: not a
+    file nor a folder is left (an empty ~/.bashrc and an empty ~/.config were)."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    assert not list(home.iterdir())
+    applied = gwconf("apply", "--all-supported")
+    assert applied.exit_code == 0, applied
+    assert len(list(home.rglob("*"))) > 30
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0, restored
+    assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == []

@@ -296,6 +296,7 @@ def restore_clients(
     writes = Writes(env)
     ledger = writes.ledger  # the one the writes keep up to date
     results = []
+    folders: list[str] = []  # the folders gwconf created for the files it removes
     for client in restore_order(clients, ledger):
         result = ClientResult(client.id, client.name)
         results.append(result)
@@ -315,6 +316,12 @@ def restore_clients(
             if not dry_run:
                 if plan.pending:  # (written with the others: execute refreshes the ledger and commits)
                     writes.add(plan, result)
+                    folders += [
+                        folder
+                        for change in plan.pending
+                        if change.after is None and change.record
+                        for folder in change.record.get("folders", [])
+                    ]
                 elif ledger.damaged:
                     pass
                 elif not _forget(env, client.id, ledger.client(client.id)):
@@ -325,6 +332,8 @@ def restore_clients(
             result.error = exc
             result.files = []
     writes.flush()
+    if folders:
+        planning.remove_created_folders(folders)
     shown = {client.id: number for number, client in enumerate(clients)}  # shown in the order asked
     return sorted(results, key=lambda result: shown[result.id])
 

@@ -1535,6 +1535,17 @@ def _rewrite_metas(ledger: Ledger, entries: list[dict[str, Any]]) -> None:
                 BackupStore.at(Path(record["backups"])).write_meta(_meta(client_id, key, record))
 
 
+def remove_created_folders(folders: list[str]) -> None:
+    """Once a restore of several clients is written: the folders gwconf created for their files,
+    the deepest first, each removed if it is empty. Each client removes its own as it is restored
+    (``_after_commit``), but a folder two clients' files shared (``~/.config``, recorded by the
+    first clients an apply wrote, not by those written after it existed) is emptied only by the
+    last of them, which may not have recorded it: an empty ``~/.config`` was left behind."""
+    for folder in sorted(set(folders), key=lambda name: (-len(Path(name).parts), name)):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)  # fails unless empty: what another program put there stays
+
+
 def remove_empty_folders(folders: list[str]) -> None:
     """The folders gwconf created for a file, deepest first, as long as nothing else is in them."""
     for folder in folders:
