@@ -231,17 +231,40 @@ def chezmoi_source(path: Path, env: Env) -> Path | None:
     if root:
         folder = folder / root
     for part in relative.split("/"):
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return None
-        found = next((n for n in sorted(names) if not n.startswith(".") and _chezmoi_target(n) == part), None)
+        found = _chezmoi_names(str(folder)).get(part)
         if found is None:
             return None
         folder = folder / found
     if not os.path.isfile(folder) or folder.name.startswith(("create_", "modify_")):
         return None  # (create_ never writes a file that exists; modify_ runs a script on it)
     return folder
+
+
+# a source folder's listing, read again when the folder's mtime moves: ``status`` scans every
+# client file, and each scan walks from the source's root
+_listings: dict[str, tuple[int, dict[str, str]]] = {}
+
+
+def _chezmoi_names(folder: str) -> dict[str, str]:
+    """Target name -> source name, for the entries of one source folder (the first by name
+    where two stand for one target; dot-names are chezmoi's own and stand for none)."""
+    try:
+        stamp = os.stat(folder).st_mtime_ns
+    except OSError:
+        return {}
+    kept = _listings.get(folder)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return {}
+    targets: dict[str, str] = {}
+    for name in names:
+        if not name.startswith("."):
+            targets.setdefault(_chezmoi_target(name), name)
+    _listings[folder] = (stamp, targets)
+    return targets
 
 
 def _chezmoi_target(name: str) -> str:
