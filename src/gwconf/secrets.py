@@ -151,6 +151,9 @@ _NAME_PATTERNS = (
 # secret-ish name holds (``"auth": { "mode": "token" }`` showed as ``"auth": … "mode"``)
 _PLAIN_WORDS = frozenset(
     {"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", "", "{", "["}
+    # and the small words of prose after a flag: gwconf's own "add --show-key to print it in
+    # full" showed as "--show-key … print it", in every dry run with a client set up in its app
+    | {"to", "and", "or", "the", "a", "an", "for", "with", "in", "on", "of", "if", "as", "at", "by", "then"}
 )
 
 

@@ -191,6 +191,8 @@ def test_secrets_behind_a_tag_an_option_or_a_header_string_are_masked_as_context
         ('args = ["--token-limit", "100"]', None),
         ('"description": "Token: use the gateway"', None),
         ("model: !!str gpt-4o", None),
+        ("(the key is masked; add --show-key to print it in full)", None),  # gwconf's own hints
+        ("Read the key from standard input: --key-stdin to read it", None),
     ],
 )
 def test_the_three_shapes_are_masked_and_their_look_alikes_left(line: str, masked: str | None) -> None:
@@ -277,3 +279,12 @@ def test_a_key_helper_and_a_signed_address_beside_the_change_are_masked_as_conte
     assert '"apiKeyHelper": "echo …ue9e"' in outputs[0]
     for secret in (echoed, signed):
         assert not [text for text in outputs if secret[:-4] in text], secret
+
+
+def test_a_dry_run_of_a_client_set_up_in_its_app_keeps_its_own_hint_whole(home: Path, tmp_path: Path) -> None:
+    """The option pattern read "--show-key to" as a flag and its value: every dry run with
+    Cursor (or another client set up in the app) said "add --show-key … print it in full"."""
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    shown = invoke("apply", "cursor", "--profile", str(profile), "--dry-run").output
+    assert "(the key is masked; add --show-key to print it in full)" in shown
