@@ -723,3 +723,20 @@ def test_init_on_a_gateway_without_a_model_list_and_no_model_saves_nothing(gwcon
     assert result.exit_code == 2, result
     assert "Nothing was saved." in result.stderr and "--model MODEL" in result.stderr
     assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
+
+
+def test_init_with_a_client_set_up_in_its_app_shows_its_steps_and_verifies_the_others(
+    gwconf, home, gateway, bare_path
+) -> None:
+    """--client cursor: Cursor is set up in the app, so init shows its steps as apply does and
+    verifies the clients it can read; it said "Nothing to change" and exited 1 for Cursor."""
+    (home / ".codex").mkdir()
+    result = gwconf(
+        "init", "--yes", "--client", "cursor,codex", "--base-url", gateway.base_url, "--key-stdin",
+        "--model", "my-model", input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    out = result.stdout
+    assert "This client cannot be configured through files; do this in the app:" in out
+    assert "(the key is masked; add --show-key to print it in full)" in out
+    assert "codex          ok" in out and "gwconf cannot read what it sends" not in out

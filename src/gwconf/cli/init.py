@@ -356,7 +356,7 @@ def _apply_found(
     """Show each detected (or ``chosen``) client's change, apply on yes (or to the ids answered),
     then verify (the exit code is verify's)."""
     from gwconf import operations, registry
-    from gwconf.cli._writing import summary_line
+    from gwconf.cli._writing import render_results, summary_line
 
     if not profile.model:  # a client set up without a model starts on its vendor's, or not at all
         return _verify_profile(profile, env, timeout)
@@ -403,8 +403,12 @@ def _apply_found(
                 f"Applied to {ids.replace(' ', ', ')} (a backup first; undo with: gwconf restore {ids})."
             )
     failed_ids = {r.id for r in failed}
+    in_the_app = [r for r in preview if r.steps is not None and not r.error]
+    if in_the_app:  # (--client cursor): what to do in the app, as apply shows it; nothing to verify
+        _output.out("")
+        render_results(in_the_app, profile.name, dry_run=False)
     code = _verify_clients(
-        [registry.get(r.id) for r in preview if r.id not in failed_ids and not r.skipped],
+        [registry.get(r.id) for r in preview if r.id not in failed_ids and not r.skipped and r.steps is None],
         profile,
         env,
         timeout,
