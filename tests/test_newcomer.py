@@ -310,14 +310,25 @@ def test_init_without_a_terminal_takes_flags_and_ends_with_verified_clients(
     assert gwconf("verify").exit_code == 0
 
 
-def test_init_with_a_rejected_key_exits_3_and_saves_nothing(gwconf, home, gateway) -> None:
-    result = gwconf(
-        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin",
-        input="sk-wrong-0123456789abcdef\n",
+def init_yes(gwconf, gateway, key: str = VALID_KEY, *flags: str):  # type: ignore[no-untyped-def]
+    """``gwconf init --yes`` for a profile named work on the test gateway, the key on stdin."""
+    return gwconf(
+        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin", *flags,
+        input=key + "\n",
     )  # fmt: skip
-    assert result.exit_code == 3, result
-    assert "key rejected" in result.stderr and "Nothing was saved." in result.stderr
+
+
+def assert_nothing_saved(gwconf, result, code: int) -> None:  # type: ignore[no-untyped-def]
+    """init stopped with ``code``, said so, and left no profile behind."""
+    assert result.exit_code == code, result
+    assert "Nothing was saved." in result.stderr
     assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
+
+
+def test_init_with_a_rejected_key_exits_3_and_saves_nothing(gwconf, home, gateway) -> None:
+    result = init_yes(gwconf, gateway, "sk-wrong-0123456789abcdef")
+    assert_nothing_saved(gwconf, result, 3)
+    assert "key rejected" in result.stderr
 
 
 def test_init_on_a_gateway_without_a_model_list_verifies_the_profile(
@@ -716,13 +727,8 @@ def test_init_on_a_gateway_without_a_model_list_and_no_model_saves_nothing(gwcon
     """Only a chat request with a model can check the key there: init stops instead of saving the
     profile unchecked (it exited 0 with it saved, the newcomer sweep)."""
     gateway.set_fault("404", path="/v1/models")
-    result = gwconf(
-        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert result.exit_code == 2, result
-    assert "Nothing was saved." in result.stderr and "--model MODEL" in result.stderr
-    assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
+    assert_nothing_saved(gwconf, result := init_yes(gwconf, gateway), 2)
+    assert "--model MODEL" in result.stderr
 
 
 def test_init_with_a_client_set_up_in_its_app_shows_its_steps_and_verifies_the_others(
