@@ -23,11 +23,14 @@ def running_app(folder: Path, name: str) -> Iterator[int]:
     with fake_apps_lock(exclusive=True):  # (the other worker's commands wait: tests/conftest.py)
         process = subprocess.Popen([str(program), "60"])
         comm = Path(f"/proc/{process.pid}/comm")
-        for _ in range(500):  # Popen can return before the child has exec'd: wait for its name
-            if comm.read_text().strip() == name[:15]:
-                break
-            time.sleep(0.01)
         try:
+            # Popen can return before the child has exec'd: wait for its name, up to 30 s, and say
+            # when it never comes (the wait was 5 s and then went on without the app; test_witsy
+            # once found no app in CI, 2026-11-28, cause not found: this rules the wait out)
+            deadline = time.monotonic() + 30
+            while comm.read_text().strip() != name[:15]:
+                assert time.monotonic() < deadline, f"the fake {name} (pid {process.pid}) never started"
+                time.sleep(0.01)
             yield process.pid
         finally:
             os.kill(process.pid, signal.SIGTERM)
