@@ -266,3 +266,24 @@ def test_chezmoi_source_names_read_as_chezmoi_reads_them() -> None:
     assert _chezmoi_target("config.toml.tmpl") == "config.toml"
     assert _chezmoi_target("settings.json.tmpl.literal") == "settings.json.tmpl"
     assert _chezmoi_target("dot_private_x") == ".private_x"  # dot_ ends the prefixes
+
+
+def test_chezmoi_sources_are_found_where_its_config_puts_them(
+    gwconf, gateway_profile: str, home: Path
+) -> None:
+    """chezmoi's config file may move its source folder (``sourceDir``, in any of its formats)."""
+    _write(home / ".codex" / "config.toml", 'approval_policy = "never"\n')
+    _write(home / "dotfiles" / "dot_codex" / "private_config.toml", "x = 1\n")
+    config = home / ".config" / "chezmoi"
+    for name, text in [
+        ("chezmoi.toml", 'sourceDir = "~/dotfiles"\n[git]\nautoPush = true\n'),
+        ("chezmoi.yaml", "sourceDir: ~/dotfiles  # moved\n"),
+        ("chezmoi.jsonc", '{\n  // here\n  "sourceDir": "' + str(home / "dotfiles") + '"\n}\n'),
+    ]:
+        _write(config / name, text)
+        shown = gwconf("apply", "codex", "--dry-run").stdout
+        assert (
+            "chezmoi also manages this file (its source is ~/dotfiles/dot_codex/private_config.toml)" in shown
+        ), name
+        (config / name).unlink()
+    assert "chezmoi" not in gwconf("apply", "codex", "--dry-run").stdout  # the default folder has none

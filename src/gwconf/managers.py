@@ -26,8 +26,9 @@ Each one's markers were checked in its own source:
   ``private_``, ``readonly_``, ``executable_``, ``create_``, ``modify_``, ``encrypted_``,
   ``exact_`` ...; ``literal_`` ends them) and suffixes (``.tmpl``, ``.age``, ``.asc``,
   ``.literal``). ``chezmoi apply`` writes the source's copy over a file that differs from it
-  (asking first when the file changed since chezmoi wrote it). A ``sourceDir`` set in chezmoi's
-  own configuration is not read.
+  (asking first when the file changed since chezmoi wrote it). Its config file
+  (``~/.config/chezmoi/chezmoi.$FORMAT``, "Configuration file") may move the source folder with
+  a top-level ``sourceDir``.
 
 gwconf never edits inside another tool's block: ``check_edit`` refuses such a plan, naming the
 tool. The rest is reported: ``apply`` says who else manages a file and what its next switch
@@ -37,10 +38,12 @@ does, ``status`` shows it, ``doctor`` names it as the likely cause when gwconf's
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from gwconf.errors import WriteRefused
+from gwconf.lazyre import lazy
 from gwconf.paths import Env, display
 from gwconf.records import field, record
 
@@ -217,11 +220,10 @@ _CHEZMOI_SUFFIXES = (".tmpl", ".literal", ".age", ".asc")
 def chezmoi_source(path: Path, env: Env) -> Path | None:
     """The file in chezmoi's source state that ``path`` (under HOME) is made from, or None: the
     source folder is looked at only when it exists, one listing per folder on the way."""
-    data = env.get("XDG_DATA_HOME")
-    source = os.path.join(data or os.path.join(str(env.home), ".local", "share"), "chezmoi")
-    # first, with strings, and asked without an exception when it is missing (os.access): status
-    # scans every client file, and a stat raising for each was 2M instructions of its 345M
-    if not os.access(source, os.F_OK) or not os.path.isdir(source):
+    from gwconf import fileio
+
+    source = fileio.viewed(("chezmoi-source", str(env.home)), lambda: _chezmoi_folder(env))
+    if source is None:
         return None
     relative = _relative(path, env)
     if not relative:
@@ -241,6 +243,41 @@ def chezmoi_source(path: Path, env: Env) -> Path | None:
     if not os.path.isfile(folder) or folder.name.startswith(("create_", "modify_")):
         return None  # (create_ never writes a file that exists; modify_ runs a script on it)
     return folder
+
+
+_CHEZMOI_CONFIGS = ("chezmoi.toml", "chezmoi.yaml", "chezmoi.yml", "chezmoi.json", "chezmoi.jsonc")
+# a top-level ``sourceDir`` in each of its config formats (TOML, YAML, JSON and JSONC)
+_SOURCE_DIR = lazy(
+    r"""^sourceDir[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)')"""
+    r"""|^sourceDir:[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^#\s][^#\n]*?))[ \t]*(?:#.*)?$"""
+    r'|"sourceDir"[ \t]*:[ \t]*"([^"\n]*)"',
+    re.MULTILINE,
+)
+
+
+def _chezmoi_folder(env: Env) -> str | None:
+    """chezmoi's source folder, if it exists: the ``sourceDir`` of its config file
+    (``$XDG_CONFIG_HOME/chezmoi/chezmoi.$FORMAT``), else ``$XDG_DATA_HOME/chezmoi``. Found once
+    per command (``fileio.viewed``): status scans every client file, and a stat raising for a
+    missing folder at each was 2M of its 345M instructions (strings and ``os.access`` here)."""
+    source = None
+    config = os.path.join(str(env.xdg_config_home), "chezmoi")
+    if os.access(config, os.F_OK):
+        for name in _CHEZMOI_CONFIGS:
+            try:
+                with open(os.path.join(config, name), encoding="utf-8", errors="replace") as handle:
+                    text = handle.read(1 << 20)
+            except OSError:
+                continue
+            found = _SOURCE_DIR.search(text)
+            if found is not None:
+                value = next(group for group in found.groups() if group is not None)
+                source = str(env.home) + value[1:] if value == "~" or value.startswith("~/") else value
+            break
+    if source is None:
+        data = env.get("XDG_DATA_HOME")
+        source = os.path.join(data or os.path.join(str(env.home), ".local", "share"), "chezmoi")
+    return source if os.access(source, os.F_OK) and os.path.isdir(source) else None
 
 
 # a source folder's listing, read again when the folder's mtime moves: ``status`` scans every
