@@ -120,6 +120,17 @@ def _replace_toml(text: str) -> None:
     _checked("toml", text, lambda doc: doc.set(("model_providers", "gwconf"), table))  # type: ignore[attr-defined]
 
 
+def _chezmoi_blanks(n: int) -> str:
+    return "sourceDir: ~/dotfiles" + " " * n + "x\n"
+
+
+def _chezmoi_source_dir(text: str) -> None:
+    from gwconf import managers
+
+    found = managers._SOURCE_DIR.search(text)
+    assert found is not None
+
+
 def _redact(text: str) -> None:
     from gwconf import secrets
 
@@ -144,6 +155,12 @@ SHAPES: dict[str, tuple[str, Callable[[int], str], Callable[[str], None], int]] 
     "toml-delete": ("TOML: delete a table of n keys", _toml_table, _delete_toml, 10000),
     "toml-replace": ("TOML: set a two-key table over one of n keys", _toml_table, _replace_toml, 1600),
     "redact-braces": ("redaction: one line of `{token=a` n times", _redact_braces, _redact, 20000),
+    "chezmoi-blanks": (
+        "chezmoi's config: `sourceDir:` with a run of n blanks",
+        _chezmoi_blanks,
+        _chezmoi_source_dir,
+        200000,
+    ),
 }
 
 
