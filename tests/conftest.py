@@ -140,6 +140,24 @@ def gwconf():
     return invoke
 
 
+def init_yes(base_url: str, *flags: str, key: str | None = None, name: str = "work") -> CliResult:
+    """``gwconf init --yes`` as a script runs it: profile ``name`` for ``base_url``, the key on
+    standard input (the test gateway's own unless ``key``), then ``flags``."""
+    from tests.gateway_server import VALID_KEY
+
+    return invoke(
+        "init", "--yes", "--name", name, "--base-url", base_url, "--key-stdin", *flags,
+        input=(key or VALID_KEY) + "\n",
+    )  # fmt: skip
+
+
+def assert_nothing_saved(result: CliResult, code: int) -> None:
+    """init stopped with ``code``, said so, and left no profile behind."""
+    assert result.exit_code == code, result
+    assert "Nothing was saved." in result.stderr
+    assert invoke("profile", "list", "--json").stdout.count('"name"') == 0
+
+
 TEST_KEY = "sk-test-0123456789abcdefWXYZ"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import assert_nothing_saved, init_yes
 from tests.gateway_server import VALID_KEY, Answer, GatewayServer
 from tests.terminal import run_on_a_terminal
 
@@ -48,10 +49,8 @@ class ListGateway(GatewayServer):
 
 
 def _init(gwconf, base_url: str, *extra: str, key: str = VALID_KEY) -> Any:
-    return gwconf(
-        "init", "--yes", "--name", "t", "--base-url", base_url, "--key-stdin", "--no-apply",
-        "--timeout", "2", *extra, input=key + "\n",
-    )  # fmt: skip
+    """init as this file's tests run it: profile t, no client, a short timeout."""
+    return init_yes(base_url, "--no-apply", "--timeout", "2", *extra, key=key, name="t")
 
 
 def _saved(gwconf) -> list[dict[str, Any]]:
@@ -115,9 +114,8 @@ def test_init_without_a_model_and_an_unreadable_list_saves_nothing(gwconf, home:
     saved, and init exited 0): without a model to try, nothing is saved."""
     with ListGateway(Answer(502, NGINX_502, "text/html")) as server:
         result = _init(gwconf, server.base_url)
-    assert result.exit_code == 4, result
-    assert "Nothing was saved." in result.stderr and "give the model: --model MODEL" in result.stderr
-    assert _saved(gwconf) == []
+    assert_nothing_saved(result, 4)
+    assert "give the model: --model MODEL" in result.stderr
 
 
 def test_init_saves_and_applies_nothing_its_check_shows_broken(
@@ -132,10 +130,7 @@ def test_init_saves_and_applies_nothing_its_check_shows_broken(
         console = _init(gwconf, server.url + "/console/token", "--model", "my-model")
     closed = _init(gwconf, "http://127.0.0.1:9/v1", "--model", "my-model")
     gateway.models = {"my-model"}
-    typo = gwconf(
-        "init", "--yes", "--name", "t", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-modle",
-        "--timeout", "2", input=VALID_KEY + "\n",
-    )  # fmt: skip
+    typo = init_yes(gateway.base_url, "--model", "my-modle", "--timeout", "2", name="t")
     for result, code in ((console, 4), (closed, 4), (typo, 4)):
         assert result.exit_code == code and "Nothing was saved." in result.stderr, result
     assert "does not list 'my-modle', and a chat request with it failed" in typo.stderr
@@ -146,10 +141,7 @@ def test_init_without_a_model_applies_nothing(gwconf, home: Path, gateway: Gatew
     gateway.models = {"a", "b"}
     aider = home / ".aider.conf.yml"
     aider.write_text("dark-mode: true\n")
-    result = gwconf(
-        "init", "--yes", "--name", "t", "--base-url", gateway.base_url, "--key-stdin", "--timeout", "2",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
+    result = init_yes(gateway.base_url, "--timeout", "2", name="t")
     assert result.exit_code == 0, result
     assert "No model chosen: add one with gwconf profile set t --model MODEL" in result.stdout
     assert aider.read_text() == "dark-mode: true\n"
@@ -159,19 +151,16 @@ def test_init_keeps_the_key_verdict_when_chat_rejects_the_key_too(gwconf, home: 
     with ListGateway() as server:  # a key it does not know: 401 for the list and for chat
         result = _init(gwconf, server.base_url, "--model", "my-model", key="sk-wrong-0123456789abcdef")
         assert server.requests_to("/v1/chat/completions"), "chat was asked before the key was judged"
-    assert result.exit_code == 3, result
-    assert "key rejected" in result.output and "Nothing was saved." in result.stderr
-    assert "sk-wrong-0123456789abcdef" not in result.output
-    assert _saved(gwconf) == []
+    assert_nothing_saved(result, 3)
+    assert "key rejected" in result.output and "sk-wrong-0123456789abcdef" not in result.output
 
 
 def test_init_without_a_model_on_a_list_refusing_the_key_says_how_to_try_it(gwconf, home: Path) -> None:
     listing = _json(401, {"error": {"message": "Authentication Error", "type": "auth_error", "code": "401"}})
     with ListGateway(listing) as server:
         result = _init(gwconf, server.base_url)
-    assert result.exit_code == 3, result
-    assert "Nothing was saved." in result.stderr and "--model MODEL" in result.stderr
-    assert _saved(gwconf) == []
+    assert_nothing_saved(result, 3)
+    assert "--model MODEL" in result.stderr
 
 
 # -- B. large lists, null lists ------------------------------------------------------------------------
@@ -384,10 +373,7 @@ def test_init_does_not_say_done_when_a_client_was_not_set_up(
     (home / ".claude").mkdir()
     (home / ".claude" / "settings.json").write_text('{\n  "theme": "dark",\n}\n')
     (home / ".aider.conf.yml").write_text("dark-mode: true\n")
-    result = gwconf(
-        "init", "--yes", "--name", "t", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
-        "--timeout", "5", input=VALID_KEY + "\n",
-    )  # fmt: skip
+    result = init_yes(gateway.base_url, "--model", "my-model", "--timeout", "5", name="t")
     assert result.exit_code == 1, result
     assert "Done." not in result.output
     assert (

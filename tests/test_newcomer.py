@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import assert_nothing_saved, init_yes
 from tests.gateway_server import VALID_KEY
 from tests.terminal import run_on_a_terminal
 
@@ -310,24 +311,9 @@ def test_init_without_a_terminal_takes_flags_and_ends_with_verified_clients(
     assert gwconf("verify").exit_code == 0
 
 
-def init_yes(gwconf, gateway, key: str = VALID_KEY, *flags: str):  # type: ignore[no-untyped-def]
-    """``gwconf init --yes`` for a profile named work on the test gateway, the key on stdin."""
-    return gwconf(
-        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin", *flags,
-        input=key + "\n",
-    )  # fmt: skip
-
-
-def assert_nothing_saved(gwconf, result, code: int) -> None:  # type: ignore[no-untyped-def]
-    """init stopped with ``code``, said so, and left no profile behind."""
-    assert result.exit_code == code, result
-    assert "Nothing was saved." in result.stderr
-    assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
-
-
 def test_init_with_a_rejected_key_exits_3_and_saves_nothing(gwconf, home, gateway) -> None:
-    result = init_yes(gwconf, gateway, "sk-wrong-0123456789abcdef")
-    assert_nothing_saved(gwconf, result, 3)
+    result = init_yes(gateway.base_url, key="sk-wrong-0123456789abcdef")
+    assert_nothing_saved(result, 3)
     assert "key rejected" in result.stderr
 
 
@@ -335,10 +321,7 @@ def test_init_on_a_gateway_without_a_model_list_verifies_the_profile(
     gwconf, home, gateway, bare_path
 ) -> None:
     gateway.set_fault("404", path="/v1/models")
-    result = gwconf(
-        "init", "--yes", "--name", "work", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
+    result = init_yes(gateway.base_url, "--model", "my-model")
     assert result.exit_code == 0, result
     assert "does not list its models" in result.stdout
     assert "No supported client was found here" in result.stdout
@@ -686,7 +669,7 @@ def test_init_dry_run_checks_the_gateway_and_shows_the_diffs_without_writing(
         "init", "--yes", "--dry-run", "--base-url", gateway.base_url, "--key-stdin",
         input="sk-wrong-0123456789abcdef\n",
     )  # fmt: skip
-    assert rejected.exit_code == 3 and "Nothing was saved." in rejected.stderr
+    assert_nothing_saved(rejected, 3)
 
 
 def test_init_with_client_applies_to_the_named_clients_only(gwconf, home, gateway, bare_path) -> None:
@@ -727,7 +710,7 @@ def test_init_on_a_gateway_without_a_model_list_and_no_model_saves_nothing(gwcon
     """Only a chat request with a model can check the key there: init stops instead of saving the
     profile unchecked (it exited 0 with it saved, the newcomer sweep)."""
     gateway.set_fault("404", path="/v1/models")
-    assert_nothing_saved(gwconf, result := init_yes(gwconf, gateway), 2)
+    assert_nothing_saved(result := init_yes(gateway.base_url), 2)
     assert "--model MODEL" in result.stderr
 
 
