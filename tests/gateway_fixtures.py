@@ -19,12 +19,20 @@ def gateway() -> Iterator[GatewayServer]:
         yield server
 
 
+def add_gateway_profile(base_url: str, model: str = "my-model", name: str = "gw") -> str:
+    """Save profile ``name`` for a test gateway at ``base_url`` (its VALID_KEY, ``model``) and make
+    it the active one."""
+    from tests.conftest import invoke
+
+    result = invoke(
+        "profile", "add", name, "--base-url", base_url, "--model", model, "--key-stdin", "--use",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    return name
+
+
 @pytest.fixture
 def gateway_profile(gwconf, gateway: GatewayServer) -> str:
     """A saved, active profile ``gw`` with the gateway's base address, model ``my-model`` and VALID_KEY."""
-    result = gwconf(
-        "profile", "add", "gw", "--base-url", gateway.base_url, "--model", "my-model",
-        "--key-stdin", "--use", input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert result.exit_code == 0, result
-    return "gw"
+    return add_gateway_profile(gateway.base_url)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import assert_nothing_saved, init_yes
+from tests.gateway_fixtures import add_gateway_profile
 from tests.gateway_server import VALID_KEY, Answer, GatewayServer
 from tests.terminal import run_on_a_terminal
 
@@ -55,14 +56,6 @@ def _init(gwconf, base_url: str, *extra: str, key: str = VALID_KEY) -> Any:
 
 def _saved(gwconf) -> list[dict[str, Any]]:
     return json.loads(gwconf("profile", "list", "--json").stdout)["profiles"]
-
-
-def _add(gwconf, base_url: str) -> None:
-    result = gwconf(
-        "profile", "add", "t", "--base-url", base_url, "--model", "my-model", "--key-stdin", "--use",
-        input=VALID_KEY + "\n",
-    )  # fmt: skip
-    assert result.exit_code == 0, result
 
 
 # -- A. init: a failed list is a warning, the chat request decides --------------------------------
@@ -180,7 +173,7 @@ def test_a_list_the_size_of_openrouters_is_read_whole(gwconf, home: Path) -> Non
     body = json.dumps(_openrouter_like(1500)).encode()
     assert len(body) > 1.2e6  # OpenRouter's real list is about 1.3 MB
     with ListGateway(Answer(200, body)) as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         result = gwconf("models", "--json")
     assert result.exit_code == 0, result
     data = json.loads(result.stdout)
@@ -192,7 +185,7 @@ def test_a_list_beyond_the_cap_is_too_large_not_a_wrong_address(gwconf, home: Pa
 
     body = b'{"data": [' + b'{"id": "m"},' * (LIST_MAX_BODY // 12 + 10) + b'{"id": "m"}]}'
     with ListGateway(Answer(200, body)) as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         result = gwconf("models")
     assert result.exit_code == 4, result
     assert "larger than 16 MiB" in result.stderr and "address" not in result.stderr
@@ -202,7 +195,7 @@ def test_a_null_list_is_an_empty_one(gwconf, home: Path) -> None:
     shown = {}
     for data in ({"object": "list", "data": []}, {"object": "list", "data": None}):
         with ListGateway(_json(200, data)) as server:
-            _add(gwconf, server.base_url)
+            add_gateway_profile(server.base_url, name="t")
             text, as_json = gwconf("models"), gwconf("models", "--json")
             assert gwconf("profile", "remove", "t").exit_code == 0
         assert (text.exit_code, as_json.exit_code) == (0, 0), (text, as_json)
@@ -219,7 +212,7 @@ DEEP = b"[" * 100000 + b"]" * 100000
 
 def test_a_list_nested_too_deep_is_unreadable_not_a_crash(gwconf, home: Path) -> None:
     with ListGateway(Answer(200, b'{"data": ' + DEEP + b"}")) as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         result = gwconf("models")
         assert result.exit_code == 4, result
     assert "malformed success" in result.stderr and "unexpected error" not in result.output
@@ -227,7 +220,7 @@ def test_a_list_nested_too_deep_is_unreadable_not_a_crash(gwconf, home: Path) ->
 
 def test_model_info_nested_too_deep_gives_no_limits_not_a_crash(gwconf, home: Path) -> None:
     with ListGateway(info=Answer(200, b'{"data": ' + DEEP + b"}")) as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         result = gwconf("models", "--json")
     assert result.exit_code == 0, result
     assert json.loads(result.stdout)["models"] == ["my-model"]
@@ -248,7 +241,7 @@ def test_absurd_limits_from_the_list_reach_no_client(gwconf, home: Path) -> None
         },
     )
     with ListGateway(listing) as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         data = json.loads(gwconf("models", "--json").stdout)
         assert data["limits"] == {
             "long": {"context_window": 10_000_000, "max_output_tokens": 131072, "source": "GET /v1/models"}
@@ -268,7 +261,7 @@ def test_a_cache_or_profile_with_absurd_limits_writes_none_of_them(
     gwconf, home: Path, tmp_path: Path
 ) -> None:
     with ListGateway() as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         cache = tmp_path / "gwconf" / "state" / "models" / "t.json"
         cache.parent.mkdir(parents=True, exist_ok=True)
         limits = {"context_window": 10**30, "max_output_tokens": 2**63, "source": "GET /v1/models"}
@@ -300,7 +293,7 @@ HOSTILE = [
 def test_ids_with_control_characters_are_left_out_of_the_list(gwconf, home: Path) -> None:
     listing = _json(200, {"data": [{"id": i, "context_length": 1000} for i in [*HOSTILE, "my-model"]]})
     with ListGateway(listing) as server:
-        _add(gwconf, server.base_url)
+        add_gateway_profile(server.base_url, name="t")
         data = json.loads(gwconf("models", "--json").stdout)
         text = gwconf("models")
     assert data["models"] == ["my-model"] and list(data["limits"]) == ["my-model"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import assert_nothing_saved, init_yes
+from tests.gateway_fixtures import add_gateway_profile
 from tests.gateway_server import VALID_KEY
 from tests.terminal import run_on_a_terminal
 
@@ -134,10 +135,7 @@ def test_models_lists_the_gateways_ids_and_remembers_them(gwconf, home, tmp_path
     from tests.gateway_server import GatewayServer
 
     with GatewayServer(keys=(VALID_KEY,), models=("my-model", "gpt-x", "claude-y")) as server:
-        assert gwconf(
-            "profile", "add", "gw", "--base-url", server.base_url, "--model", "my-model",
-            "--key-stdin", "--use", input=VALID_KEY + "\n",
-        ).exit_code == 0  # fmt: skip
+        add_gateway_profile(server.base_url, "my-model")
         result = gwconf("models")
         assert result.exit_code == 0, result
         assert result.stdout.splitlines() == ["claude-y", "gpt-x", "my-model  (the profile's model)"]
@@ -190,10 +188,7 @@ def test_verify_and_doctor_name_the_models_the_gateway_serves(gwconf, home) -> N
     from tests.gateway_server import GatewayServer
 
     with GatewayServer(keys=(VALID_KEY,), models=("gpt-5.4-mini", "my-model-2")) as server:
-        assert gwconf(
-            "profile", "add", "gw", "--base-url", server.base_url, "--model", "my-modle-2",
-            "--key-stdin", "--use", input=VALID_KEY + "\n",
-        ).exit_code == 0  # fmt: skip
+        add_gateway_profile(server.base_url, "my-modle-2")
         verify = gwconf("verify")
         assert verify.exit_code == 4, verify
         assert "model not available" in verify.stdout
@@ -212,10 +207,7 @@ def test_a_model_in_other_case_is_suggested_first_and_never_swapped_in(gwconf, h
 
     served = ("openai/gpt-5.4-mini", "gpt-5.4-mini", "gpt-5-mini", "gpt-5.4-nano")
     with GatewayServer(keys=(VALID_KEY,), models=served) as server:
-        assert gwconf(
-            "profile", "add", "gw", "--base-url", server.base_url, "--model", "GPT-5.4-MINI",
-            "--key-stdin", "--use", input=VALID_KEY + "\n",
-        ).exit_code == 0  # fmt: skip
+        add_gateway_profile(server.base_url, "GPT-5.4-MINI")
         verify = gwconf("verify")
         assert verify.exit_code == 4, verify
         assert "closest it serves: gpt-5.4-mini, openai/gpt-5.4-mini," in verify.stdout, verify.stdout
