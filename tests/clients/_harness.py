@@ -17,6 +17,26 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
+def reading_of(client_id: str):  # type: ignore[no-untyped-def]
+    """What gwconf reads back from the client's files now: status's and doctor's reading."""
+    from gwconf import registry
+    from gwconf.operations import read_client
+    from gwconf.paths import Env
+
+    return read_client(registry.get(client_id), Env.current())
+
+
+def messages(result) -> str:  # type: ignore[no-untyped-def]
+    """A reading's findings, one message a line."""
+    return "\n".join(f.message for f in result.findings)
+
+
+def assert_doctor_flags(gwconf, client_id: str, needle: str) -> None:  # type: ignore[no-untyped-def]
+    """doctor names ``needle`` for the client and does not call its provider ok."""
+    doctor = gwconf("doctor", client_id)
+    assert needle in doctor.stdout and "provider ok" not in doctor.stdout, doctor
+
+
 def tree(root: Path) -> dict[str, bytes]:
     if not root.is_dir():
         return {}

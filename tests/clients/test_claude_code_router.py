@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 
-from gwconf import registry
-from gwconf.operations import read_client
-from gwconf.paths import Env
 from tests.clients._env import clean_client_env  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 
@@ -22,12 +20,7 @@ def config(home: Path) -> Path:
     return home / ".claude-code-router" / "config.json"
 
 
-def reading():
-    return read_client(registry.get("claude-code-router"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "claude-code-router")
 
 
 def test_apply_writes_the_full_chat_address_and_the_default_route(gwconf, home: Path, profile: str) -> None:

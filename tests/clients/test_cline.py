@@ -8,16 +8,15 @@ import shutil
 import signal
 import subprocess
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from gwconf import registry
 from gwconf.clients import cline
-from gwconf.operations import read_client
 from gwconf.paths import Env
 from tests.clients._env import clean_client_env, verify_request  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 from tests.gateway_server import VALID_KEY
 
@@ -42,12 +41,7 @@ def load(path: Path) -> dict:
     return json.loads(path.read_text())
 
 
-def reading():
-    return read_client(registry.get("cline"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "cline")
 
 
 def test_status_reads_back_and_secrets_are_private(gwconf, home: Path, profile: str) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 from gwconf import registry
-from gwconf.operations import read_client
 from gwconf.paths import Env
 from tests.clients._env import clean_client_env  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 
@@ -18,12 +18,7 @@ def test_fixture(gwconf, home: Path, profile: str, monkeypatch) -> None:
     check_case("copilot-cli", "bashrc-with-shell-block", gwconf, home)
 
 
-def reading():
-    return read_client(registry.get("copilot-cli"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "copilot-cli")
 
 
 def test_shares_the_block_with_shell_and_restores_only_its_own(

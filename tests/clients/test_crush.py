@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from gwconf import registry
 from gwconf.clients.crush import scan_crushrc
-from gwconf.operations import read_client
-from gwconf.paths import Env
 from tests.clients._env import clean_client_env, verify_request  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 from tests.gateway_server import VALID_KEY
 
@@ -26,12 +24,7 @@ def folder(home: Path) -> Path:
     return home / ".config" / "crush"
 
 
-def reading():
-    return read_client(registry.get("crush"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "crush")
 
 
 def test_status_reads_back(gwconf, home: Path, profile: str) -> None:

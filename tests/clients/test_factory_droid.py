@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
-from gwconf import registry
-from gwconf.operations import read_client
-from gwconf.paths import Env
 from tests.clients._env import clean_client_env  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 
@@ -21,12 +19,7 @@ def settings(home: Path) -> Path:
     return home / ".factory" / "settings.json"
 
 
-def reading():
-    return read_client(registry.get("factory-droid"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "factory-droid")
 
 
 def test_the_default_names_gwconfs_entry_by_position(gwconf, home: Path, profile: str) -> None:

@@ -11,7 +11,7 @@ from gwconf import registry
 from gwconf.operations import read_client
 from gwconf.paths import Env
 from tests.clients._env import clean_client_env, verify_request  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages
 from tests.conftest import TEST_KEY
 from tests.gateway_server import VALID_KEY
 
@@ -27,10 +27,6 @@ def reading(findings_only: bool = False):
     result = read_client(client, env)
     result.findings += client.doctor({}, env, result)
     return result
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
 
 
 def test_status_reads_back_root_address_key_and_model(gwconf, home: Path, profile: str) -> None:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from gwconf import registry
-from gwconf.operations import read_client
-from gwconf.paths import Env
 from tests.clients._env import clean_client_env, verify_request  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 from tests.gateway_server import VALID_KEY
 
@@ -25,12 +23,7 @@ def folder(home: Path) -> Path:
     return home / ".config" / "kilo"
 
 
-def reading():
-    return read_client(registry.get("kilo"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "kilo")
 
 
 def install(home: Path, version: str) -> None:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from gwconf import formats, registry
-from gwconf.operations import read_client
-from gwconf.paths import Env
+from gwconf import formats
 from tests.clients._env import clean_client_env  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import assert_doctor_flags, check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 
@@ -24,12 +23,7 @@ def config(home: Path) -> Path:
     return home / ".openclaw" / "openclaw.json"
 
 
-def reading():
-    return read_client(registry.get("openclaw"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "openclaw")
 
 
 def test_apply_keeps_json5_and_status_reads_it(gwconf, home: Path, profile: str) -> None:
@@ -122,8 +116,7 @@ def test_the_default_agents_own_model_wins_and_doctor_names_it(gwconf, home: Pat
         'remove "model" from agent "main" (agents.list[0].model) in ~/.openclaw/openclaw.json, '
         "or set it to gwconf/<model>"
     )
-    doctor = gwconf("doctor", "openclaw")
-    assert "agents.list[0].model" in doctor.stdout and "provider ok" not in doctor.stdout
+    assert_doctor_flags(gwconf, "openclaw", "agents.list[0].model")
     verified = gwconf("verify", "openclaw")
     assert "has no base address" in verified.output and 'remove "model" from agent "main"' in verified.output
 

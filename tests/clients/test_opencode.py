@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from gwconf import registry
-from gwconf.operations import read_client
-from gwconf.paths import Env
 from tests.clients._env import clean_client_env, verify_request  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import assert_doctor_flags, check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 from tests.gateway_server import VALID_KEY
 
@@ -25,12 +23,7 @@ def folder(home: Path) -> Path:
     return home / ".config" / "opencode"
 
 
-def reading():
-    return read_client(registry.get("opencode"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "opencode")
 
 
 def test_status_reads_back_provider_model_and_small_model(gwconf, home: Path, profile: str) -> None:
@@ -173,8 +166,7 @@ def test_the_default_agents_own_model_wins_and_is_reported(gwconf, home: Path, p
         "remove agent.build.model from ~/.config/opencode/opencode.json (or set it to gwconf/<model>)"
         in fixes
     )
-    doctor = gwconf("doctor", "opencode")
-    assert "agent.build.model" in doctor.stdout and "provider ok" not in doctor.stdout
+    assert_doctor_flags(gwconf, "opencode", "agent.build.model")
 
 
 def test_default_agent_names_the_agent_whose_model_counts(gwconf, home: Path, profile: str) -> None:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from gwconf import registry
-from gwconf.operations import read_client
 from gwconf.paths import Env
 from tests.clients._env import clean_client_env  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import assert_doctor_flags, check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 
@@ -24,12 +24,7 @@ def agent(home: Path) -> Path:
     return home / ".pi" / "agent"
 
 
-def reading():
-    return read_client(registry.get("pi"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "pi")
 
 
 def test_apply_writes_provider_and_defaults_and_status_reads_them(gwconf, home: Path, profile: str) -> None:
@@ -180,8 +175,7 @@ def test_a_block_comment_added_later_is_reported_not_healthy(gwconf, home: Path,
     result = reading()
     assert not result.provider_is_gwconf
     assert "models.json:1:3: a /* */ comment: pi strips only // comments" in messages(result)
-    doctor = gwconf("doctor", "pi")
-    assert "/* */ comment" in doctor.stdout and "provider ok" not in doctor.stdout
+    assert_doctor_flags(gwconf, "pi", "/* */ comment")
 
 
 def test_slash_star_inside_a_string_or_line_comment_is_fine(gwconf, home: Path, profile: str) -> None:

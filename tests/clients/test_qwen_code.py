@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from gwconf import registry
-from gwconf.operations import read_client
-from gwconf.paths import Env
 from tests.clients._env import clean_client_env, verify_request  # noqa: F401
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 from tests.gateway_server import VALID_KEY
 
@@ -21,12 +19,7 @@ def test_fixture(case: str, gwconf, home: Path, profile: str) -> None:
     check_case("qwen-code", case, gwconf, home)
 
 
-def reading():
-    return read_client(registry.get("qwen-code"), Env.current())
-
-
-def messages(result) -> str:
-    return "\n".join(f.message for f in result.findings)
+reading = partial(reading_of, "qwen-code")
 
 
 def test_status_reads_back_the_provider_entry(gwconf, home: Path, profile: str) -> None:
