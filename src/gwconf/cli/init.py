@@ -132,11 +132,20 @@ def _split_ids(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part for value in values for part in value.replace(",", " ").split())
 
 
+def _clients_to_set_up(env: Any, chosen: list[Any] | None) -> list[Any]:
+    """The clients named with --client, else every one detected here that files configure."""
+    from gwconf import registry
+
+    if chosen is not None:
+        return chosen
+    return [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
+
+
 def _preview(
     store: Any, profile: Any, env: Any, chosen: list[Any] | None, *, no_apply: bool, force: bool
 ) -> int:
     """``init --dry-run``: the profile init would save and each client's diff, nothing written."""
-    from gwconf import operations, registry
+    from gwconf import operations
     from gwconf.cli._writing import render_results
 
     if store.exists(profile.name) and not force:
@@ -152,9 +161,7 @@ def _preview(
         return int(ExitCode.OK)
     if no_apply:
         return int(ExitCode.OK)
-    clients = (
-        chosen if chosen is not None else [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
-    )
+    clients = _clients_to_set_up(env, chosen)
     if not clients:
         _output.out("No supported client was found here (gwconf clients lists them all).")
         return int(ExitCode.OK)
@@ -360,12 +367,7 @@ def _apply_found(
 
     if not profile.model:  # a client set up without a model starts on its vendor's, or not at all
         return _verify_profile(profile, env, timeout)
-    if no_apply:
-        clients = []
-    elif chosen is not None:
-        clients = chosen
-    else:
-        clients = [c for c in registry.all_clients() if c.tier < 3 and c.detect(env)]
+    clients = [] if no_apply else _clients_to_set_up(env, chosen)
     if not clients:
         if not no_apply:
             _output.out("No supported client was found here (gwconf clients lists them all).")
@@ -432,7 +434,7 @@ def _ask_which(profile: str, ids: list[str]) -> list[str]:
             default="y",
             show_default=False,
         )
-        words = answer.replace(",", " ").lower().split()
+        words = list(_split_ids((answer.lower(),)))
         if words in ([], ["y"], ["yes"]):
             return ids
         if words in (["n"], ["no"]):
