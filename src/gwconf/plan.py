@@ -1495,15 +1495,13 @@ def _first_metas(plans: list[ClientPlan], prepared: dict[str, list[_Prepared]], 
 
 def _after_commit(prepared: list[_Prepared], ledger: Ledger, metas: set[int] | None = None) -> None:
     """Clean-up that a crash may skip (repair redoes it): retire the pristine copy of a restored
-    file, remove the folders gwconf created once they are empty, rotate the backups, and name
+    file, rotate the backups, and name
     gwconf's last write beside ``meta.json`` (``metas``: the changes whose ``meta.json`` the
     write wrote whole before its commit, already saying so)."""
     for item in prepared:
         change = item.change
         if change.restoring:  # after the commit: a crash before it must find the pristine copy still there
             item.backups.retire_pristine()
-            if change.after is None and change.record:
-                remove_empty_folders(change.record.get("folders", []))
         found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
         refs = {k.get("before_ref") for k in (found[1].get("keys", []) if found else [])}
         item.backups.rotate({r for r in refs if r})
@@ -1536,23 +1534,14 @@ def _rewrite_metas(ledger: Ledger, entries: list[dict[str, Any]]) -> None:
 
 
 def remove_created_folders(folders: list[str]) -> None:
-    """Once a restore of several clients is written: the folders gwconf created for their files,
-    the deepest first, each removed if it is empty. Each client removes its own as it is restored
-    (``_after_commit``), but a folder two clients' files shared (``~/.config``, recorded by the
-    first clients an apply wrote, not by those written after it existed) is emptied only by the
-    last of them, which may not have recorded it: an empty ``~/.config`` was left behind."""
+    """Once a restore is written: the folders gwconf created for the files it removed, the
+    deepest first, each removed if it is empty. Once for the whole restore, not as each client's
+    files go: a folder two clients' files shared (``~/.config``, recorded by the first clients an
+    apply wrote, not by those written after it existed) is emptied only by the last of them,
+    which may not have recorded it, and an empty ``~/.config`` was left behind."""
     for folder in sorted(set(folders), key=lambda name: (-len(Path(name).parts), name)):
         with contextlib.suppress(OSError):
             os.rmdir(folder)  # fails unless empty: what another program put there stays
-
-
-def remove_empty_folders(folders: list[str]) -> None:
-    """The folders gwconf created for a file, deepest first, as long as nothing else is in them."""
-    for folder in folders:
-        try:
-            os.rmdir(folder)
-        except OSError:
-            return  # not empty (the client keeps its own files there), or already gone
 
 
 def _remove_pending_copies(state_dir: Path) -> None:
