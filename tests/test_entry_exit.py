@@ -117,3 +117,74 @@ def test_the_paths_without_click_end_as_quietly(profile: str, args: list[str]) -
     )
     os.close(write)
     assert (proc.returncode, proc.stderr) == (141, "")
+
+
+class _Shared:
+    """stdout or stderr of a test, both writing into one list as a pipe they share would:
+    (stream, text) per write, flushes counted apart."""
+
+    def __init__(self, name: str, writes: list[tuple[str, str]], terminal: bool = False) -> None:
+        self.name, self.writes, self.terminal = name, writes, terminal
+
+    def write(self, text: str | bytes) -> int:
+        if text:  # click.echo writes bytes, and an empty string first
+            self.writes.append((self.name, text.decode() if isinstance(text, bytes) else text))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self.terminal
+
+
+def test_held_lines_go_out_before_a_line_to_stderr(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick command's stdout to a pipe is written once (issue 15: ``status`` made a write for
+    each of its lines), but never after a line it printed before one to stderr."""
+    from gwconf.cli import _output
+
+    writes: list[tuple[str, str]] = []
+    monkeypatch.setattr(sys, "stdout", _Shared("out", writes))
+    monkeypatch.setattr(sys, "stderr", _Shared("err", writes))
+    _output.hold_output()
+    try:
+        _output.out("first")
+        _output.out("second")
+        assert writes == []
+        _output.warn("on stderr")
+        _output.out("third")
+    finally:
+        _output.release_output()
+    assert writes == [("out", "first\nsecond\n"), ("err", "warning: on stderr\n"), ("out", "third\n")]
+    _output.out("after the command")  # nothing is held any more
+    assert writes[-1] == ("out", "after the command\n")
+
+
+def test_a_terminal_gets_each_line_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gwconf.cli import _output
+
+    writes: list[tuple[str, str]] = []
+    monkeypatch.setattr(sys, "stdout", _Shared("out", writes, terminal=True))
+    _output.hold_output()
+    try:
+        _output.out("shown now")
+        assert writes == [("out", "shown now\n")]
+    finally:
+        _output.release_output()
+
+
+def test_status_to_a_pipe_prints_what_it_printed_line_by_line(profile: str) -> None:
+    """The held lines are the same bytes, under Python's own buffering and unbuffered (-u)."""
+    env = _environ()
+    held = subprocess.run([sys.executable, "-m", "gwconf", "status"], capture_output=True, text=True, env=env)
+    unbuffered = subprocess.run(
+        [sys.executable, "-u", "-m", "gwconf", "status"], capture_output=True, text=True, env=env
+    )
+    by_line = subprocess.run(
+        [sys.executable, "-c", "import sys; from gwconf.cli import _output, main; "
+         "_output.hold_output = lambda: None; sys.argv = ['gwconf', 'status']; main()"],
+        capture_output=True, text=True, env=env,
+    )  # fmt: skip
+    assert held.returncode == unbuffered.returncode == by_line.returncode == 0
+    assert held.stdout == unbuffered.stdout == by_line.stdout
+    assert "Active profile" in held.stdout

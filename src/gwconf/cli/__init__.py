@@ -522,7 +522,11 @@ def run(args: list[str]) -> int:
     wants_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
         if plain is not None:
-            result = plain()
+            _output.hold_output()  # quick and local: its lines go out in one write at the end
+            try:
+                result = plain()
+            finally:
+                _output.release_output()
         else:
             result = cli.main(
                 args=args, prog_name="gwconf", complete_var="_GWCONF_COMPLETE", standalone_mode=False

@@ -121,11 +121,41 @@ def style(text: str, err: bool = False, **kwargs: Any) -> str:
     return click.style(text, **kwargs)
 
 
+# While a quick local command runs (``hold_output``), its lines to a stdout that is not a
+# terminal are kept and written in one go when it ends: ``status`` on a home with every client
+# applied made 219 writes for 219 lines, a write and a flush each (issue 15; Python's own buffer
+# is no help under PYTHONUNBUFFERED). Terminals get each line as before. stderr is never held,
+# and what stdout holds is written before each line to stderr, so the two interleave as printed.
+_held: list[Any] = [None, []]  # the stdout being held (or None), and its lines
+
+
+def hold_output() -> None:
+    """Keep this command's stdout lines until ``release_output`` (a pipe or a file only)."""
+    stream = sys.stdout
+    if stream is not None and not getattr(stream, "isatty", lambda: True)():
+        _held[0] = stream
+
+
+def release_output() -> None:
+    """Write what ``hold_output`` kept; each line is written at once from here on."""
+    stream, lines = _held
+    _held[0], _held[1] = None, []
+    if stream is not None and lines:
+        stream.write("".join(lines))
+        stream.flush()
+
+
 def echo(text: str, err: bool = False) -> None:
     """``click.echo(text)``; without click when it is not loaded and nothing in ``text`` is an
     escape code (click would strip those off a stream that is not a terminal, and translate them on
     Windows): then click would only add the newline, write and flush."""
     stream = sys.stderr if err else sys.stdout
+    held = _held[0]
+    if held is not None:
+        if stream is held and "\x1b" not in text:  # click.echo would only write and flush it
+            _held[1].append(text + "\n")
+            return
+        release_output()  # what was printed before this line comes before it
     if "click" in sys.modules or (
         "\x1b" in text and (os.name == "nt" or not getattr(stream, "isatty", lambda: False)())
     ):
