@@ -498,3 +498,43 @@ def test_applying_every_client_to_an_empty_home_and_restoring_leaves_it_empty(
     restored = gwconf("restore", "--all")
     assert restored.exit_code == 0, restored
     assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == []
+
+
+def _dry_and_real(gwconf, *args: str) -> tuple[dict, dict]:
+    """``gwconf ARGS --dry-run --json``, then the same for real: both JSON reports."""
+    dry = gwconf(*args, "--dry-run", "--json")
+    assert dry.exit_code == 0, dry
+    real = gwconf(*args, "--json")
+    assert real.exit_code == 0, real
+    return json.loads(dry.stdout), json.loads(real.stdout)
+
+
+@pytest.mark.parametrize("order", [("copilot-cli", "shell"), ("shell", "copilot-cli")])
+def test_a_dry_run_shows_what_the_run_does_to_a_file_two_clients_share(
+    gwconf, home, profile, monkeypatch, order
+) -> None:
+    """A real run plans the second of two clients sharing ~/.bashrc again after the first one's
+    write. Its dry run planned both on the file as it was: ``restore --dry-run`` said "kept
+    ~/.bashrc" where the restore then removed it, and apply's second diff lacked the first's
+    lines. Each plan of a dry run now reads what the ones before it would leave."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    (home / ".bashrc").write_text("# mine\nalias ll='ls -l'\n")
+    for command in (("apply", *order), ("restore", *order), ("apply", *order), ("restore", "--all")):
+        dry, real = _dry_and_real(gwconf, *command)
+        assert dry.pop("dry_run") is True and real.pop("dry_run") is False
+        assert dry == real, command
+    assert (home / ".bashrc").read_text() == "# mine\nalias ll='ls -l'\n"
+
+
+def test_a_dry_run_of_every_client_on_an_empty_home_shows_what_the_run_does(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    """Every supported client applied to an empty home, then restored: each dry run's report is
+    the run's, file by file and diff by diff."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # Cline's updatedAt: one time for both
+    for command in (("apply", "--all-supported"), ("restore", "--all")):
+        dry, real = _dry_and_real(gwconf, *command)
+        assert dry.pop("dry_run") is True and real.pop("dry_run") is False
+        assert dry == real, command
+    assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == []

@@ -126,6 +126,24 @@ def one_view() -> Iterator[None]:
         _real_folders = _viewed = None
 
 
+# a dry run of several clients (``planned_view``): each file as the plans before it would leave
+# it, real path -> (bytes or None for removed, mode); None outside one
+_planned: dict[Path, tuple[bytes | None, int | None]] | None = None
+
+
+@contextlib.contextmanager
+def planned_view() -> Iterator[dict[Path, tuple[bytes | None, int | None]]]:
+    """Within it, ``read_snapshot`` of a file in the mapping it yields reads the bytes put there,
+    not the disk's. A real run of several clients plans a file two of them share again after the
+    first one's write; a dry run plans each on what that write would have left."""
+    global _planned
+    outer, _planned = _planned, {}
+    try:
+        yield _planned
+    finally:
+        _planned = outer
+
+
 def viewed(key: object, compute: Callable[[], Any]) -> Any:
     """``compute()``, once per ``one_view`` for ``key`` (at each call outside one): a file one
     command reads for each of its clients is read once. The value is shared: never change it."""
@@ -187,10 +205,14 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
     try:
         seen: os.stat_result | None = os.lstat(path)
     except FileNotFoundError:  # most client files (``status``, ``clients``): no link to check
-        return Snapshot(path, resolve(path), None, None)
+        target = resolve(path)
+        planned = _planned.get(target) if _planned else None
+        return Snapshot(path, target, *planned) if planned else Snapshot(path, target, None, None)
     except OSError:
         seen = None  # the steps below name what is wrong
     target = resolve(path, seen)
+    if _planned and target in _planned:  # a dry run, after a plan that changes this file
+        return Snapshot(path, target, *_planned[target])
     if seen is not None and stat.S_ISLNK(seen.st_mode) and _is_loop(path):
         raise GwconfError(f"{shown}: is a symlink loop.", "Fix or remove the link, then run again.")
     try:

@@ -5,6 +5,7 @@ The CLI only parses arguments and renders these results as text or JSON.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Sequence
@@ -167,29 +168,14 @@ def apply_profile(
     """
     results: list[ClientResult] = []
     plans: list[planning.ClientPlan] = []
-    for client in clients:
-        result = ClientResult(client.id, client.name)
-        results.append(result)
-        try:
-            if not dry_run and client.tier < 3:
-                result.notes += client.preflight(env, force)
-            plan = planning.plan_apply(client, profile, env, model=model)
-            result.notes += other_managers(plan, env)
-        except NotSetUp as exc:
-            if skip_not_set_up:
-                result.skipped = exc
-            else:
-                result.error = exc
-            continue
-        except GwconfError as exc:
-            result.error = exc
-            continue
-        result.notes += plan.notes
-        result.steps = plan.steps
-        result.files = _file_results(plan)
-        if plan.steps is None:
-            result.restart = client.restart
-        plans.append(plan)
+    with _dry_view(dry_run) as planned:
+        for client in clients:
+            result = ClientResult(client.id, client.name)
+            results.append(result)
+            plan = _plan_one_apply(client, profile, env, result, model, force, skip_not_set_up, dry_run)
+            if plan is not None:
+                plans.append(plan)
+                _leave_planned(planned, plan)
     if not dry_run:
         by_id = {r.id: r for r in results}
         writes = Writes(env, profile.name)
@@ -208,6 +194,55 @@ def apply_profile(
             writes.add(plan, result)
         writes.flush()
     return results
+
+
+def _plan_one_apply(
+    client: ClientAdapter,
+    profile: Profile,
+    env: Env,
+    result: ClientResult,
+    model: str | None,
+    force: bool,
+    skip_not_set_up: bool,
+    dry_run: bool,
+) -> planning.ClientPlan | None:
+    """``client``'s plan, with its notes, steps and files in ``result``; None when it has none
+    (its error or its reason to skip is in ``result``)."""
+    try:
+        if not dry_run and client.tier < 3:
+            result.notes += client.preflight(env, force)
+        plan = planning.plan_apply(client, profile, env, model=model)
+        result.notes += other_managers(plan, env)
+    except NotSetUp as exc:
+        if skip_not_set_up:
+            result.skipped = exc
+        else:
+            result.error = exc
+        return None
+    except GwconfError as exc:
+        result.error = exc
+        return None
+    result.notes += plan.notes
+    result.steps = plan.steps
+    result.files = _file_results(plan)
+    if plan.steps is None:
+        result.restart = client.restart
+    return plan
+
+
+def _dry_view(dry_run: bool) -> contextlib.AbstractContextManager[dict[Path, Any] | None]:
+    """A dry run's ``fileio.planned_view``: each plan reads the files as the ones before it
+    would leave them, as the real run's plans do. Nothing for a real run, which writes them."""
+    return fileio.planned_view() if dry_run else contextlib.nullcontext(None)
+
+
+def _leave_planned(planned: dict[Path, Any] | None, plan: planning.ClientPlan) -> None:
+    """In a dry run, what ``plan`` would write, for the plans after it to read."""
+    if planned is None:
+        return
+    for change in plan.pending:
+        mode = None if change.after is None else (change.restore_mode or change.snapshot.mode or 0o600)
+        planned[change.snapshot.target] = (change.after, mode)
 
 
 class Writes:
@@ -297,40 +332,42 @@ def restore_clients(
     ledger = writes.ledger  # the one the writes keep up to date
     results = []
     folders: list[str] = []  # the folders gwconf created for the files it removes
-    for client in restore_order(clients, ledger):
-        result = ClientResult(client.id, client.name)
-        results.append(result)
-        if ledger.client(client.id) is None and not ledger.damaged:
-            result.notes.append("nothing to restore: gwconf has not written this client's files")
-            continue
-        try:
-            if not dry_run:  # an app that rewrites its files from memory would undo the restore too
-                result.notes += client.preflight(env, force)
-            plan = _plan_restore(client, env, ledger)
-            if not dry_run and writes.replan(plan):  # a file an earlier client's restore changes
+    with _dry_view(dry_run) as planned:
+        for client in restore_order(clients, ledger):
+            result = ClientResult(client.id, client.name)
+            results.append(result)
+            if ledger.client(client.id) is None and not ledger.damaged:
+                result.notes.append("nothing to restore: gwconf has not written this client's files")
+                continue
+            try:
+                if not dry_run:  # an app that rewrites its files from memory would undo the restore too
+                    result.notes += client.preflight(env, force)
                 plan = _plan_restore(client, env, ledger)
-            result.files = _file_results(plan)
-            result.notes += plan.notes
-            result.left_alone = plan.left_alone
-            result.restart = client.restart
-            if not dry_run:
-                if plan.pending:  # (written with the others: execute refreshes the ledger and commits)
-                    writes.add(plan, result)
-                    folders += [
-                        folder
-                        for change in plan.pending
-                        if change.after is None and change.record
-                        for folder in change.record.get("folders", [])
-                    ]
-                elif ledger.damaged:
-                    pass
-                elif not _forget(env, client.id, ledger.client(client.id)):
-                    result.notes.append(
-                        "another gwconf run applied it meanwhile: nothing restored; run gwconf restore again"
-                    )
-        except GwconfError as exc:
-            result.error = exc
-            result.files = []
+                if not dry_run and writes.replan(plan):  # a file an earlier client's restore changes
+                    plan = _plan_restore(client, env, ledger)
+                _leave_planned(planned, plan)
+                result.files = _file_results(plan)
+                result.notes += plan.notes
+                result.left_alone = plan.left_alone
+                result.restart = client.restart
+                if not dry_run:
+                    if plan.pending:  # (written with the others: execute refreshes the ledger and commits)
+                        writes.add(plan, result)
+                        folders += [
+                            folder
+                            for change in plan.pending
+                            if change.after is None and change.record
+                            for folder in change.record.get("folders", [])
+                        ]
+                    elif ledger.damaged:
+                        pass
+                    elif not _forget(env, client.id, ledger.client(client.id)):
+                        result.notes.append(
+                            "another gwconf run applied it meanwhile: nothing restored; run gwconf restore again"
+                        )
+            except GwconfError as exc:
+                result.error = exc
+                result.files = []
     writes.flush()
     if folders:
         planning.remove_created_folders(folders)
