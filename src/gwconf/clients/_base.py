@@ -513,14 +513,23 @@ def folders_to_project_root(env: Env, *, stop_at_home: bool = False) -> tuple[li
     folder, included, with ``stop_at_home``) and the root is None. Clients that look for project
     files differ in where they stop; this one walk serves them all.
     """
+    from gwconf import fileio
+
+    chain, root = fileio.viewed(
+        ("project-root", env.cwd, env.home, stop_at_home), lambda: _walk_to_project_root(env, stop_at_home)
+    )  # one walk per command: status asked it 8 times, a stat of every folder up to / each
+    return list(chain), root
+
+
+def _walk_to_project_root(env: Env, stop_at_home: bool) -> tuple[tuple[Path, ...], Path | None]:
     chain: list[Path] = []
     for folder in (env.cwd, *env.cwd.parents):
         chain.append(folder)
         if (folder / ".git").exists():
-            return chain, folder
+            return tuple(chain), folder
         if stop_at_home and folder == env.home:
             break
-    return chain, None
+    return tuple(chain), None
 
 
 def project_root(env: Env) -> Path | None:

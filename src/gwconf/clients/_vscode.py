@@ -10,6 +10,7 @@ edits the default profile and says so when other profiles exist.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from gwconf.formats import lazy
@@ -81,17 +82,13 @@ _VERSION = lazy(r"-(\d+(?:\.\d+)*)(?:-[A-Za-z0-9._-]+)?$")
 
 def extension_version(env: Env, variant: str, extension_id: str) -> str | None:
     """The highest installed version of ``publisher.name`` (folder ``publisher.name-1.2.3``), or None."""
-    folder = extensions_dir(env, variant)
-    if not folder.is_dir():
-        return None
     prefix = extension_id.lower() + "-"
     best: tuple[int, ...] | None = None
     best_text: str | None = None
-    for entry in folder.iterdir():
-        name = entry.name.lower()
-        if not name.startswith(prefix) or not entry.is_dir():
+    for name in _extension_folders(extensions_dir(env, variant)):
+        if not name.lower().startswith(prefix):
             continue
-        match = _VERSION.search(entry.name[len(prefix) - 1 :])
+        match = _VERSION.search(name[len(prefix) - 1 :])
         if not match:
             continue
         numbers = tuple(int(n) for n in match.group(1).split("."))
@@ -105,16 +102,30 @@ def installed_versions(env: Env, extension_id: str) -> list[tuple[str, tuple[int
     found = []
     prefix = extension_id.lower() + "-"
     for variant in VARIANTS:
-        folder = extensions_dir(env, variant)
-        if not folder.is_dir():
-            continue
-        for entry in sorted(folder.iterdir()):
-            if not entry.name.lower().startswith(prefix) or not entry.is_dir():
+        for name in sorted(_extension_folders(extensions_dir(env, variant))):
+            if not name.lower().startswith(prefix):
                 continue
-            match = _VERSION.search(entry.name[len(prefix) - 1 :])
+            match = _VERSION.search(name[len(prefix) - 1 :])
             if match:
                 found.append((variant, tuple(int(n) for n in match.group(1).split("."))))
     return found
+
+
+def _extension_folders(folder: Path) -> tuple[str, ...]:
+    """The names of the folders in an extensions folder (none if it is missing), listed once per
+    command: ``status`` listed each of them for each VS Code extension client, with a stat of
+    every entry."""
+    from gwconf import fileio
+
+    return fileio.viewed(("extension folders", folder), lambda: _list_folders(folder))  # type: ignore[no-any-return]
+
+
+def _list_folders(folder: Path) -> tuple[str, ...]:
+    try:
+        with os.scandir(folder) as entries:
+            return tuple(entry.name for entry in entries if entry.is_dir())
+    except (FileNotFoundError, NotADirectoryError):
+        return ()
 
 
 def variants_with_extension(env: Env, extension_id: str) -> list[str]:
