@@ -538,3 +538,42 @@ def test_a_dry_run_of_every_client_on_an_empty_home_shows_what_the_run_does(
         assert dry.pop("dry_run") is True and real.pop("dry_run") is False
         assert dry == real, command
     assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == []
+
+
+TAKEN_OUT = {
+    # client: (file, text with a key apply takes out in the middle, the user's edit afterwards)
+    "claude-code": (
+        ".claude/settings.json",
+        '{\n  "theme": "dark",\n  "forceLoginMethod": "claudeai",\n  "permissions": {\n    "allow": []\n  }\n}\n',
+        ('"dark"', '"light"'),
+    ),
+    "codex": (
+        ".codex/config.toml",
+        'model = "o3"\nforced_login_method = "chatgpt"\napproval_policy = "never"\n\n[tui]\nnotifications = true\n',
+        ('"never"', '"on-request"'),
+    ),
+    "crush": (
+        ".config/crush/crush.json",
+        '{\n  "models": {\n    "large": {\n      "model": "claude-sonnet-4",\n      "max_tokens": 8000,\n'
+        '      "provider": "anthropic",\n      "think": true\n    }\n  },\n  "options": {\n    "debug": false\n  }\n}\n',
+        ('"debug": false', '"debug": true'),
+    ),
+}
+
+
+@pytest.mark.parametrize("client", sorted(TAKEN_OUT))
+def test_a_key_apply_took_out_comes_back_where_it_was(gwconf, home, profile, client) -> None:
+    """Apply takes out a key that would override gwconf's (Claude Code's forceLoginMethod,
+    Codex's forced_login_method, Crush's slot max_tokens); the user edits the file; restore, key
+    by key, put that key back at the end of its object or table. It goes back where it was now:
+    the file is the original with only the user's edit."""
+    name, original, edit = TAKEN_OUT[client]
+    path = home / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(original)
+    assert gwconf("apply", client).exit_code == 0
+    assert path.read_text() != original
+    path.write_text(path.read_text().replace(*edit))
+    restored = gwconf("restore", client)
+    assert restored.exit_code == 0, restored
+    assert path.read_text() == original.replace(*edit)

@@ -14,7 +14,7 @@ import contextlib
 import functools
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gwconf import formats, records
@@ -737,10 +737,7 @@ class _PristineSpellings:
         self._doc: Document | None = None
         self._read = False
 
-    def __call__(self, path: tuple[Any, ...], value: Any) -> str | None:
-        """The pristine copy's spelling of ``path`` when it holds exactly ``value`` there."""
-        if getattr(type(self._item.doc), "spelling", no_spelling) is no_spelling:
-            return None
+    def _pristine(self) -> Document | None:
         if not self._read:
             self._read = True
             pristine = self._backups.pristine()
@@ -750,10 +747,30 @@ class _PristineSpellings:
                     self._doc = formats.load(self._item.file.format, text, self._item.display)
                 except GwconfError:
                     pass  # no spelling: the value goes back as ``set`` writes it
-        doc = self._doc
+        return self._doc
+
+    def __call__(self, path: tuple[Any, ...], value: Any) -> str | None:
+        """The pristine copy's spelling of ``path`` when it holds exactly ``value`` there."""
+        if getattr(type(self._item.doc), "spelling", no_spelling) is no_spelling:
+            return None
+        doc = self._pristine()
         if doc is None or value_hash(get_plain(doc.data(), path)) != value_hash(value):
             return None
         return doc.spelling(path)
+
+    def following(self, path: tuple[Any, ...], now: Any) -> str | None:
+        """The key that came after ``path``'s in its mapping in the pristine copy, the first of
+        those the mapping holds ``now``: where a key gwconf took out goes back."""
+        if not path or not isinstance(path[-1], str) or not isinstance(now, dict):
+            return None
+        if getattr(type(self._item.doc), "spelling", no_spelling) is no_spelling:
+            return None  # (an editor that keeps no spellings places keys one way)
+        doc = self._pristine()
+        parent = get_plain(doc.data(), path[:-1]) if doc is not None else None
+        if not isinstance(parent, dict) or path[-1] not in parent:
+            return None
+        keys = list(parent)
+        return next((key for key in keys[keys.index(path[-1]) + 1 :] if key in now), None)
 
 
 def _restore_key(
@@ -762,7 +779,7 @@ def _restore_key(
     backups: BackupStore,
     plan: ClientPlan,
     restamped: tuple[str, ...],
-    spelled: Callable[[tuple[Any, ...], Any], str | None],
+    spelled: _PristineSpellings,
 ) -> None:
     path = tuple(key["path"])
     current = get_plain(item.doc.data(), path)
@@ -788,7 +805,10 @@ def _restore_key(
             item.doc.delete(path)
         return
     spelling = spelled(path, before)
-    if spelling is None:
+    following = spelled.following(path, get_plain(item.doc.data(), path[:-1])) if current is MISSING else None
+    if following is not None:  # a key gwconf took out: back where it was, not at the end
+        item.doc.put_before(path, before, spelling, following)
+    elif spelling is None:
         item.doc.set(path, before)
     else:
         item.doc.put_back(path, before, spelling)  # the user's own quoting, not gwconf's

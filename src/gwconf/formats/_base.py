@@ -279,6 +279,12 @@ class Document(Protocol):
         before gwconf) where the editor can: a restore gives the user's own quoting back, even one
         gwconf would not write itself (``${VAR}``; quotes a client keeps as part of the value)."""
 
+    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+        """Put back a mapping's missing key ``path`` right before its key ``following``, where the
+        file had it (a restore of a key gwconf took out: added at the end, it moved a line of the
+        user's file), written as ``spelling`` where the editor can. Where it cannot place it
+        there, ``put_back`` (or ``set`` without a spelling) as usual."""
+
     def reads_as(self, intended: Any) -> bool:
         """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown
         this way, the write gate re-reads the whole text)."""
@@ -295,6 +301,16 @@ def no_spelling(doc: Document, path: KeyPath) -> str | None:
 def put_back_as_set(doc: Document, path: KeyPath, value: Any, spelling: str) -> None:
     """The shared ``put_back``: an editor with ``no_spelling`` never gets one; ``set`` it."""
     doc.set(path, value)
+
+
+def put_before_as_put_back(
+    doc: Document, path: KeyPath, value: Any, spelling: str | None, following: str
+) -> None:
+    """The shared ``put_before``: an editor that places a new key only one way puts it there."""
+    if spelling is None:
+        doc.set(path, value)
+    else:
+        doc.put_back(path, value, spelling)
 
 
 def never_reads_as(doc: Document, intended: Any) -> bool:

@@ -39,6 +39,7 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     never_reads_as,
+    put_before_as_put_back,
     reread_from_scratch,
     total,
     trimmed_edit,
@@ -388,6 +389,8 @@ class DotenvDocument(NamedValues):
                 self.ops.append(Op("set", (name,), value))
                 return
         self.set(path, value)  # no such line, or the spelling reads otherwise where it would stand
+
+    put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)

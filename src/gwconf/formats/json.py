@@ -43,6 +43,7 @@ from gwconf.formats._base import (
     lazy,
     line_col,
     paused_gc,
+    put_before_as_put_back,
     same_run,
     same_value,
     total,
@@ -1521,6 +1522,74 @@ class JsonDocument:
                 return
             self._splice(start, end, spelling if piece is None else piece, masked_piece, claim=(start, end))
             self.ops.append(Op("set", done, value))
+
+    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+        """The member ``path`` (missing) goes right before member ``following`` of its object:
+        on a line of its own after the line of the member before it (comments above
+        ``following`` stay with it), or inline before it in a one-line object. Written as
+        ``spelling`` when that text alone is ``value``, else as ``set`` writes it. JSON5, a key
+        written twice, a member already there or ``following`` gone: ``put_back``/``set``."""
+        path = _check_path(path)
+        _check_value(value)
+        if not path or not isinstance(path[-1], str) or self.fmt == "json5" or self._dups:
+            put_before_as_put_back(self, path, value, spelling, following)
+            return
+        body = None
+        if spelling is not None:
+            try:
+                if same_value(_PLAIN.decode(spelling), value):
+                    body = spelling
+            except ValueError:
+                pass
+        with _guard(self.source):
+            depth, _, start, _, done = self._descend(path[:-1], "edit")
+            placed = (
+                depth == len(path) - 1
+                and start >= 0
+                and self._masked[start] == "{"
+                and self._siblings(start, path[-1]) is None
+                and self._place_before(start, path[-1], following, value, body)
+            )
+        if not placed:
+            put_before_as_put_back(self, path, value, spelling, following)
+            return
+        import copy
+
+        self.ops.append(Op("set", (*done, path[-1]), copy.deepcopy(value)))
+
+    def _place_before(self, container: int, key: str, following: str, value: Any, body: str | None) -> bool:
+        """``put_before``'s splice in the object at ``container``; False when ``following`` is
+        not one of its members."""
+        found = self._siblings(container, following)
+        if found is None:
+            return False
+        prev, nxt, later = found
+        text, eol = self._text, self.eol
+        key_sep = ": " if text[nxt[2] - 1] in " \t" else ":"
+        head = _dumps(key) + key_sep
+        line = _line_start(text, nxt[1])
+        low = prev[3] if prev is not None else container + 1
+        if _INDENT.match(text, line).end() == nxt[1] and low < line:
+            # its own line: after the line holding the member before it (its comma, a comment)
+            anchor = _comma_after(text, prev[3]) + 1 if prev is not None else container + 1
+            at = _line_end(text, anchor)
+            if not 0 <= at <= line:
+                at = line
+            indent = text[line : nxt[1]]
+            if body is None:
+                body = _render(value, indent, self._unit(), eol, False)
+            self._splice(at, at, indent + head + body + "," + eol, claim=(low, nxt[1]), removes=False)
+            return True
+        if body is None or "\n" in body:
+            body = _compact(value, ", " if key_sep == ": " else ",", key_sep)
+        # the blank after a comma, as the object writes it (after ``following``'s when it is the
+        # first of a one-line object; spaced like its colon when it has no other member)
+        if prev is not None or later is not None:
+            gap = " " if text[(nxt if prev is not None else later)[1] - 1] in " \t" else ""  # type: ignore[index]
+        else:
+            gap = " " if key_sep == ": " else ""
+        self._splice(nxt[1], nxt[1], head + body + "," + gap, claim=(low, nxt[1]), removes=False)
+        return True
 
     def append(self, path: KeyPath, value: Any) -> int:
         path = _check_path(path)

@@ -28,6 +28,7 @@ from gwconf.formats._base import (
     never_reads_as,
     no_spelling,
     put_back_as_set,
+    put_before_as_put_back,
     reread_from_scratch,
 )
 from gwconf.records import record
@@ -96,6 +97,7 @@ class ShellBlockDocument(NamedValues):
     reads_as = never_reads_as
     spelling = no_spelling  # gwconf writes every value of its block
     put_back = put_back_as_set
+    put_before = put_before_as_put_back
     reread = reread_from_scratch
 
     def __init__(self, text: str, source: str, fmt: str) -> None:

@@ -18,6 +18,7 @@ from gwconf.formats._base import (
     never_reads_as,
     no_spelling,
     put_back_as_set,
+    put_before_as_put_back,
     reread_from_scratch,
 )
 
@@ -47,6 +48,7 @@ class TextDocument:
     reads_as = never_reads_as
     spelling = no_spelling  # the whole file is the value
     put_back = put_back_as_set
+    put_before = put_before_as_put_back
     reread = reread_from_scratch
 
     def __init__(self, text: str, source: str) -> None:

@@ -43,6 +43,7 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     paused_gc,
+    put_before_as_put_back,
     reread_from_scratch,
     same_run,
     same_shared,
@@ -1490,6 +1491,63 @@ class TomlDocument:
             self._set_op(path, value)
 
         self._retrying(edit)
+
+    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+        """A missing ``key = value`` line of a table's own section, put back right before key
+        ``following``: after the line of the key before that one (comments above ``following``
+        stay with it), else right above it. Written as ``spelling`` where tomllib reads that text
+        alone as ``value``. Anything else (no section of its own, ``following`` not a key line
+        of it, a table, the key there already) is ``put_back``'s or ``set``'s; made again the
+        careful way, it is a plain ``set``."""
+
+        def edit() -> bool:
+            checked = self._check_path(path)
+            if not checked or not isinstance(checked[-1], str) or self.get(checked) is not MISSING:
+                return False
+            if isinstance(value, dict) or _is_table_list(value) or not self._is_header_like(checked[:-1]):
+                return False
+            _check_value(value, self.source)
+            op = Op("set", checked, copy.deepcopy(value))
+            try:
+                with self._transaction([op]):
+                    self._commit([op], [lambda: self._text_key_before(checked, value, spelling, following)])
+            except WriteRefused:
+                return False  # not this way: put_back's or set's
+            return True
+
+        if not self._retrying(edit):
+            put_before_as_put_back(self, path, value, spelling, following)
+
+    def _text_key_before(
+        self, path: tuple[str | int, ...], value: Any, spelling: str | None, following: str
+    ) -> str | None:
+        home = self._own_section(path[:-1])
+        if home is None:
+            return None
+        found = list(_key_lines(self._text, home, following))
+        if len(found) != 1:
+            return None
+        row = found[0][0]
+        rendered = None
+        if spelling is not None:
+            try:
+                if _same(_loads(f"v = {spelling}\n").get("v", MISSING), value):
+                    rendered = spelling
+            except ValueError:
+                pass
+        if rendered is None:
+            rendered = _inline_text(value)
+        if rendered is None:  # a date or time: tomlkit writes it
+            rendered = _inline_item(value).as_string()
+        line = self._text[row.start : row.end]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        rows = home.rows
+        earlier = [r for r in rows if r.end <= row.start and r.kind == "other"]
+        at = earlier[-1].end if earlier else row.start
+        if at and self._text[at - 1] != "\n":
+            return None
+        new_line = self._eol_new(f"{indent}{_key_text(str(path[-1]))} = {rendered}")
+        return self._text[:at] + new_line + self.eol + self._text[at:]
 
     def _set_op(self, path: KeyPath, value: Any) -> None:
         path = self._check_path(path)

@@ -48,6 +48,7 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     paused_gc,
+    put_before_as_put_back,
     reread_from_scratch,
     same_run,
     same_shared,
@@ -1500,6 +1501,8 @@ class YamlDocument:
         except WriteRefused:
             pass
         self.set(path, value)
+
+    put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
 
     def _spell(self, path: KeyPath, value: Any, spelling: str) -> bool:
         """Splice ``spelling`` over the one-line scalar at ``path``; False when that changes

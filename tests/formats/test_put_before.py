@@ -1,0 +1,140 @@
+"""``put_before``: a key gwconf took out goes back where the file had it (a restore after an edit).
+
+Codex's ``forced_login_method`` and Claude Code's ``forceLoginMethod`` are taken out by apply;
+a key-by-key restore (the user edited the file since) put them back at the end of their table or
+object, a line of the user's file moved. Each case here deletes a key from a real shape, puts it
+back before the key that followed it, and gets the original text; every edit passes the write
+gate (bytes and data). Where the editor cannot place it, the key goes where ``set`` puts it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gwconf import formats
+from gwconf.formats import checked_edit
+
+JSON_CASES = [
+    ('{\n  "theme": "dark",\n  "forceLoginMethod": "claudeai",\n  "permissions": {\n    "allow": []\n  }\n}\n', "forceLoginMethod"),
+    ('{\n  "a": 1, // one\n  "b": {"x": 1},\n  // about c\n  "c": 3\n}\n', "b"),
+    ('{"a": 1, "b": 2, "c": 3}', "b"),
+    ('{"a":1,"b":2,"c":3}', "b"),
+    ('{ "a": 1, "b": 2 }', "a"),
+    ('{\n  "a": 1,\n  "b": {\n    "x": [1,\n      2]\n  },\n  "c": 3,\n}\n', "b"),
+    ('{\n\t"a": 1,\n\t"b": "caf\\u00e9",\n\t"c": 2\n}', "b"),
+    ('{\r\n  "a": 1,\r\n  "b": 2\r\n}\r\n', "a"),
+    ('{\n  "models": {\n    "large": {\n      "model": "m",\n      "max_tokens": 8000,\n      "provider": "p"\n    }\n  }\n}\n', "max_tokens"),
+]  # fmt: skip
+
+TOML_CASES = [
+    ('model = "o3"\nforced_login_method = "chatgpt"\napproval_policy = "never"\n\n[tui]\nnotifications = true\n', ("forced_login_method",)),
+    ('# top\nmodel = "o3"  # mine\nmodel_context_window = 200_000\n# about the policy\napproval_policy = "never"\n', ("model_context_window",)),
+    ('[tui]\nalpha = \'x\'\nbeta = [\n  1,\n  2,\n]\ngamma = true\ndelta = 1\n', ("tui", "gamma")),
+    ('[tui]\nalpha = "\\u00e9"\nbeta = 1\n', ("tui", "alpha")),
+    ('a = 1\r\nb = 2\r\nc = 3\r\n', ("b",)),
+    ('[p]\n  a = 1\n  b = """x\ny"""\n  c = 2\n', ("p", "b")),
+]  # fmt: skip
+
+
+def _round_trip(fmt: str, text: str, path: tuple[str, ...]) -> str:
+    """Delete ``path`` from ``text``, then put it back before the key that followed it."""
+    loaded = formats.load(fmt, text, "f")
+    value, spelling = loaded.get(path), loaded.spelling(path)
+    parent = loaded.get(path[:-1]) if path[:-1] else loaded.data()
+    keys = list(parent)
+    following = keys[keys.index(path[-1]) + 1]
+    loaded.delete(path)
+    cut = formats.load(fmt, loaded.dump(), "f")
+    cut.put_before(path, value, spelling, following)
+    return checked_edit(fmt, formats.load(fmt, loaded.dump(), "f"), cut)[0]
+
+
+@pytest.mark.parametrize(("text", "key"), JSON_CASES)
+def test_a_json_member_goes_back_where_it_was(text: str, key: str) -> None:
+    path = ("models", "large", key) if key == "max_tokens" else (key,)
+    assert _round_trip("jsonc", text, path) == text
+
+
+@pytest.mark.parametrize(("text", "path"), TOML_CASES)
+def test_a_toml_key_goes_back_where_it_was(text: str, path: tuple[str, ...]) -> None:
+    assert _round_trip("toml", text, path) == text
+
+
+def test_a_comment_between_two_members_stays_above_the_next() -> None:
+    """Whose comment it was is not known: the member goes right after the one before it."""
+    text = '{\n  "a": 1,\n  // about c\n  "c": 3\n}\n'
+    doc = formats.load("jsonc", text, "f")
+    doc.put_before(("b",), 2, None, "c")
+    assert doc.dump() == '{\n  "a": 1,\n  "b": 2,\n  // about c\n  "c": 3\n}\n'
+
+
+@pytest.mark.parametrize("fmt", ["jsonc", "toml", "yaml", "dotenv"])
+def test_without_the_following_key_it_goes_where_set_puts_it(fmt: str) -> None:
+    texts = {
+        "jsonc": '{\n  "a": 1\n}\n',
+        "toml": "a = 1\n",
+        "yaml": "a: 1\n",
+        "dotenv": "a=1\n",
+    }
+    placed = formats.load(fmt, texts[fmt], "f")
+    placed.put_before(("b",), "x", None, "gone")
+    plain = formats.load(fmt, texts[fmt], "f")
+    plain.set(("b",), "x")
+    assert placed.dump() == plain.dump()
+    assert placed.ops == plain.ops
+
+
+def test_a_spelling_that_is_not_the_value_is_not_written() -> None:
+    doc = formats.load("jsonc", '{\n  "a": 1,\n  "c": 3\n}\n', "f")
+    doc.put_before(("b",), "two", '"three"', "c")
+    assert doc.data() == {"a": 1, "b": "two", "c": 3}
+    assert list(doc.data()) == ["a", "b", "c"]
+
+
+_KEYS = st.lists(st.sampled_from("abcdefgh"), min_size=2, max_size=6, unique=True)
+_VALUES = st.one_of(
+    st.integers(-5, 5), st.text("xyé ", max_size=3), st.booleans(), st.lists(st.integers(0, 3), max_size=2)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    keys=_KEYS,
+    values=st.lists(_VALUES, min_size=6, max_size=6),
+    which=st.integers(0, 4),
+    style=st.integers(0, 2),
+)
+def test_any_member_but_the_last_goes_back_byte_for_byte(
+    keys: list[str], values: list[Any], which: int, style: int
+) -> None:
+    which %= len(keys) - 1
+    data = dict(zip(keys, values, strict=False))
+    text = [json.dumps(data, indent=2), json.dumps(data), json.dumps(data, indent="\t")][style] + "\n"
+    assert _round_trip("jsonc", text, (keys[which],)) == text
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    keys=_KEYS,
+    values=st.lists(
+        st.one_of(st.integers(-5, 5), st.text("xy", max_size=3), st.booleans()), min_size=6, max_size=6
+    ),
+    which=st.integers(0, 4),
+    table=st.booleans(),
+)
+def test_any_toml_key_but_the_last_goes_back_byte_for_byte(
+    keys: list[str], values: list[Any], which: int, table: bool
+) -> None:
+    which %= len(keys) - 1
+    lines = [
+        f"{k} = {json.dumps(v) if not isinstance(v, bool) else str(v).lower()}"
+        for k, v in zip(keys, values, strict=False)
+    ]
+    text = ("[t]\n" if table else "") + "\n".join(lines) + "\n"
+    path = ("t", keys[which]) if table else (keys[which],)
+    assert _round_trip("toml", text, path) == text
