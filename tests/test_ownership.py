@@ -542,6 +542,12 @@ def test_a_dry_run_of_every_client_on_an_empty_home_shows_what_the_run_does(
 
 TAKEN_OUT = {
     # client: (file, text with a key apply takes out in the middle, the user's edit afterwards)
+    "aichat": (
+        ".config/aichat/config.yaml",
+        "model: openai:gpt-4o\nclients:\n- type: openai-compatible\n  name: gwconf\n  api_key: sk-old-0123456789abcdef\n"
+        "  api_base: https://old.example.com/v1\n  models:\n  - name: my-model\nsave: true\n",
+        ("save: true", "save: false"),
+    ),
     "claude-code": (
         ".claude/settings.json",
         '{\n  "theme": "dark",\n  "forceLoginMethod": "claudeai",\n  "permissions": {\n    "allow": []\n  }\n}\n',
@@ -564,7 +570,8 @@ TAKEN_OUT = {
 @pytest.mark.parametrize("client", sorted(TAKEN_OUT))
 def test_a_key_apply_took_out_comes_back_where_it_was(gwconf, home, profile, client) -> None:
     """Apply takes out a key that would override gwconf's (Claude Code's forceLoginMethod,
-    Codex's forced_login_method, Crush's slot max_tokens); the user edits the file; restore, key
+    Codex's forced_login_method, Crush's slot max_tokens, the api_key of aichat's gwconf entry,
+    which its .env overrides); the user edits the file; restore, key
     by key, put that key back at the end of its object or table. It goes back where it was now:
     the file is the original with only the user's edit."""
     name, original, edit = TAKEN_OUT[client]

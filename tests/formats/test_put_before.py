@@ -2,7 +2,7 @@
 
 Codex's ``forced_login_method`` and Claude Code's ``forceLoginMethod`` are taken out by apply;
 a key-by-key restore (the user edited the file since) put them back at the end of their table or
-object, a line of the user's file moved. Each case here deletes a key from a real shape, puts it
+object, a line of the user's file moved. Each case here (JSON, TOML, YAML) deletes a key from a real shape, puts it
 back before the key that followed it, and gets the original text; every edit passes the write
 gate (bytes and data). Where the editor cannot place it, the key goes where ``set`` puts it.
 """
@@ -40,6 +40,14 @@ TOML_CASES = [
     ('[p]\n  a = 1\n  b = """x\ny"""\n  c = 2\n', ("p", "b")),
 ]  # fmt: skip
 
+YAML_CASES = [
+    ("model: openai:gpt-4o\nclients:\n- type: openai-compatible\n  name: mygw\n  api_key: sk-x\n  api_base: https://a/v1\n  models:\n  - name: m\n", ("clients", 0, "api_key")),
+    ("top:\n  a: 'q'   # note\n  b: \"x\"\n  c: 3\n", ("top", "b")),
+    ("a: 1\r\nb: 2\r\nc: 3\r\n", ("b",)),
+    ("a: 1\nb:\n  - 1\n  - 2\n# about c\nc: 3\n", ("b",)),
+    ("a: |\n  text\n\n  more\nb: 2\nc: 3\n", ("b",)),
+]  # fmt: skip
+
 
 def _round_trip(fmt: str, text: str, path: tuple[str, ...]) -> str:
     """Delete ``path`` from ``text``, then put it back before the key that followed it."""
@@ -63,6 +71,19 @@ def test_a_json_member_goes_back_where_it_was(text: str, key: str) -> None:
 @pytest.mark.parametrize(("text", "path"), TOML_CASES)
 def test_a_toml_key_goes_back_where_it_was(text: str, path: tuple[str, ...]) -> None:
     assert _round_trip("toml", text, path) == text
+
+
+@pytest.mark.parametrize(("text", "path"), YAML_CASES)
+def test_a_yaml_key_goes_back_where_it_was(text: str, path: tuple[str | int, ...]) -> None:
+    assert _round_trip("yaml", text, path) == text  # type: ignore[arg-type]
+
+
+def test_a_yaml_key_after_a_dash_goes_where_set_puts_it() -> None:
+    """``- api_key: x`` on the item's dash line: its line is not the key's own."""
+    text = "- b: 2\n  c: 3\n"
+    placed = formats.load("yaml", text, "f")
+    placed.put_before((0, "a"), 1, "1", "b")
+    assert placed.dump() == "- b: 2\n  c: 3\n  a: 1\n"
 
 
 def test_a_comment_between_two_members_stays_above_the_next() -> None:
@@ -138,3 +159,25 @@ def test_any_toml_key_but_the_last_goes_back_byte_for_byte(
     text = ("[t]\n" if table else "") + "\n".join(lines) + "\n"
     path = ("t", keys[which]) if table else (keys[which],)
     assert _round_trip("toml", text, path) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    keys=_KEYS,
+    values=st.lists(
+        st.one_of(st.integers(-5, 5), st.sampled_from(["x", "'y z'", '"q"', "true", "~"])),
+        min_size=6,
+        max_size=6,
+    ),
+    which=st.integers(0, 4),
+    nested=st.booleans(),
+)
+def test_any_yaml_key_but_the_last_goes_back_byte_for_byte(
+    keys: list[str], values: list[Any], which: int, nested: bool
+) -> None:
+    which %= len(keys) - 1
+    pad = "  " if nested else ""
+    lines = [f"{pad}{k}: {v}" for k, v in zip(keys, values, strict=False)]
+    text = ("top:\n" if nested else "") + "\n".join(lines) + "\n"
+    path = ("top", keys[which]) if nested else (keys[which],)
+    assert _round_trip("yaml", text, path) == text

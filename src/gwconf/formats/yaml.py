@@ -1502,7 +1502,59 @@ class YamlDocument:
             pass
         self.set(path, value)
 
-    put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
+    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+        """The missing key ``path`` of a block mapping goes back right before its key
+        ``following``: on the line after the entry before that one (comments above
+        ``following`` stay with it), else right above it; its value written as ``spelling``
+        where that reads as ``value`` there. Checked by reading the text again (a restore is
+        rare); anything else (a flow mapping, ``following`` after a dash, an alias) is
+        ``put_back``'s or ``set``'s."""
+        path = tuple(path)
+        try:
+            with self._atomic():
+                if self._place_before(path, value, spelling, following):
+                    self._record(Op("set", path, copy.deepcopy(value)))
+                    return
+        except WriteRefused:
+            pass
+        put_before_as_put_back(self, path, value, spelling, following)
+
+    def _place_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> bool:
+        if not path or not isinstance(path[-1], str) or self._peek(path) is not MISSING:
+            return False
+        chain, rest = self._walk(path[:-1])
+        if rest or not chain or chain[-1].alias:
+            return False
+        node = chain[-1].node
+        if not isinstance(node, MappingNode) or node.flow_style:
+            return False
+        keys = [k.value if isinstance(k, ScalarNode) and k.tag.endswith(":str") else None for k, _ in node.value]
+        if keys.count(following) != 1:
+            return False
+        j = keys.index(following)
+        anchor = self._key_anchor(node, j)
+        line = self._line_start(anchor)
+        pad = self._text[line:anchor]
+        if pad.strip(" \t"):
+            return False  # ``following`` sits after "- " or "? ": its line is not the key's own
+        pos = line
+        if j > 0:
+            after = self._after_line(self._entry_end(node, j - 1))
+            if after <= line:
+                pos = after
+        if spelling is not None and not isinstance(value, (dict, list)) and "\n" not in spelling:
+            lines = [f"{pad}{_key_text(path[-1], flow=False)}: {spelling}"]
+        else:
+            lines = self._entry_lines(path[-1], value, pad)
+        self._splice(pos, pos, "".join(entry + self.eol for entry in lines))
+        intended = replay(self._plain(), [Op("set", path, value)])
+        try:
+            now = _construct(_compose(self._text, self.source, build=True), self._text, self.source)
+        except (ParseError, RecursionError):
+            self._refuse("the key does not parse there")
+        if not same_value(now, intended):
+            self._refuse("the key reads otherwise there")
+        return True
 
     def _spell(self, path: KeyPath, value: Any, spelling: str) -> bool:
         """Splice ``spelling`` over the one-line scalar at ``path``; False when that changes
