@@ -173,7 +173,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         held = config.get(("models", slot), None)
         if isinstance(held, dict) and held.get("provider") != PROVIDER_ID:
             # the settings of another provider's model do not carry over to gwconf's; taken out
-            # last first: restore undoes in reverse and adds each back at the end, in the file's order
+            # (restore puts each back where it was: ``Document.put_before``)
             for key in reversed([k for k in held if k in SLOT_TAKEN]):
                 config.delete(("models", slot, key))
         config.set(("models", slot, "provider"), PROVIDER_ID)
