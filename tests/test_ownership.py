@@ -555,7 +555,8 @@ TAKEN_OUT = {
     ),
     "codex": (
         ".codex/config.toml",
-        'model = "o3"\nforced_login_method = "chatgpt"\napproval_policy = "never"\n\n[tui]\nnotifications = true\n',
+        'model = "o3"\n# ChatGPT sign-in only\nforced_login_method = "chatgpt"\n# ask first\napproval_policy = "never"\n'
+        "\n[tui]\nnotifications = true\n",
         ('"never"', '"on-request"'),
     ),
     "crush": (

@@ -758,6 +758,11 @@ class _PristineSpellings:
             return None
         return doc.spelling(path)
 
+    def comment_above(self, path: tuple[Any, ...]) -> str | None:
+        """The comment line right above ``path``'s key in the pristine copy: it goes back under it."""
+        doc = self._pristine()
+        return None if doc is None else doc.comment_above(path)
+
     def following(self, path: tuple[Any, ...], now: Any) -> str | None:
         """The key that came after ``path``'s in its mapping in the pristine copy, the first of
         those the mapping holds ``now``: where a key gwconf took out goes back."""
@@ -807,7 +812,7 @@ def _restore_key(
     spelling = spelled(path, before)
     following = spelled.following(path, get_plain(item.doc.data(), path[:-1])) if current is MISSING else None
     if following is not None:  # a key gwconf took out: back where it was, not at the end
-        item.doc.put_before(path, before, spelling, following)
+        item.doc.put_before(path, before, spelling, following, spelled.comment_above(path))
     elif spelling is None:
         item.doc.set(path, before)
     else:

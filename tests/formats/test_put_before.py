@@ -50,15 +50,16 @@ YAML_CASES = [
 
 
 def _round_trip(fmt: str, text: str, path: tuple[str, ...]) -> str:
-    """Delete ``path`` from ``text``, then put it back before the key that followed it."""
+    """Delete ``path`` from ``text``, then put it back before the key that followed it (under the
+    comment that stood right above it, as restore does from the pristine copy)."""
     loaded = formats.load(fmt, text, "f")
-    value, spelling = loaded.get(path), loaded.spelling(path)
+    value, spelling, above = loaded.get(path), loaded.spelling(path), loaded.comment_above(path)
     parent = loaded.get(path[:-1]) if path[:-1] else loaded.data()
     keys = list(parent)
     following = keys[keys.index(path[-1]) + 1]
     loaded.delete(path)
     cut = formats.load(fmt, loaded.dump(), "f")
-    cut.put_before(path, value, spelling, following)
+    cut.put_before(path, value, spelling, following, above)
     return checked_edit(fmt, formats.load(fmt, loaded.dump(), "f"), cut)[0]
 
 
@@ -84,6 +85,26 @@ def test_a_yaml_key_after_a_dash_goes_where_set_puts_it() -> None:
     placed = formats.load("yaml", text, "f")
     placed.put_before((0, "a"), 1, "1", "b")
     assert placed.dump() == "- b: 2\n  c: 3\n  a: 1\n"
+
+
+COMMENTED = [
+    ("toml", 'model = "o3"\n# ChatGPT sign-in only\nforced_login_method = "chatgpt"\n# ask first\napproval_policy = "never"\n', ("forced_login_method",)),
+    ("toml", 'model = "o3"\nforced_login_method = "chatgpt"\n# ask first\napproval_policy = "never"\n', ("forced_login_method",)),
+    ("toml", "[t]\na = 1\n# same\nb = 2\n# same\nc = 3\n", ("t", "b")),
+    ("jsonc", '{\n  "a": 1,\n  // about b\n  "b": 2,\n  /* about c */\n  "c": 3\n}\n', ("b",)),
+    ("jsonc", '{\n  "a": 1,\n  "b": 2,\n  // about c\n  "c": 3\n}\n', ("b",)),
+    ("yaml", "a: 1\n# one\n# about b\nb: 2\n# about c\nc: 3\n", ("b",)),
+    ("yaml", "top:\n  a: 1\n  b: 2\n  # about c\n  c: 3\n", ("top", "b")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fmt", "text", "path"), COMMENTED)
+def test_a_key_goes_back_under_its_own_comment_not_the_next_keys(
+    fmt: str, text: str, path: tuple[str, ...]
+) -> None:
+    """A delete leaves the comment above a key where it was, above the next key. Whose it was
+    is in the pristine copy: the comment line right above the key there."""
+    assert _round_trip(fmt, text, path) == text
 
 
 def test_a_comment_between_two_members_stays_above_the_next() -> None:

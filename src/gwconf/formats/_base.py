@@ -279,11 +279,19 @@ class Document(Protocol):
         before gwconf) where the editor can: a restore gives the user's own quoting back, even one
         gwconf would not write itself (``${VAR}``; quotes a client keeps as part of the value)."""
 
-    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+    def put_before(
+        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+    ) -> None:
         """Put back a mapping's missing key ``path`` right before its key ``following``, where the
         file had it (a restore of a key gwconf took out: added at the end, it moved a line of the
-        user's file), written as ``spelling`` where the editor can. Where it cannot place it
-        there, ``put_back`` (or ``set`` without a spelling) as usual."""
+        user's file), written as ``spelling`` where the editor can: after the line of the key
+        before ``following``, or after the comment line ``above`` (its ``comment_above`` in the
+        file before gwconf) when one lies between. Where it cannot place it there, ``put_back``
+        (or ``set`` without a spelling) as usual."""
+
+    def comment_above(self, path: KeyPath) -> str | None:
+        """The comment line right above the key at ``path``, stripped, when the key has a line of
+        its own; None otherwise (and for editors that keep no comments)."""
 
     def reads_as(self, intended: Any) -> bool:
         """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown
@@ -304,13 +312,42 @@ def put_back_as_set(doc: Document, path: KeyPath, value: Any, spelling: str) -> 
 
 
 def put_before_as_put_back(
-    doc: Document, path: KeyPath, value: Any, spelling: str | None, following: str
+    doc: Document, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
 ) -> None:
     """The shared ``put_before``: an editor that places a new key only one way puts it there."""
     if spelling is None:
         doc.set(path, value)
     else:
         doc.put_back(path, value, spelling)
+
+
+def no_comment_above(doc: Document, path: KeyPath) -> str | None:
+    """The shared ``comment_above``: an editor whose keys never follow a comment of the user's."""
+    return None
+
+
+def comment_line_above(text: str, line: int, marks: tuple[str, ...]) -> str | None:
+    """The line before the one starting at ``line``, stripped, when it starts with one of
+    ``marks`` (a comment's); None at the top of the text or for any other line."""
+    if line <= 0:
+        return None
+    above = text[text.rfind("\n", 0, line - 1) + 1 : line].strip()
+    return above if above.startswith(marks) else None
+
+
+def after_comment(text: str, start: int, stop: int, above: str | None) -> int:
+    """Where a key goes between ``start`` (just after the line of the key before it) and ``stop``
+    (the start of the line of the key after it): after the first line of those whose stripped
+    text is ``above``, the comment that stood right above it (a delete leaves it there, above the
+    next key's own); else at ``start``."""
+    pos = start
+    while above is not None and pos < stop:
+        end = text.find("\n", pos, stop)
+        end = stop if end < 0 else end + 1
+        if text[pos:end].strip() == above:
+            return end
+        pos = end
+    return start
 
 
 def never_reads_as(doc: Document, intended: Any) -> bool:

@@ -39,6 +39,7 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     never_reads_as,
+    no_comment_above,
     put_before_as_put_back,
     reread_from_scratch,
     total,
@@ -390,6 +391,7 @@ class DotenvDocument(NamedValues):
                 return
         self.set(path, value)  # no such line, or the spelling reads otherwise where it would stand
 
+    comment_above = no_comment_above
     put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
 
     def delete(self, path: KeyPath) -> bool:

@@ -38,7 +38,9 @@ from gwconf.formats._base import (
     Edit,
     KeyPath,
     Op,
+    after_comment,
     changed_regions,
+    comment_line_above,
     detect_eol,
     lazy,
     line_col,
@@ -1523,7 +1525,26 @@ class JsonDocument:
             self._splice(start, end, spelling if piece is None else piece, masked_piece, claim=(start, end))
             self.ops.append(Op("set", done, value))
 
-    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+    def comment_above(self, path: KeyPath) -> str | None:
+        path = _check_path(path)
+        if not path or not isinstance(path[-1], str):
+            return None
+        with _guard(self.source):
+            depth, _, start, _, _ = self._descend(path[:-1])
+            if depth < len(path) - 1 or start < 0 or self._masked[start] != "{":
+                return None
+            found = self._siblings(start, path[-1])
+            if found is None:
+                return None
+            key_at = found[1][1]
+            line = _line_start(self._text, key_at)
+            if _INDENT.match(self._text, line).end() != key_at:
+                return None
+            return comment_line_above(self._text, line, ("//", "/*", "*"))
+
+    def put_before(
+        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+    ) -> None:
         """The member ``path`` (missing) goes right before member ``following`` of its object:
         on a line of its own after the line of the member before it (comments above
         ``following`` stay with it), or inline before it in a one-line object. Written as
@@ -1548,7 +1569,7 @@ class JsonDocument:
                 and start >= 0
                 and self._masked[start] == "{"
                 and self._siblings(start, path[-1]) is None
-                and self._place_before(start, path[-1], following, value, body)
+                and self._place_before(start, path[-1], following, value, body, above)
             )
         if not placed:
             put_before_as_put_back(self, path, value, spelling, following)
@@ -1557,7 +1578,9 @@ class JsonDocument:
 
         self.ops.append(Op("set", (*done, path[-1]), copy.deepcopy(value)))
 
-    def _place_before(self, container: int, key: str, following: str, value: Any, body: str | None) -> bool:
+    def _place_before(
+        self, container: int, key: str, following: str, value: Any, body: str | None, above: str | None
+    ) -> bool:
         """``put_before``'s splice in the object at ``container``; False when ``following`` is
         not one of its members."""
         found = self._siblings(container, following)
@@ -1575,6 +1598,7 @@ class JsonDocument:
             at = _line_end(text, anchor)
             if not 0 <= at <= line:
                 at = line
+            at = after_comment(text, at, line, above)
             indent = text[line : nxt[1]]
             if body is None:
                 body = _render(value, indent, self._unit(), eol, False)

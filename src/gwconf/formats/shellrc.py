@@ -26,6 +26,7 @@ from gwconf.formats._base import (
     detect_eol,
     lazy,
     never_reads_as,
+    no_comment_above,
     no_spelling,
     put_back_as_set,
     put_before_as_put_back,
@@ -97,6 +98,7 @@ class ShellBlockDocument(NamedValues):
     reads_as = never_reads_as
     spelling = no_spelling  # gwconf writes every value of its block
     put_back = put_back_as_set
+    comment_above = no_comment_above
     put_before = put_before_as_put_back
     reread = reread_from_scratch
 

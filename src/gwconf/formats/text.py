@@ -16,6 +16,7 @@ from gwconf.formats._base import (
     changed_edit,
     detect_eol,
     never_reads_as,
+    no_comment_above,
     no_spelling,
     put_back_as_set,
     put_before_as_put_back,
@@ -48,6 +49,7 @@ class TextDocument:
     reads_as = never_reads_as
     spelling = no_spelling  # the whole file is the value
     put_back = put_back_as_set
+    comment_above = no_comment_above
     put_before = put_before_as_put_back
     reread = reread_from_scratch
 

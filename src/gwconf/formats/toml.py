@@ -38,8 +38,10 @@ from gwconf.formats._base import (
     Edit,
     KeyPath,
     Op,
+    after_comment,
     changed_edit,
     changed_regions,
+    comment_line_above,
     detect_eol,
     lazy,
     paused_gc,
@@ -1492,7 +1494,17 @@ class TomlDocument:
 
         self._retrying(edit)
 
-    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+    def comment_above(self, path: KeyPath) -> str | None:
+        checked = self._check_path(path)
+        if not checked or not isinstance(checked[-1], str):
+            return None
+        home = self._own_section(checked[:-1])
+        found = [] if home is None else list(_key_lines(self._text, home, checked[-1]))
+        return comment_line_above(self._text, found[0][0].start, ("#",)) if len(found) == 1 else None
+
+    def put_before(
+        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+    ) -> None:
         """A missing ``key = value`` line of a table's own section, put back right before key
         ``following``: after the line of the key before that one (comments above ``following``
         stay with it), else right above it. Written as ``spelling`` where tomllib reads that text
@@ -1510,7 +1522,9 @@ class TomlDocument:
             op = Op("set", checked, copy.deepcopy(value))
             try:
                 with self._transaction([op]):
-                    self._commit([op], [lambda: self._text_key_before(checked, value, spelling, following)])
+                    self._commit(
+                        [op], [lambda: self._text_key_before(checked, value, spelling, following, above)]
+                    )
             except WriteRefused:
                 return False  # not this way: put_back's or set's
             return True
@@ -1519,7 +1533,7 @@ class TomlDocument:
             put_before_as_put_back(self, path, value, spelling, following)
 
     def _text_key_before(
-        self, path: tuple[str | int, ...], value: Any, spelling: str | None, following: str
+        self, path: tuple[str | int, ...], value: Any, spelling: str | None, following: str, above: str | None
     ) -> str | None:
         home = self._own_section(path[:-1])
         if home is None:
@@ -1543,7 +1557,7 @@ class TomlDocument:
         indent = line[: len(line) - len(line.lstrip(" \t"))]
         rows = home.rows
         earlier = [r for r in rows if r.end <= row.start and r.kind == "other"]
-        at = earlier[-1].end if earlier else row.start
+        at = after_comment(self._text, earlier[-1].end, row.start, above) if earlier else row.start
         if at and self._text[at - 1] != "\n":
             return None
         new_line = self._eol_new(f"{indent}{_key_text(str(path[-1]))} = {rendered}")

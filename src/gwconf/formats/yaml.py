@@ -44,7 +44,9 @@ from gwconf.formats._base import (
     Edit,
     KeyPath,
     Op,
+    after_comment,
     changed_regions,
+    comment_line_above,
     detect_eol,
     lazy,
     paused_gc,
@@ -1502,7 +1504,29 @@ class YamlDocument:
             pass
         self.set(path, value)
 
-    def put_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> None:
+    def comment_above(self, path: KeyPath) -> str | None:
+        path = tuple(path)
+        if not path or not isinstance(path[-1], str):
+            return None
+        try:
+            chain, rest = self._walk(path[:-1])
+        except WriteRefused:
+            return None
+        node = chain[-1].node if chain and not rest else None
+        if not isinstance(node, MappingNode) or node.flow_style:
+            return None
+        for j, (key, _) in enumerate(node.value):
+            if isinstance(key, ScalarNode) and key.value == path[-1]:
+                anchor = self._key_anchor(node, j)
+                line = self._line_start(anchor)
+                if self._text[line:anchor].strip(" \t"):
+                    return None
+                return comment_line_above(self._text, line, ("#",))
+        return None
+
+    def put_before(
+        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+    ) -> None:
         """The missing key ``path`` of a block mapping goes back right before its key
         ``following``: on the line after the entry before that one (comments above
         ``following`` stay with it), else right above it; its value written as ``spelling``
@@ -1512,14 +1536,16 @@ class YamlDocument:
         path = tuple(path)
         try:
             with self._atomic():
-                if self._place_before(path, value, spelling, following):
+                if self._place_before(path, value, spelling, following, above):
                     self._record(Op("set", path, copy.deepcopy(value)))
                     return
         except WriteRefused:
             pass
         put_before_as_put_back(self, path, value, spelling, following)
 
-    def _place_before(self, path: KeyPath, value: Any, spelling: str | None, following: str) -> bool:
+    def _place_before(
+        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None
+    ) -> bool:
         if not path or not isinstance(path[-1], str) or self._peek(path) is not MISSING:
             return False
         chain, rest = self._walk(path[:-1])
@@ -1528,7 +1554,9 @@ class YamlDocument:
         node = chain[-1].node
         if not isinstance(node, MappingNode) or node.flow_style:
             return False
-        keys = [k.value if isinstance(k, ScalarNode) and k.tag.endswith(":str") else None for k, _ in node.value]
+        keys = [
+            k.value if isinstance(k, ScalarNode) and k.tag.endswith(":str") else None for k, _ in node.value
+        ]
         if keys.count(following) != 1:
             return False
         j = keys.index(following)
@@ -1541,7 +1569,7 @@ class YamlDocument:
         if j > 0:
             after = self._after_line(self._entry_end(node, j - 1))
             if after <= line:
-                pos = after
+                pos = after_comment(self._text, after, line, above)
         if spelling is not None and not isinstance(value, (dict, list)) and "\n" not in spelling:
             lines = [f"{pad}{_key_text(path[-1], flow=False)}: {spelling}"]
         else:
