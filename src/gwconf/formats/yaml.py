@@ -1575,14 +1575,19 @@ class YamlDocument:
         else:
             lines = self._entry_lines(path[-1], value, pad)
         self._splice(pos, pos, "".join(entry + self.eol for entry in lines))
+        self._read_back_as_set(path, value, "the key")
+        return True
+
+    def _read_back_as_set(self, path: KeyPath, value: Any, what: str) -> None:
+        """Refuse (``_atomic`` puts the text back) unless the whole text reads as ``set`` would
+        leave it: for a restore's placed key or spelling, which ``set`` itself never writes."""
         intended = replay(self._plain(), [Op("set", path, value)])
         try:
             now = _construct(_compose(self._text, self.source, build=True), self._text, self.source)
         except (ParseError, RecursionError):
-            self._refuse("the key does not parse there")
+            self._refuse(f"{what} does not parse here")
         if not same_value(now, intended):
-            self._refuse("the key reads otherwise there")
-        return True
+            self._refuse(f"{what} reads otherwise here")
 
     def _spell(self, path: KeyPath, value: Any, spelling: str) -> bool:
         """Splice ``spelling`` over the one-line scalar at ``path``; False when that changes
@@ -1608,13 +1613,7 @@ class YamlDocument:
             return False
         self._guard_span(start, end, path)
         self._splice(start, end, spelling)
-        intended = replay(self._plain(), [Op("set", path, value)])
-        try:
-            now = _construct(_compose(self._text, self.source, build=True), self._text, self.source)
-        except (ParseError, RecursionError):
-            self._refuse("the spelling does not parse here")
-        if not same_value(now, intended):
-            self._refuse("the spelling reads otherwise here")
+        self._read_back_as_set(path, value, "the spelling")
         return True
 
     def dump(self) -> str:
