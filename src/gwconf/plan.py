@@ -727,9 +727,10 @@ def _element_now(keys: list[dict[str, Any]], prefix: tuple[Any, ...], data: Any)
 
 
 class _PristineSpellings:
-    """How the file before gwconf wrote a value, for ``put_back``: its pristine copy is parsed on
-    the first question, and only for an editor that keeps spellings (all but the shell block's
-    and the plain text file's: gwconf wrote those values whole)."""
+    """How the file before gwconf wrote a value, for ``put_back``, and where a key gwconf took
+    out stood, for ``put_before``: its pristine copy is parsed on the first question, and only
+    for an editor that keeps spellings (all but the shell block's and the plain text file's:
+    gwconf wrote those values whole)."""
 
     def __init__(self, item: Loaded, backups: BackupStore) -> None:
         self._item = item
