@@ -585,3 +585,21 @@ def test_a_key_apply_took_out_comes_back_where_it_was(gwconf, home, profile, cli
     restored = gwconf("restore", client)
     assert restored.exit_code == 0, restored
     assert path.read_text() == original.replace(*edit)
+
+
+def test_a_dry_run_of_use_shows_what_use_does_to_a_file_two_clients_share(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    """``use`` applies the other profile to every client applied before: the same overlay."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    added = gwconf(
+        "profile", "add", "other", "--base-url", "https://other.example.com/v1", "--model", "m2",
+        "--key-stdin", input="sk-other-0123456789abcdefWXYZ\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert gwconf("use", profile).exit_code == 0
+    assert gwconf("apply", "copilot-cli", "shell").exit_code == 0
+    dry, real = _dry_and_real(gwconf, "use", "other")
+    assert dry.pop("dry_run") is True and real.pop("dry_run") is False
+    assert dry == real
+    assert "other.example.com" in (home / ".bashrc").read_text()
