@@ -241,8 +241,10 @@ def _leave_planned(planned: dict[Path, Any] | None, plan: planning.ClientPlan) -
     if planned is None:
         return
     for change in plan.pending:
-        mode = None if change.after is None else (change.restore_mode or change.snapshot.mode or 0o600)
-        planned[change.snapshot.target] = (change.after, mode)
+        planned[change.snapshot.target] = (
+            change.after,
+            None if change.after is None else planning.mode_written(change),
+        )
 
 
 class Writes:

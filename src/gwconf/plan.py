@@ -1375,6 +1375,12 @@ def _staged_ledger(
     return staged
 
 
+def mode_written(change: FileChange) -> int | None:
+    """The mode the write of ``change`` gives its file: the one from before gwconf that a restore
+    puts back, else the one ``atomic_write`` works out."""
+    return change.restore_mode if change.restore_mode is not None else _mode_after(change)
+
+
 def _mode_after(change: FileChange) -> int | None:
     """The mode atomic_write leaves (as it computes it), so restore can tell whether it changed since."""
     if change.after is None:
@@ -1440,9 +1446,7 @@ def _journal(
                     "new_copy": copies.get(id(change)),
                     "new_at": new_at,
                     "mode": change.snapshot.mode,
-                    "new_mode": change.restore_mode
-                    if change.restore_mode is not None
-                    else _mode_after(change),
+                    "new_mode": mode_written(change),
                     "secret": change.secret,
                     "restoring": change.restoring,
                     "backups": str(item.backups.folder),

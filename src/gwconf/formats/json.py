@@ -999,6 +999,14 @@ def _compact(value: Any, item_sep: str, key_sep: str) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(item_sep, key_sep))
 
 
+def _reads_as(spelling: str, value: Any) -> bool:
+    """Whether ``json`` reads ``spelling`` alone as ``value`` (a restore's spelling)."""
+    try:
+        return same_value(_PLAIN.decode(spelling), value)
+    except ValueError:
+        return False
+
+
 def _marked(piece: str) -> tuple[str, str]:
     """(text, mask) of generated JSON: trailing-comma marks become "," and " "."""
     if _TRAIL not in piece:
@@ -1502,14 +1510,15 @@ class JsonDocument:
         path = _check_path(path)
         piece: str | None = None
         masked_piece: str | None = None
-        try:
-            if self.fmt == "json5":  # its text padded to the mask's JSON, as the file's own is
+        if self.fmt == "json5":  # its text padded to the mask's JSON, as the file's own is
+            try:
                 piece, masked_piece, _, alone = _prepare5(spelling, self.source)
-            else:
-                alone = _PLAIN.decode(spelling)
-        except (ValueError, ParseError):
-            alone = MISSING
-        if not same_value(alone, value):
+            except (ValueError, ParseError):
+                alone = MISSING
+            spelled = same_value(alone, value)
+        else:
+            spelled = _reads_as(spelling, value)
+        if not spelled:
             self.set(path, value)
             return
         with _guard(self.source):
@@ -1555,13 +1564,7 @@ class JsonDocument:
         if not path or not isinstance(path[-1], str) or self.fmt == "json5" or self._dups:
             put_before_as_put_back(self, path, value, spelling, following)
             return
-        body = None
-        if spelling is not None:
-            try:
-                if same_value(_PLAIN.decode(spelling), value):
-                    body = spelling
-            except ValueError:
-                pass
+        body = spelling if spelling is not None and _reads_as(spelling, value) else None
         with _guard(self.source):
             depth, _, start, _, done = self._descend(path[:-1], "edit")
             placed = (

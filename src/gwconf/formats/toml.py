@@ -1173,6 +1173,20 @@ def _inline_text(value: Any) -> str | None:
     return _render_scalar(value)
 
 
+def _value_text(value: Any) -> str:
+    """A value as written after ``key = `` on a line of its own."""
+    rendered = _inline_text(value)
+    return rendered if rendered is not None else _inline_item(value).as_string()  # a date or time: tomlkit's
+
+
+def _reads_as(spelling: str, value: Any) -> bool:
+    """Whether tomllib reads ``spelling`` alone, as a value, as ``value`` (a restore's spelling)."""
+    try:
+        return _same(_loads(f"v = {spelling}\n").get("v", MISSING), value)
+    except ValueError:
+        return False
+
+
 def _own_chunk(path: tuple[str, ...], value: Any) -> str | None:
     """``_tomlkit_chunk``'s text without tomlkit: each table is its header (none for a table
     that holds only tables) and its plain keys, then its sub-tables; a blank line between tables
@@ -1470,11 +1484,7 @@ class TomlDocument:
         def edit() -> None:
             checked = self._check_path(path)
             key = checked[-1] if checked else None
-            try:
-                alone = _loads(f"v = {spelling}\n").get("v", MISSING)
-            except ValueError:
-                alone = MISSING
-            if isinstance(key, str) and self.get(checked) is not MISSING and _same(alone, value):
+            if isinstance(key, str) and self.get(checked) is not MISSING and _reads_as(spelling, value):
 
                 def spelled() -> str | None:
                     home = self._own_section(checked[:-1])
@@ -1542,17 +1552,7 @@ class TomlDocument:
         if len(found) != 1:
             return None
         row = found[0][0]
-        rendered = None
-        if spelling is not None:
-            try:
-                if _same(_loads(f"v = {spelling}\n").get("v", MISSING), value):
-                    rendered = spelling
-            except ValueError:
-                pass
-        if rendered is None:
-            rendered = _inline_text(value)
-        if rendered is None:  # a date or time: tomlkit writes it
-            rendered = _inline_item(value).as_string()
+        rendered = spelling if spelling is not None and _reads_as(spelling, value) else _value_text(value)
         line = self._text[row.start : row.end]
         indent = line[: len(line) - len(line.lstrip(" \t"))]
         rows = home.rows
@@ -1749,10 +1749,7 @@ class TomlDocument:
         home = self._own_section(parent)
         if home is None:
             return None
-        rendered = _inline_text(value)
-        if rendered is None:  # a date or time: tomlkit writes it
-            rendered = _inline_item(value).as_string()
-        line = f"{_key_text(str(key))} = {rendered}"
+        line = f"{_key_text(str(key))} = {_value_text(value)}"
         return _insert_key_line(self._text, home, self._eol_new(line), self.eol)
 
     def _text_replace_value(self, path: tuple[str | int, ...], value: Any) -> str | None:
