@@ -603,3 +603,33 @@ def test_a_dry_run_of_use_shows_what_use_does_to_a_file_two_clients_share(
     assert dry.pop("dry_run") is True and real.pop("dry_run") is False
     assert dry == real
     assert "other.example.com" in (home / ".bashrc").read_text()
+
+
+@pytest.mark.parametrize(
+    "original",
+    [
+        "alias ll='ls -l'\nexport A=1\n\n",  # ends with a blank line of the user's: no separator added
+        "alias ll='ls -l'\nexport A=1\n",  # gwconf adds the blank line above its block
+        "alias ll='ls -l'\nexport A=1",  # no final newline: gwconf adds it and the blank line
+        None,  # no ~/.bashrc: gwconf creates it with the block alone
+    ],
+)
+def test_a_restore_after_a_line_added_below_the_shell_block_keeps_the_users_blank_lines(
+    gwconf, home, two_profiles, monkeypatch, original
+) -> None:
+    """The user adds a line below gwconf's block, then restores: the block goes, and with it only
+    the blank line gwconf put above it. It always took one blank line: a ~/.bashrc that already
+    ended with a blank line (found over real files) lost it."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    path = home / ".bashrc"
+    if original is not None:
+        path.write_bytes(original.encode())
+    assert gwconf("apply", "shell").exit_code == 0
+    with path.open("a") as handle:
+        handle.write("export USER_ADDED=1\n")
+    assert gwconf("use", "second").exit_code == 0
+    assert gwconf("restore", "shell").exit_code == 0
+    kept = original or ""
+    if kept and not kept.endswith("\n"):
+        kept += "\n"  # the user's line now follows: a line break the file needs
+    assert path.read_bytes().decode() == kept + "export USER_ADDED=1\n"

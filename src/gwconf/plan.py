@@ -374,6 +374,9 @@ class _EmptyDocument:
     def dump(self) -> str:
         return self._doc.dump() if self._doc is not None else ""
 
+    def restoring_from(self, pristine: Any) -> None:
+        """An empty file holds nothing gwconf added: its editor is not loaded for this."""
+
     def __getattr__(self, name: str) -> Any:  # anything else an editor offers: load it
         if name.startswith("__"):
             raise AttributeError(name)
@@ -530,6 +533,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 continue
         item = _parsed(file, shown, snap)
         spelled = _PristineSpellings(item, backups)
+        item.doc.restoring_from(spelled.text)
         reported: list[tuple[Any, ...]] = []  # managed keys a note already speaks of
         for managed in reversed(rebased_keys(record["keys"], item.data)):
             notes = len(plan.left_alone)
@@ -736,15 +740,26 @@ class _PristineSpellings:
         self._item = item
         self._backups = backups
         self._doc: Document | None = None
+        self._text: Any = _UNKNOWN
         self._read = False
+
+    def text(self) -> Any:
+        """The pristine copy's text: MISSING where there was no file, None where it is not known
+        (no copy, or not text)."""
+        if self._text is _UNKNOWN:
+            pristine = self._backups.pristine()
+            self._text = pristine if pristine is None or pristine is MISSING else None
+            if isinstance(pristine, bytes):
+                with contextlib.suppress(GwconfError):
+                    self._text = formats.decode(pristine, self._item.display)[0]
+        return self._text
 
     def _pristine(self) -> Document | None:
         if not self._read:
             self._read = True
-            pristine = self._backups.pristine()
-            if isinstance(pristine, bytes):
+            text = self.text()
+            if isinstance(text, str):
                 try:
-                    text, _ = formats.decode(pristine, self._item.display)
                     self._doc = formats.load(self._item.file.format, text, self._item.display)
                 except GwconfError:
                     pass  # no spelling: the value goes back as ``set`` writes it

@@ -15,7 +15,7 @@ import contextlib
 import gc
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from gwconf.lazyre import LazyPattern as LazyPattern  # re-exported: the format modules use them
 from gwconf.lazyre import lazy as lazy
@@ -293,6 +293,12 @@ class Document(Protocol):
         """The comment line right above the key at ``path``, stripped, when the key has a line of
         its own; None otherwise (and for editors that keep no comments)."""
 
+    def restoring_from(self, pristine: Callable[[], Any]) -> None:
+        """A restore is about to edit the file: ``pristine()`` gives its text before gwconf first
+        wrote it (MISSING: there was no file; None: not known), for an editor whose own layout
+        around what it added depends on it (the shell block's blank line above it). Asked only
+        when needed: the others ignore it."""
+
     def reads_as(self, intended: Any) -> bool:
         """True only if ``dump()`` parsed from scratch is exactly ``intended`` (False: not shown
         this way, the write gate re-reads the whole text)."""
@@ -319,6 +325,10 @@ def put_before_as_put_back(
         doc.set(path, value)
     else:
         doc.put_back(path, value, spelling)
+
+
+def ignore_pristine(doc: Document, pristine: Callable[[], Any]) -> None:
+    """The shared ``restoring_from``: an editor that takes out what it added the same way always."""
 
 
 def no_comment_above(doc: Document, path: KeyPath) -> str | None:

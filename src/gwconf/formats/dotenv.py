@@ -37,6 +37,7 @@ from gwconf.formats._base import (
     NamedValues,
     Op,
     detect_eol,
+    ignore_pristine,
     lazy,
     never_reads_as,
     no_comment_above,
@@ -392,6 +393,7 @@ class DotenvDocument(NamedValues):
         self.set(path, value)  # no such line, or the spelling reads otherwise where it would stand
 
     comment_above = no_comment_above
+    restoring_from = ignore_pristine
     put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
 
     def delete(self, path: KeyPath) -> bool:

@@ -42,6 +42,7 @@ from gwconf.formats._base import (
     changed_regions,
     comment_line_above,
     detect_eol,
+    ignore_pristine,
     lazy,
     line_col,
     paused_gc,
@@ -1533,6 +1534,8 @@ class JsonDocument:
                 return
             self._splice(start, end, spelling if piece is None else piece, masked_piece, claim=(start, end))
             self.ops.append(Op("set", done, value))
+
+    restoring_from = ignore_pristine
 
     def comment_above(self, path: KeyPath) -> str | None:
         path = _check_path(path)

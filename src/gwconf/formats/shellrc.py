@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from gwconf.errors import WriteRefused
 from gwconf.formats._base import (
+    MISSING,
     Edit,
     KeyPath,
     NamedValues,
@@ -36,6 +37,7 @@ from gwconf.records import record
 
 TYPE_CHECKING = False  # typing costs about 3 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 BEGIN = "# >>> gwconf >>>"
@@ -118,6 +120,8 @@ class ShellBlockDocument(NamedValues):
         self._lines: list[_Line] = []
         self._end = ""  # the end marker line as written
         self._tail = ""  # text after the end marker line
+        # what the file held before gwconf first wrote it, when a restore says (``restoring_from``)
+        self._pristine: Callable[[], Any] | None = None
         self._parse(text)
 
     # -- reading -----------------------------------------------------------------------------
@@ -274,20 +278,39 @@ class ShellBlockDocument(NamedValues):
         self._end = END + self.eol
         self._tail = ""
 
+    def restoring_from(self, pristine: Callable[[], Any]) -> None:
+        self._pristine = pristine
+
     def _remove_block(self) -> None:
-        """Drop the block and the blank line that separated it, as ``_create_block`` added it."""
+        """Drop the block and the blank line that separated it, where ``_create_block`` added it."""
         if not self._had_block:
             # Nothing outside the markers was ever changed: the file is back to its original bytes.
             self._head = self._original
         else:
             head = self._head
-            for blank in ("\r\n", "\n"):
-                if head == blank or head.endswith("\n" + blank):
-                    head = head[: -len(blank)]
-                    break
+            if self._separator_added():
+                for blank in ("\r\n", "\n"):
+                    if head == blank or head.endswith("\n" + blank):
+                        head = head[: -len(blank)]
+                        break
             self._head = head + self._tail
         self._begin = self._end = self._tail = ""
         self._lines = []
+
+    def _separator_added(self) -> bool:
+        """Whether ``_create_block`` put the blank line above the block: it adds one after a last
+        line that is not blank, none to a file that already ends with a blank line, or to a file
+        it created. Without the file before gwconf (no restore, or no copy) the blank line is
+        taken as gwconf's. A user's own blank line at the end of their file was taken out with
+        the block (found over real ~/.bashrc files)."""
+        pristine = self._pristine() if self._pristine is not None else None
+        if pristine is MISSING:
+            return False
+        if not isinstance(pristine, str):
+            return True
+        if pristine and not pristine.endswith("\n"):
+            return True
+        return bool(pristine) and bool(pristine.split("\n")[-2].strip())
 
 
 # -- readers: text, offset of the assignment line -> (name, value, offset after its line) ---------

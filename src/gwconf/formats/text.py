@@ -15,6 +15,7 @@ from gwconf.formats._base import (
     Op,
     changed_edit,
     detect_eol,
+    ignore_pristine,
     never_reads_as,
     no_comment_above,
     no_spelling,
@@ -50,6 +51,7 @@ class TextDocument:
     spelling = no_spelling  # the whole file is the value
     put_back = put_back_as_set
     comment_above = no_comment_above
+    restoring_from = ignore_pristine
     put_before = put_before_as_put_back
     reread = reread_from_scratch
 

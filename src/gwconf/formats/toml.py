@@ -43,6 +43,7 @@ from gwconf.formats._base import (
     changed_regions,
     comment_line_above,
     detect_eol,
+    ignore_pristine,
     lazy,
     paused_gc,
     put_before_as_put_back,
@@ -1503,6 +1504,8 @@ class TomlDocument:
             self._set_op(path, value)
 
         self._retrying(edit)
+
+    restoring_from = ignore_pristine
 
     def comment_above(self, path: KeyPath) -> str | None:
         checked = self._check_path(path)

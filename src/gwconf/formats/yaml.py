@@ -48,6 +48,7 @@ from gwconf.formats._base import (
     changed_regions,
     comment_line_above,
     detect_eol,
+    ignore_pristine,
     lazy,
     paused_gc,
     put_before_as_put_back,
@@ -1503,6 +1504,8 @@ class YamlDocument:
         except WriteRefused:
             pass
         self.set(path, value)
+
+    restoring_from = ignore_pristine
 
     def comment_above(self, path: KeyPath) -> str | None:
         path = tuple(path)
