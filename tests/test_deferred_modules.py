@@ -57,3 +57,17 @@ def test_a_listing_through_the_console_entry_loads_neither(profile: str) -> None
         proc = _python(report + main, *args)
         assert proc.returncode == 0, proc.stderr
         assert proc.stderr.splitlines()[-1] == "_DeferredModule _DeferredModule"
+
+
+def test_status_of_clients_whose_addresses_are_names_loads_neither(gwconf, profile: str) -> None:
+    """OpenClaw's reader asks whether the gateway is on a private network: a host name is no IP
+    address, and asking ``ipaddress`` to be sure loaded it (4.7M instructions of ``status``)."""
+    assert gwconf("apply", "openclaw", "codex").exit_code == 0
+    report = (
+        "import atexit, sys; atexit.register(lambda: print(type(sys.modules['ipaddress']).__name__, "
+        "file=sys.stderr)); "
+    )
+    main = "from gwconf.cli import main; sys.argv = ['gwconf', *sys.argv[1:]]; main()"
+    proc = _python(report + main, "status")
+    assert proc.returncode == 0, proc.stderr
+    assert "openclaw" in proc.stdout and proc.stderr.splitlines()[-1] == "_DeferredModule"

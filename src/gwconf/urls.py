@@ -12,6 +12,10 @@ from urllib.parse import urlsplit, urlunsplit
 from gwconf.errors import ProfileError
 from gwconf.records import field, record
 
+TYPE_CHECKING = False  # the annotations only: ``ipaddress`` is imported where an address is read
+if TYPE_CHECKING:
+    from ipaddress import IPv4Address, IPv6Address
+
 # Each vendor's own address, where a client goes when nothing points it elsewhere (one place for all).
 OFFICIAL_OPENAI_BASE = "https://api.openai.com/v1"
 OFFICIAL_ANTHROPIC_BASE = "https://api.anthropic.com"
@@ -116,17 +120,28 @@ def normalize_family_url(raw: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 
+def ip_literal(host: str | None) -> IPv4Address | IPv6Address | None:
+    """``host`` as an IP address when it is one (brackets taken off), else None. A name never
+    loads ``ipaddress``: every listing asks this of each client's address, and importing it was
+    4.7M instructions of a ``status`` whose addresses are all names (issue 15)."""
+    literal = (host or "").strip("[]")
+    if not literal or (":" not in literal and literal.strip("0123456789.")):
+        return None  # a name: an IPv4 address is digits and dots, an IPv6 one has a colon
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(literal)
+    except ValueError:
+        return None
+
+
 def is_loopback(host: str | None) -> bool:
     if not host:
         return False
     if host == "localhost" or host.endswith(".localhost"):
         return True
-    try:
-        import ipaddress
-
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+    address = ip_literal(host)
+    return address is not None and address.is_loopback
 
 
 def is_vendor_host(host: str | None) -> bool:

@@ -6,10 +6,9 @@ show_key)``: numbered UI steps with the exact values to paste, the key masked un
 
 from __future__ import annotations
 
-import ipaddress
 from urllib.parse import urlsplit
 
-from gwconf import secrets
+from gwconf import secrets, urls
 from gwconf.clients._base import ConfigFile, Finding, Reading, Target
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -34,9 +33,8 @@ def not_public_https(url: str) -> str | None:
         return "it is not https"
     if host == "localhost" or host.endswith(LOCAL_SUFFIXES) or "." not in host:
         return f"{host} is a local name"
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
+    address = urls.ip_literal(host)
+    if address is None:
         return None
     if address.is_private or address.is_loopback or address.is_link_local:
         return f"{host} is a private address"

@@ -32,7 +32,6 @@ stated defaults (128000 and 8192), named in apply's output.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from pathlib import Path
 
@@ -115,11 +114,8 @@ def files(env: Env) -> list[ConfigFile]:
 
 def _private_lan(base: str) -> bool:
     """A private address that is not loopback: OpenClaw asks for ``request.allowPrivateNetwork``."""
-    try:
-        address = ipaddress.ip_address(urls.host_of(base) or "")
-    except ValueError:
-        return False
-    return address.is_private and not address.is_loopback
+    address = urls.ip_literal(urls.host_of(base))
+    return address is not None and address.is_private and not address.is_loopback
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
