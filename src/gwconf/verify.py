@@ -92,11 +92,20 @@ def verify_client(
         return check
     if not reading.api_key:
         # the client's own remedy when it names one (Zed: a key only in the environment or the
-        # keychain, which apply never writes); else apply, which writes the key where it is read
-        check.error = ClientError(
-            f"{client.name} has no key where it reads it ({reading.key_origin or 'nowhere'}).",
-            _remedy(reading, ("key",), errors_only=False) or f"gwconf apply {client.id}",
-        )
+        # keychain, which apply never writes); else apply, which writes the key where it is read.
+        # A provider other than gwconf's that the client's own setting picks (opencode's default
+        # agent with a vendor model of its own) has no key because of that setting: apply, which
+        # leaves the setting alone, would not help (found over real opencode and Kilo files)
+        remedy = _remedy(reading, ("key",), errors_only=False)
+        where = f"({reading.key_origin})" if reading.key_origin else "(its files name none)"
+        message = f"{client.name} has no key where it reads it {where}."
+        if not reading.provider_is_gwconf and _remedy(reading, ("provider",)):
+            remedy = _remedy(reading, ("provider",))
+            message = (
+                f"{client.name} has no key where it reads it {where}: it uses provider "
+                f"{reading.provider or 'another one'}, not gwconf's."
+            )
+        check.error = ClientError(message, remedy or f"gwconf apply {client.id}")
         return check
     chosen = model or reading.model
     if not chosen and fallback_model:

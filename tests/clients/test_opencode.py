@@ -169,6 +169,30 @@ def test_the_default_agents_own_model_wins_and_is_reported(gwconf, home: Path, p
     assert_doctor_flags(gwconf, "opencode", "agent.build.model")
 
 
+def test_verify_and_doctor_name_the_agents_model_not_apply_as_the_fix(
+    gwconf, home: Path, gateway_profile
+) -> None:
+    """The default agent's vendor model picks a provider without a key: verify and doctor said
+    "gwconf apply opencode", which leaves that model alone and so changes nothing. A quarter of
+    the real opencode, Kilo and OpenClaw files looked at set a model per agent."""
+    folder(home).mkdir(parents=True)
+    (folder(home) / "opencode.json").write_text(
+        '{"default_agent": "plan", "agent": {"plan": {"model": "openai/gpt-5"}}}\n'
+    )
+    assert gwconf("apply", "opencode").exit_code == 0
+    fix = "remove agent.plan.model from ~/.config/opencode/opencode.json (or set it to gwconf/<model>)"
+    verified = gwconf("verify", "opencode")
+    assert verified.exit_code == 1
+    assert "no key where it reads it (its files name none): it uses provider openai, not gwconf's" in (
+        verified.stderr
+    )
+    assert f"hint: {fix}" in verified.stderr and "gwconf apply" not in verified.stderr
+    doctor = json.loads(gwconf("doctor", "opencode", "--json").stdout)
+    [client] = doctor["clients"]
+    base_and_key = [f for f in client["findings"] if f["area"] in ("base", "key") and f["level"] == "error"]
+    assert base_and_key and all(f["fix"] == fix for f in base_and_key)
+
+
 def test_default_agent_names_the_agent_whose_model_counts(gwconf, home: Path, profile: str) -> None:
     folder(home).mkdir(parents=True)
     (folder(home) / "opencode.json").write_text(
