@@ -19,7 +19,7 @@ NAMES = (*shell.MANAGED, "COPILOT_PROVIDER_BASE_URL")
 
 def _per_variable(fmt: str, name: str) -> re.Pattern[str]:
     if fmt == "fish":
-        return re.compile(rf"^\s*set\s+(?:-\S+\s+)*{name}(?:\s|$)", re.M)
+        return re.compile(rf"^[ \t]*set[ \t]+(?:-\S+[ \t]+)*{name}(?:\s|$)", re.M)  # one line
     if fmt == "powershell":
         return re.compile(rf"^\s*\$env:{name}\s*=|SetEnvironmentVariable\(\s*['\"]{name}['\"]", re.M | re.I)
     return re.compile(rf"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?{name}=", re.M)
@@ -86,6 +86,7 @@ TEXT = st.lists(
 @settings(max_examples=400, deadline=None)
 @example(fmt="shellrc", text="a=1\n  declare -x OPENAI_API_KEY=1\r\ntypeset -x OPENAI_MODEL=m")
 @example(fmt="fish", text="set -U -x OPENAI_API_KEY v\nset OPENAI_BASE_URL")
+@example(fmt="fish", text="set \nset OPENAI_API_KEY = ")  # found by a random run: "set" alone
 @example(fmt="powershell", text="$Env:openai_api_key = 1\nSetEnvironmentVariable( 'OPENAI_MODEL'")
 @given(fmt=st.sampled_from(["shellrc", "fish", "powershell"]), text=TEXT)
 def test_the_names_found_are_the_per_variable_patterns_matches(fmt: str, text: str) -> None:

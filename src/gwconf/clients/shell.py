@@ -295,8 +295,10 @@ _INTERACTIVE_ONLY = lazy(r"^\s*\*\)\s*return|\[\[?\s*-z\s+\"?\$PS1\"?\s*\]\]?\s*
 
 # Assignments of a variable, its name the pattern's group (PowerShell's either group: its names
 # ignore case). One pattern a format, whatever the names, so ``_outside_block`` builds none.
+# fish's ``set`` and its flags stay on their line: "set" alone, then "set NAME v" on the next,
+# read as setting a variable called "set", and the match took the line that did set NAME.
 _ASSIGNMENTS = {
-    "fish": lazy(r"^\s*set\s+(?:-\S+\s+)*([A-Za-z_][A-Za-z0-9_]*)(?:\s|$)", re.M),
+    "fish": lazy(r"^[ \t]*set[ \t]+(?:-\S+[ \t]+)*([A-Za-z_][A-Za-z0-9_]*)(?:\s|$)", re.M),
     "powershell": lazy(
         r"^\s*\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=|SetEnvironmentVariable\(\s*['\"]([A-Za-z_][A-Za-z0-9_]*)['\"]",
         re.M | re.I,
