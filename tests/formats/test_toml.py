@@ -2040,3 +2040,15 @@ def test_put_back_gives_a_one_line_scalar_its_own_spelling_back() -> None:
     assert verify_edit("toml", load("toml", changed, "config.toml"), doc) == original
     doc.put_back(("name",), "other", "'not it'")  # not that value: set's spelling
     assert doc.get(("name",)) == "other"
+
+
+@pytest.mark.parametrize(
+    "text", ['a.b = "x"\n[a.c]\n[a.b]\n', 'a.b = "x"\n[a.c]\n[a.b]\nk = 1\n', "[x]\ny.z = 1\n[x.c]\n[x.y]\n"]
+)
+def test_a_table_over_a_dotted_keys_value_is_a_parse_error_with_its_line(text: str) -> None:
+    """tomlkit parses these and raises ``KeyAlreadyPresent`` only when asked for the data: an
+    "unexpected error" in ``status`` and ``apply`` instead of the file and the line."""
+    with pytest.raises(ParseError) as raised:
+        load("toml", text, "~/.codex/config.toml")
+    assert raised.value.line == text.count("\n", 0, text.rindex("[")) + 1
+    assert "already exists" in str(raised.value) or "twice" in str(raised.value)

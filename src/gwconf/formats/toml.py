@@ -79,6 +79,19 @@ def _parse(text: str, source: str) -> Any:
         raise _parse_error(text, source, exc) from None
 
 
+def _unwrapped(tk_doc: Any, text: str, source: str) -> dict[str, Any]:
+    """The plain data of a text tomllib refused and tomlkit parsed. tomlkit takes a table that
+    redefines a dotted key's value (``a.b = "x"`` then ``[a.b]``) and fails only when asked for
+    the data, with ``KeyAlreadyPresent``: ``status`` and ``apply`` ended in "unexpected error"
+    instead of naming the file and line (found by a random run of a property test)."""
+    try:
+        return dict(tk_doc.unwrap())
+    except RecursionError:
+        raise ParseError(source, "arrays or inline tables are nested too deeply to read") from None
+    except Exception as exc:  # TOMLKitErrors, as ``_parse``
+        raise _parse_error(text, source, exc) from None
+
+
 def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
     """tomllib's messages are clearer (tomlkit says "Unexpected character: '\\x00'" for an
     unterminated array); use them when tomllib rejects the text too (TOML 1.1 may differ)."""
@@ -1320,7 +1333,8 @@ class TomlDocument:
         # back from the lines that changed since (``_local_read``) when that can be shown
         self._verified: tuple[str, dict[str, Any], int] | None = None
         if strict is None:
-            self._adopt(text, _parse(text, source), None, read_back=text)
+            tk_doc = _parse(text, source)
+            self._adopt(text, tk_doc, _unwrapped(tk_doc, text, source), read_back=text)
         else:
             self._adopt(text, None, strict, read_back=text)
         self._origin = self._state()
