@@ -150,7 +150,9 @@ def is_vendor_host(host: str | None) -> bool:
 
 
 def host_of(url: str | None) -> str | None:
-    if not url:
+    """The URL's host; None for no URL, and for a value that is not text (a reader asks this of
+    what a client's file holds, before the adapter reports a list or a number there)."""
+    if not url or not isinstance(url, str):
         return None
     try:
         return urlsplit(url).hostname

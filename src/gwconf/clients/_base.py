@@ -111,6 +111,38 @@ class Reading:
         }
 
 
+def _only_text(reading: Reading, client_id: str) -> None:
+    """A base address, key, model or provider that the file holds as a list, an object, a number
+    or true (a hand edit gone wrong) is no value the client can send: reported, and read as
+    unset. Each reader took what its file held, and the listing and doctor then treated it as
+    text ("unexpected error" over a dozen clients' files, found by a type fuzz)."""
+    for name, area in (
+        ("base_url", "base"),
+        ("api_key", "key"),
+        ("model", "provider"),
+        ("provider", "provider"),
+    ):
+        value = getattr(reading, name)
+        if value is not None and not isinstance(value, str):
+            setattr(reading, name, None)
+            shown = (
+                "an object"
+                if isinstance(value, dict)
+                else "a list"
+                if isinstance(value, list)
+                else repr(value)
+            )
+            what = {"base_url": "base address", "api_key": "key"}.get(name, name)
+            reading.findings.append(
+                Finding(
+                    "error",
+                    area,
+                    f"the {what} in the file is {shown}, not text.",
+                    f"gwconf apply {client_id}",
+                )
+            )
+
+
 # -- defaults ------------------------------------------------------------------------------------
 
 
@@ -352,6 +384,7 @@ class ClientAdapter:
         reading: Reading = self.module.read(docs, env)
         if not reading.wire:
             reading.wire = self.wire
+        _only_text(reading, self.id)
         return reading
 
     def preflight(self, env: Env, force: bool) -> list[str]:

@@ -383,8 +383,10 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     last = store.get("lastUsedProvider") if isinstance(store, dict) else None
     act = state.get(("actModeApiProvider",), None)
     if last or not act:  # the CLI's view, unless only the extension is configured
-        entry = (store.get("providers") or {}).get(last or "", {}) if isinstance(store, dict) else {}
-        settings = entry.get("settings", {}) if isinstance(entry, dict) else {}
+        stored = store.get("providers") if isinstance(store, dict) else None
+        entry = stored.get(last, {}) if isinstance(stored, dict) and isinstance(last, str) else {}
+        settings = entry.get("settings") if isinstance(entry, dict) else None
+        settings = settings if isinstance(settings, dict) else {}
         reading.provider = last or "cline (default: no lastUsedProvider)"
         reading.provider_is_gwconf = last in (CLI_PROVIDER, EXT_PROVIDER) and problem is None
         reading.base_url = settings.get("baseUrl")

@@ -207,7 +207,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     group = groups[index]
     reading.provider = f"{group.get('vendor')}/{group.get('name')}"
     reading.provider_is_gwconf = True
-    models = [m for m in group.get("models") or [] if isinstance(m, dict)]
+    listed = group.get("models")
+    models = [m for m in listed if isinstance(m, dict)] if isinstance(listed, list) else []
     if models:
         reading.base_url = models[0].get("url")
         reading.model = models[0].get("id")

@@ -211,6 +211,13 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
     reading.base_url = entry.get("api_base") or env.get("OPENAI_BASE_URL") or urls.OFFICIAL_OPENAI_BASE
     name = entry.get("api_key_name")
+    if name and not isinstance(name, str):  # a list or an object: no key name llm can look up
+        f.append(
+            Finding(
+                "error", "key", "api_key_name is not text: llm cannot look the key up.", "gwconf apply llm"
+            )
+        )
+        name = None
     if name:
         reading.api_key, reading.key_origin = _key(stored, str(name), env, folder)
         if name not in stored:

@@ -153,6 +153,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading = Reading(wire=WIRE)
     chosen = settings.get(DEFAULT_MODEL, None)
     provider = chosen.get("provider") if isinstance(chosen, dict) else None
+    provider = provider if isinstance(provider, str) else None  # (an object there names no provider)
     reading.provider = provider or "(Zed's default: zed.dev)"
     reading.model = chosen.get("model") if isinstance(chosen, dict) else None
     reading.provider_is_gwconf = provider == PROVIDER_ID

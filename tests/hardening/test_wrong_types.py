@@ -1,0 +1,122 @@
+"""A value of the wrong type anywhere in a client's file (a hand edit gone wrong): no crash.
+
+Each client's readers (``status``, ``apply --dry-run``) take the data where a value is a list
+instead of text, an object instead of a list, a number, ``null``. They may report it or refuse
+the file; they must not end in "unexpected error". A type fuzz over real users' files found
+claude-code-router's reader taking a list for its provider's address.
+
+Each file starts as gwconf writes it (an apply to an empty home), so every path gwconf reads is
+there; then the value at each path, in turn, becomes one of the other types.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gwconf import registry
+from gwconf.paths import Env
+
+REPLACEMENTS: list[Any] = [[], {}, 7, None, "x", ["x"], {"k": "v"}, True]
+PER_FILE = 14  # deeper paths changed per file, beside every path of the first two levels
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+def _replaced(data: Any, path: tuple[Any, ...], value: Any) -> Any:
+    copy = json.loads(json.dumps(data))
+    node = copy
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return copy
+
+
+def _dumped(fmt: str, data: Any) -> str | None:
+    if fmt in ("json", "jsonc", "json5"):
+        return json.dumps(data, indent=2) + "\n"
+    if fmt == "yaml":
+        import yaml
+
+        return yaml.safe_dump(data, sort_keys=False)
+    if fmt == "toml":
+        import tomlkit
+
+        try:
+            return tomlkit.dumps(data)
+        except Exception:  # TOML has no null: that replacement is not a TOML file
+            return None
+    return None
+
+
+def _clients() -> list[str]:
+    env = Env(home=Path("/h"), platform="linux", environ={}, cwd=Path("/h"))
+    return [
+        c.id
+        for c in registry.all_clients()
+        if any(f.format in ("json", "jsonc", "json5", "yaml", "toml") for f in c.files(env))
+    ]
+
+
+@pytest.mark.parametrize("client_id", _clients())
+def test_a_value_of_another_type_is_reported_not_a_crash(
+    gwconf, home: Path, profile: str, client_id: str
+) -> None:
+    applied = gwconf("apply", client_id, "--json")
+    if applied.exit_code != 0:
+        pytest.skip(f"{client_id} cannot be applied to an empty home here")
+    files = [
+        Path(change["path"].replace("~", str(home), 1))
+        for client in json.loads(applied.stdout)["clients"]
+        for change in client["files"]
+    ]
+    env = Env(home=home, platform="linux", environ={}, cwd=home)
+    formats = {f.path: f.format for f in registry.get(client_id).files(env)}
+    rnd = random.Random(client_id)  # the same cases every run
+    tried: list[tuple[Any, ...]] = []
+    for path in files:
+        fmt = formats.get(path)
+        if fmt not in ("json", "jsonc", "json5", "yaml", "toml") or not path.is_file():
+            continue
+        from gwconf import formats as formats_module
+
+        original = path.read_text(encoding="utf-8")
+        data = formats_module.load(fmt, original, str(path)).data()
+        paths = _paths(data)
+        shallow = [p for p in paths if len(p) <= 2]
+        deeper = [p for p in paths if len(p) > 2]
+        chosen = shallow + rnd.sample(deeper, min(len(deeper), PER_FILE))
+        for where in chosen:
+            value = rnd.choice([r for r in REPLACEMENTS if type(r) is not type(_at(data, where))])
+            text = _dumped(fmt, _replaced(data, where, value))
+            if text is None:
+                continue
+            path.write_text(text, encoding="utf-8")
+            tried.append(where)
+            for args in (("status", client_id), ("apply", client_id, "--dry-run")):
+                result = gwconf(*args)
+                if "unexpected error" in result.stderr:
+                    log = home.parent / "gwconf" / "state" / "crash.log"
+                    where_it_failed = log.read_text()[-700:] if log.is_file() else result.stderr
+                    pytest.fail(f"{client_id} {path.name} {where} = {value!r}: {args[0]}: {where_it_failed}")
+        path.write_text(original, encoding="utf-8")
+    assert tried, "no value was changed: the test reached no file"
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
