@@ -1,6 +1,6 @@
 """A value of the wrong type anywhere in a client's file (a hand edit gone wrong): no crash.
 
-Each client's readers (``status``, ``apply --dry-run``) take the data where a value is a list
+Each client's readers (``status``, ``apply --dry-run``, ``doctor``) take the data where a value is a list
 instead of text, an object instead of a list, a number, ``null``. They may report it or refuse
 the file; they must not end in "unexpected error". A type fuzz over real users' files found
 claude-code-router's reader taking a list for its provider's address.
@@ -72,9 +72,13 @@ def _clients() -> list[str]:
 
 
 @pytest.mark.parametrize("client_id", _clients())
-def test_a_value_of_another_type_is_reported_not_a_crash(
-    gwconf, home: Path, profile: str, client_id: str
-) -> None:
+def test_a_value_of_another_type_is_reported_not_a_crash(gwconf, home: Path, client_id: str) -> None:
+    # a gateway address nothing listens on: doctor's direct request is refused at once, on loopback
+    added = gwconf(
+        "profile", "add", "work", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-model",
+        "--key-stdin", "--use", input="sk-test-0123456789abcdefWXYZ\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
     applied = gwconf("apply", client_id, "--json")
     if applied.exit_code != 0:
         pytest.skip(f"{client_id} cannot be applied to an empty home here")
@@ -106,7 +110,7 @@ def test_a_value_of_another_type_is_reported_not_a_crash(
                 continue
             path.write_text(text, encoding="utf-8")
             tried.append(where)
-            for args in (("status", client_id), ("apply", client_id, "--dry-run")):
+            for args in (("status", client_id), ("apply", client_id, "--dry-run"), ("doctor", client_id)):
                 result = gwconf(*args)
                 if "unexpected error" in result.stderr:
                     log = home.parent / "gwconf" / "state" / "crash.log"
