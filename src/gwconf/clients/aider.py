@@ -235,7 +235,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         options["openai-api-base"] = environ["AIDER_OPENAI_API_BASE"]
         where["openai-api-base"] = origin["AIDER_OPENAI_API_BASE"]
     # What main() then does to the environment, and what litellm reads from it.
-    for item in options.get("api-key") or []:
+    pairs = options.get("api-key")  # a list in the YAML, or one "provider=key" as text
+    for item in [pairs] if isinstance(pairs, str) else pairs if isinstance(pairs, list) else []:
         provider, _, value = str(item).partition("=")
         if provider.strip().lower() == "openai" and value:
             environ["OPENAI_API_KEY"], origin["OPENAI_API_KEY"] = value.strip(), where["api-key"]

@@ -183,7 +183,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     entry = None
     for candidate in entries:  # later registrations win in llm's alias table
         if isinstance(candidate, dict) and (
-            candidate.get("model_id") == chosen or chosen in (candidate.get("aliases") or [])
+            candidate.get("model_id") == chosen
+            or (isinstance(candidate.get("aliases"), list) and chosen in candidate["aliases"])
         ):
             entry = candidate
     if entry is None:

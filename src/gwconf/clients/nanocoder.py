@@ -225,8 +225,10 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
     reading.api_key = entry.get("apiKey") if isinstance(entry.get("apiKey"), str) else None
     reading.key_origin = f"{label} providers[{name}].apiKey"
-    models = [m for m in entry.get("models") or [] if isinstance(m, str)]
-    remembered = (preferences.get("providerModels") or {}).get(name)
+    listed = entry.get("models")
+    models = [m for m in listed if isinstance(m, str)] if isinstance(listed, list) else []
+    remembered = preferences.get("providerModels")
+    remembered = remembered.get(name) if isinstance(remembered, dict) and isinstance(name, str) else None
     reading.model = remembered if remembered in models else (models[0] if models else None)
     if name != PROVIDER and PROVIDER in merged:
         f.append(

@@ -320,11 +320,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         findings.append(
             Finding("error", "provider", f'{where}.api is "{api}": the gateway serves chat completions.', CLI)
         )
-    if (
-        reading.base_url
-        and _private_lan(reading.base_url)
-        and not (entry.get("request") or {}).get("allowPrivateNetwork")
-    ):
+    request = entry.get("request") if isinstance(entry, dict) else None
+    allowed = request.get("allowPrivateNetwork") if isinstance(request, dict) else None
+    if reading.base_url and _private_lan(reading.base_url) and not allowed:
         findings.append(
             Finding(
                 "error",
