@@ -306,7 +306,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.key_origin = f"{shown(config_path(env), env)} {where}.apiKey"
     if isinstance(entry.get("apiKey"), dict):
         reading.key_origin += " (a SecretRef gwconf does not resolve)"
-    listed = [m.get("id") for m in entry.get("models", []) if isinstance(m, dict)]
+    models = entry.get("models")
+    listed = [m.get("id") for m in models if isinstance(m, dict)] if isinstance(models, list) else []
     if reading.model not in listed:
         findings.append(
             Finding(

@@ -324,7 +324,8 @@ def _read(docs: dict[str, Document], env: Env) -> Reading:
     api = api if isinstance(api, str) else "openai-completions"
     reading.wire, reading.auth_header = APIS.get(api, ("chat", "bearer"))
     reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
-    listed = [m.get("id") for m in entry.get("models", []) if isinstance(m, dict)]
+    models = entry.get("models")
+    listed = [m.get("id") for m in models if isinstance(m, dict)] if isinstance(models, list) else []
     if reading.model not in listed:
         findings.append(
             Finding(
