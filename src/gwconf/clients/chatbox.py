@@ -155,6 +155,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     doc = next(iter(docs.values()))
     chosen = doc.get(("settings", "defaultChatModel"), None)
     provider = chosen.get("provider") if isinstance(chosen, dict) else None
+    provider = provider if isinstance(provider, str) else None  # (a list there names no provider)
     reading.provider = provider or "(none chosen)"
     reading.model = chosen.get("model") if isinstance(chosen, dict) else None
     reading.provider_is_gwconf = provider == PROVIDER_ID
