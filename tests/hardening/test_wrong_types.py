@@ -21,21 +21,11 @@ import pytest
 
 from gwconf import registry
 from gwconf.paths import Env
+from tests.formats.test_json import lookup, paths
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 REPLACEMENTS: list[Any] = [[], {}, 7, None, "x", ["x"], {"k": "v"}, True]
 PER_FILE = 14  # deeper paths changed per file, beside every path of the first two levels
-
-
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
 
 
 def _replaced(data: Any, path: tuple[Any, ...], value: Any) -> Any:
@@ -105,12 +95,12 @@ def test_a_value_of_another_type_is_reported_not_a_crash(gwconf, home: Path, cli
 
         original = path.read_text(encoding="utf-8")
         data = formats_module.load(fmt, original, str(path)).data()
-        paths = _paths(data)
-        shallow = [p for p in paths if len(p) <= 2]
-        deeper = [p for p in paths if len(p) > 2]
+        found = [p for p in paths(data) if p]  # every value but the whole file
+        shallow = [p for p in found if len(p) <= 2]
+        deeper = [p for p in found if len(p) > 2]
         chosen = shallow + rnd.sample(deeper, min(len(deeper), PER_FILE))
         for where in chosen:
-            value = rnd.choice([r for r in REPLACEMENTS if type(r) is not type(_at(data, where))])
+            value = rnd.choice([r for r in REPLACEMENTS if type(r) is not type(lookup(data, where))])
             text = _dumped(fmt, _replaced(data, where, value))
             if text is None:
                 continue
@@ -124,9 +114,3 @@ def test_a_value_of_another_type_is_reported_not_a_crash(gwconf, home: Path, cli
                     pytest.fail(f"{client_id} {path.name} {where} = {value!r}: {args[0]}: {where_it_failed}")
         path.write_text(original, encoding="utf-8")
     assert tried, "no value was changed: the test reached no file"
-
-
-def _at(data: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        data = data[part]
-    return data
