@@ -225,9 +225,7 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
         # a setting of the client's own picks another provider (opencode's default agent with a
         # vendor model of its own): what fixes the address and key is what fixes that, which
         # apply leaves alone (found over real opencode, Kilo and OpenClaw files)
-        fix = next(
-            (f.fix for f in reading.findings if f.area == "provider" and f.level == "error" and f.fix), fix
-        )
+        fix = reading.fix_for(("provider",)) or fix
     found: list[Finding] = []
     # (a) the base address
     problems = urls.base_problems(reading.base_url, client.base_form)

@@ -85,7 +85,7 @@ def verify_client(
     if not reading.base_url:
         # the client's own remedy when it names one (OpenClaw: an agent's own vendor model, which
         # apply does not edit); else apply, which writes the address
-        remedy = _remedy(reading, ("base", "provider"))
+        remedy = reading.fix_for(("base", "provider"))
         check.error = ClientError(
             f"{client.name} has no base address in its files.", remedy or f"gwconf apply {client.id}"
         )
@@ -96,11 +96,12 @@ def verify_client(
         # A provider other than gwconf's that the client's own setting picks (opencode's default
         # agent with a vendor model of its own) has no key because of that setting: apply, which
         # leaves the setting alone, would not help (found over real opencode and Kilo files)
-        remedy = _remedy(reading, ("key",), errors_only=False)
+        remedy = reading.fix_for(("key",), errors_only=False)
         where = f"({reading.key_origin})" if reading.key_origin else "(its files name none)"
         message = f"{client.name} has no key where it reads it {where}."
-        if not reading.provider_is_gwconf and _remedy(reading, ("provider",)):
-            remedy = _remedy(reading, ("provider",))
+        provider_fix = None if reading.provider_is_gwconf else reading.fix_for(("provider",))
+        if provider_fix:
+            remedy = provider_fix
             message = (
                 f"{client.name} has no key where it reads it {where}: it uses provider "
                 f"{reading.provider or 'another one'}, not gwconf's."
@@ -174,15 +175,3 @@ def verify_profile(profile: Profile, env: Env, *, model: str | None = None, time
     except GwconfError as exc:
         check.error = exc
     return check
-
-
-def _remedy(reading: Any, areas: tuple[str, ...], *, errors_only: bool = True) -> str | None:
-    """The fix of the reading's first finding in ``areas`` that names one (errors only, unless told)."""
-    return next(
-        (
-            f.fix
-            for f in reading.findings
-            if f.area in areas and f.fix and (f.level == "error" or not errors_only)
-        ),
-        None,
-    )

@@ -97,6 +97,18 @@ class Reading:
     auth_header: str = "bearer"  # "bearer", "x-api-key" or "x-goog-api-key"
     findings: list[Finding] = field(default_factory=list)
 
+    def fix_for(self, areas: tuple[str, ...], *, errors_only: bool = True) -> str | None:
+        """The fix of the first finding in ``areas`` that names one (errors only, unless told):
+        the client's own remedy, where one of its settings is at fault, for verify and doctor."""
+        return next(
+            (
+                f.fix
+                for f in self.findings
+                if f.area in areas and f.fix and (f.level == "error" or not errors_only)
+            ),
+            None,
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "base_url": self.base_url,
