@@ -146,10 +146,6 @@ def fill(value: Any, env: Env, unset: list[str]) -> Any:
     return _ENV_REF.sub(one, value)
 
 
-def _text_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def read(docs: dict[str, Document], env: Env) -> Reading:
     config = docs["config"]
     reading = Reading(wire=WIRE)
@@ -175,15 +171,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         )
         return reading
     unset: list[str] = []
-    for field in ("api_base_url", "api_key"):
-        value = entry.get(field)
-        if value is not None and not isinstance(value, str):  # a hand edit gone wrong: no crash
-            findings.append(
-                Finding("error", "base" if field == "api_base_url" else "key",
-                        f"Providers[{name}].{field} is not text: the router cannot use it.", CLI)
-            )  # fmt: skip
-    reading.base_url = _text_or_none(fill(entry.get("api_base_url"), env, unset))
-    reading.api_key = _text_or_none(fill(entry.get("api_key"), env, unset))
+    # (a list or a number there is the adapter's to report, as for every client)
+    reading.base_url = fill(entry.get("api_base_url"), env, unset)
+    reading.api_key = fill(entry.get("api_key"), env, unset)
     reading.key_origin = f"{shown(folder(env) / 'config.json', env)} Providers[{name}].api_key"
     for variable in unset:
         findings.append(
