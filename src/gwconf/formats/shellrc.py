@@ -270,7 +270,7 @@ class ShellBlockDocument(NamedValues):
         head = self._original if not self._had_block else self._head
         if head and not head.endswith("\n"):
             head += self.eol
-        if head and head.split("\n")[-2].strip():  # the last line is not blank yet
+        if _blank_line_wanted(head):
             head += self.eol
         self._head = head
         self._begin = BEGIN + self.eol
@@ -309,8 +309,15 @@ class ShellBlockDocument(NamedValues):
         if not isinstance(pristine, str):
             return True
         if pristine and not pristine.endswith("\n"):
-            return True
-        return bool(pristine) and bool(pristine.split("\n")[-2].strip())
+            pristine += self.eol  # as ``_create_block`` ended it
+        return _blank_line_wanted(pristine)
+
+
+def _blank_line_wanted(head: str) -> bool:
+    """Whether the block goes after a blank line of gwconf's: ``head`` (ending with a line break)
+    has a last line that is not blank. The one rule ``_create_block`` adds it by and a restore
+    takes it out by."""
+    return bool(head) and bool(head.split("\n")[-2].strip())
 
 
 # -- readers: text, offset of the assignment line -> (name, value, offset after its line) ---------
