@@ -123,6 +123,9 @@ class Reading:
         }
 
 
+_KINDS: dict[type, str] = {dict: "an object", list: "a list"}
+
+
 def _only_text(reading: Reading, client_id: str) -> None:
     """A base address, key, model or provider that the file holds as a list, an object, a number
     or true (a hand edit gone wrong) is no value the client can send: reported, and read as
@@ -137,13 +140,7 @@ def _only_text(reading: Reading, client_id: str) -> None:
         value = getattr(reading, name)
         if value is not None and not isinstance(value, str):
             setattr(reading, name, None)
-            shown = (
-                "an object"
-                if isinstance(value, dict)
-                else "a list"
-                if isinstance(value, list)
-                else repr(value)
-            )
+            shown = _KINDS.get(type(value)) or repr(value)
             what = {"base_url": "base address", "api_key": "key"}.get(name, name)
             reading.findings.append(
                 Finding(
