@@ -68,27 +68,20 @@ def load(text: str, source: str, *, fmt: str = "toml") -> TomlDocument:
 # -- parsing ---------------------------------------------------------------------------------------
 
 
-def _parse(text: str, source: str) -> Any:
+def _parse(text: str, source: str, *, unwrap: bool = False) -> Any:
+    """tomlkit's document of ``text``; with ``unwrap``, (the document, its plain data). tomlkit
+    takes a table that redefines a dotted key's value (``a.b = "x"`` then ``[a.b]``) and fails
+    only when asked for the data, with ``KeyAlreadyPresent``: read here, that is a parse error
+    naming the line, where ``status`` and ``apply`` ended in "unexpected error" (found by a
+    random run of a property test)."""
     import tomlkit
 
     try:
-        return tomlkit.parse(text)
+        doc = tomlkit.parse(text)
+        return (doc, dict(doc.unwrap())) if unwrap else doc
     except RecursionError:  # tomlkit and tomllib recurse per nesting level: [[[[...]]]] x 10,000
         raise ParseError(source, "arrays or inline tables are nested too deeply to read") from None
     except Exception as exc:  # tomlkit raises ParseError and assorted TOMLKitErrors on bad input
-        raise _parse_error(text, source, exc) from None
-
-
-def _unwrapped(tk_doc: Any, text: str, source: str) -> dict[str, Any]:
-    """The plain data of a text tomllib refused and tomlkit parsed. tomlkit takes a table that
-    redefines a dotted key's value (``a.b = "x"`` then ``[a.b]``) and fails only when asked for
-    the data, with ``KeyAlreadyPresent``: ``status`` and ``apply`` ended in "unexpected error"
-    instead of naming the file and line (found by a random run of a property test)."""
-    try:
-        return dict(tk_doc.unwrap())
-    except RecursionError:
-        raise ParseError(source, "arrays or inline tables are nested too deeply to read") from None
-    except Exception as exc:  # TOMLKitErrors, as ``_parse``
         raise _parse_error(text, source, exc) from None
 
 
@@ -1333,8 +1326,8 @@ class TomlDocument:
         # back from the lines that changed since (``_local_read``) when that can be shown
         self._verified: tuple[str, dict[str, Any], int] | None = None
         if strict is None:
-            tk_doc = _parse(text, source)
-            self._adopt(text, tk_doc, _unwrapped(tk_doc, text, source), read_back=text)
+            tk_doc, data = _parse(text, source, unwrap=True)
+            self._adopt(text, tk_doc, data, read_back=text)
         else:
             self._adopt(text, None, strict, read_back=text)
         self._origin = self._state()
