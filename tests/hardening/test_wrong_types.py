@@ -114,3 +114,22 @@ def test_a_value_of_another_type_is_reported_not_a_crash(gwconf, home: Path, cli
                     pytest.fail(f"{client_id} {path.name} {where} = {value!r}: {args[0]}: {where_it_failed}")
         path.write_text(original, encoding="utf-8")
     assert tried, "no value was changed: the test reached no file"
+
+
+def test_a_key_written_as_a_number_is_reported_without_its_digits(gwconf, home: Path) -> None:
+    """The finding names what kind of value stands there, never the value: a key typed without
+    quotes is still a key."""
+    added = gwconf(
+        "profile", "add", "work", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-model",
+        "--key-stdin", "--use", input="sk-test-0123456789abcdefWXYZ\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert gwconf("apply", "witsy").exit_code == 0
+    path = home / ".config" / "Witsy" / "settings.json"
+    data = json.loads(path.read_text())
+    data["engines"]["cgwconf"]["apiKey"] = 4711081512345678901
+    path.write_text(json.dumps(data))
+    doctor = gwconf("doctor", "witsy")
+    assert "the key in the file is a number, not text" in doctor.stdout, doctor
+    for result in (doctor, gwconf("status", "witsy", "--json"), gwconf("doctor", "witsy", "--json")):
+        assert "4711081512345678901" not in result.stdout + result.stderr

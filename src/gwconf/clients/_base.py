@@ -123,7 +123,14 @@ class Reading:
         }
 
 
-_KINDS: dict[type, str] = {dict: "an object", list: "a list"}
+# what a value that is not text is, named without the value: a key written as a number is still a key
+_KINDS: dict[type, str] = {
+    dict: "an object",
+    list: "a list",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+}
 
 
 def _only_text(reading: Reading, client_id: str) -> None:
@@ -140,7 +147,7 @@ def _only_text(reading: Reading, client_id: str) -> None:
         value = getattr(reading, name)
         if value is not None and not isinstance(value, str):
             setattr(reading, name, None)
-            shown = _KINDS.get(type(value)) or repr(value)
+            shown = _KINDS.get(type(value), "another kind of value")
             what = {"base_url": "base address", "api_key": "key"}.get(name, name)
             reading.findings.append(
                 Finding(
