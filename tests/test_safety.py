@@ -365,6 +365,33 @@ def test_interrupted_run_is_repaired(gwconf, home, profile, tmp_path) -> None:
     assert not (tmp_path / "gwconf" / "state" / "journal.json").exists()
 
 
+def test_a_killed_runs_temp_file_goes_whatever_its_target_is_named(gwconf, home, profile, tmp_path) -> None:
+    """The temp file a killed run left beside a file named like a glob pattern (a symlink's
+    target in a dotfiles folder: ``settings[work].json``) goes with the journal's repair: the
+    name was put into a glob pattern, whose ``[work]`` matched one letter, and it stayed."""
+    target = write(home / "dotfiles" / "settings[work].json", CLAUDE_SETTINGS)
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").symlink_to(target)
+    stray = write(target.parent / f".{target.name}.4242-0.gwconf-tmp", '{"half"')
+    journal = {
+        "client": "claude-code",
+        "files": [
+            {
+                "target": str(target),
+                "backup": None,
+                "new_sha256": hashlib.sha256(b"never written").hexdigest(),
+                "mode": 0o644,
+                "secret": False,
+            }
+        ],
+    }
+    write(tmp_path / "gwconf" / "state" / "journal.json", json.dumps(journal))
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 0, result
+    assert not stray.exists()
+    assert target.read_text() == CLAUDE_SETTINGS  # the run never replaced it: left as it was
+
+
 @pytest.mark.parametrize("source", ["ledger", "meta.json", "pristine.mode"])
 def test_restore_gives_back_the_original_mode(gwconf, home, profile, tmp_path, source: str) -> None:
     """A key file is made 0600 while it holds the key; restore puts the user's mode back. The mode

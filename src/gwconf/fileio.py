@@ -511,6 +511,23 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def named_like(folder: Path, prefix: str = "", suffix: str = "") -> list[Path]:
+    """The entries of ``folder`` whose names start with ``prefix`` and end with ``suffix``, dot-names
+    too: ``folder.glob(prefix + "*" + suffix)`` without a pattern language. pathlib's glob compiles
+    each pattern with ``re`` (deferred: ``lazyre``), and a ``[`` or ``*`` in a file's own name, put
+    into the pattern, was read as a wildcard. [] when the folder cannot be read."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [folder / name for name in names if named(name, prefix, suffix)]
+
+
+def named(name: str, prefix: str, suffix: str) -> bool:
+    """Whether ``name`` is ``prefix`` + anything + ``suffix`` (the two may not overlap)."""
+    return len(name) >= len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
+
+
 def remove_file(target: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(target)

@@ -15,7 +15,7 @@ from gwconf import fileio, records, secrets
 from gwconf import plan as planning
 from gwconf.clients._base import ClientAdapter, ConfigFile, Finding, Reading
 from gwconf.errors import GwconfError, NotSetUp
-from gwconf.fileio import TEMP_SUFFIX, Snapshot, exclusive_lock, read_snapshot
+from gwconf.fileio import TEMP_SUFFIX, Snapshot, exclusive_lock, named_like, read_snapshot
 from gwconf.formats import MISSING, get_plain
 from gwconf.ledger import Ledger, written_by_gwconf
 from gwconf.paths import Env, display, is_dir
@@ -416,14 +416,10 @@ def _forget(env: Env, client_id: str, planned: Any) -> bool:
 
 def repair_interrupted(env: Env) -> list[str]:
     """What an interrupted earlier run left half-done, put back (run at the start of writing commands)."""
-    pattern = "*" + TEMP_SUFFIX
-    left = (env.state_dir / "journal.json").exists() or any(
-        next(found, None) is not None
-        for found in (
-            planning.walk_matches(env.state_dir, pattern),  # os.walk: half of rglob's cost (issue 15)
-            env.config_dir.glob(pattern),
-            env.profiles_dir.glob(pattern),
-        )
+    left = (
+        (env.state_dir / "journal.json").exists()
+        or next(planning.walk_matches(env.state_dir, "", TEMP_SUFFIX), None) is not None
+        or any(named_like(folder, suffix=TEMP_SUFFIX) for folder in (env.config_dir, env.profiles_dir))
     )
     if not left:
         return []

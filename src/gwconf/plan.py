@@ -29,6 +29,8 @@ from gwconf.fileio import (
     deferred_dir_syncs,
     exclusive_lock,
     fsync_dir,
+    named,
+    named_like,
     read_snapshot,
     remove_file,
     sha256,
@@ -1079,7 +1081,7 @@ class BackupStore:
                 os.replace(path, self.folder / f"{stamp}-{name}.old")
         for name in self._written_names():  # the write it named is undone
             remove_file(self.folder / name)
-        retired = sorted(self.folder.glob("*.old"))
+        retired = sorted(named_like(self.folder, suffix=".old"))
         stamps = sorted({path.name.partition("-")[0] for path in retired})
         gone = set(stamps[:-BACKUPS_KEPT])
         for path in retired:
@@ -1112,7 +1114,7 @@ class BackupStore:
     def rotate(self, keep_refs: set[str]) -> None:
         if not self.folder.is_dir():
             return
-        stamped = sorted(p for p in self.folder.glob("*.bak") if p.name not in keep_refs)
+        stamped = sorted(p for p in named_like(self.folder, suffix=".bak") if p.name not in keep_refs)
         for old in stamped[:-BACKUPS_KEPT]:
             old.unlink(missing_ok=True)
 
@@ -1590,7 +1592,7 @@ def remove_created_folders(folders: list[str]) -> None:
 
 
 def _remove_pending_copies(state_dir: Path) -> None:
-    for copy in state_dir.glob("journal.pending-*"):
+    for copy in named_like(state_dir, "journal.pending-"):
         with contextlib.suppress(OSError):
             copy.unlink()
 
@@ -1623,7 +1625,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
     snap = read_snapshot(journal)
     if sweep or snap.data is not None:
         for folder, recursive in ((env.state_dir, True), (env.config_dir, False), (env.profiles_dir, False)):
-            _remove_temp_files(folder, "*" + TEMP_SUFFIX, recursive=recursive)
+            _remove_temp_files(folder, "", TEMP_SUFFIX, recursive=recursive)
     if snap.data is None:
         if sweep:  # copies a run killed after removing its journal left (the first client's sweep)
             _remove_pending_copies(env.state_dir)
@@ -1653,7 +1655,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         entry["client"] = str(entry.get("client", loaded.get("client")))
     for entry in entries:
         target = Path(entry["target"])
-        _remove_temp_files(target.parent, f".{target.name}.*{TEMP_SUFFIX}")
+        _remove_temp_files(target.parent, f".{target.name}.", TEMP_SUFFIX)
     staged = loaded.get("ledger")
     ledger = Ledger(env)
     restoring = all(e.get("restoring") for e in entries)
@@ -1813,10 +1815,13 @@ def _undo(entries: list[dict[str, Any]]) -> list[str]:
     return notes
 
 
-def _remove_temp_files(folder: Path, pattern: str, *, recursive: bool = False) -> None:
-    """Temp files a killed gwconf left (under the lock no other gwconf is writing one)."""
+def _remove_temp_files(folder: Path, prefix: str, suffix: str, *, recursive: bool = False) -> None:
+    """Temp files a killed gwconf left (under the lock no other gwconf is writing one): named
+    ``prefix`` + anything + ``suffix``."""
     try:
-        found = _walk_matches(folder, pattern) if recursive else list(folder.glob(pattern))
+        found = (
+            list(walk_matches(folder, prefix, suffix)) if recursive else named_like(folder, prefix, suffix)
+        )
     except OSError:
         return
     for path in found:
@@ -1824,21 +1829,15 @@ def _remove_temp_files(folder: Path, pattern: str, *, recursive: bool = False) -
             path.unlink()
 
 
-def _walk_matches(folder: Path, pattern: str) -> list[Path]:
-    """``folder.rglob(pattern)`` by os.walk: every write runs this sweep over the state folder,
-    which holds a backup folder per file, and pathlib's rglob cost ~4% of ``apply --all``
-    (issue 15). The same entries: files and folders at any depth, dot-names too, symbolic links
-    to folders not followed; ``pattern`` matched case-sensitively, as pathlib does on POSIX."""
-    return list(walk_matches(folder, pattern))
-
-
-def walk_matches(folder: Path, pattern: str) -> Iterator[Path]:
-    """``_walk_matches`` one entry at a time: ``repair_interrupted`` stops at the first."""
-    import fnmatch
-
+def walk_matches(folder: Path, prefix: str, suffix: str) -> Iterator[Path]:
+    """The files and folders at any depth under ``folder`` (dot-names too, symbolic links to
+    folders not followed) named ``prefix`` + anything + ``suffix``, one at a time
+    (``repair_interrupted`` stops at the first): ``folder.rglob(prefix + "*" + suffix)`` by
+    os.walk. Every write runs this sweep over the state folder, which holds a backup folder per
+    file, and pathlib's rglob cost ~4% of ``apply --all`` (issue 15)."""
     if not folder.is_dir():
         return
     for root, dirs, files in os.walk(folder):
         for name in (*dirs, *files):
-            if fnmatch.fnmatchcase(name, pattern):
+            if named(name, prefix, suffix):
                 yield Path(root, name)
