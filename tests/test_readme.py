@@ -36,8 +36,8 @@ def test_the_two_commands() -> None:
 
 def test_every_exit_code_is_documented() -> None:
     text = section("Exit codes")
-    for code in ExitCode:
-        assert re.search(rf"^\| {int(code)} ", text, re.MULTILINE), code
+    for name, code in ExitCode.all().items():
+        assert re.search(rf"^\| {code} ", text, re.MULTILINE), name
 
 
 def test_the_readme_fits_and_its_links_work_off_the_repository() -> None:

@@ -6,10 +6,11 @@ Nothing below ``gwconf.cli`` calls ``sys.exit``: code raises these, the CLI maps
 
 from __future__ import annotations
 
-from enum import IntEnum
 
+class ExitCode:
+    """The exit codes, as plain integers: an ``IntEnum`` imported ``enum`` (with ``re`` deferred,
+    its only other importer) into every command, 6M instructions (issue 15)."""
 
-class ExitCode(IntEnum):
     OK = 0
     ERROR = 1  # expected error: bad file, missing profile, write refused
     USAGE = 2
@@ -21,11 +22,16 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
     CLOSED_PIPE = 141  # stdout closed early (``gwconf clients | head -1``): what SIGPIPE's end gives
 
+    @classmethod
+    def all(cls) -> dict[str, int]:
+        """Every code by its name."""
+        return {name: value for name, value in vars(cls).items() if name.isupper()}
+
 
 class GwconfError(Exception):
     """An expected failure with a message for the user and a hint for what to do next."""
 
-    exit_code: ExitCode = ExitCode.ERROR
+    exit_code: int = ExitCode.ERROR
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)

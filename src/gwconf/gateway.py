@@ -27,7 +27,7 @@ from gwconf.lazyre import lazy
 from gwconf.records import field, record
 
 # verdict -> (label for people, exit code). A fixed set: scripts may rely on these names.
-VERDICTS: dict[str, tuple[str, ExitCode]] = {
+VERDICTS: dict[str, tuple[str, int]] = {
     "ok": ("ok", ExitCode.OK),
     "key_rejected": ("key rejected", ExitCode.KEY_REJECTED),
     "forbidden": ("forbidden", ExitCode.GATEWAY_FAILED),
@@ -66,6 +66,8 @@ NO_DB_REMEDY = (
 )
 ROUTE_REMEDY = "Tell the gateway's operator, or pick another model"
 # a LiteLLM-style router answering 429 because every deployment of the model failed and rests
+# what a gateway may add to the name of the model asked for: a date, a version, "latest"
+_MODEL_VERSION = lazy(r"[-@:](\d{4}-?\d{2}-?\d{2}|\d{6,8}|v\d+(\.\d+)*|latest|\d{3,4})")
 _COOLDOWN_WORDS = lazy(r"no deployments available|cooldown|cooling down", re.IGNORECASE)
 _MODEL_CODES = (
     "model_not_found", "model_not_available", "model_not_supported", "invalid_model",
@@ -156,7 +158,7 @@ class Probe:
         return VERDICTS[self.verdict][0]
 
     @property
-    def exit_code(self) -> ExitCode:
+    def exit_code(self) -> int:
         return VERDICTS[self.verdict][1]
 
     def to_json(self) -> dict[str, Any]:
@@ -739,9 +741,7 @@ def same_model(asked: str, answered: str) -> bool:
         return True
     short, long = sorted((a, b), key=len)
     rest = long[len(short) :]
-    return long.startswith(short) and bool(
-        re.fullmatch(r"[-@:](\d{4}-?\d{2}-?\d{2}|\d{6,8}|v\d+(\.\d+)*|latest|\d{3,4})", rest)
-    )
+    return long.startswith(short) and bool(_MODEL_VERSION.fullmatch(rest))
 
 
 def _fail(result: Probe, verdict: str, text: str, key: str, detail: str) -> Probe:

@@ -50,11 +50,11 @@ TEMP_PREFIX = "gwconf-run-"
 
 
 class ProgramNotFound(ClientError):
-    exit_code = NOT_FOUND  # type: ignore[assignment]
+    exit_code = NOT_FOUND
 
 
 class CannotExecute(ClientError):
-    exit_code = 126  # type: ignore[assignment]  # the shell's "found but cannot be executed"
+    exit_code = 126  # the shell's "found but cannot be executed"
 
 
 # -- planning -------------------------------------------------------------------------------------

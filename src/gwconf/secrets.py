@@ -237,6 +237,12 @@ _SHELL_QUOTED = lazy(r"([\\\"$`])")  # what a backslash escapes inside shell and
 _PERCENT_ESCAPE = lazy(r"%[0-9A-F]{2}")
 
 
+def _backslashed(match: re.Match[str]) -> str:
+    """``_SHELL_QUOTED``'s replacement: a function, not a template (``_sre`` hands a template to
+    ``re`` to parse, which imports it: ``lazyre``)."""
+    return "\\" + match.group(1)
+
+
 def encodings(key: str) -> set[str]:
     """``key`` as each format gwconf writes (or a gateway echoes) may spell it."""
     forms = {key, repr(key)[1:-1]}
@@ -245,7 +251,7 @@ def encodings(key: str) -> set[str]:
 
         forms.update((json.dumps(key, ensure_ascii=False)[1:-1], json.dumps(key)[1:-1]))
     forms.add(key.replace("'", "''"))  # YAML single-quoted
-    forms.add(_SHELL_QUOTED.sub(r"\\\1", key))  # dotenv / shell double-quoted
+    forms.add(_SHELL_QUOTED.sub(_backslashed, key))  # dotenv / shell double-quoted
     forms.add(key.replace("'", "'\\''"))  # POSIX shell single-quoted
     forms.add(key.replace("\\", "\\\\").replace("'", "\\'"))  # fish
     for url in (quote(key, safe=""), quote(key), quote_plus(key)):

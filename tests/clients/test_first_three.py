@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 CASES = [
@@ -103,3 +104,14 @@ def test_continue_status_names_the_env_file_as_other_messages_do(gwconf, home, p
     assert gwconf("apply", "continue").exit_code == 0
     result = gwconf("status", "continue")
     assert "(~/.continue/.env GWCONF_API_KEY)" in result.output, result.output
+
+
+def test_continue_warns_of_a_project_env_that_sets_its_key(gwconf, home, profile) -> None:
+    """`cn` run in a folder whose .env sets the key's name uses that one: status says so, for
+    ``export NAME =`` too, and not for a longer name that begins the same."""
+    assert gwconf("apply", "continue").exit_code == 0
+    local = Path.cwd() / ".env"
+    local.write_text("# project\nGWCONF_API_KEY_OLD=x\nOTHER=1\n")
+    assert "also defines" not in messages(reading_of("continue"))
+    local.write_text("# project\nOTHER=1\n  export GWCONF_API_KEY = sk-project\n")
+    assert f"{local} also defines GWCONF_API_KEY" in messages(reading_of("continue"))

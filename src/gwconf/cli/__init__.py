@@ -544,7 +544,7 @@ def run(args: list[str]) -> int:
 
         command = getattr(getattr(exc, "ctx", None), "command_path", None) or "gwconf"
         error = UsageError(_click_message(exc), f"See the options and examples: {command} --help")
-        error.exit_code = ExitCode(exc.exit_code) if exc.exit_code in set(ExitCode) else ExitCode.USAGE
+        error.exit_code = exc.exit_code if exc.exit_code in ExitCode.all().values() else ExitCode.USAGE
         _output.print_error(error, as_json=wants_json)
         return int(exc.exit_code)
     except BrokenPipeError:

@@ -58,6 +58,7 @@ RESTAMPED: tuple[str, ...] = ()
 
 SECRET_NAME = "GWCONF_API_KEY"
 SECRET_REF = "${{ secrets." + SECRET_NAME + " }}"
+_ASSIGNMENT = lazy(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=", re.M)
 _SECRET_PATTERN = lazy(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
@@ -186,9 +187,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.api_key = value
         reading.key_origin = f"${name}" if env.get(name) else f"{shown(folder(env) / '.env', env)} {name}"
         local = env.cwd / ".env"
-        if local.is_file() and re.search(
-            rf"^\s*(export\s+)?{name}\s*=", local.read_text(errors="replace"), re.M
-        ):
+        if local.is_file() and _assigns(local.read_text(errors="replace"), name):
             reading.findings.append(
                 Finding("warning", "override", f"{local} also defines {name}; `cn` run here uses it.")
             )
@@ -204,3 +203,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
     return reading
+
+
+def _assigns(text: str, name: str) -> bool:
+    """Whether a .env text sets ``name`` (a pattern built from the name needed ``re`` itself)."""
+    return any(match.group(1) == name for match in _ASSIGNMENT.finditer(text))

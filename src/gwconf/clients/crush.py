@@ -88,6 +88,7 @@ SLOTS = ("large", "small")
 # default_max_tokens (coordinator: ``if model.ModelCfg.MaxTokens != 0``), think and reasoning_effort
 # are a vendor model's reasoning switches, provider_options that provider's own options
 SLOT_TAKEN = ("max_tokens", "think", "reasoning_effort", "provider_options")
+_CONTINUED_LINE = lazy(r"\\\r?\n")  # a backslash at the end of a line: the line goes on
 _VAR = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?=+-][^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
@@ -215,7 +216,7 @@ def scan_crushrc(text: str) -> dict[str, Any]:
     import shlex  # here: only a crushrc needs it, and every listing imports this module
 
     data: dict[str, Any] = {}
-    logical = re.sub(r"\\\r?\n", " ", text)
+    logical = _CONTINUED_LINE.sub(" ", text)
     for line in logical.splitlines():
         try:
             words = shlex.split(line, comments=True, posix=True)

@@ -36,7 +36,10 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, fresh_document
 from gwconf.errors import ClientError
 from gwconf.formats import Document
+from gwconf.lazyre import lazy
 from gwconf.paths import Env
+
+_MODEL_LINE = lazy(r"^model:\s*(\S.*?)\s*$", re.M)  # a pattern file's own model line
 
 ID = "fabric"
 NAME = "fabric"
@@ -151,7 +154,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     config = folder(env) / "config.yaml"
     if config.is_file():
         text = config.read_text(encoding="utf-8", errors="replace")
-        match = re.search(r"^model:\s*(\S.*?)\s*$", text, re.M)
+        match = _MODEL_LINE.search(text)
         if match:
             f.append(
                 Finding(

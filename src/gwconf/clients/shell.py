@@ -108,7 +108,7 @@ def login_shell(env: Env) -> str | None:
     value = env.get("SHELL")
     if not value:
         return None
-    name = re.split(r"[\\/]", value)[-1].lower()
+    name = value.replace("\\", "/").rsplit("/", 1)[-1].lower()
     return name.removesuffix(".exe") or None
 
 
