@@ -1,6 +1,7 @@
-"""The console entry puts ``ipaddress`` and ``ntpath`` off until something uses them (issue 15:
-``pathlib`` imports both, 6.7M instructions of every command that almost none needs). Whoever
-uses them must get the real modules, whichever way they reach them."""
+"""The console entry puts ``ipaddress``, ``ntpath`` and ``re`` off until something uses them (issue
+15: ``pathlib`` imports all three, ``json`` and ``urllib.parse`` compile patterns at import, and
+``re`` brings ``enum``; 6.7M and 15M instructions of every command, which almost none needs).
+Whoever uses them must get the real modules, whichever way they reach them."""
 
 from __future__ import annotations
 
@@ -71,3 +72,90 @@ def test_status_of_clients_whose_addresses_are_names_loads_neither(gwconf, profi
     proc = _python(report + main, "status")
     assert proc.returncode == 0, proc.stderr
     assert "openclaw" in proc.stdout and proc.stderr.splitlines()[-1] == "_DeferredModule"
+
+
+def test_re_stays_deferred_through_every_command_of_the_benchmark(gwconf, profile: str, home) -> None:
+    """A listing, a dry run, a real apply, ``use`` and ``restore``, as users run them: neither
+    ``re`` nor ``enum`` is imported (a replacement template, a glob, an ``IntEnum`` imported
+    them). Files in four formats, a shell file and a .env among them."""
+    import shutil
+    from pathlib import Path
+
+    fixtures = Path(__file__).parent / "fixtures"
+    for client in ("codex", "continue", "aichat"):
+        shutil.copytree(fixtures / client / "user-config" / "before", home, dirs_exist_ok=True)
+    other = (
+        "--base-url",
+        "https://gw2.example.com/v1",
+        "--model",
+        "other-model",
+        "--key",
+        "sk-other-0123456789abcdef",
+    )
+    assert gwconf("profile", "add", "other", *other).exit_code == 0
+    report = (
+        "import atexit, sys; atexit.register(lambda: print(type(sys.modules['re']).__name__, "
+        "'enum' in sys.modules, file=sys.stderr)); "
+    )
+    main = "from gwconf.cli import main; sys.argv = ['gwconf', *sys.argv[1:]]; main()"
+    clients = ("codex", "continue", "aichat", "claude-code", "shell")
+    for args in (
+        ("apply", *clients, "--dry-run"),
+        ("apply", *clients),
+        ("status",),
+        ("clients",),
+        ("use", "other"),
+        ("restore", "--all"),
+    ):
+        proc = _python(report + main, *args)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert proc.stderr.splitlines()[-1] == "DeferredRe False", args
+
+
+def test_the_stand_in_answers_as_re_and_hands_over_to_it() -> None:
+    """Its flags are re's; the standard library's patterns (json's, bytes too; urllib.parse's;
+    difflib's) work as compiled ones; any other use of ``re``, a template or ``from re import``
+    among them, gets the real module, and a pattern asked for elsewhere is a real one."""
+    code = r"""
+import sys
+from gwconf.lazyre import DeferredRe, LazyPattern, defer_re, real_re
+defer_re()
+stand_in = sys.modules['re']
+assert type(stand_in) is DeferredRe
+import json, urllib.parse, difflib, fnmatch, pathlib
+assert type(json.decoder.WHITESPACE) is LazyPattern and type(json.encoder.HAS_UTF8) is LazyPattern
+assert json.loads(' {"a": ["\\u00e9\\n", 1.5e3, -0]} ') == {"a": ["\u00e9\n", 1500.0, 0]}
+assert json.dumps({"k": "\u00e9\x01"}, indent=1) == '{\n "k": "\\u00e9\\u0001"\n}'
+assert urllib.parse.unquote("a%C3%A9%20b") == "a\u00e9 b" and urllib.parse.urlsplit("https://h:1/v1").port == 1
+assert list(difflib.unified_diff(["a\n"], ["b\n"], lineterm=""))[-2:] == ["-a\n", "+b\n"]
+assert json.decoder.WHITESPACE.match("  x").end() == 2
+assert type(sys.modules['re']) is DeferredRe  # none of that needed re
+pattern = stand_in.compile(r"(a)(b)?")  # asked for here, not by the standard library
+assert type(sys.modules['re']) is not DeferredRe
+import re
+assert isinstance(pattern, re.Pattern) and pattern.sub(r"<\1\2>", "ab a") == "<ab> <a>"
+from re import escape, IGNORECASE
+assert escape("a.b") == "a\\.b" and stand_in.sub is re.sub and real_re() is re
+assert fnmatch.fnmatchcase("a[1].json", "a[[]1].json")
+flags = ("A", "ASCII", "DEBUG", "I", "IGNORECASE", "L", "LOCALE", "M", "MULTILINE", "NOFLAG", "S",
+         "DOTALL", "U", "UNICODE", "X", "VERBOSE")
+fresh = DeferredRe()
+assert [f for f in flags if fresh.__dict__[f] != getattr(re, f)] == []
+print("ok")
+"""
+    proc = _python(code)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "ok\n", "")
+
+
+def test_a_template_on_a_lazy_pattern_brings_the_real_re() -> None:
+    """``_sre`` hands a replacement template to ``re`` to parse: with the stand-in in place, that
+    must load the real module, not fail."""
+    code = (
+        "import sys; from gwconf.lazyre import defer_re, lazy; defer_re()\n"
+        "p = lazy(r'(x+)')\n"
+        "assert p.sub(r'[\\1]', 'axxb') == 'a[xx]b'\n"
+        "assert type(sys.modules['re']).__name__ == 'module'\n"
+        "print('ok')"
+    )
+    proc = _python(code)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "ok\n", "")

@@ -34,7 +34,7 @@ def test_the_module_is_what_the_generator_writes_today() -> None:
 
 
 @pytest.mark.skipif(not _HERE, reason="the stored code is another interpreter's")
-@pytest.mark.parametrize(("pattern", "flags"), sorted(_regex_code.CODES))
+@pytest.mark.parametrize(("pattern", "flags"), sorted(_regex_code.CODES, key=repr))
 def test_each_entry_builds_the_pattern_re_compiles(pattern: str, flags: int) -> None:
     built, compiled = lazyre.precompiled(pattern, flags), re.compile(pattern, flags)
     assert built is not None and built is not compiled
@@ -45,7 +45,7 @@ def test_each_entry_builds_the_pattern_re_compiles(pattern: str, flags: int) -> 
 @pytest.mark.skipif(not _HERE, reason="the stored code is another interpreter's")
 def test_a_lazy_pattern_takes_its_table_entry_and_matches_as_compiled() -> None:
     pattern, flags = next(
-        (p, f) for (p, f) in sorted(_regex_code.CODES) if "(?P<" in p
+        (p, f) for (p, f) in sorted(_regex_code.CODES, key=repr) if "(?P<" in p
     )  # one with named groups: the index must come along
     lazy = LazyPattern(pattern, flags)
     assert lazy.compiled() == re.compile(pattern, flags)
@@ -69,7 +69,7 @@ def test_another_interpreters_table_is_not_used(monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.skipif(not _HERE, reason="the stored code is another interpreter's")
 def test_code_sre_refuses_leaves_the_pattern_to_re(monkeypatch: pytest.MonkeyPatch) -> None:
     """A damaged entry (a table edited by hand, one word short): ``_sre`` checks the code and ``re`` compiles."""
-    pattern, flags = sorted(_regex_code.CODES)[0]
+    pattern, flags = sorted(_regex_code.CODES, key=repr)[0]
     final, code, groups, groupindex, indexgroup = _regex_code.CODES[pattern, flags]
     damaged = dict(_regex_code.CODES)
     damaged[pattern, flags] = (final, code[:-8], groups, groupindex, indexgroup)

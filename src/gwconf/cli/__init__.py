@@ -441,8 +441,13 @@ def _flushed(code: int) -> int:
 
 def _defer_unused_modules() -> None:
     """Put a ``_DeferredModule`` in place of each module in ``_DEFERRABLE`` not yet imported (on
-    Windows ``ntpath`` is ``os.path``, imported at start: left alone). The process's own entry
-    point only, like the collector settings below: in-process callers keep their modules."""
+    Windows ``ntpath`` is ``os.path``, imported at start: left alone), and ``re``'s own stand-in
+    (``lazyre.DeferredRe``: its flags and some modules' ``compile`` answer without it). The
+    process's own entry point only, like the collector settings below: in-process callers keep
+    their modules."""
+    from gwconf.lazyre import defer_re
+
+    defer_re()
     for name in _DEFERRABLE:
         if name not in sys.modules:
             sys.modules[name] = _DeferredModule(name)
