@@ -18,6 +18,12 @@ def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env)
 
 
+def _prints_ok(code: str) -> None:
+    """``code`` runs in a fresh interpreter, prints ``ok`` and nothing else."""
+    proc = _python(code)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "ok\n", "")
+
+
 def test_pathlib_loads_neither_module() -> None:
     code = DEFER + "print(*(sorted(vars(sys.modules[n])) for n in ('ipaddress', 'ntpath')))"
     proc = _python(code)
@@ -42,8 +48,7 @@ def test_every_way_of_using_them_reaches_the_real_modules() -> None:
         "assert urls.is_loopback('::1') and urls.is_loopback('127.0.0.2') and not urls.is_loopback('10.0.0.1')\n"
         "print('ok')"
     )
-    proc = _python(code)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "ok\n", "")
+    _prints_ok(code)
 
 
 def test_a_listing_through_the_console_entry_loads_neither(profile: str) -> None:
@@ -143,8 +148,7 @@ fresh = DeferredRe()
 assert [f for f in flags if fresh.__dict__[f] != getattr(re, f)] == []
 print("ok")
 """
-    proc = _python(code)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "ok\n", "")
+    _prints_ok(code)
 
 
 def test_a_template_on_a_lazy_pattern_brings_the_real_re() -> None:
@@ -157,5 +161,4 @@ def test_a_template_on_a_lazy_pattern_brings_the_real_re() -> None:
         "assert type(sys.modules['re']).__name__ == 'module'\n"
         "print('ok')"
     )
-    proc = _python(code)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "ok\n", "")
+    _prints_ok(code)
