@@ -177,11 +177,19 @@ class Harness:
         finally:
             subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
             # what ran in it got SIGHUP and was handed to us (the subreaper): let it finish its
-            # clean-up (gwconf run removes its temporary folder), then end whatever is left
-            deadline = time.monotonic() + 30
+            # clean-up (gwconf run removes its temporary folder), then end whatever is left. 90 s:
+            # on a loaded CI machine a full-screen Python client took long enough to exit that
+            # ending it (and gwconf) after 30 s left gwconf's folder behind; the wait ends as soon
+            # as they do, and what the harness had to end is reported
+            deadline = time.monotonic() + 90
             while self.processes._our_children() and time.monotonic() < deadline:
                 time.sleep(0.2)
-            self.processes._end(self.processes._our_children())
+            left = self.processes._our_children()
+            if left:
+                sys.stderr.write(
+                    f"[e2e] {self.client.id}: still running 90 s after its tmux server ended: {left}\n"
+                )
+            self.processes._end(left)
         return Run(argv, 0 if finished else 1, screen, "", time.monotonic() - started, timed_out=not finished)
 
     def snapshot(self) -> dict[pathlib.Path, bytes | None]:
