@@ -32,6 +32,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_target_for,
     get_str,
     no_doctor,
@@ -236,7 +237,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         where["openai-api-base"] = origin["AIDER_OPENAI_API_BASE"]
     # What main() then does to the environment, and what litellm reads from it.
     pairs = options.get("api-key")  # a list in the YAML, or one "provider=key" as text
-    for item in [pairs] if isinstance(pairs, str) else pairs if isinstance(pairs, list) else []:
+    for item in [pairs] if isinstance(pairs, str) else as_list(pairs):
         provider, _, value = str(item).partition("=")
         if provider.strip().lower() == "openai" and value:
             environ["OPENAI_API_KEY"], origin["OPENAI_API_KEY"] = value.strip(), where["api-key"]

@@ -26,6 +26,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_detect_for,
     default_target_for,
     no_doctor,
@@ -207,8 +208,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     group = groups[index]
     reading.provider = f"{group.get('vendor')}/{group.get('name')}"
     reading.provider_is_gwconf = True
-    listed = group.get("models")
-    models = [m for m in listed if isinstance(m, dict)] if isinstance(listed, list) else []
+    models = [m for m in as_list(group.get("models")) if isinstance(m, dict)]
     if models:
         reading.base_url = models[0].get("url")
         reading.model = models[0].get("id")

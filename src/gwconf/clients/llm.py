@@ -23,6 +23,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_detect_for,
     default_target_for,
     no_doctor,
@@ -183,8 +184,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     entry = None
     for candidate in entries:  # later registrations win in llm's alias table
         if isinstance(candidate, dict) and (
-            candidate.get("model_id") == chosen
-            or (isinstance(candidate.get("aliases"), list) and chosen in candidate["aliases"])
+            candidate.get("model_id") == chosen or chosen in as_list(candidate.get("aliases"))
         ):
             entry = candidate
     if entry is None:

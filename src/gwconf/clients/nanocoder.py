@@ -32,6 +32,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
     as_list,
     default_detect_for,
     default_target_for,
@@ -225,10 +226,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
     reading.api_key = entry.get("apiKey") if isinstance(entry.get("apiKey"), str) else None
     reading.key_origin = f"{label} providers[{name}].apiKey"
-    listed = entry.get("models")
-    models = [m for m in listed if isinstance(m, str)] if isinstance(listed, list) else []
-    remembered = preferences.get("providerModels")
-    remembered = remembered.get(name) if isinstance(remembered, dict) and isinstance(name, str) else None
+    models = [m for m in as_list(entry.get("models")) if isinstance(m, str)]
+    remembered = as_dict(preferences.get("providerModels")).get(name) if isinstance(name, str) else None
     reading.model = remembered if remembered in models else (models[0] if models else None)
     if name != PROVIDER and PROVIDER in merged:
         f.append(

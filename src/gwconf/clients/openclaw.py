@@ -41,6 +41,8 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
+    as_list,
     default_detect_for,
     default_target_for,
     env_dir,
@@ -306,8 +308,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.key_origin = f"{shown(config_path(env), env)} {where}.apiKey"
     if isinstance(entry.get("apiKey"), dict):
         reading.key_origin += " (a SecretRef gwconf does not resolve)"
-    models = entry.get("models")
-    listed = [m.get("id") for m in models if isinstance(m, dict)] if isinstance(models, list) else []
+    listed = [m.get("id") for m in as_list(entry.get("models")) if isinstance(m, dict)]
     if reading.model not in listed:
         findings.append(
             Finding(
@@ -321,8 +322,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         findings.append(
             Finding("error", "provider", f'{where}.api is "{api}": the gateway serves chat completions.', CLI)
         )
-    request = entry.get("request") if isinstance(entry, dict) else None
-    allowed = request.get("allowPrivateNetwork") if isinstance(request, dict) else None
+    allowed = as_dict(entry.get("request")).get("allowPrivateNetwork")
     if reading.base_url and _private_lan(reading.base_url) and not allowed:
         findings.append(
             Finding(

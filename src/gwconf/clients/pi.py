@@ -46,6 +46,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_list,
     default_detect_for,
     default_target,
     env_dir,
@@ -324,8 +325,7 @@ def _read(docs: dict[str, Document], env: Env) -> Reading:
     api = api if isinstance(api, str) else "openai-completions"
     reading.wire, reading.auth_header = APIS.get(api, ("chat", "bearer"))
     reading.base_url = entry.get("baseUrl") if isinstance(entry.get("baseUrl"), str) else None
-    models = entry.get("models")
-    listed = [m.get("id") for m in models if isinstance(m, dict)] if isinstance(models, list) else []
+    listed = [m.get("id") for m in as_list(entry.get("models")) if isinstance(m, dict)]
     if reading.model not in listed:
         findings.append(
             Finding(
