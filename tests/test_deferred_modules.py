@@ -62,7 +62,7 @@ def test_a_listing_through_the_console_entry_loads_neither(profile: str) -> None
     for args in (["profile", "list"], ["status"]):
         proc = _python(report + main, *args)
         assert proc.returncode == 0, proc.stderr
-        assert proc.stderr.splitlines()[-1] == "_DeferredModule _DeferredModule"
+        assert proc.stderr.splitlines()[-1] == "DeferredModule DeferredModule"
 
 
 def test_status_of_clients_whose_addresses_are_names_loads_neither(gwconf, profile: str) -> None:
@@ -76,7 +76,7 @@ def test_status_of_clients_whose_addresses_are_names_loads_neither(gwconf, profi
     main = "from gwconf.cli import main; sys.argv = ['gwconf', *sys.argv[1:]]; main()"
     proc = _python(report + main, "status")
     assert proc.returncode == 0, proc.stderr
-    assert "openclaw" in proc.stdout and proc.stderr.splitlines()[-1] == "_DeferredModule"
+    assert "openclaw" in proc.stdout and proc.stderr.splitlines()[-1] == "DeferredModule"
 
 
 def test_re_stays_deferred_through_every_command_of_the_benchmark(gwconf, profile: str, home) -> None:

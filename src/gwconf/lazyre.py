@@ -110,11 +110,34 @@ _FLAGS = {
 }  # fmt: skip
 
 
-class DeferredRe(type(sys)):  # type: ignore[misc]  # types.ModuleType, without importing types
-    """``re`` in ``sys.modules`` until something needs the real one: its flags (as integers) and
-    ``compile`` for ``LAZY_COMPILERS`` answer without it; any other attribute loads it, and its
-    names are then copied here, so a module that bound this one (``json``, ``pathlib``) reaches
-    the same functions. ``__path__``: not a package (``from urllib.parse import x`` asks)."""
+class DeferredModule(type(sys)):  # type: ignore[misc]  # types.ModuleType, without importing types
+    """A module in ``sys.modules`` that imports the real one on first use of any attribute. A bare
+    ``import name`` binds this and loads nothing; ``from name import x``, ``name.x`` and anything
+    reading ``__file__`` load the real module, whose names are then copied here, so a reference
+    taken before (``urllib.parse``'s ``ipaddress``) sees the same functions and classes.
+    ``__path__`` is no attribute: it is no package (``from name import x`` asks before ``x``)."""
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute == "__path__":
+            raise AttributeError(attribute)
+        return getattr(self.load(), attribute)
+
+    def load(self) -> Any:
+        """The real module, imported now (or as another thread imported it), its names copied here."""
+        import importlib
+
+        name = self.__name__
+        if sys.modules.get(name) is self:
+            del sys.modules[name]
+        real = importlib.import_module(name)
+        self.__dict__.update(real.__dict__)
+        return real
+
+
+class DeferredRe(DeferredModule):
+    """``re`` until something needs the real one: its flags (as integers) and ``compile`` for
+    ``LAZY_COMPILERS`` answer without it; anything else loads it (``DeferredModule``), whose
+    ``compile`` then answers instead of this one."""
 
     def __init__(self) -> None:
         super().__init__("re")
@@ -124,12 +147,7 @@ class DeferredRe(type(sys)):  # type: ignore[misc]  # types.ModuleType, without 
         caller = sys._getframe(1).f_globals.get("__name__")
         if isinstance(pattern, (str, bytes)) and caller in LAZY_COMPILERS:
             return LazyPattern(pattern, int(flags))  # type: ignore[arg-type]  # bytes (json's) too
-        return real_re().compile(pattern, flags)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "__path__":
-            raise AttributeError(name)
-        return getattr(real_re(), name)
+        return self.load().compile(pattern, flags)
 
 
 def defer_re() -> None:
@@ -142,13 +160,8 @@ def defer_re() -> None:
 def real_re() -> Any:
     """The real ``re``, imported now if ``DeferredRe`` stood in for it."""
     module = sys.modules.get("re")
-    if module is not None and not isinstance(module, DeferredRe):
-        return module
-    if module is not None and sys.modules.get("re") is module:
-        del sys.modules["re"]  # (a thread that got here first has already taken it out)
-    import importlib
+    if isinstance(module, DeferredRe):
+        return module.load()
+    import re as real
 
-    real = importlib.import_module("re")
-    if module is not None:
-        module.__dict__.update(real.__dict__)  # its ``compile`` now the real one: the instance's own
     return real

@@ -408,23 +408,6 @@ def main(argv: list[str] | None = None) -> None:
 _DEFERRABLE = ("ipaddress", "ntpath")
 
 
-class _DeferredModule(type(sys)):  # type: ignore[misc]  # types.ModuleType, without importing types
-    """A module in ``sys.modules`` that imports the real one on first use of any attribute. A bare
-    ``import name`` binds this and loads nothing; ``from name import x``, ``name.x`` and anything
-    reading ``__file__`` load the real module, whose names are then copied here, so a reference
-    taken before (``urllib.parse``'s ``ipaddress``) sees the same functions and classes."""
-
-    def __getattr__(self, attribute: str) -> Any:
-        import importlib
-
-        name = self.__name__
-        if sys.modules.get(name) is self:
-            del sys.modules[name]
-        real = importlib.import_module(name)
-        self.__dict__.update(real.__dict__)
-        return getattr(real, attribute)
-
-
 def _flushed(code: int) -> int:
     """``code`` once stdout and stderr are flushed; ``closed_pipe()``'s when a reader has gone
     before the last of the output (buffered, not yet written) reached it."""
@@ -440,17 +423,17 @@ def _flushed(code: int) -> int:
 
 
 def _defer_unused_modules() -> None:
-    """Put a ``_DeferredModule`` in place of each module in ``_DEFERRABLE`` not yet imported (on
+    """Put a ``lazyre.DeferredModule`` in place of each module in ``_DEFERRABLE`` not yet imported (on
     Windows ``ntpath`` is ``os.path``, imported at start: left alone), and ``re``'s own stand-in
     (``lazyre.DeferredRe``: its flags and some modules' ``compile`` answer without it). The
     process's own entry point only, like the collector settings below: in-process callers keep
     their modules."""
-    from gwconf.lazyre import defer_re
+    from gwconf.lazyre import DeferredModule, defer_re
 
     defer_re()
     for name in _DEFERRABLE:
         if name not in sys.modules:
-            sys.modules[name] = _DeferredModule(name)
+            sys.modules[name] = DeferredModule(name)
 
 
 def _fewer_collections() -> None:
