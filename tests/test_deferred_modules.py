@@ -104,6 +104,9 @@ def test_re_stays_deferred_through_every_command_of_the_benchmark(gwconf, profil
     )
     main = "from gwconf.cli import main; sys.argv = ['gwconf', *sys.argv[1:]]; main()"
     clients = ("codex", "continue", "aichat", "claude-code", "shell")
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    config = home / ".codex" / "config.toml"
+    edit = b"\n# the user's own line, added between apply and use\n"
     for args in (
         ("apply", *clients, "--dry-run"),
         ("apply", *clients),
@@ -115,6 +118,11 @@ def test_re_stays_deferred_through_every_command_of_the_benchmark(gwconf, profil
         proc = _python(report + main, *args)
         assert proc.returncode == 0, (args, proc.stderr)
         assert proc.stderr.splitlines()[-1] == "DeferredRe False", args
+        if args == ("clients",):  # the user edits a file gwconf wrote, then switches profile
+            config.write_bytes(config.read_bytes() + edit)
+    before[config] += edit  # the restore gives back the original with the user's edit
+    after = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    assert after == before
 
 
 def test_the_stand_in_answers_as_re_and_hands_over_to_it() -> None:
