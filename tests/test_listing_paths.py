@@ -499,6 +499,7 @@ def test_plain_yaml_looks_at_each_line_a_bounded_number_of_times() -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_YAML_LINE, min_size=1, max_size=6), paths=st.lists(_GET_PATH, max_size=4))
 @example(lines=["a:", "  b: 1", "  b: 2"], paths=[("a",)])
+@example(lines=["a:", "  a: 2001-12-14"], paths=[("a",)])  # a date inside a table: no marshal
 def test_listing_reads_a_yaml_file_as_the_editor_does(
     lines: list[str], paths: list[tuple], tmp_path: Path
 ) -> None:

@@ -643,7 +643,12 @@ class ListingDocument:
         if self._copies and (type(node) is dict or type(node) is list):
             import marshal
 
-            return marshal.loads(marshal.dumps(node))  # JSON data: marshal holds all of it
+            try:
+                return marshal.loads(marshal.dumps(node))  # JSON data: marshal holds all of it
+            except ValueError:  # YAML's dates and times it does not (found by the property test)
+                import copy
+
+                return copy.deepcopy(node)
         return node
 
     def editor(self) -> Any:
