@@ -184,6 +184,37 @@ def test_a_first_backup_is_the_pristine_copy_and_later_ones_their_own(
     assert settings.read_text() == CLAUDE_SETTINGS
 
 
+def test_a_replaced_file_is_kept_as_its_own_backup_and_a_shared_one_is_copied(
+    gwconf, home, profile, tmp_path
+) -> None:
+    """The pristine copy of a file of one name is the replaced file itself, under a second name
+    taken before the replace (``fileio.keep_by_link``: nothing copied, written or renamed), and
+    0600 once the replace is done. A file with a second name of its own (hard-linked dotfiles)
+    is copied: edited through that other name, it must not change the backup."""
+    settings = write(home / ".claude" / "settings.json", CLAUDE_SETTINGS)
+    os.chmod(settings, 0o644)
+    before = settings.stat()
+    agents = write(home / ".codex" / "config.toml", 'model = "o3"\n')
+    shared = home / "dotfiles" / "codex.toml"
+    shared.parent.mkdir()
+    os.link(agents, shared)
+    assert gwconf("apply", "claude-code", "codex").exit_code == 0
+    backups = tmp_path / "gwconf" / "state" / "backups"
+    pristine = next((backups / "claude-code").glob("settings.json-*")) / "pristine"
+    assert (pristine.stat().st_ino, pristine.stat().st_dev) == (before.st_ino, before.st_dev)
+    assert settings.stat().st_ino != before.st_ino and pristine.read_text() == CLAUDE_SETTINGS
+    assert stat.S_IMODE(pristine.stat().st_mode) == 0o600
+    codex_pristine = next((backups / "codex").glob("config.toml-*")) / "pristine"
+    assert not os.path.samefile(codex_pristine, shared) and shared.read_text() == 'model = "o3"\n'
+    with open(shared, "r+") as handle:  # the other name, edited in place
+        handle.write('model = "o4"\n')
+    assert codex_pristine.read_text() == 'model = "o3"\n'
+    assert stat.S_IMODE(codex_pristine.stat().st_mode) == 0o600
+    assert gwconf("restore", "--all").exit_code == 0
+    assert settings.read_text() == CLAUDE_SETTINGS and agents.read_text() == 'model = "o3"\n'
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o644
+
+
 def test_ledger_never_holds_the_key(gwconf, home, profile, tmp_path) -> None:
     write(home / ".codex" / "auth.json", '{"OPENAI_API_KEY": "sk-users-own-key-000000"}\n')
     assert gwconf("apply", "codex", "claude-code", "continue").exit_code == 0

@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from gwconf.errors import ConcurrentChange, GwconfError, ParseError, WriteRefused
@@ -649,6 +649,74 @@ def _make_dirs(folder: Path, mode: int, parents_mode: int = 0o777) -> list[Path]
         created.mkdir(mode=mode if created is missing[0] else parents_mode, exist_ok=True)
         fsync_dir(created.parent)
     return missing[::-1]
+
+
+def keep_by_link(snapshot: Snapshot, copy: Path) -> bool:
+    """Keep the bytes of ``snapshot``'s file, which this write is about to replace, under the new
+    name ``copy`` (a backup) as a second name for the file itself: nothing is copied, written or
+    renamed. True when it did; False leaves nothing behind, and the caller writes a copy.
+
+    Only for a file of one name on this file system whose bytes are still those read: a file with
+    other names (hard-linked dotfiles) would go on being edited through them, so it is copied.
+    Once the write replaces the file (by rename), the backup is the only name left for the old
+    bytes, which nothing writes again; until then it shares them with the live file, so the
+    caller makes it private (0600) only after the replace (``make_private``). A run that is
+    refused or killed before leaves a copy that no committed record names: the next write takes
+    its own (``BackupStore.take_pristine``).
+
+    The bytes are made durable with ``fdatasync``: for a file already on disk it writes nothing,
+    where a copy's write and fsync forced a journal commit each (``apply --all``'s 53 first
+    copies, ``use``'s 50 timestamped ones; issue 15). The new name is made durable by the
+    folder's fsync at the caller's barrier."""
+    data = snapshot.data
+    if data is None or os.name != "posix":
+        return False
+    try:
+        seen = os.lstat(snapshot.target)
+        if not stat.S_ISREG(seen.st_mode) or seen.st_nlink != 1 or seen.st_size != len(data):
+            return False
+        if not os.path.isdir(copy.parent):
+            make_private_dirs(copy.parent)
+        os.link(snapshot.target, copy, follow_symlinks=False)
+    except OSError:  # another file system, no hard links there, a name taken: a copy
+        return False
+    try:
+        fd = os.open(copy, os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            now = os.fstat(fd)
+            same = (now.st_ino, now.st_dev) == (seen.st_ino, seen.st_dev) and _fd_holds(fd, data)
+            if same:
+                getattr(os, "fdatasync", os.fsync)(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        same = False
+    if not same:  # a client replaced or rewrote the file since it was read: a copy of what was read
+        with contextlib.suppress(OSError):
+            os.unlink(copy)
+        return False
+    fsync_dir(copy.parent)
+    return True
+
+
+def _fd_holds(fd: int, data: bytes) -> bool:
+    """Whether the open file ``fd`` holds exactly ``data`` (read a megabyte at a time)."""
+    done = 0
+    while True:
+        chunk = os.read(fd, _BIG)
+        if not chunk:
+            return done == len(data)
+        if not data.startswith(chunk, done):
+            return False
+        done += len(chunk)
+
+
+def make_private(paths: Iterable[Path]) -> None:
+    """Backups kept by ``keep_by_link``, 0600 once the files they were the names of are replaced
+    (before, the mode was the live file's own, and setting it would have set the user's)."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o600)
 
 
 def write_private(path: Path, data: bytes) -> None:

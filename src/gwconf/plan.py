@@ -29,6 +29,8 @@ from gwconf.fileio import (
     deferred_dir_syncs,
     exclusive_lock,
     fsync_dir,
+    keep_by_link,
+    make_private,
     named,
     named_like,
     read_snapshot,
@@ -933,11 +935,13 @@ class BackupStore:
     def __init__(self, env: Env, client_id: str, target: Path) -> None:
         digest = str(sha256(str(target).encode()))[:10]
         self.folder = env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}"
+        self.linked: list[Path] = []  # copies that are the live file's second name until it is replaced
 
     @classmethod
     def at(cls, folder: Path) -> BackupStore:
         store = cls.__new__(cls)
         store.folder = folder
+        store.linked = []
         return store
 
     def pristine(self) -> Any:
@@ -964,8 +968,17 @@ class BackupStore:
         if snapshot.data is None:
             write_private(self.folder / "pristine.missing", b"")
             return False
-        write_private(self.folder / "pristine", snapshot.data)
+        self._keep(snapshot, "pristine")
         return True
+
+    def _keep(self, snapshot: Snapshot, name: str) -> None:
+        """``snapshot``'s bytes as ``name``: a second name for the file this write replaces where
+        it can be (``fileio.keep_by_link``), else a copy."""
+        path = self.folder / name
+        if keep_by_link(snapshot, path):
+            self.linked.append(path)
+        else:
+            write_private(path, snapshot.data or b"")
 
     def pristine_mode(self, record: dict[str, Any] | None) -> int | None:
         """The file's mode before gwconf first wrote it (gwconf makes files that hold a key 0600):
@@ -1104,7 +1117,7 @@ class BackupStore:
             else:
                 fsync_dir(self.folder)  # the new name, with the folder's other changes at the barrier
                 return name
-        write_private(self.folder / name, snapshot.data)
+        self._keep(snapshot, name)
         return name
 
     def read(self, name: str) -> bytes | None:
@@ -1460,6 +1473,7 @@ def _journal(
                     "target": str(change.snapshot.target),
                     "backup": str(item.backups.folder / item.backup_name) if item.backup_name else None,
                     "new_sha256": sha256(change.after),
+                    "old_sha256": change.snapshot.digest,
                     "new_copy": copies.get(id(change)),
                     "new_at": new_at,
                     "mode": change.snapshot.mode,
@@ -1547,6 +1561,7 @@ def _after_commit(prepared: list[_Prepared], ledger: Ledger, metas: set[int] | N
     write wrote whole before its commit, already saying so)."""
     for item in prepared:
         change = item.change
+        make_private(item.backups.linked)  # the file they were a second name of is replaced now
         if change.restoring:  # after the commit: a crash before it must find the pristine copy still there
             item.backups.retire_pristine()
         found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
@@ -1643,6 +1658,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
         and isinstance(e.get("target"), str)
         and isinstance(e.get("backup") or "", str)
         and isinstance(e.get("new_sha256") or "", str)
+        and isinstance(e.get("old_sha256") or "", str)
         and isinstance(e.get("new_copy") or "", str)
         and isinstance(e.get("new_text") or "", str)
         and _held_bytes(e, held)
@@ -1710,6 +1726,16 @@ def _old_bytes(entry: dict[str, Any]) -> bytes | None:
     return Path(backup).read_bytes() if backup else None  # no backup: the file did not exist
 
 
+def _holds_old(entry: dict[str, Any], current: Snapshot) -> bool:
+    """Whether ``current`` is the file as the killed run read it. By the journal's hash of those
+    bytes: a backup kept as a second name of a file the run had not replaced yet
+    (``keep_by_link``) shows what another program wrote into that file since, not what was read.
+    A journal from before that hash: by the backup's bytes."""
+    if "old_sha256" in entry:
+        return bool(current.digest == entry["old_sha256"])
+    return current.data == _old_bytes(entry)
+
+
 def _changed_since(entries: list[dict[str, Any]]) -> bool:
     """Did another program write one of the run's files after gwconf replaced it?"""
     for entry in entries:
@@ -1717,7 +1743,7 @@ def _changed_since(entries: list[dict[str, Any]]) -> bool:
         if backup and not Path(backup).is_file():
             continue
         current = read_snapshot(Path(entry["target"]))
-        if current.digest != entry["new_sha256"] and current.data != _old_bytes(entry):
+        if current.digest != entry["new_sha256"] and not _holds_old(entry, current):
             return True
     return False
 
@@ -1733,7 +1759,7 @@ def _finish(entries: list[dict[str, Any]], ledger: Ledger, staged: dict[str, Any
         current = read_snapshot(target)
         if current.digest == entry["new_sha256"]:
             continue
-        if current.data != _old_bytes(entry):
+        if not _holds_old(entry, current):
             notes.append(
                 f"{target}: changed by another program after an interrupted gwconf run; kept as it is, "
                 f"and {entry['client']}'s other files were finished to match it"
@@ -1800,10 +1826,10 @@ def _undo(entries: list[dict[str, Any]]) -> list[str]:
         if backup and not Path(backup).is_file():
             notes.append(f"{target}: its backup {backup} is gone; left as it is")
             continue
-        old = _old_bytes(entry)
         current = read_snapshot(target)
-        if current.data == old:
+        if _holds_old(entry, current):
             continue
+        old = _old_bytes(entry)
         if current.digest != entry["new_sha256"]:
             notes.append(
                 f"{target}: changed by another program after an interrupted gwconf run; left as it is"

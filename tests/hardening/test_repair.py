@@ -50,6 +50,7 @@ def killed(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.M
         line, _, held = journal.read_bytes().partition(b"\n")
         earlier = json.loads(line)
         for entry in earlier["files"]:
+            entry.pop("old_sha256")  # (the hash of the bytes read came with the linked backups)
             start, length = entry.pop("new_at") or (0, -1)
             entry["new_text"] = (
                 held[start : start + length].decode("utf-8", "surrogateescape") if length >= 0 else None
@@ -99,6 +100,34 @@ def test_a_client_write_after_the_crash_never_leaves_codex_half_restored(killed:
     assert auth.read_text() == SEED[".codex/auth.json"][0], "auth.json holds the user's key again"
     assert config.read_text() == SEED[".codex/config.toml"][0] + "# written by codex after the crash\n"
     assert not (w.state_dir / "journal.json").exists()
+
+
+def test_a_file_the_killed_run_had_not_replaced_keeps_what_was_written_into_it(
+    killed: World, request: pytest.FixtureRequest
+) -> None:
+    """auth.json's backups are second names of the live file until the run replaces it
+    (``fileio.keep_by_link``), and this run was killed first. A program then rewrites auth.json in
+    place, so its backups read the new bytes too, and Codex rewrites config.toml: the repair
+    finishes the run, and must see that auth.json is not as the run read it (by the journal's
+    hash, not by the backup) and keep it, as it keeps config.toml. Judged by the backup, the
+    run's new bytes went over what was written."""
+    if request.node.callspec.params["killed"] == "in an earlier journal":
+        pytest.skip("an earlier gwconf copied its backups; its journal has no hash of the bytes read")
+    w = killed
+    auth = w.home / ".codex" / "auth.json"
+    config = w.home / ".codex" / "config.toml"
+    folder = next((w.state_dir / "backups" / "codex").glob("auth.json-*"))
+    assert os.path.samefile(folder / "pristine", auth), "the backup is a second name of the live file"
+    written = '{\n  "OPENAI_API_KEY": "' + USERS_OWN_KEY + '",\n  "note": "written in place"\n}\n'
+    with open(auth, "r+") as handle:  # in place: the same file, so the same bytes under its backups
+        handle.write(written)
+    assert (folder / "pristine").read_text() == written
+    config.write_text(config.read_text() + "# written by codex after the crash\n")
+    result = invoke("restore", "--all")
+    assert result.exit_code == 0, result
+    assert f"{auth}: changed by another program after an interrupted gwconf run" in result.stderr
+    assert auth.read_text() == written
+    assert not (w.state_dir / "journal.json").exists() and not w.litter()
 
 
 def test_after_the_repair_both_codex_files_agree(killed: World) -> None:
