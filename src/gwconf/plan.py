@@ -936,12 +936,14 @@ class BackupStore:
         digest = str(sha256(str(target).encode()))[:10]
         self.folder = env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}"
         self.linked: list[Path] = []  # copies that are the live file's second name until it is replaced
+        self._read_meta: Any = _UNREAD
 
     @classmethod
     def at(cls, folder: Path) -> BackupStore:
         store = cls.__new__(cls)
         store.folder = folder
         store.linked = []
+        store._read_meta = _UNREAD
         return store
 
     def pristine(self) -> Any:
@@ -1048,16 +1050,21 @@ class BackupStore:
 
         for name in names:  # first: a name left beside the new meta.json would overrule it
             remove_file(self.folder / name)
+        self._read_meta = _UNREAD
         write_private(self.folder / "meta.json", json.dumps(meta, indent=1).encode())
 
     def _meta_json(self) -> Any:
-        """``meta.json`` as it reads, None when it is missing or not JSON."""
-        import json
+        """``meta.json`` as it reads, None when it is missing or not JSON. Read once for the
+        store's life (one command's write, under the lock) until this store writes or retires
+        it: ``use`` read and parsed each folder's twice, before the commit and after."""
+        if self._read_meta is _UNREAD:
+            import json
 
-        try:
-            return json.loads((self.folder / "meta.json").read_bytes())
-        except (OSError, ValueError, RecursionError):
-            return None
+            try:
+                self._read_meta = json.loads((self.folder / "meta.json").read_bytes())
+            except (OSError, ValueError, RecursionError):
+                self._read_meta = None
+        return self._read_meta
 
     def _written_names(self) -> list[str]:
         try:
@@ -1072,6 +1079,7 @@ class BackupStore:
         data = self._meta_json()
         if not isinstance(data, dict) or not isinstance(data.get("path"), str):
             return None
+        data = dict(data)  # (the read is kept: its fields are not changed there)
         names = self._written_names()
         if names:
             for field in _WRITTEN_FIELDS:
@@ -1088,6 +1096,7 @@ class BackupStore:
         every restore, and every writing command's sweep for stray temp files walks this folder:
         200 apply-and-restore cycles made ``apply --all`` 61% longer (31,000 files)."""
         stamp = _stamp()
+        self._read_meta = _UNREAD
         for name in ("pristine", "pristine.missing", "pristine.mode", "meta.json"):
             path = self.folder / name
             if path.exists():
@@ -1132,6 +1141,7 @@ class BackupStore:
             old.unlink(missing_ok=True)
 
 
+_UNREAD = object()  # a BackupStore's meta.json not read yet
 _WRITTEN = "written-"  # + history + "-" + the hash of gwconf's last write (``BackupStore.write_meta``)
 _WRITTEN_FIELDS = ("history", "written_sha256")
 _HEX = frozenset("0123456789abcdef")
