@@ -567,15 +567,8 @@ def _regular_file_holds(path: Path, data: bytes) -> bool | None:
 def _holds(path: Path, data: bytes) -> bool:
     """Whether the file holds exactly ``data``, read and compared a megabyte at a time: no copy
     of a big file is made to compare it. Raises OSError when it cannot be read."""
-    done = 0
-    with open(path, "rb") as handle:
-        while True:
-            chunk = handle.read(_BIG)
-            if not chunk:
-                return done == len(data)
-            if not data.startswith(chunk, done):
-                return False
-            done += len(chunk)
+    with open(path, "rb", buffering=0) as handle:
+        return _fd_holds(handle.fileno(), data)
 
 
 def check_writable(target: Path, shown: str, path: Path | None = None, client: str = "CLIENT") -> None:
