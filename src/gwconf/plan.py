@@ -1695,6 +1695,7 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
             if entry.get("restoring") and entry.get("backups"):
                 BackupStore.at(Path(entry["backups"])).retire_pristine()
         _rewrite_metas(ledger, entries)
+        _private_backups(entries)
         notes: list[str] = []
     elif isinstance(staged, dict) and not restoring and _changed_since(entries) and _can_finish(entries):
         # a killed restore is never finished around a file another program wrote: that file may
@@ -1708,6 +1709,31 @@ def repair(env: Env, *, sweep: bool = True) -> list[str]:
     remove_file(journal)
     _remove_pending_copies(env.state_dir)
     return notes
+
+
+def _private_backups(entries: list[dict[str, Any]]) -> None:
+    """A committed run's backups 0600, as its clean-up after the commit makes them: a backup kept
+    as a second name of the file it replaced (``fileio.keep_by_link``) has the file's own mode
+    until then. One that is still a name of the file as it is now is left alone (setting its
+    mode would set the file's)."""
+    for entry in entries:
+        try:
+            now = os.stat(entry["target"])
+            live = (now.st_ino, now.st_dev)
+        except OSError:
+            live = None
+        backups = entry.get("backups")
+        copies = [
+            entry.get("backup"),
+            os.path.join(backups, "pristine") if isinstance(backups, str) else None,
+        ]
+        for copy in filter(None, copies):
+            try:
+                seen = os.stat(copy)
+            except OSError:
+                continue
+            if (seen.st_ino, seen.st_dev) != live:
+                make_private([Path(copy)])
 
 
 def _without_version(data: Any) -> Any:

@@ -136,6 +136,7 @@ def run_forked(
     action: Callable[[], None] | None = None,
     act_on_open: Path | None = None,
     result: Path | None = None,
+    events: tuple[str, ...] = _HOOK_EVENTS,
 ) -> int:
     """Run ``gwconf ARGS`` in a forked child of this (already imported) process.
 
@@ -144,7 +145,8 @@ def run_forked(
     all the states a crash can leave); with ``act_at`` N it runs ``action`` there instead (another
     program writing a file at that exact moment), or with ``act_on_open`` when it first opens that
     file (gwconf's lock: planning is done, writing not begun). ``log`` receives the list of those operations,
-    ``result`` the exit code, stdout and stderr as JSON. Returns the wait status.
+    ``result`` the exit code, stdout and stderr as JSON. ``events``: the audit events counted
+    (``os.chmod`` too, for a moment between a rename and a mode change). Returns the wait status.
     """
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -158,7 +160,7 @@ def run_forked(
                     act_on_open = None
                     if action is not None:
                         action()
-                if event not in _HOOK_EVENTS:
+                if event not in events:
                     return
                 path = str(hook_args[1] if event == "os.rename" else hook_args[0])
                 if not path.startswith(watch):

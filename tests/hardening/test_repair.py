@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,37 @@ def test_a_file_the_killed_run_had_not_replaced_keeps_what_was_written_into_it(
     assert f"{auth}: changed by another program after an interrupted gwconf run" in result.stderr
     assert auth.read_text() == written
     assert not (w.state_dir / "journal.json").exists() and not w.litter()
+
+
+def test_a_run_killed_after_its_commit_leaves_its_backups_private(tmp_path: Path, monkeypatch) -> None:
+    """A backup kept as a second name of the file it replaced has the file's mode (0644 here)
+    until the clean-up after the commit makes it 0600. Killed just before that, the next run's
+    repair finishes the clean-up: the copy is 0600, and the file gwconf wrote keeps its own mode."""
+    w = World(tmp_path).activate(monkeypatch)
+    w.seed()
+    w.add_profiles()
+    settings = w.home / ".claude" / "settings.json"
+    os.chmod(settings, 0o644)
+    watch = (str(w.home), str(w.gw))
+    events = ("os.rename", "os.remove", "os.chmod")
+    log = tmp_path / "ops.log"
+    w.save("S0")
+    assert os.WEXITSTATUS(run_forked(("apply", "claude-code"), watch=watch, log=log, events=events)) == 0
+    ops = log.read_text().splitlines()
+    committed = ops.index(f"os.rename {w.state_dir}/ledger.json")
+    pristine = next(i for i, op in enumerate(ops) if op.startswith("os.chmod") and op.endswith("/pristine"))
+    assert pristine > committed, "the copy is made private after the commit"
+    w.load("S0")
+    status = run_forked(("apply", "claude-code"), kill_at=pristine + 1, watch=watch, events=events)
+    assert os.WTERMSIG(status) == signal.SIGKILL
+    (copy,) = (w.state_dir / "backups" / "claude-code").glob("settings.json-*/pristine")
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o644 and (w.state_dir / "journal.json").exists()
+    assert copy.read_text() == SEED[".claude/settings.json"][0]
+    written = stat.S_IMODE(settings.stat().st_mode)  # 0600: it holds the key now
+    assert invoke("apply", "claude-code").exit_code == 0  # its repair first; then nothing to change
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600 and not (w.state_dir / "journal.json").exists()
+    assert copy.read_text() == SEED[".claude/settings.json"][0]
+    assert stat.S_IMODE(settings.stat().st_mode) == written
 
 
 def test_after_the_repair_both_codex_files_agree(killed: World) -> None:
