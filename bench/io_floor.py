@@ -3,7 +3,7 @@
 Each writing command of bench/apply.py (``apply --all``, ``restore --all``, ``use other``; and the
 dry run, which only reads) runs once under ``strace`` on its usual home. The operations it made on
 the home's and gwconf's own files (open, read, write, fsync, close, chmod, chown, rename,
-renameat2, link, unlink, mkdir, rmdir, flock; the successful calls only, stat calls left out)
+renameat2, link, linkat, unlink, mkdir, rmdir, flock; the successful calls only, stat calls left out)
 are replayed by bench/io_replay.py: a process that imports nothing and does only those calls, on
 the same paths, from the same copy of the home. The replay, the command and the floor
 (``python -c pass``) are then timed interleaved; the replay's CPU time against the floor's is how
@@ -43,9 +43,9 @@ from _util import (
     print_table,
     ratios,
 )
-from apply import OTHER, _copy, prepare_home
+from apply import OTHER, _copy, on_disk, prepare_home
 
-TRACED = "openat,read,write,close,fsync,fdatasync,fchmod,fchown,chmod,rename,renameat2,link,unlink,mkdir,rmdir,flock"
+TRACED = "openat,read,write,close,fsync,fdatasync,fchmod,fchown,chmod,rename,renameat2,link,linkat,unlink,mkdir,rmdir,flock"
 _LINE = re.compile(r"^(?:\d+ +)?(\w+)\((.*)\) += (-?\d+)")
 _HEX = re.compile(r'"((?:\\x[0-9a-f]{2})*)"(\.\.\.)?')
 _FLAGS = {
@@ -117,7 +117,7 @@ def parse(log: str, root: str) -> list[tuple]:
                 ops.append(("close", fd))
                 ours.discard(fd)
             elif call in ("fsync", "fdatasync"):
-                ops.append(("fsync", fd))
+                ops.append((call, fd))
             elif call == "fchmod":
                 ops.append(("fchmod", fd, int(rest[1], 8)))
             elif call == "fchown":
@@ -129,7 +129,7 @@ def parse(log: str, root: str) -> list[tuple]:
                 ops.append(("rename", paths[0], paths[1]))
             elif call == "renameat2":
                 ops.append(("renameat2", paths[0], paths[1], _bits(args.rsplit(",", 1)[1], _RENAME)))
-            elif call == "link":
+            elif call in ("link", "linkat"):  # (a backup kept by a second name: linkat)
                 ops.append(("link", paths[0], paths[1]))
             elif call in ("unlink", "rmdir"):
                 ops.append((call, paths[0]))
@@ -176,6 +176,7 @@ def run(runs: int = 7) -> list[Row]:
             def reset() -> None:
                 _copy(saved[label] / "home", box.home)
                 _copy(saved[label] / "gwconf", box.gwconf_home)
+                on_disk()  # as the apply group: a user's files are on disk
 
             return reset
 

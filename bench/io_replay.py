@@ -29,6 +29,8 @@ def main() -> None:
                 left -= os.write(fds[op[1]], chunk[: min(left, len(chunk))])
         elif kind == "fsync":
             os.fsync(fds[op[1]])
+        elif kind == "fdatasync":
+            os.fdatasync(fds[op[1]])
         elif kind == "close":
             os.close(fds.pop(op[1]))
         elif kind == "fchmod":
