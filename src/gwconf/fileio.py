@@ -668,8 +668,7 @@ def keep_by_link(snapshot: Snapshot, copy: Path) -> bool:
         seen = os.lstat(snapshot.target)
         if not stat.S_ISREG(seen.st_mode) or seen.st_nlink != 1 or seen.st_size != len(data):
             return False
-        if not os.path.isdir(copy.parent):
-            make_private_dirs(copy.parent)
+        private_folder(copy.parent)  # as ``write_private`` leaves it for a copy
         os.link(snapshot.target, copy, follow_symlinks=False)
     except OSError:  # another file system, no hard links there, a name taken: a copy
         return False
@@ -715,7 +714,12 @@ def make_private(paths: Iterable[Path]) -> None:
 def write_private(path: Path, data: bytes) -> None:
     """gwconf's own files (profiles, ledger, backups): folder 0700, file 0600, atomic. A folder
     that is 0700 already is not set again (``apply --all`` writes 160 of these files)."""
-    folder = path.parent
+    private_folder(path.parent)
+    atomic_write(path, data, mode=None, secret=True)
+
+
+def private_folder(folder: Path) -> None:
+    """``folder`` there and 0700 (made with its missing parents, or set), for gwconf's own files."""
     try:
         st: os.stat_result | None = os.stat(folder)
     except OSError:
@@ -725,7 +729,6 @@ def write_private(path: Path, data: bytes) -> None:
     elif stat.S_IMODE(st.st_mode) != 0o700:
         with contextlib.suppress(OSError):
             os.chmod(folder, 0o700)
-    atomic_write(path, data, mode=None, secret=True)
 
 
 @contextlib.contextmanager

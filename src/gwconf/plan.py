@@ -934,17 +934,18 @@ class BackupStore:
 
     def __init__(self, env: Env, client_id: str, target: Path) -> None:
         digest = str(sha256(str(target).encode()))[:10]
-        self.folder = env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}"
-        self.linked: list[Path] = []  # copies that are the live file's second name until it is replaced
-        self._read_meta: Any = _UNREAD
+        self._open(env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}")
 
     @classmethod
     def at(cls, folder: Path) -> BackupStore:
         store = cls.__new__(cls)
-        store.folder = folder
-        store.linked = []
-        store._read_meta = _UNREAD
+        store._open(folder)
         return store
+
+    def _open(self, folder: Path) -> None:
+        self.folder = folder
+        self.linked: list[Path] = []  # copies that are the live file's second name until it is replaced
+        self._read_meta: Any = _UNREAD
 
     def pristine(self) -> Any:
         """The bytes before gwconf first touched the file, MISSING if it did not exist, None if unknown."""
