@@ -770,3 +770,30 @@ def test_one_command_reads_the_model_cache_once_and_again_after_saving_it(tmp_pa
     assert models.cached_limits(profile, env)["m"][0] == 4000
     path.write_text("[" * 100_000)  # damaged past the parser's depth: no limits, no crash
     assert models.cached_limits(profile, env) == {} and models.cached(profile, env) is None
+
+
+def test_aiders_metadata_file_keeps_its_comments_as_aider_reads_it_as_json5(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    """aider reads ``.aider.model.metadata.json`` with ``json5.loads``: users comment keys out in it
+    (two of eight real dotfiles files did). Read as strict JSON, gwconf refused the whole apply."""
+    metadata = home / ".aider.model.metadata.json"
+    before = (
+        "{\n"
+        '    "openrouter/qwen/qwen3-coder": {\n'
+        '        "max_input_tokens": 262144, // what the provider states\n'
+        '        //"supports_function_calling": true,\n'
+        '        "mode": "chat",\n'
+        "    },\n"
+        "}\n"
+    )
+    metadata.write_text(before)
+    add(gwconf, "gw", gateway.base_url, *KNOWN_LIMITS, "--use")
+    applied = gwconf("apply", "aider")
+    assert applied.exit_code == 0, applied
+    after = metadata.read_text()
+    assert after.startswith(before[: before.index("    },")])  # the user's entry, comments and all
+    assert '"openai/my-model": {' in after and '"max_input_tokens": 200000' in after
+    restored = gwconf("restore", "aider")
+    assert restored.exit_code == 0, restored
+    assert metadata.read_text() == before

@@ -8,7 +8,8 @@ When the model's limits are known (profile or gateway, limits.py), the entry ``o
 ``~/.aider.model.metadata.json`` in litellm's shape (``max_input_tokens``, ``max_output_tokens``,
 ``max_tokens``, zero costs, ``litellm_provider: openai``, ``mode: chat``; aider 0.86.2
 ``aider/models.py`` ``ModelInfoManager``/``register_litellm_models`` reads it from the home folder,
-the git root and the current folder); unknown, nothing is written there.
+the git root and the current folder, as JSON5: comments and trailing commas stay); unknown,
+nothing is written there.
 
 Aider's own precedence, which ``read`` follows: ``.aider.conf.yml`` in the home folder, then the
 git root, then the current folder (closer wins); ``AIDER_*`` variables win over every file;
@@ -82,7 +83,9 @@ import_link = no_import_link
 def files(env: Env) -> list[ConfigFile]:
     return [
         ConfigFile("config", env.home / CONF, "yaml", secret=True),
-        ConfigFile("metadata", env.home / METADATA, "json"),
+        # JSON5: aider reads it with ``json5.loads`` (``register_litellm_models``, since 0.63.0), and
+        # users comment out keys in it (seen in dotfiles): strict JSON refused those files
+        ConfigFile("metadata", env.home / METADATA, "json5"),
     ]
 
 
