@@ -202,6 +202,30 @@ def test_new_table_goes_next_to_its_relatives_with_blank_lines_around() -> None:
     assert text == CODEX + "\n[brand_new.deep]\nkey = 1\n"
 
 
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_a_table_added_at_the_end_goes_above_the_blank_lines_that_end_the_file(eol: str) -> None:
+    """A real elia config.toml ends in three blank lines. The new ``[[models]]`` element went below
+    them, and the final-newline state put three more under it; once the user added a table
+    after it, restore took out the element and one blank line: two stayed for good."""
+    user = '[[models]]\nname = "ollama/llama3.3:latest"\n\n\n\n'.replace("\n", eol)
+    entry = {"id": "gwconf", "name": "openai/m"}
+    _, applied = edited(user, ("append", ("models",), entry))
+    assert (
+        applied
+        == user[: -3 * len(eol)]
+        + eol
+        + '[[models]]\nid = "gwconf"\nname = "openai/m"\n'.replace("\n", eol)
+        + 3 * eol
+    )
+    _, applied = edited(user, ("set", ("providers", "gw"), {"url": "u"}))  # a table, no relative
+    assert applied.startswith(user[: -3 * len(eol)] + eol + "[providers.gw]")
+    assert applied.endswith('url = "u"' + 4 * eol)
+    added = user + eol + "[user_added]" + eol + "x = 1" + eol  # after the element, set apart
+    with_entry = edited(user, ("append", ("models",), entry))[1] + eol + "[user_added]" + eol + "x = 1" + eol
+    _, restored = edited(with_entry, ("delete", ("models", 1)))
+    assert restored == added
+
+
 def test_nested_dicts_become_sub_tables_but_inline_under_inline_tables() -> None:
     value = {"command": "uvx", "env": {"TOKEN": "x"}}
     _, text = edited(CODEX, ("set", ("mcp_servers", "gw"), value))

@@ -510,6 +510,12 @@ def _insert_after(text: str, chunk: str, anchor: _Section | None, eol: str) -> s
     """Put ``chunk`` after the lines of ``anchor`` (at the end when None), one blank line apart
     from what is around it; comments right above the next header stay with that header."""
     at = _attached_start(anchor, text) if anchor is not None else len(text)
+    if at == len(text):
+        # at the end: before the blank lines that end the file, which stay its end. After them,
+        # the table stood below the file's own trailing blank lines and the final-newline state
+        # added as many again below it: a restore could take out one blank line, not both runs
+        # (a real elia config.toml ending in three blank lines, then a table the user added)
+        at = _content_end(text)
     before, after = text[:at], text[at:]
     if before and not before.endswith("\n"):
         before += eol
@@ -518,6 +524,15 @@ def _insert_after(text: str, chunk: str, anchor: _Section | None, eol: str) -> s
     if after and not _starts_blank(after):
         chunk += eol
     return before + chunk + after
+
+
+def _content_end(text: str) -> int:
+    """Just past the line ending of the text's last line that is not blank (``len(text)`` when
+    no blank line ends it, or nothing but blanks is in it)."""
+    body, final = _split_final(text)
+    if final is None or not final.count("\n") > 1:
+        return len(text)
+    return len(body) + (2 if final.startswith("\r\n") else 1)
 
 
 def _names_only(path: tuple[str | int, ...]) -> TypeGuard[tuple[str, ...]]:
