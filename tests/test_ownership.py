@@ -587,6 +587,47 @@ def test_a_key_apply_took_out_comes_back_where_it_was(gwconf, home, profile, cli
     assert path.read_text() == original.replace(*edit)
 
 
+# the same keys written as users write them by hand: their own spacing, a comment on the line
+TAKEN_OUT_AS_WRITTEN = {
+    "aichat": (
+        ".config/aichat/config.yaml",
+        "model: openai:gpt-4o\nclients:\n- type: openai-compatible\n  name: gwconf\n"
+        "  api_key:   sk-old-0123456789abcdef   # the old gateway's\n"
+        "  api_base: https://old.example.com/v1\n  models:\n  - name: my-model\nsave: true\n",
+        ("save: true", "save: false"),
+    ),
+    "claude-code": (
+        ".claude/settings.json",
+        '{\n  "theme": "dark",\n  "forceLoginMethod" :"claudeai",\n  "permissions": {\n    "allow": []\n  }\n}\n',
+        ('"dark"', '"light"'),
+    ),
+    "codex": (
+        ".codex/config.toml",
+        'model = "o3"\nforced_login_method="chatgpt"   # ChatGPT sign-in only\napproval_policy = "never"\n'
+        "\n[tui]\nnotifications = true\n",
+        ('"never"', '"on-request"'),
+    ),
+}
+
+
+@pytest.mark.parametrize("client", sorted(TAKEN_OUT_AS_WRITTEN))
+def test_a_key_apply_took_out_comes_back_as_the_user_wrote_it(gwconf, home, two_profiles, client) -> None:
+    """Its whole line comes back, not one in gwconf's spelling: a real Codex config.toml held
+    ``model_context_window=1000000`` and a restore after an edit wrote it ``key = value``; a
+    comment on that line was lost. Checked after ``use`` too, which rewrites gwconf's keys."""
+    name, original, edit = TAKEN_OUT_AS_WRITTEN[client]
+    path = home / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(original)
+    assert gwconf("apply", client).exit_code == 0
+    assert path.read_text() != original
+    path.write_text(path.read_text().replace(*edit))
+    assert gwconf("use", "second").exit_code == 0
+    restored = gwconf("restore", client)
+    assert restored.exit_code == 0, restored
+    assert path.read_text() == original.replace(*edit)
+
+
 def test_a_dry_run_of_use_shows_what_use_does_to_a_file_two_clients_share(
     gwconf, home, profile, monkeypatch
 ) -> None:

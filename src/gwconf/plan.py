@@ -778,6 +778,14 @@ class _PristineSpellings:
             return None
         return doc.spelling(path)
 
+    def line(self, path: tuple[Any, ...], value: Any) -> str | None:
+        """The pristine copy's whole line of ``path`` (its spacing, its comment) when it holds
+        exactly ``value`` there: a key gwconf took out goes back as the user wrote it."""
+        if self(path, value) is None:  # (no spelling: no such copy, or another value there)
+            return None
+        doc = self._pristine()
+        return None if doc is None else doc.key_line(path)
+
     def comment_above(self, path: tuple[Any, ...]) -> str | None:
         """The comment line right above ``path``'s key in the pristine copy: it goes back under it."""
         doc = self._pristine()
@@ -832,7 +840,8 @@ def _restore_key(
     spelling = spelled(path, before)
     following = spelled.following(path, get_plain(item.doc.data(), path[:-1])) if current is MISSING else None
     if following is not None:  # a key gwconf took out: back where it was, not at the end
-        item.doc.put_before(path, before, spelling, following, spelled.comment_above(path))
+        above, line = spelled.comment_above(path), spelled.line(path, before)
+        item.doc.put_before(path, before, spelling, following, above, line)
     elif spelling is None:
         item.doc.set(path, before)
     else:

@@ -28,6 +28,10 @@ JSON_CASES = [
     ('{\n  "a": 1,\n  "b": {\n    "x": [1,\n      2]\n  },\n  "c": 3,\n}\n', "b"),
     ('{\n\t"a": 1,\n\t"b": "caf\\u00e9",\n\t"c": 2\n}', "b"),
     ('{\r\n  "a": 1,\r\n  "b": 2\r\n}\r\n', "a"),
+    # the user's own spacing and the comment on the member's line come back with it
+    ('{\n  "theme": "dark",\n  "forceLoginMethod" :"claudeai", // set by the team\n  "b": 2\n}\n', "forceLoginMethod"),
+    ('{\n  "a": 1,\n  "b":2 /* two */ , /* after */\n  "c": 3\n}\n', "b"),
+    ('{\r\n  "a": 1, // one\r\n  "b": 2\r\n}\r\n', "a"),
     ('{\n  "models": {\n    "large": {\n      "model": "m",\n      "max_tokens": 8000,\n      "provider": "p"\n    }\n  }\n}\n', "max_tokens"),
 ]  # fmt: skip
 
@@ -37,6 +41,10 @@ TOML_CASES = [
     ('[tui]\nalpha = \'x\'\nbeta = [\n  1,\n  2,\n]\ngamma = true\ndelta = 1\n', ("tui", "gamma")),
     ('[tui]\nalpha = "\\u00e9"\nbeta = 1\n', ("tui", "alpha")),
     ('a = 1\r\nb = 2\r\nc = 3\r\n', ("b",)),
+    # a real Codex config.toml's hand-typed line, and one with its own comment
+    ('model = "gpt-5.4"\nmodel_context_window=1000000\nmodel_auto_compact_token_limit=900000\n', ("model_context_window",)),
+    ('model = "o3"\nmodel_context_window   =  1_000_000   # gpt-5.4 allows 1M here\napproval_policy = "never"\n', ("model_context_window",)),
+    ('[tui]\r\nalpha=true # on\r\nbeta = 1\r\n', ("tui", "alpha")),
     ('[p]\n  a = 1\n  b = """x\ny"""\n  c = 2\n', ("p", "b")),
 ]  # fmt: skip
 
@@ -44,6 +52,9 @@ YAML_CASES = [
     ("model: openai:gpt-4o\nclients:\n- type: openai-compatible\n  name: mygw\n  api_key: sk-x\n  api_base: https://a/v1\n  models:\n  - name: m\n", ("clients", 0, "api_key")),
     ("top:\n  a: 'q'   # note\n  b: \"x\"\n  c: 3\n", ("top", "b")),
     ("a: 1\r\nb: 2\r\nc: 3\r\n", ("b",)),
+    ("a: 1\nkey:   v   # why this one\nb: 2\n", ("key",)),
+    ("top:\n  a: 1\n  'quoted': \"x\"  # note\n  b: 2\n", ("top", "quoted")),
+    ("a: 1\r\nb: 2 # two\r\nc: 3\r\n", ("b",)),
     ("a: 1\nb:\n  - 1\n  - 2\n# about c\nc: 3\n", ("b",)),
     ("a: |\n  text\n\n  more\nb: 2\nc: 3\n", ("b",)),
 ]  # fmt: skip
@@ -54,12 +65,13 @@ def _round_trip(fmt: str, text: str, path: tuple[str, ...]) -> str:
     comment that stood right above it, as restore does from the pristine copy)."""
     loaded = formats.load(fmt, text, "f")
     value, spelling, above = loaded.get(path), loaded.spelling(path), loaded.comment_above(path)
+    line = loaded.key_line(path)  # the whole line, as restore takes it from the pristine copy
     parent = loaded.get(path[:-1]) if path[:-1] else loaded.data()
     keys = list(parent)
     following = keys[keys.index(path[-1]) + 1]
     loaded.delete(path)
     cut = formats.load(fmt, loaded.dump(), "f")
-    cut.put_before(path, value, spelling, following, above)
+    cut.put_before(path, value, spelling, following, above, line)
     return checked_edit(fmt, formats.load(fmt, loaded.dump(), "f"), cut)[0]
 
 
@@ -168,14 +180,21 @@ def test_any_member_but_the_last_goes_back_byte_for_byte(
     ),
     which=st.integers(0, 4),
     table=st.booleans(),
+    separators=st.lists(st.sampled_from([" = ", "=", "  =   "]), min_size=6, max_size=6),
+    comments=st.lists(st.sampled_from(["", "  # why", " #x"]), min_size=6, max_size=6),
 )
 def test_any_toml_key_but_the_last_goes_back_byte_for_byte(
-    keys: list[str], values: list[Any], which: int, table: bool
+    keys: list[str],
+    values: list[Any],
+    which: int,
+    table: bool,
+    separators: list[str],
+    comments: list[str],
 ) -> None:
     which %= len(keys) - 1
     lines = [
-        f"{k} = {json.dumps(v) if not isinstance(v, bool) else str(v).lower()}"
-        for k, v in zip(keys, values, strict=False)
+        f"{k}{sep}{json.dumps(v) if not isinstance(v, bool) else str(v).lower()}{note}"
+        for k, v, sep, note in zip(keys, values, separators, comments, strict=False)
     ]
     text = ("[t]\n" if table else "") + "\n".join(lines) + "\n"
     path = ("t", keys[which]) if table else (keys[which],)
@@ -192,13 +211,17 @@ def test_any_toml_key_but_the_last_goes_back_byte_for_byte(
     ),
     which=st.integers(0, 4),
     nested=st.booleans(),
+    separators=st.lists(st.sampled_from([": ", ":   "]), min_size=6, max_size=6),
+    comments=st.lists(st.sampled_from(["", "  # why", " #x"]), min_size=6, max_size=6),
 )
 def test_any_yaml_key_but_the_last_goes_back_byte_for_byte(
-    keys: list[str], values: list[Any], which: int, nested: bool
+    keys: list[str], values: list[Any], which: int, nested: bool, separators: list[str], comments: list[str]
 ) -> None:
     which %= len(keys) - 1
     pad = "  " if nested else ""
-    lines = [f"{pad}{k}: {v}" for k, v in zip(keys, values, strict=False)]
+    lines = [
+        f"{pad}{k}{sep}{v}{note}" for k, v, sep, note in zip(keys, values, separators, comments, strict=False)
+    ]
     text = ("top:\n" if nested else "") + "\n".join(lines) + "\n"
     path = ("top", keys[which]) if nested else (keys[which],)
     assert _round_trip("yaml", text, path) == text

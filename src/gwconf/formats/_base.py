@@ -280,14 +280,26 @@ class Document(Protocol):
         gwconf would not write itself (``${VAR}``; quotes a client keeps as part of the value)."""
 
     def put_before(
-        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+        self,
+        path: KeyPath,
+        value: Any,
+        spelling: str | None,
+        following: str,
+        above: str | None = None,
+        line: str | None = None,
     ) -> None:
         """Put back a mapping's missing key ``path`` right before its key ``following``, where the
         file had it (a restore of a key gwconf took out: added at the end, it moved a line of the
         user's file), written as ``spelling`` where the editor can: after the line of the key
         before ``following``, or after the comment line ``above`` (its ``comment_above`` in the
-        file before gwconf) when one lies between. Where it cannot place it there, ``put_back``
-        (or ``set`` without a spelling) as usual."""
+        file before gwconf) when one lies between. ``line``: the key's whole line before gwconf
+        (``key_line``), written as it was where it reads alone as the key and ``value``. Where it
+        cannot place it there, ``put_back`` (or ``set`` without a spelling) as usual."""
+
+    def key_line(self, path: KeyPath) -> str | None:
+        """The line of the key at ``path`` as written, without its indent and line ending
+        (``x=1  # why``), where the key and a one-line value have a line of their own; None
+        otherwise (and for editors that keep no such lines)."""
 
     def comment_above(self, path: KeyPath) -> str | None:
         """The comment line right above the key at ``path``, stripped, when the key has a line of
@@ -318,7 +330,13 @@ def put_back_as_set(doc: Document, path: KeyPath, value: Any, spelling: str) -> 
 
 
 def put_before_as_put_back(
-    doc: Document, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+    doc: Document,
+    path: KeyPath,
+    value: Any,
+    spelling: str | None,
+    following: str,
+    above: str | None = None,
+    line: str | None = None,
 ) -> None:
     """The shared ``put_before``: an editor that places a new key only one way puts it there."""
     if spelling is None:
@@ -329,6 +347,11 @@ def put_before_as_put_back(
 
 def ignore_pristine(doc: Document, pristine: Callable[[], Any]) -> None:
     """The shared ``restoring_from``: an editor that takes out what it added the same way always."""
+
+
+def no_key_line(doc: Document, path: KeyPath) -> str | None:
+    """The shared ``key_line``: an editor that puts a key back only its own way."""
+    return None
 
 
 def no_comment_above(doc: Document, path: KeyPath) -> str | None:

@@ -41,6 +41,7 @@ from gwconf.formats._base import (
     lazy,
     never_reads_as,
     no_comment_above,
+    no_key_line,
     put_before_as_put_back,
     reread_from_scratch,
     total,
@@ -399,6 +400,7 @@ class DotenvDocument(NamedValues):
         self.set(path, value)  # no such line, or the spelling reads otherwise where it would stand
 
     comment_above = no_comment_above
+    key_line = no_key_line
     restoring_from = ignore_pristine
     put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
 

@@ -1554,8 +1554,34 @@ class JsonDocument:
                 return None
             return comment_line_above(self._text, line, ("//", "/*", "*"))
 
+    def key_line(self, path: KeyPath) -> str | None:
+        """A member on a line of its own as written, from its key to the line's end (``"k" :1,
+        // why``): its spacing, its comma and its comment. A member gwconf takes out leaves with
+        its whole line; put back as ``set`` writes it, the user's comment on it was lost."""
+        path = _check_path(path)
+        if not path or not isinstance(path[-1], str) or self.fmt == "json5" or self._dups:
+            return None
+        with _guard(self.source):
+            depth, key_start, start, end, _ = self._descend(path)
+        if depth < len(path) or start < 0 or end < 0:
+            return None
+        text = self._text
+        comma = _comma_after(text, end)  # a member put back before another one has its comma
+        if text[_line_start(text, key_start) : key_start].strip(" \t") or not text.startswith(",", comma):
+            return None
+        line_end = _line_end(text, comma + 1)
+        if line_end < 0 or "\n" in text[key_start : comma + 1]:
+            return None
+        return text[key_start:line_end].rstrip("\r\n")
+
     def put_before(
-        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+        self,
+        path: KeyPath,
+        value: Any,
+        spelling: str | None,
+        following: str,
+        above: str | None = None,
+        line: str | None = None,
     ) -> None:
         """The member ``path`` (missing) goes right before member ``following`` of its object:
         on a line of its own after the line of the member before it (comments above
@@ -1575,7 +1601,9 @@ class JsonDocument:
                 and start >= 0
                 and self._masked[start] == "{"
                 and self._siblings(start, path[-1]) is None
-                and self._place_before(start, path[-1], following, value, body, above)
+                and self._place_before(
+                    start, path[-1], following, value, body, above, self._own_line(line, path[-1], value)
+                )
             )
         if not placed:
             put_before_as_put_back(self, path, value, spelling, following)
@@ -1584,8 +1612,29 @@ class JsonDocument:
 
         self.ops.append(Op("set", (*done, path[-1]), copy.deepcopy(value)))
 
+    def _own_line(self, line: str | None, key: str, value: Any) -> str | None:
+        """``line`` (``key_line`` of the file before gwconf) where it is ``key`` holding ``value``
+        then a comma, and at most a comment: what ``_place_before`` may write as it is."""
+        if line is None or "\n" in line or "\r" in line:
+            return None
+        sentinel = "\x00gwconf"
+        try:
+            data = load("{" + line + "\n" + _dumps(sentinel) + ": 0}", self.source, fmt=self.fmt).data()
+        except (ParseError, ValueError):
+            return None
+        if list(data) != [key, sentinel] or not same_value(data[key], value):
+            return None
+        return line
+
     def _place_before(
-        self, container: int, key: str, following: str, value: Any, body: str | None, above: str | None
+        self,
+        container: int,
+        key: str,
+        following: str,
+        value: Any,
+        body: str | None,
+        above: str | None,
+        own_line: str | None = None,
     ) -> bool:
         """``put_before``'s splice in the object at ``container``; False when ``following`` is
         not one of its members."""
@@ -1596,16 +1645,19 @@ class JsonDocument:
         text, eol = self._text, self.eol
         key_sep = ": " if text[nxt[2] - 1] in " \t" else ":"
         head = _dumps(key) + key_sep
-        line = _line_start(text, nxt[1])
+        line_at = _line_start(text, nxt[1])
         low = prev[3] if prev is not None else container + 1
-        if _INDENT.match(text, line).end() == nxt[1] and low < line:
+        if _INDENT.match(text, line_at).end() == nxt[1] and low < line_at:
             # its own line: after the line holding the member before it (its comma, a comment)
             anchor = _comma_after(text, prev[3]) + 1 if prev is not None else container + 1
             at = _line_end(text, anchor)
-            if not 0 <= at <= line:
-                at = line
-            at = after_comment(text, at, line, above)
-            indent = text[line : nxt[1]]
+            if not 0 <= at <= line_at:
+                at = line_at
+            at = after_comment(text, at, line_at, above)
+            indent = text[line_at : nxt[1]]
+            if own_line is not None:  # the user's own line, comment and all
+                self._splice(at, at, indent + own_line + eol, claim=(low, nxt[1]), removes=False)
+                return True
             if body is None:
                 body = _render(value, indent, self._unit(), eol, False)
             self._splice(at, at, indent + head + body + "," + eol, claim=(low, nxt[1]), removes=False)

@@ -28,6 +28,7 @@ from gwconf.formats._base import (
     lazy,
     never_reads_as,
     no_comment_above,
+    no_key_line,
     no_spelling,
     put_back_as_set,
     put_before_as_put_back,
@@ -101,6 +102,7 @@ class ShellBlockDocument(NamedValues):
     spelling = no_spelling  # gwconf writes every value of its block
     put_back = put_back_as_set
     comment_above = no_comment_above
+    key_line = no_key_line
     put_before = put_before_as_put_back
     reread = reread_from_scratch
 

@@ -18,6 +18,7 @@ from gwconf.formats._base import (
     ignore_pristine,
     never_reads_as,
     no_comment_above,
+    no_key_line,
     no_spelling,
     put_back_as_set,
     put_before_as_put_back,
@@ -51,6 +52,7 @@ class TextDocument:
     spelling = no_spelling  # the whole file is the value
     put_back = put_back_as_set
     comment_above = no_comment_above
+    key_line = no_key_line
     restoring_from = ignore_pristine
     put_before = put_before_as_put_back
     reread = reread_from_scratch

@@ -1209,6 +1209,14 @@ def _reads_as(spelling: str, value: Any) -> bool:
         return False
 
 
+def _line_reads_as(line: str, key: str | int, value: Any) -> bool:
+    """Whether tomllib reads ``line`` alone as ``key`` holding ``value`` and nothing else."""
+    try:
+        return _same(_loads(f"{line}\n"), {key: value})
+    except ValueError:
+        return False
+
+
 def _own_chunk(path: tuple[str, ...], value: Any) -> str | None:
     """``_tomlkit_chunk``'s text without tomlkit: each table is its header (none for a table
     that holds only tables) and its plain keys, then its sub-tables; a blank line between tables
@@ -1537,13 +1545,35 @@ class TomlDocument:
         found = [] if home is None else list(_key_lines(self._text, home, checked[-1]))
         return comment_line_above(self._text, found[0][0].start, ("#",)) if len(found) == 1 else None
 
+    def key_line(self, path: KeyPath) -> str | None:
+        """The ``key = value`` line of a one-line scalar as written (``x=1  # why``): its spacing
+        and its comment. A key gwconf takes out leaves with its whole line; put back as ``set``
+        writes it, the line lost the user's comment (a real Codex config.toml's hand-typed
+        ``model_context_window=1000000``, restored as ``model_context_window = 1000000``)."""
+        path = self._check_path(path)
+        if not path or not isinstance(path[-1], str):
+            return None
+        home = self._own_section(path[:-1])
+        found = None if home is None else _scalar_line(self._text, home, path[-1])
+        if found is None:
+            return None
+        row = found[0]
+        return self._text[row.start : row.end].lstrip(" \t").rstrip("\r\n")
+
     def put_before(
-        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+        self,
+        path: KeyPath,
+        value: Any,
+        spelling: str | None,
+        following: str,
+        above: str | None = None,
+        line: str | None = None,
     ) -> None:
         """A missing ``key = value`` line of a table's own section, put back right before key
         ``following``: after the line of the key before that one (comments above ``following``
         stay with it), else right above it. Written as ``spelling`` where tomllib reads that text
-        alone as ``value``. Anything else (no section of its own, ``following`` not a key line
+        alone as ``value``, or as the whole ``line`` where tomllib reads it alone as the key
+        holding ``value``. Anything else (no section of its own, ``following`` not a key line
         of it, a table, the key there already) is ``put_back``'s or ``set``'s; made again the
         careful way, it is a plain ``set``."""
 
@@ -1558,7 +1588,8 @@ class TomlDocument:
             try:
                 with self._transaction([op]):
                     self._commit(
-                        [op], [lambda: self._text_key_before(checked, value, spelling, following, above)]
+                        [op],
+                        [lambda: self._text_key_before(checked, value, spelling, following, above, line)],
                     )
             except WriteRefused:
                 return False  # not this way: put_back's or set's
@@ -1568,7 +1599,13 @@ class TomlDocument:
             put_before_as_put_back(self, path, value, spelling, following)
 
     def _text_key_before(
-        self, path: tuple[str | int, ...], value: Any, spelling: str | None, following: str, above: str | None
+        self,
+        path: tuple[str | int, ...],
+        value: Any,
+        spelling: str | None,
+        following: str,
+        above: str | None,
+        line: str | None = None,
     ) -> str | None:
         home = self._own_section(path[:-1])
         if home is None:
@@ -1578,14 +1615,22 @@ class TomlDocument:
             return None
         row = found[0][0]
         rendered = spelling if spelling is not None and _reads_as(spelling, value) else _value_text(value)
-        line = self._text[row.start : row.end]
-        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        next_line = self._text[row.start : row.end]
+        indent = next_line[: len(next_line) - len(next_line.lstrip(" \t"))]
         rows = home.rows
         earlier = [r for r in rows if r.end <= row.start and r.kind == "other"]
         at = after_comment(self._text, earlier[-1].end, row.start, above) if earlier else row.start
         if at and self._text[at - 1] != "\n":
             return None
-        new_line = self._eol_new(f"{indent}{_key_text(str(path[-1]))} = {rendered}")
+        if (
+            line is not None
+            and "\n" not in line
+            and "\r" not in line
+            and _line_reads_as(line, path[-1], value)
+        ):
+            new_line = f"{indent}{line}"
+        else:
+            new_line = self._eol_new(f"{indent}{_key_text(str(path[-1]))} = {rendered}")
         return self._text[:at] + new_line + self.eol + self._text[at:]
 
     def _set_op(self, path: KeyPath, value: Any) -> None:

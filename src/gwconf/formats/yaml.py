@@ -1527,8 +1527,42 @@ class YamlDocument:
                 return comment_line_above(self._text, line, ("#",))
         return None
 
+    def key_line(self, path: KeyPath) -> str | None:
+        """A block mapping's entry whose key starts its line and whose scalar value ends on it, as
+        written from the key to the line's end (``key:  v  # why``). A key gwconf takes out
+        leaves with its whole line; put back as ``set`` writes it, the user's comment was lost."""
+        path = tuple(path)
+        if not path or not isinstance(path[-1], str):
+            return None
+        try:
+            chain, rest = self._walk(path)
+        except WriteRefused:
+            return None
+        step = chain[-1] if chain else None
+        if rest or step is None or step.alias or not isinstance(step.node, ScalarNode):
+            return None
+        parent = step.parent
+        if not isinstance(parent, MappingNode) or parent.flow_style or not isinstance(step.slot, tuple):
+            return None
+        anchor = self._key_anchor(parent, step.slot[0])
+        text = self._text
+        if text[self._line_start(anchor) : anchor].strip(" \t"):
+            return None  # after "- " or "? ": not the key's own line
+        end = self._entry_end(parent, step.slot[0])
+        line_end = text.find("\n", anchor)
+        line_end = len(text) if line_end < 0 else line_end
+        if end > line_end:
+            return None
+        return text[anchor:line_end].rstrip("\r")
+
     def put_before(
-        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None = None
+        self,
+        path: KeyPath,
+        value: Any,
+        spelling: str | None,
+        following: str,
+        above: str | None = None,
+        line: str | None = None,
     ) -> None:
         """The missing key ``path`` of a block mapping goes back right before its key
         ``following``: on the line after the entry before that one (comments above
@@ -1537,17 +1571,25 @@ class YamlDocument:
         rare); anything else (a flow mapping, ``following`` after a dash, an alias) is
         ``put_back``'s or ``set``'s."""
         path = tuple(path)
-        try:
-            with self._atomic():
-                if self._place_before(path, value, spelling, following, above):
-                    self._record(Op("set", path, copy.deepcopy(value)))
-                    return
-        except WriteRefused:
-            pass
+        for own_line in [line, None] if line is not None else [None]:  # the user's line, else ours
+            try:
+                with self._atomic():
+                    if self._place_before(path, value, spelling, following, above, own_line):
+                        self._record(Op("set", path, copy.deepcopy(value)))
+                        return
+            except WriteRefused:
+                continue
+            break  # not placeable there: no line makes it so
         put_before_as_put_back(self, path, value, spelling, following)
 
     def _place_before(
-        self, path: KeyPath, value: Any, spelling: str | None, following: str, above: str | None
+        self,
+        path: KeyPath,
+        value: Any,
+        spelling: str | None,
+        following: str,
+        above: str | None,
+        own_line: str | None = None,
     ) -> bool:
         if not path or not isinstance(path[-1], str) or self._peek(path) is not MISSING:
             return False
@@ -1573,7 +1615,9 @@ class YamlDocument:
             after = self._after_line(self._entry_end(node, j - 1))
             if after <= line:
                 pos = after_comment(self._text, after, line, above)
-        if spelling is not None and not isinstance(value, (dict, list)) and "\n" not in spelling:
+        if own_line is not None and not isinstance(value, (dict, list)) and "\n" not in own_line:
+            lines = [f"{pad}{own_line}"]  # read back below as the key holding ``value``, or refused
+        elif spelling is not None and not isinstance(value, (dict, list)) and "\n" not in spelling:
             lines = [f"{pad}{_key_text(path[-1], flow=False)}: {spelling}"]
         else:
             lines = self._entry_lines(path[-1], value, pad)
