@@ -674,3 +674,35 @@ def test_a_restore_after_a_line_added_below_the_shell_block_keeps_the_users_blan
     if kept and not kept.endswith("\n"):
         kept += "\n"  # the user's line now follows: a line break the file needs
     assert path.read_bytes().decode() == kept + "export USER_ADDED=1\n"
+
+
+@pytest.mark.parametrize(
+    ("client", "name", "original", "added"),
+    [
+        ("shell", ".bashrc", 'alias ll="ls -l"\neval "$(zoxide init bash)"', "export USER_ADDED=1\n"),
+        ("shell-gpt", ".config/shell_gpt/.sgptrc", "DEFAULT_MODEL=gpt-4o\nSHELL_NAME=auto", "USER_ADDED=1\n"),
+        (
+            "shell-gpt",
+            ".config/shell_gpt/.sgptrc",
+            "DEFAULT_MODEL=gpt-4o\r\nSHELL_NAME=auto",
+            "USER_ADDED=1\r\n",
+        ),
+    ],
+)
+def test_a_file_without_a_final_newline_gets_none_back_after_an_edit_above(
+    gwconf, home, two_profiles, monkeypatch, client, name, original, added
+) -> None:
+    """Apply gives the last line a line break before what it adds at the end. A restore in a
+    later run, after the user added a line at the top, took gwconf's lines out and left that line
+    break: eight of eight real ``.bashrc`` files and six of eight ``.sgptrc`` files, stripped of
+    their final newline, came back with one."""
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    path = home / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(original.encode())
+    assert gwconf("apply", client).exit_code == 0
+    path.write_bytes(added.encode() + path.read_bytes())
+    assert gwconf("use", "second").exit_code == 0
+    restored = gwconf("restore", client)
+    assert restored.exit_code == 0, restored
+    assert path.read_bytes().decode() == added + original

@@ -37,7 +37,6 @@ from gwconf.formats._base import (
     NamedValues,
     Op,
     detect_eol,
-    ignore_pristine,
     lazy,
     never_reads_as,
     no_comment_above,
@@ -51,6 +50,7 @@ from gwconf.records import record
 
 TYPE_CHECKING = False  # typing costs about 3 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 __all__ = ["NAME_RE", "DotenvDocument", "load", "quote"]  # fmt "dotenv" or "dotenv-npm"
@@ -200,6 +200,8 @@ class DotenvDocument(NamedValues):
         self.edits: list[Edit] = []  # for the write gate: every byte outside them is unchanged
         self._text = text
         self._eol_added_at = -1  # gwconf gave the last line its line ending here (to give it back)
+        # what the file held before gwconf first wrote it, when a restore says (``restoring_from``)
+        self._pristine: Callable[[], Any] | None = None
         self._bindings = self._parse(text)
 
     # -- reading -----------------------------------------------------------------------------
@@ -401,8 +403,21 @@ class DotenvDocument(NamedValues):
 
     comment_above = no_comment_above
     key_line = no_key_line
-    restoring_from = ignore_pristine
     put_before = put_before_as_put_back  # (a new key goes at its mapping's end)
+
+    def restoring_from(self, pristine: Callable[[], Any]) -> None:
+        self._pristine = pristine
+
+    def _eol_was_added(self) -> bool:
+        """Whether the text now ends with the line ending ``set`` gave the last line of a file
+        that had none, in an earlier run (``_eol_added_at`` knows it within one): the file before
+        gwconf ended with that line and no line break. A restore took out the names gwconf
+        added after it and left the line break (a real ``.sgptrc`` got a final newline)."""
+        pristine = self._pristine() if self._pristine is not None else None
+        if not isinstance(pristine, str) or not pristine or pristine.endswith(("\n", "\r")):
+            return False
+        last = pristine.rsplit("\n", 1)[-1]
+        return bool(last.strip()) and self._text.endswith(last + self.eol)
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)
@@ -416,10 +431,13 @@ class DotenvDocument(NamedValues):
                     before_start, before_end = spans.pop()
                     start, end = before_start, max(before_end, end)
                 spans.append((start, end))
+        at_end = bool(spans) and spans[-1][1] == len(self._text)
         self._splice_all([(start, end, "", (start, end)) for start, end in spans])
         if self._eol_added_at >= 0 and len(self._text) == self._eol_added_at + len(self.eol):
             self._splice(self._eol_added_at, len(self._text), "")  # give back the missing final newline
             self._eol_added_at = -1
+        elif at_end and self._eol_was_added():  # the same, given in an earlier run
+            self._splice(len(self._text) - len(self.eol), len(self._text), "")
         self.ops.append(Op("delete", (name,)))
         return True
 

@@ -295,9 +295,22 @@ class ShellBlockDocument(NamedValues):
                     if head == blank or head.endswith("\n" + blank):
                         head = head[: -len(blank)]
                         break
+            if not self._tail and self._eol_was_added(head):
+                head = head[: -len(self.eol)]
             self._head = head + self._tail
         self._begin = self._end = self._tail = ""
         self._lines = []
+
+    def _eol_was_added(self, head: str) -> bool:
+        """Whether ``head`` (the file up to the block at its end) ends with the line ending
+        ``_create_block`` gave a last line that had none: the file before gwconf ended with that
+        line and no line break. A restore in a later run took the block out and left the line
+        break: a ``~/.bashrc`` without a final newline got one (found over real files)."""
+        pristine = self._pristine() if self._pristine is not None else None
+        if not isinstance(pristine, str) or not pristine or pristine.endswith(("\n", "\r")):
+            return False
+        last = pristine.rsplit("\n", 1)[-1]
+        return head.endswith(last + self.eol) and bool(last.strip())
 
     def _separator_added(self) -> bool:
         """Whether ``_create_block`` put the blank line above the block: it adds one after a last
