@@ -226,6 +226,17 @@ def test_a_table_added_at_the_end_goes_above_the_blank_lines_that_end_the_file(e
     assert restored == added
 
 
+def test_a_table_taken_out_leaves_the_users_line_of_spaces_above_it() -> None:
+    """A real kimi-code config.toml has a line holding one space between two tables. A table
+    put after the first went below that line with an empty line of its own under it; taking it
+    out took the line of spaces, not the empty line the insert had added."""
+    user = '[providers.kimi-code]\ntype = "kimi"\n \n[models.kimi-code]\nmodel = "k"\n'
+    _, applied = edited(user, ("set", ("providers", "gwconf"), {"type": "openai"}))
+    assert applied == user.replace(" \n[models", ' \n[providers.gwconf]\ntype = "openai"\n\n[models')
+    _, restored = edited(applied, ("delete", ("providers", "gwconf")))
+    assert restored == user
+
+
 def test_nested_dicts_become_sub_tables_but_inline_under_inline_tables() -> None:
     value = {"command": "uvx", "env": {"TOKEN": "x"}}
     _, text = edited(CODEX, ("set", ("mcp_servers", "gw"), value))

@@ -619,7 +619,12 @@ def _cut_sections(text: str, matching: list[_Section]) -> str:
         elif not start or not last.strip():
             first = _first_kept_line(kept)
             if not kept or not first.strip() or first.lstrip(" \t").startswith("#"):
-                if start:
+                if start and kept and first in ("\n", "\r\n") and last not in ("\n", "\r\n"):
+                    # the empty line below is the one the insert added (after a line of blanks
+                    # above, it adds none there): the user's line of spaces stays (a real
+                    # kimi-code config.toml's " " line between two tables became empty)
+                    _drop_kept(kept, len(first))
+                elif start:
                     pos = above
                 elif kept and not first.strip():
                     _drop_kept(kept, len(first))
