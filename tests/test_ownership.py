@@ -575,13 +575,23 @@ def test_a_key_apply_took_out_comes_back_where_it_was(gwconf, home, profile, cli
     which its .env overrides); the user edits the file; restore, key
     by key, put that key back at the end of its object or table. It goes back where it was now:
     the file is the original with only the user's edit."""
-    name, original, edit = TAKEN_OUT[client]
+    _take_out_edit_and_restore(gwconf, home, client, TAKEN_OUT[client])
+
+
+def _take_out_edit_and_restore(
+    gwconf, home: Path, client: str, case: tuple[str, str, tuple[str, str]], switch_to: str | None = None
+) -> None:
+    """Apply to ``case``'s file, make its edit by hand, optionally ``use`` another profile,
+    restore: the file is the original with only the user's edit."""
+    name, original, edit = case
     path = home / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(original)
     assert gwconf("apply", client).exit_code == 0
     assert path.read_text() != original
     path.write_text(path.read_text().replace(*edit))
+    if switch_to is not None:
+        assert gwconf("use", switch_to).exit_code == 0
     restored = gwconf("restore", client)
     assert restored.exit_code == 0, restored
     assert path.read_text() == original.replace(*edit)
@@ -615,17 +625,7 @@ def test_a_key_apply_took_out_comes_back_as_the_user_wrote_it(gwconf, home, two_
     """Its whole line comes back, not one in gwconf's spelling: a real Codex config.toml held
     ``model_context_window=1000000`` and a restore after an edit wrote it ``key = value``; a
     comment on that line was lost. Checked after ``use`` too, which rewrites gwconf's keys."""
-    name, original, edit = TAKEN_OUT_AS_WRITTEN[client]
-    path = home / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(original)
-    assert gwconf("apply", client).exit_code == 0
-    assert path.read_text() != original
-    path.write_text(path.read_text().replace(*edit))
-    assert gwconf("use", "second").exit_code == 0
-    restored = gwconf("restore", client)
-    assert restored.exit_code == 0, restored
-    assert path.read_text() == original.replace(*edit)
+    _take_out_edit_and_restore(gwconf, home, client, TAKEN_OUT_AS_WRITTEN[client], switch_to="second")
 
 
 def test_a_dry_run_of_use_shows_what_use_does_to_a_file_two_clients_share(
