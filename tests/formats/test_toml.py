@@ -1775,7 +1775,9 @@ def _cut_line_by_line(text: str, path: tuple[str, ...], sections: list) -> str |
         elif (not before or _ends_blank(before)) and (
             not after or _starts_blank(after) or after.lstrip(" \t").startswith("#")
         ):
-            if before:
+            if before and after.startswith(("\n", "\r\n")) and _last_line(before) not in ("", "\r"):
+                after = after[after.find("\n") + 1 :]  # the insert's empty line, not the user's blanks
+            elif before:
                 before = before[: before[:-1].rfind("\n") + 1]
             elif _starts_blank(after):
                 newline = after.find("\n")
@@ -1828,6 +1830,23 @@ _REMOVAL_PATHS = st.sampled_from([("a",), ("a", "b"), ("a", "b", "c"), ("b",), (
 )
 @example(([("# above", "\r\n"), ("[a]", "\r\n"), ("x = 1", "\r\n"), ("[b]", "\n")], ""), "", "keep", ("a",))
 @example(([("[a]", "\n"), ("x = 1", "\n"), ("", "\r\n"), ("[b]", "\n")], ""), "", "keep", ("a",))
+@example(  # a user's line of spaces above, the insert's empty line below: the empty one goes
+    (
+        [
+            ("[b]", "\n"),
+            ("y = 1", "\n"),
+            ("   ", "\n"),
+            ("[a]", "\n"),
+            ("x = 1", "\n"),
+            ("", "\n"),
+            ("[c]", "\n"),
+        ],
+        "",
+    ),
+    "",
+    "keep",
+    ("a",),
+)
 def test_removing_a_table_in_one_pass_cuts_what_cutting_line_by_line_cut(lines, bom, end, path) -> None:
     from gwconf.formats.toml import _remove_sections, _sections
 
