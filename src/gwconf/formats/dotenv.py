@@ -37,6 +37,7 @@ from gwconf.formats._base import (
     NamedValues,
     Op,
     detect_eol,
+    eol_added_to_last_line,
     lazy,
     never_reads_as,
     no_comment_above,
@@ -410,14 +411,11 @@ class DotenvDocument(NamedValues):
 
     def _eol_was_added(self) -> bool:
         """Whether the text now ends with the line ending ``set`` gave the last line of a file
-        that had none, in an earlier run (``_eol_added_at`` knows it within one): the file before
-        gwconf ended with that line and no line break. A restore took out the names gwconf
-        added after it and left the line break (a real ``.sgptrc`` got a final newline)."""
+        that had none, in an earlier run (``_eol_added_at`` knows it within one). A restore took
+        out the names gwconf added after it and left the line break (a real ``.sgptrc`` got a
+        final newline)."""
         pristine = self._pristine() if self._pristine is not None else None
-        if not isinstance(pristine, str) or not pristine or pristine.endswith(("\n", "\r")):
-            return False
-        last = pristine.rsplit("\n", 1)[-1]
-        return bool(last.strip()) and self._text.endswith(last + self.eol)
+        return eol_added_to_last_line(pristine, self._text, self.eol)
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)

@@ -25,6 +25,7 @@ from gwconf.formats._base import (
     Op,
     changed_edit,
     detect_eol,
+    eol_added_to_last_line,
     lazy,
     never_reads_as,
     no_comment_above,
@@ -303,14 +304,11 @@ class ShellBlockDocument(NamedValues):
 
     def _eol_was_added(self, head: str) -> bool:
         """Whether ``head`` (the file up to the block at its end) ends with the line ending
-        ``_create_block`` gave a last line that had none: the file before gwconf ended with that
-        line and no line break. A restore in a later run took the block out and left the line
-        break: a ``~/.bashrc`` without a final newline got one (found over real files)."""
+        ``_create_block`` gave a last line that had none. A restore in a later run took the block
+        out and left the line break: a ``~/.bashrc`` without a final newline got one (found over
+        real files)."""
         pristine = self._pristine() if self._pristine is not None else None
-        if not isinstance(pristine, str) or not pristine or pristine.endswith(("\n", "\r")):
-            return False
-        last = pristine.rsplit("\n", 1)[-1]
-        return head.endswith(last + self.eol) and bool(last.strip())
+        return eol_added_to_last_line(pristine, head, self.eol)
 
     def _separator_added(self) -> bool:
         """Whether ``_create_block`` put the blank line above the block: it adds one after a last
