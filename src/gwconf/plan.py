@@ -778,11 +778,10 @@ class _PristineSpellings:
             return None
         return doc.spelling(path)
 
-    def line(self, path: tuple[Any, ...], value: Any) -> str | None:
-        """The pristine copy's whole line of ``path`` (its spacing, its comment) when it holds
-        exactly ``value`` there: a key gwconf took out goes back as the user wrote it."""
-        if self(path, value) is None:  # (no spelling: no such copy, or another value there)
-            return None
+    def line(self, path: tuple[Any, ...]) -> str | None:
+        """The pristine copy's whole line of ``path`` (its spacing, its comment): a key gwconf
+        took out goes back as the user wrote it. Asked only where ``self(path, value)`` gave a
+        spelling, which found the copy holding exactly that value there."""
         doc = self._pristine()
         return None if doc is None else doc.key_line(path)
 
@@ -840,8 +839,8 @@ def _restore_key(
     spelling = spelled(path, before)
     following = spelled.following(path, get_plain(item.doc.data(), path[:-1])) if current is MISSING else None
     if following is not None:  # a key gwconf took out: back where it was, not at the end
-        above, line = spelled.comment_above(path), spelled.line(path, before)
-        item.doc.put_before(path, before, spelling, following, above, line)
+        line = spelled.line(path) if spelling is not None else None
+        item.doc.put_before(path, before, spelling, following, spelled.comment_above(path), line)
     elif spelling is None:
         item.doc.set(path, before)
     else:
