@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -575,26 +576,33 @@ def test_a_key_apply_took_out_comes_back_where_it_was(gwconf, home, profile, cli
     which its .env overrides); the user edits the file; restore, key
     by key, put that key back at the end of its object or table. It goes back where it was now:
     the file is the original with only the user's edit."""
-    _take_out_edit_and_restore(gwconf, home, client, TAKEN_OUT[client])
+    name, original, (old, new) = TAKEN_OUT[client]
+    _apply_edit_and_restore(gwconf, home, client, name, original, lambda text: text.replace(old, new))
 
 
-def _take_out_edit_and_restore(
-    gwconf, home: Path, client: str, case: tuple[str, str, tuple[str, str]], switch_to: str | None = None
+def _apply_edit_and_restore(
+    gwconf,
+    home: Path,
+    client: str,
+    name: str,
+    original: str,
+    edit: Callable[[str], str],
+    switch_to: str | None = None,
 ) -> None:
-    """Apply to ``case``'s file, make its edit by hand, optionally ``use`` another profile,
-    restore: the file is the original with only the user's edit."""
-    name, original, edit = case
+    """Apply to the file ``name`` holding ``original``, edit it by hand (``edit`` of its text),
+    optionally ``use`` another profile, restore: the file is ``edit(original)``, byte for byte
+    (read and written as bytes: line endings as they are)."""
     path = home / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(original)
+    path.write_bytes(original.encode())
     assert gwconf("apply", client).exit_code == 0
-    assert path.read_text() != original
-    path.write_text(path.read_text().replace(*edit))
+    assert path.read_bytes() != original.encode()
+    path.write_bytes(edit(path.read_bytes().decode()).encode())
     if switch_to is not None:
         assert gwconf("use", switch_to).exit_code == 0
     restored = gwconf("restore", client)
     assert restored.exit_code == 0, restored
-    assert path.read_text() == original.replace(*edit)
+    assert path.read_bytes().decode() == edit(original)
 
 
 # the same keys written as users write them by hand: their own spacing, a comment on the line
@@ -625,7 +633,10 @@ def test_a_key_apply_took_out_comes_back_as_the_user_wrote_it(gwconf, home, two_
     """Its whole line comes back, not one in gwconf's spelling: a real Codex config.toml held
     ``model_context_window=1000000`` and a restore after an edit wrote it ``key = value``; a
     comment on that line was lost. Checked after ``use`` too, which rewrites gwconf's keys."""
-    _take_out_edit_and_restore(gwconf, home, client, TAKEN_OUT_AS_WRITTEN[client], switch_to="second")
+    name, original, (old, new) = TAKEN_OUT_AS_WRITTEN[client]
+    _apply_edit_and_restore(
+        gwconf, home, client, name, original, lambda text: text.replace(old, new), switch_to="second"
+    )
 
 
 def test_a_dry_run_of_use_shows_what_use_does_to_a_file_two_clients_share(
@@ -697,12 +708,6 @@ def test_a_file_without_a_final_newline_gets_none_back_after_an_edit_above(
     break: eight of eight real ``.bashrc`` files and six of eight ``.sgptrc`` files, stripped of
     their final newline, came back with one."""
     monkeypatch.setenv("SHELL", "/bin/bash")
-    path = home / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(original.encode())
-    assert gwconf("apply", client).exit_code == 0
-    path.write_bytes(added.encode() + path.read_bytes())
-    assert gwconf("use", "second").exit_code == 0
-    restored = gwconf("restore", client)
-    assert restored.exit_code == 0, restored
-    assert path.read_bytes().decode() == added + original
+    _apply_edit_and_restore(
+        gwconf, home, client, name, original, lambda text: added + text, switch_to="second"
+    )
