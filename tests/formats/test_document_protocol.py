@@ -86,3 +86,20 @@ def test_the_file_editors_keep_spellings_for_a_restore() -> None:
     text file write a value back their own way (``set``): gwconf wrote all of it."""
     own = {fmt for fmt in SAMPLES if type(formats.load(fmt, SAMPLES[fmt], "s")).spelling is not no_spelling}
     assert own == {"dotenv", "dotenv-npm", "json", "jsonc", "json5", "toml", "yaml"}
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonc"])
+def test_the_windowed_json_document_declares_the_whole_interface(fmt: str) -> None:
+    """``json_windows.WindowedJson`` stands in for the JSON editor on a big file: the same members,
+    the same parameters."""
+    from gwconf.formats import json_windows
+
+    text = "{\n" + "".join(f'  "k{n}": {n},\n' for n in range(50)) + '  "last": 0\n}\n'
+    doc = json_windows.load(text.encode(), "sample", fmt, window=64)
+    assert doc is not None
+    for name in [*Document.__annotations__, *PROPERTIES]:
+        assert hasattr(doc, name), name
+    assert doc.fmt == fmt
+    for name in METHODS:
+        method = getattr(type(doc), name)
+        assert _parameters(method) == _parameters(getattr(Document, name)), name

@@ -190,6 +190,31 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     return doc
 
 
+def load_part(text: str, source: str, *, fmt: str, eol: str, trailing: bool, dups: bool) -> JsonDocument:
+    """``load`` of a stand-in for part of a bigger file (``json_windows``): the line ending, the
+    trailing-comma style and "a key twice somewhere" are the whole file's, which the part alone
+    may not show, and which decide how the editor writes and searches."""
+    doc = load(text, source, fmt=fmt)
+    doc.eol = eol
+    doc._trailing = doc._trailing or trailing
+    doc._dups = doc._dups or dups
+    return doc
+
+
+def style_of(doc: JsonDocument) -> tuple[bool, bool]:
+    """(writes trailing commas, holds a key twice in one object) of a loaded document."""
+    return doc._trailing, doc._dups
+
+
+def last_significant(text: str) -> int:
+    """Where the last character outside whitespace and comments is; -1 when there is none, or a
+    comment never ends."""
+    masked, _, unterminated = _mask(text)
+    if unterminated >= 0:
+        return -1
+    return len(masked.rstrip(" \t\r\n")) - 1
+
+
 # ---------------------------------------------------------------------------------------------
 # Masking and validation
 
