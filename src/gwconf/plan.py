@@ -305,15 +305,25 @@ class Loaded:
     data: Any  # plain data before any edit
 
 
-def load_file(file: ConfigFile, env: Env, *, read: Any = None) -> Loaded:
+def load_file(file: ConfigFile, env: Env, *, read: Any = None, windowed: bool = False) -> Loaded:
     """``read(format, text, shown)``: what makes the document of a non-empty text instead of the
-    format's editor (``operations.listing_file``: the listings' cheaper reads)."""
+    format's editor (``operations.listing_file``: the listings' cheaper reads). ``windowed``: a
+    big JSON(C) file may be edited through a stand-in of the parts the edit needs
+    (``formats.json_windows``); its ``Loaded.data`` is then ``MISSING`` (see ``_data_before``)."""
     shown = display(file.path, env)
-    return _parsed(file, shown, read_snapshot(file.path, shown), read)
+    return _parsed(file, shown, read_snapshot(file.path, shown), read, windowed)
 
 
-def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None) -> Loaded:
+def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None, windowed: bool = False) -> Loaded:
     """``load_file`` once the snapshot is read."""
+    if windowed and file.format in ("json", "jsonc") and len(snap.data or b"") > _WINDOWED_ABOVE:
+        from gwconf.formats import json_windows
+
+        raw = snap.data or b""
+        had_bom = raw.startswith(b"\xef\xbb\xbf")
+        windows = json_windows.load(raw[3:] if had_bom else raw, shown, file.format)
+        if windows is not None:
+            return Loaded(file, shown, snap, had_bom, windows, MISSING)
     text, had_bom = formats.decode(snap.data or b"", shown)
     if not text and file.format in _DEFERRED_FORMATS:
         return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
@@ -322,6 +332,10 @@ def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None) -> L
     # one that an edit replaces; tests/test_plan_snapshot.py). A deep copy cost as much as parsing.
     return Loaded(file, shown, snap, had_bom, doc, doc.data())
 
+
+# bytes: a JSON(C) file this big is edited through formats.json_windows (smaller ones are as fast
+# whole, and their copies are small)
+_WINDOWED_ABOVE = 4 << 20
 
 # Formats whose empty document is loaded only on its first edit: those whose editor imports a
 # library that costs tens of milliseconds (tomlkit, PyYAML), and those whose editor reads an empty
@@ -387,9 +401,14 @@ class _EmptyDocument:
         return getattr(self._real(), name)
 
 
-def load_client(client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None) -> dict[str, Loaded]:
-    """``files``: the client's ``files(env)`` when the caller has them already."""
-    return {f.role: load_file(f, env) for f in (client.files(env) if files is None else files)}
+def load_client(
+    client: ClientAdapter, env: Env, files: list[ConfigFile] | None = None, *, windowed: bool = False
+) -> dict[str, Loaded]:
+    """``files``: the client's ``files(env)`` when the caller has them already. ``windowed``: see
+    ``load_file`` (apply's plans only: they read a document through its editor alone)."""
+    return {
+        f.role: load_file(f, env, windowed=windowed) for f in (client.files(env) if files is None else files)
+    }
 
 
 def docs_of(loaded: dict[str, Loaded]) -> dict[str, Document]:
@@ -410,7 +429,7 @@ def plan_apply(client: ClientAdapter, profile: Any, env: Env, *, model: str | No
     if client.tier == 3:
         plan.steps = client.steps(target, show_key=False)
         return plan
-    loaded = load_client(client, env)
+    loaded = load_client(client, env, windowed=True)
     plan.read = [(item.snapshot, item.display) for item in loaded.values()]
     plan.notes += client.render(docs_of(loaded), target, env)
     for item in loaded.values():
@@ -429,11 +448,18 @@ def _editor_notes(item: Loaded) -> list[str]:
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
     if not item.doc.ops:
         return None
+    windowed = item.data is MISSING
+    if windowed:
+        item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
+    before = _data_before(item)
     # after_data: what the text was just checked to read back as; no third parse of the file
     text, after_data = formats.checked_edit(item.file.format, _original(item), item.doc)
     if not item.snapshot.exists and not text.strip():
         return None
-    after = formats.encode(text, item.had_bom)
+    if windowed:
+        after = item.doc.whole_bytes(item.had_bom)  # type: ignore[attr-defined]
+    else:
+        after = formats.encode(text, item.had_bom)
     holds_key = bool(key and key.encode() in after)
     return FileChange(
         client_id=client_id,
@@ -443,13 +469,21 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
         after=after,
         holds_key=holds_key,
         after_data=after_data,
-        before_data=item.data,
+        before_data=before,
         edit=(list(item.doc.ops), item.file.secret or holds_key),
     )
 
 
+def _data_before(item: Loaded) -> Any:
+    """The data the edit was made on: a windowed document's is its stand-in's (the members its
+    edits and reads reached), as the write gate and the key records need it."""
+    if item.data is MISSING:
+        return item.doc.loaded_data()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
+    return item.data
+
+
 def _original(item: Loaded) -> formats.Parsed:
-    return formats.Frozen(item.data)
+    return formats.Frozen(_data_before(item))
 
 
 def key_records(
@@ -1372,6 +1406,11 @@ def _rebase_record(ledger: Ledger, change: FileChange) -> None:
     if not any(isinstance(part, int) for key in keys for part in key["path"]):
         return
     data = change.before_data  # parsed by the plan already: a big file is not read a third time
+    # a big JSON file's plan read only the members it edits (formats.json_windows): a key under
+    # another member is looked for in the whole file
+    wanted = {key["path"][0] for key in keys if key["path"] and isinstance(key["path"][0], str)}
+    if isinstance(data, dict) and not wanted <= data.keys():
+        data = MISSING
     if data is MISSING:
         try:
             data = formats.load(change.file.format, _text(change.snapshot.data), change.display).data()

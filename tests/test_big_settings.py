@@ -1,0 +1,115 @@
+"""A settings.json of several megabytes goes through apply, a hand edit, ``use`` and restore
+like any other (issue 15: apply edits it through a stand-in of the windows it touches,
+``formats.json_windows``; restore reads it whole). Real commands in a temporary HOME."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gwconf import plan
+from gwconf.clients._base import ConfigFile
+from gwconf.formats import json as json_editor
+from gwconf.paths import Env
+from tests.conftest import TEST_KEY
+
+OTHER_KEY = "sk-other-9876543210zyxwvuQRST"
+SETTINGS = ".config/zed/settings.json"
+
+
+def _settings(members: int, eol: str = "\n") -> str:
+    """Zed's settings.json grown to a few megabytes: comments, CJK, a trailing comma, and Zed's
+    own keys in the middle."""
+    lines = ["// Zed settings" + eol, "{" + eol, '  "theme": "One Dark",' + eol]
+    for n in range(members):
+        if n == members // 2:
+            lines.append('  "agent": { "default_model": { "provider": "zed.dev", "model": "x" } },' + eol)
+        if n % 50 == 0:
+            lines.append(f"  // group {n}: 設定" + eol)
+        lines.append(f'  "ext.{n}": {{ "enabled": {str(n % 2 == 0).lower()}, "name": "名前 {n}" }},' + eol)
+    lines.append('  "vim_mode": true,' + eol + "}" + eol)
+    return "".join(lines)
+
+
+@pytest.fixture
+def profiles(gwconf) -> None:
+    for name, key, extra in (("other", OTHER_KEY, ()), ("work", TEST_KEY, ("--use",))):
+        added = gwconf(
+            "profile", "add", name, "--base-url", f"https://{name}.example.com/v1", "--model", f"{name}-model",
+            "--key-stdin", *extra, input=key + "\n",
+        )  # fmt: skip
+        assert added.exit_code == 0, added
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_apply_edits_a_big_settings_file_in_place_and_restore_gives_it_back(
+    gwconf, home: Path, profiles: None, eol: str
+) -> None:
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    original = _settings(90_000, eol).encode()
+    assert len(original) > 5 << 20
+    path.write_bytes(original)
+    env = Env(home=home, platform="linux", environ=dict(os.environ), cwd=home)
+    item = plan.load_file(ConfigFile("settings", path, "jsonc"), env, windowed=True)
+    assert type(item.doc).__name__ == "WindowedJson"  # the path this test is about
+
+    applied = gwconf("apply", "zed")
+    assert applied.exit_code == 0, applied
+    after = path.read_bytes()
+    data = json_editor.load(after.decode(), "s", fmt="jsonc").data()
+    provider = data["language_models"]["openai_compatible"]["gwconf"]
+    assert provider["api_url"] == "https://work.example.com/v1"
+    assert data["agent"]["default_model"] == {"provider": "gwconf", "model": "work-model"}
+    assert data["ext.89999"] == {"enabled": False, "name": "名前 89999"}
+    # the agent's model in the middle and the provider at the end: everything else as it was
+    agent, agent_now = original.index(b'  "agent"'), after.index(b'  "agent"')
+    assert original[:agent] == after[:agent_now]
+    rest = original[original.index(b"\n", agent) + 1 : original.index(b'  "vim_mode"')]
+    assert after[after.index(b"\n", agent_now) + 1 :].startswith(rest)
+    assert b"\r\n" in after[-400:] if eol == "\r\n" else b"\r" not in after
+
+    restored = gwconf("restore", "zed")
+    assert restored.exit_code == 0, restored
+    assert path.read_bytes() == original
+
+
+def test_a_hand_edit_in_a_big_settings_file_survives_use_and_restore(
+    gwconf, home: Path, profiles: None
+) -> None:
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    original = _settings(90_000)
+    path.write_text(original)
+    assert gwconf("apply", "zed").exit_code == 0
+
+    def edit(text: str) -> str:  # far from gwconf's keys, in a window the stand-in never held
+        return text.replace('"ext.12345": { "enabled": true', '"ext.12345": { "enabled": false', 1)
+
+    path.write_text(edit(path.read_text()))
+    switched = gwconf("use", "other")
+    assert switched.exit_code == 0, switched
+    data = json_editor.load(path.read_text(), "s", fmt="jsonc").data()
+    assert data["language_models"]["openai_compatible"]["gwconf"]["api_url"] == "https://other.example.com/v1"
+    assert data["ext.12345"]["enabled"] is False
+    restored = gwconf("restore", "zed")
+    assert restored.exit_code == 0, restored
+    assert path.read_text() == edit(original)
+
+
+def test_a_big_settings_file_with_a_syntax_error_is_refused_with_its_line(
+    gwconf, home: Path, profiles: None
+) -> None:
+    """A window that does not read sends the file to the whole-text editor: the usual error,
+    naming the line, and the file untouched."""
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    text = _settings(90_000).replace('"ext.40000": {', '"ext.40000" {', 1)
+    path.write_text(text)
+    line = text[: text.index('"ext.40000" {')].count("\n") + 1
+    applied = gwconf("apply", "zed")
+    assert applied.exit_code != 0
+    assert f"settings.json:{line}:" in applied.output
+    assert path.read_text() == text
