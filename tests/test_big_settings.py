@@ -43,13 +43,13 @@ def profiles(gwconf) -> None:
         assert added.exit_code == 0, added
 
 
-@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+@pytest.mark.parametrize(("eol", "bom"), [("\n", ""), ("\r\n", ""), ("\n", "\ufeff")])
 def test_apply_edits_a_big_settings_file_in_place_and_restore_gives_it_back(
-    gwconf, home: Path, profiles: None, eol: str
+    gwconf, home: Path, profiles: None, eol: str, bom: str
 ) -> None:
     path = home / SETTINGS
     path.parent.mkdir(parents=True)
-    original = _settings(90_000, eol).encode()
+    original = (bom + _settings(90_000, eol)).encode()
     assert len(original) > 5 << 20
     path.write_bytes(original)
     env = Env(home=home, platform="linux", environ=dict(os.environ), cwd=home)
@@ -59,7 +59,8 @@ def test_apply_edits_a_big_settings_file_in_place_and_restore_gives_it_back(
     applied = gwconf("apply", "zed")
     assert applied.exit_code == 0, applied
     after = path.read_bytes()
-    data = json_editor.load(after.decode(), "s", fmt="jsonc").data()
+    assert after.startswith(bom.encode()) and not after[len(bom.encode()) :].startswith(b"\xef\xbb\xbf")
+    data = json_editor.load(after.decode().removeprefix("\ufeff"), "s", fmt="jsonc").data()
     provider = data["language_models"]["openai_compatible"]["gwconf"]
     assert provider["api_url"] == "https://work.example.com/v1"
     assert data["agent"]["default_model"] == {"provider": "gwconf", "model": "work-model"}

@@ -21,6 +21,7 @@ from gwconf import formats, records
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target
 from gwconf.errors import GwconfError, WriteRefused
 from gwconf.fileio import (
+    BOM,
     TEMP_SUFFIX,
     Snapshot,
     atomic_write,
@@ -320,10 +321,9 @@ def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None, wind
         from gwconf.formats import json_windows
 
         raw = snap.data or b""
-        had_bom = raw.startswith(b"\xef\xbb\xbf")
-        windows = json_windows.load(raw[3:] if had_bom else raw, shown, file.format)
+        windows = json_windows.load(raw, shown, file.format)
         if windows is not None:
-            return Loaded(file, shown, snap, had_bom, windows, MISSING)
+            return Loaded(file, shown, snap, raw.startswith(BOM.encode()), windows, MISSING)
     text, had_bom = formats.decode(snap.data or b"", shown)
     if not text and file.format in _DEFERRED_FORMATS:
         return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
@@ -457,7 +457,7 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
     if not item.snapshot.exists and not text.strip():
         return None
     if windowed:
-        after = item.doc.whole_bytes(item.had_bom)  # type: ignore[attr-defined]
+        after = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
     else:
         after = formats.encode(text, item.had_bom)
     holds_key = bool(key and key.encode() in after)

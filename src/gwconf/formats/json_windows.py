@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
     from gwconf.formats._base import Edit, Op
 
+_BOM = b"\xef\xbb\xbf"
 WINDOW = 256 << 10  # bytes a window holds at least (one member more, to the next member's line)
 
 # from the file's first brace, its first member on a line of its own below lines without a quote
@@ -52,10 +53,11 @@ _FIRST_MEMBER = rb"\{(?:[^\"\n]*\n)*?([ \t]*)\""
 
 
 def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> WindowedJson | None:
-    """``raw`` (no BOM) as a windowed document, or None: edit the whole text instead."""
+    """``raw`` (a BOM first stays there, outside every window) as a windowed document, or None:
+    edit the whole text instead."""
     if fmt not in ("json", "jsonc") or len(raw) <= window or _PROBE_BYTES in raw:
         return None
-    cuts = _cuts(raw, window)
+    cuts = _cuts(raw, 3 if raw.startswith(_BOM) else 0, window)
     if cuts is None:
         return None
     import array
@@ -83,16 +85,16 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
     return WindowedJson(raw, cuts, names, source, fmt, (eol, trailing, dups))
 
 
-def _cuts(raw: bytes, window: int) -> list[int] | None:
-    """The offsets the windows start at, and the end: None when the object's members do not start
-    lines of their own at one indent, or the file is one window."""
+def _cuts(raw: bytes, start: int, window: int) -> list[int] | None:
+    """The offsets the windows start at (the first at ``start``), and the end: None when the
+    object's members do not start lines of their own at one indent, or the file is one window."""
     import re
 
     first = re.compile(_FIRST_MEMBER).match(raw, max(raw.find(b"{"), 0), 1 << 16)
     if first is None:
         return None
     starter = b"\n" + first.group(1) + b'"'
-    cuts = [0]
+    cuts = [start]
     while True:
         found = raw.find(starter, cuts[-1] + window)
         if found < 0:
@@ -217,12 +219,13 @@ class WindowedJson:
         if self._pieces() is None:
             self._reach_all()
 
-    def whole_bytes(self, had_bom: bool) -> bytes:
-        """The file's bytes with the stand-in's edits in their windows (after ``settle``)."""
+    def whole_bytes(self) -> bytes:
+        """The file's bytes with the stand-in's edits in their windows (after ``settle``); a BOM
+        the file starts with stays, before the first window."""
         pieces = self._pieces()
         assert pieces is not None, "settle() first"
         raw = memoryview(self._raw)
-        out: list[Any] = [b"\xef\xbb\xbf"] if had_bom else []
+        out: list[Any] = []
         done = 0
         text = self._inner.dump()
         for number, (start, end) in zip(self._chosen, pieces, strict=True):
