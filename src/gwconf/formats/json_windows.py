@@ -162,7 +162,10 @@ class WindowedJson:
     # -- the stand-in ---------------------------------------------------------------------------
 
     def _stand_in(self) -> json_editor.JsonDocument:
-        text = "".join(self._window_text(n) for n in self._chosen)
+        texts = [self._window_text(n) for n in self._chosen]
+        self._lengths = [len(text) for text in texts]  # in characters, as the stand-in's offsets
+        text = "".join(texts)
+        del texts
         eol, trailing, dups = self._style
         inner = json_editor.load_part(text, self.source, fmt=self.fmt, eol=eol, trailing=trailing, dups=dups)
         self._loaded = inner.data()
@@ -237,9 +240,7 @@ class WindowedJson:
     def _pieces(self) -> list[tuple[int, int]] | None:
         """Where each chosen window's text lies in the edited stand-in, or None when an edit
         spans two windows, or adds text right between two that are not neighbours in the file."""
-        bounds = [0]
-        for number in self._chosen:
-            bounds.append(bounds[-1] + len(self._window_text(number)))
+        bounds = [0, *itertools.accumulate(self._lengths)]
         adjacent = [b + 1 == a for b, a in zip(self._chosen, self._chosen[1:], strict=False)]
         for edit in self._inner.edits:
             start, end, grown = edit.start, edit.end, edit.length - (edit.end - edit.start)
