@@ -45,15 +45,18 @@ def _parameters(function: Any) -> list[str]:
     return [p.name for p in inspect.signature(function).parameters.values()][1:]
 
 
-@pytest.mark.parametrize("fmt", sorted(SAMPLES))
-def test_every_editor_declares_the_whole_interface(fmt: str) -> None:
-    doc = formats.load(fmt, SAMPLES[fmt], "sample")
+def _declares_the_whole_interface(doc: Any, fmt: str) -> None:
     for name in [*Document.__annotations__, *PROPERTIES]:
         assert hasattr(doc, name), name
     assert doc.fmt == fmt
     for name in METHODS:
         method = getattr(type(doc), name)
         assert _parameters(method) == _parameters(getattr(Document, name)), name
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLES))
+def test_every_editor_declares_the_whole_interface(fmt: str) -> None:
+    _declares_the_whole_interface(formats.load(fmt, SAMPLES[fmt], "sample"), fmt)
 
 
 @pytest.mark.parametrize("fmt", sorted(SAMPLES))
@@ -97,9 +100,4 @@ def test_the_windowed_json_document_declares_the_whole_interface(fmt: str) -> No
     text = "{\n" + "".join(f'  "k{n}": {n},\n' for n in range(50)) + '  "last": 0\n}\n'
     doc = json_windows.load(text.encode(), "sample", fmt, window=64)
     assert doc is not None
-    for name in [*Document.__annotations__, *PROPERTIES]:
-        assert hasattr(doc, name), name
-    assert doc.fmt == fmt
-    for name in METHODS:
-        method = getattr(type(doc), name)
-        assert _parameters(method) == _parameters(getattr(Document, name)), name
+    _declares_the_whole_interface(doc, fmt)
