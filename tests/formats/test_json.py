@@ -1942,3 +1942,11 @@ def test_put_back_sets_the_value_when_the_spelling_is_not_that_value() -> None:
     doc.put_back(("c",), "new", '"n\\u0065w"')  # no such key: set's own member
     assert doc.data() == {"a": "y", "b": True, "c": "new"}
     assert doc.dump() == '{"a": "y", "b": true, "c": "new"}'
+
+
+def test_a_member_added_after_every_other_went_keeps_the_files_indent() -> None:
+    """The indent unit is the file's as loaded: a tab-indented file emptied by the edits before
+    got its next member indented with two spaces, the editor's default."""
+    text = '{\n\t"a": 1,\n\t"b": {\n\t\t"c": 2\n\t}\n}\n'
+    after = edited(text, "jsonc", ("delete", ("a",)), ("delete", ("b",)), ("set", ("d",), {"e": 1}))
+    assert after == '{\n\t"d": {\n\t\t"e": 1\n\t}\n}\n'

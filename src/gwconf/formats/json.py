@@ -1990,8 +1990,8 @@ class JsonDocument:
     # -- splicing -------------------------------------------------------------------------------
 
     def _unit(self) -> str:
-        if self._unit_cache is None:
-            self._unit_cache = _detect_unit(self._text)
+        if self._unit_cache is None:  # the file's own, as loaded: not what edits left of it
+            self._unit_cache = _detect_unit(self.original)
         return self._unit_cache
 
     def _splice(
