@@ -114,3 +114,33 @@ def test_a_big_settings_file_with_a_syntax_error_is_refused_with_its_line(
     assert applied.exit_code != 0
     assert f"settings.json:{line}:" in applied.output
     assert path.read_text() == text
+
+
+def test_claude_codes_big_state_file_is_edited_without_its_projects(
+    gwconf, home: Path, profiles: None
+) -> None:
+    """~/.claude.json grows by megabytes of ``projects`` near its top (JSON.stringify's layout):
+    the stand-in holds the file's head and the member apply sets, never that one member."""
+    import json
+
+    projects = {
+        f"/home/u/src/p{n}": {"history": [{"display": f"fix bug {m} in 日本"} for m in range(30)]}
+        for n in range(4000)
+    }
+    state = {"numStartups": 3, "projects": projects, "userID": "u", "autoUpdates": True}
+    path = home / ".claude.json"
+    original = json.dumps(state, indent=2, ensure_ascii=False).encode()
+    assert len(original) > 5 << 20
+    path.write_bytes(original)
+    env = Env(home=home, platform="linux", environ=dict(os.environ), cwd=home)
+    item = plan.load_file(ConfigFile("state", path, "json"), env, windowed=True)
+    item.doc.set(("hasCompletedOnboarding",), True)
+    assert len(item.doc.original) < 1 << 20  # the head and the last window
+
+    applied = gwconf("apply", "claude-code")
+    assert applied.exit_code == 0, applied
+    after = path.read_bytes()
+    assert after == original[: original.rindex(b"\n}")] + b',\n  "hasCompletedOnboarding": true\n}'
+    restored = gwconf("restore", "claude-code")
+    assert restored.exit_code == 0, restored
+    assert path.read_bytes() == original

@@ -190,15 +190,63 @@ def load(text: str, source: str, *, fmt: str = "json") -> JsonDocument:
     return doc
 
 
-def load_part(text: str, source: str, *, fmt: str, eol: str, trailing: bool, dups: bool) -> JsonDocument:
+def load_part(
+    text: str, source: str, *, fmt: str, eol: str, unit: str, trailing: bool, dups: bool
+) -> JsonDocument:
     """``load`` of a stand-in for part of a bigger file (``json_windows``): the line ending, the
-    trailing-comma style and "a key twice somewhere" are the whole file's, which the part alone
-    may not show, and which decide how the editor writes and searches."""
+    indent unit (``unit_of`` the file's start), the trailing-comma style and "a key twice
+    somewhere" are the whole file's, which the part alone may not show, and which decide how
+    the editor writes and searches."""
     doc = load(text, source, fmt=fmt)
     doc.eol = eol
+    doc._unit_cache = unit
     doc._trailing = doc._trailing or trailing
     doc._dups = doc._dups or dups
     return doc
+
+
+def unit_of(head: str) -> str:
+    """The indent unit the editor finds in a text that starts with ``head`` (it reads the first
+    64K characters only)."""
+    return _detect_unit(head)
+
+
+_OUTER_PAIRS: list[Any] = [None]  # set by _pairs_checked: the pairs of the object decoded last
+
+
+def _pairs_checked(pairs: list[tuple[str, Any]]) -> None:
+    """``_pairs_to_dict``'s check without the dict: an object read for its keys only."""
+    if len(dict(pairs)) != len(pairs):
+        _DUPLICATES[0] = True
+    _OUTER_PAIRS[0] = pairs
+
+
+_CHECK = json.JSONDecoder(object_pairs_hook=_pairs_checked, parse_constant=_bad_constant)
+
+
+def window_facts(text: str, source: str, *, fmt: str) -> tuple[list[str], bool, bool]:
+    """(its top-level keys, whether it writes trailing commas, whether an object in it holds a key
+    twice) of a text holding one object, checked as ``load`` checks it, without keeping its data
+    (``json_windows`` reads a big file's windows so: a window can be one member of megabytes,
+    Claude Code's ``projects``). Raises ``ParseError`` (without a place: the caller reads the whole
+    file again to say where) for anything ``load`` refuses, and for a text that is no object."""
+    with paused_gc():
+        if fmt == "json":
+            masked, trailing = text, False
+        else:
+            masked, trailing, unterminated = _mask(text)
+            if unterminated >= 0:
+                raise ParseError(source, "unterminated /* comment")
+        if not masked.lstrip().startswith("{"):
+            raise ParseError(source, "expected an object")
+        _DUPLICATES[0] = False
+        _OUTER_PAIRS[0] = None
+        try:
+            _CHECK.decode(masked)
+        except (JSONDecodeError, _BadConstant, RecursionError):
+            raise ParseError(source, "not valid JSON") from None
+        pairs, _OUTER_PAIRS[0] = _OUTER_PAIRS[0], None
+    return [key for key, _ in pairs or ()], trailing, _DUPLICATES[0]
 
 
 def style_of(doc: JsonDocument) -> tuple[bool, bool]:

@@ -5,15 +5,17 @@ bytes, its text (twice the bytes where a character needs two: CJK, an emoji's fo
 its data and the new text at once: 14x the file in memory, where a client's edit touches two or
 three of its members.
 
-Here the bytes stay bytes. The top-level object is cut into windows of about ``WINDOW`` bytes at
-lines where a member starts (no JSON string holds a line break, so such a line is never inside
-one); each window is read alone by the editor itself, which proves the cut: a window that is not
-a run of whole members followed by a comma does not read. Then the editor edits a stand-in: the
-text of the first window (the file's start, its indentation), of every window holding a
-top-level key the client reads or writes, and of the last one (the closing brace, where a new
-member goes). Those windows joined are the object with the members between them left out, so
-the editor does there what it does on the whole text. A key the client asks for later brings its
-windows in: the stand-in is made again and the edits so far are made again on it.
+Here the bytes stay bytes. The top-level object is cut into windows at lines where a member
+starts (no JSON string holds a line break, so such a line is never inside one): the file's head,
+up to its first member's line, then windows of about ``WINDOW`` bytes. Each window is checked
+alone by the JSON editor's own reader, which proves the cut: a window that is not a run of whole
+members followed by a comma does not read. Of each, the document keeps only its top-level keys,
+and of the file its style (line ending, indent unit, trailing commas, a key twice anywhere). The
+editor then edits a stand-in: the head, the last window (the closing brace, where a new member
+goes), and every window holding a top-level key the client reads or writes. Those windows joined
+are the object with the members between them left out, so the editor does there what it does on
+the whole text. A key the client asks for later brings its windows in: the stand-in is made
+again and the edits so far are made again on it.
 
 The write gate checks the stand-in's edit as it checks any (``formats.checked_edit``); the bytes
 written are the file's own bytes with the stand-in's windows, as edited, in their place
@@ -57,7 +59,8 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
     edit the whole text instead."""
     if fmt not in ("json", "jsonc") or len(raw) <= window or _PROBE_BYTES in raw:
         return None
-    cuts = _cuts(raw, 3 if raw.startswith(_BOM) else 0, window)
+    start = 3 if raw.startswith(_BOM) else 0
+    cuts = _cuts(raw, start, window)
     if cuts is None:
         return None
     import array
@@ -69,8 +72,8 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
     # keys); two keys with one hash count as a key twice, which costs the editor only a slower
     # search (and a restore, which reads the whole file, never comes here).
     hashes = array.array("q")
-    for number, (start, end) in enumerate(itertools.pairwise(cuts)):
-        facts = _read_window(raw, start, end, number == 0, number == len(cuts) - 2, source, fmt)
+    for number, (begin, end) in enumerate(itertools.pairwise(cuts)):
+        facts = _read_window(raw, begin, end, number == 0, number == len(cuts) - 2, source, fmt)
         if facts is None:
             return None
         keys, window_trailing, window_dups = facts
@@ -82,25 +85,31 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
         dups = any(a == b for a, b in itertools.pairwise(ordered))
         del ordered
     eol = "\r\n" if b"\r" in raw and (crlf := raw.count(b"\r\n")) and crlf * 2 > raw.count(b"\n") else "\n"
-    return WindowedJson(raw, cuts, names, source, fmt, (eol, trailing, dups))
+    # the editor finds the indent unit in the first 64K characters: four bytes each at most
+    unit = json_editor.unit_of(raw[start : start + (1 << 18)].decode("utf-8", "ignore")[: 1 << 16])
+    return WindowedJson(raw, cuts, names, source, fmt, (eol, unit, trailing, dups))
 
 
 def _cuts(raw: bytes, start: int, window: int) -> list[int] | None:
-    """The offsets the windows start at (the first at ``start``), and the end: None when the
-    object's members do not start lines of their own at one indent, or the file is one window."""
+    """The offsets the windows start at, and the end: None when the object's members do not start
+    lines of their own at one indent, or the file is one window.
+
+    The first window is the file's head, up to the line of its first member: the stand-in always
+    holds it (the object's opening), so it holds no member that may be the file's biggest (Claude
+    Code's ~/.claude.json puts its megabytes of ``projects`` near the top)."""
     import re
 
-    first = re.compile(_FIRST_MEMBER).match(raw, max(raw.find(b"{"), 0), 1 << 16)
+    first = re.compile(_FIRST_MEMBER).match(raw, max(raw.find(b"{", start), start), start + (1 << 16))
     if first is None:
         return None
     starter = b"\n" + first.group(1) + b'"'
-    cuts = [start]
+    cuts = [start, first.start(1)]
     while True:
         found = raw.find(starter, cuts[-1] + window)
         if found < 0:
             break
         cuts.append(found + 1)
-    if len(cuts) < 2:
+    if len(cuts) < 3:
         return None
     cuts.append(len(raw))
     return cuts
@@ -110,7 +119,7 @@ def _cuts(raw: bytes, start: int, window: int) -> list[int] | None:
 # then needs): the window reads alone as an object with no trailing comma of its own making. A
 # file that holds its key is edited whole (the key would be a duplicate the window made).
 _PROBE_KEY = "\x00gwconf-window"
-_PROBE_MEMBER = '"\\u0000gwconf-window": 0}'  # the key as JSON spells it
+_PROBE_MEMBER = b'"\\u0000gwconf-window": 0}'  # the key as JSON spells it
 _PROBE_BYTES = b"gwconf-window"  # a file with these bytes anywhere is edited whole
 
 
@@ -121,22 +130,23 @@ def _read_window(
     object; None when it is not a run of whole members (each followed by a comma, but the
     file's last). The keys are kept joined by NUL, a NUL at each end: a compact index to look a
     key up in (a 16 MB settings.json has 150,000 of them)."""
+    # one bytes object decoded once: a window of a giant member is not copied again as text
+    pieces = (b"" if first else b"{", memoryview(raw)[start:end], b"" if last else _PROBE_MEMBER)
     try:
-        text = raw[start:end].decode("utf-8")
+        text = b"".join(pieces).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    text = ("" if first else "{") + text + ("" if last else _PROBE_MEMBER)
     try:
-        doc = json_editor.load(text, source, fmt=fmt)
-        data = doc.data()
+        keys, trailing, dups = json_editor.window_facts(text, source, fmt=fmt)
     except ParseError:
         return None
-    if type(data) is not dict or (not last and data.pop(_PROBE_KEY, MISSING) is MISSING):
+    if not last:
+        if _PROBE_KEY not in keys[-1:]:
+            return None
+        keys.pop()
+    if any("\x00" in key for key in keys):
         return None
-    if any("\x00" in key for key in data):
-        return None
-    trailing, dups = json_editor.style_of(doc)
-    return list(data), trailing, dups
+    return keys, trailing, dups
 
 
 class WindowedJson:
@@ -150,7 +160,7 @@ class WindowedJson:
         names: list[str],
         source: str,
         fmt: str,
-        style: tuple[str, bool, bool],
+        style: tuple[str, str, bool, bool],
     ) -> None:
         self.source, self.fmt = source, fmt
         self._raw, self._cuts, self._names, self._style = raw, cuts, names, style
@@ -166,8 +176,10 @@ class WindowedJson:
         self._lengths = [len(text) for text in texts]  # in characters, as the stand-in's offsets
         text = "".join(texts)
         del texts
-        eol, trailing, dups = self._style
-        inner = json_editor.load_part(text, self.source, fmt=self.fmt, eol=eol, trailing=trailing, dups=dups)
+        eol, unit, trailing, dups = self._style
+        inner = json_editor.load_part(
+            text, self.source, fmt=self.fmt, eol=eol, unit=unit, trailing=trailing, dups=dups
+        )
         self._loaded = inner.data()
         for name, args in self._calls:
             getattr(inner, name)(*args)
@@ -181,8 +193,7 @@ class WindowedJson:
 
     def _reach(self, *names: Any, around: bool = False) -> None:
         """Bring the windows holding these top-level keys into the stand-in; ``around``: their
-        neighbours too, for an edit of a top-level member itself, which writes or takes out the
-        comma of the member before it (the last of the window before, when it is its window's first)."""
+        neighbours too (``_edit`` says when)."""
         wanted = {
             number
             for name in names
@@ -206,7 +217,11 @@ class WindowedJson:
     def _edit(self, name: str, path: KeyPath, *args: Any, also: Any = None) -> Any:
         if not path:
             self._reach_all()
-        self._reach(path[0] if path else None, also, around=len(path) == 1)
+        # taking a top-level member out, or putting one before another, writes or takes out the
+        # comma (and lines) of the member before it; a value replaced, or a member added at the
+        # end (in the last window, which starts with a member), stays within its window
+        around = len(path) == 1 and name in ("delete", "put_before")
+        self._reach(path[0] if path else None, also, around=around)
         result = getattr(self._inner, name)(path, *args)
         self._calls.append((name, (path, *copy.deepcopy(args))))
         return result
