@@ -215,9 +215,8 @@ _OUTER_PAIRS: list[Any] = [None]  # set by _pairs_checked: the pairs of the obje
 
 
 def _pairs_checked(pairs: list[tuple[str, Any]]) -> None:
-    """``_pairs_to_dict``'s check without the dict: an object read for its keys only."""
-    if len(dict(pairs)) != len(pairs):
-        _DUPLICATES[0] = True
+    """``_pairs_to_dict``'s check, its dict dropped: an object read for its keys only."""
+    _pairs_to_dict(pairs)
     _OUTER_PAIRS[0] = pairs
 
 
@@ -226,41 +225,16 @@ _CHECK = json.JSONDecoder(object_pairs_hook=_pairs_checked, parse_constant=_bad_
 
 def window_facts(text: str, source: str, *, fmt: str) -> tuple[list[str], bool, bool]:
     """(its top-level keys, whether it writes trailing commas, whether an object in it holds a key
-    twice) of a text holding one object, checked as ``load`` checks it, without keeping its data
-    (``json_windows`` reads a big file's windows so: a window can be one member of megabytes,
-    Claude Code's ``projects``). Raises ``ParseError`` (without a place: the caller reads the whole
-    file again to say where) for anything ``load`` refuses, and for a text that is no object."""
+    twice) of a text holding one object, checked as ``load`` checks it, without keeping its data (``json_windows`` reads a big file's windows so: a window
+    can be one member of megabytes, Claude Code's ``projects``). Raises ``ParseError`` for anything
+    ``load`` refuses, and for a text that is no object."""
+    _OUTER_PAIRS[0] = None
     with paused_gc():
-        if fmt == "json":
-            masked, trailing = text, False
-        else:
-            masked, trailing, unterminated = _mask(text)
-            if unterminated >= 0:
-                raise ParseError(source, "unterminated /* comment")
-        if not masked.lstrip().startswith("{"):
-            raise ParseError(source, "expected an object")
-        _DUPLICATES[0] = False
-        _OUTER_PAIRS[0] = None
-        try:
-            _CHECK.decode(masked)
-        except (JSONDecodeError, _BadConstant, RecursionError):
-            raise ParseError(source, "not valid JSON") from None
-        pairs, _OUTER_PAIRS[0] = _OUTER_PAIRS[0], None
-    return [key for key, _ in pairs or ()], trailing, _DUPLICATES[0]
-
-
-def style_of(doc: JsonDocument) -> tuple[bool, bool]:
-    """(writes trailing commas, holds a key twice in one object) of a loaded document."""
-    return doc._trailing, doc._dups
-
-
-def last_significant(text: str) -> int:
-    """Where the last character outside whitespace and comments is; -1 when there is none, or a
-    comment never ends."""
-    masked, _, unterminated = _mask(text)
-    if unterminated >= 0:
-        return -1
-    return len(masked.rstrip(" \t\r\n")) - 1
+        _, trailing, outer = _prepare(text, source, strict=fmt == "json", decoder=_CHECK)
+    pairs, _OUTER_PAIRS[0] = _OUTER_PAIRS[0], None
+    if outer is not None or pairs is None:  # an object reads as None (and its pairs are kept)
+        raise ParseError(source, "expected an object at the top")
+    return [key for key, _ in pairs], trailing, _DUPLICATES[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,9 +475,16 @@ def _is_blank(text: str) -> bool:
 
 
 def _prepare(
-    text: str, source: str, *, strict: bool, like: str | None = None, blanks: _Spans | None = None
+    text: str,
+    source: str,
+    *,
+    strict: bool,
+    like: str | None = None,
+    blanks: _Spans | None = None,
+    decoder: json.JSONDecoder = _DATA,
 ) -> tuple[str, bool, Any]:
-    """(masked text, uses trailing commas, data); raises ParseError.
+    """(masked text, uses trailing commas, data); raises ParseError. ``decoder``: what reads the
+    masked text (``window_facts``' keeps no data).
 
     The data is kept whatever the size: validating with it costs a tenth more than without,
     and almost every caller reads it next (plan.load_file), which cost a second decode.
@@ -513,7 +494,7 @@ def _prepare(
         if _is_blank(text):
             return text, False, {}
         try:
-            return text, False, _validate(text, text, source)
+            return text, False, _validate(text, text, source, decoder)
         except JSONDecodeError as exc:
             first = next(_find_masks(text), (-1, -1))[0]
             if 0 <= first <= exc.pos:
@@ -530,7 +511,7 @@ def _prepare(
     if _is_blank(masked):
         return masked, False, {}
     try:
-        return masked, trailing, _validate(masked, text, source)
+        return masked, trailing, _validate(masked, text, source, decoder)
     except JSONDecodeError as exc:
         raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
 
@@ -964,11 +945,11 @@ class _Spliced:
         return all(key in other and _equal(value, other[key]) for key, value in members.items())
 
 
-def _validate(masked: str, text: str, source: str) -> Any:
-    """Check the whole masked text at C speed and return its data."""
+def _validate(masked: str, text: str, source: str, decoder: json.JSONDecoder = _DATA) -> Any:
+    """Check the whole masked text at C speed and return its data (what ``decoder`` makes of it)."""
     _DUPLICATES[0] = False
     try:
-        return _DATA.decode(masked)
+        return decoder.decode(masked)
     except (_BadConstant, RecursionError):
         found = _structure_problem(masked)
         if found is None:  # pragma: no cover - the C scanner and our scan disagree
