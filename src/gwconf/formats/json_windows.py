@@ -36,8 +36,9 @@ import copy
 import itertools
 
 from gwconf.errors import ParseError
+from gwconf.fileio import BOM
 from gwconf.formats import json as json_editor
-from gwconf.formats._base import MISSING, KeyPath
+from gwconf.formats._base import MISSING, KeyPath, detect_eol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
     from gwconf.formats._base import Edit, Op
 
-_BOM = b"\xef\xbb\xbf"
+_BOM = BOM.encode()
 WINDOW = 256 << 10  # bytes a window holds at least (one member more, to the next member's line)
 
 # from the file's first brace, its first member on a line of its own below lines without a quote
@@ -59,7 +60,7 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
     edit the whole text instead."""
     if fmt not in ("json", "jsonc") or len(raw) <= window or _PROBE_BYTES in raw:
         return None
-    start = 3 if raw.startswith(_BOM) else 0
+    start = len(_BOM) if raw.startswith(_BOM) else 0
     cuts = _cuts(raw, start, window)
     if cuts is None:
         return None
@@ -77,6 +78,8 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
         if facts is None:
             return None
         keys, window_trailing, window_dups = facts
+        # joined by NUL, one at each end: a compact index to look a key up in (a 16 MB
+        # settings.json has 150,000 of them)
         names.append("\x00" + "\x00".join(keys) + "\x00")
         hashes.extend(map(hash, keys))
         trailing, dups = trailing or window_trailing, dups or window_dups
@@ -84,7 +87,7 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
         ordered = sorted(hashes)
         dups = any(a == b for a, b in itertools.pairwise(ordered))
         del ordered
-    eol = "\r\n" if b"\r" in raw and (crlf := raw.count(b"\r\n")) and crlf * 2 > raw.count(b"\n") else "\n"
+    eol = detect_eol(raw)
     # the editor finds the indent unit in the first 64K characters: four bytes each at most
     unit = json_editor.unit_of(raw[start : start + (1 << 18)].decode("utf-8", "ignore")[: 1 << 16])
     return WindowedJson(raw, cuts, names, source, fmt, (eol, unit, trailing, dups))
@@ -128,8 +131,7 @@ def _read_window(
 ) -> tuple[list[str], bool, bool] | None:
     """One window's top-level keys, whether it writes trailing commas and holds a key twice in one
     object; None when it is not a run of whole members (each followed by a comma, but the
-    file's last). The keys are kept joined by NUL, a NUL at each end: a compact index to look a
-    key up in (a 16 MB settings.json has 150,000 of them)."""
+    file's last)."""
     # one bytes object decoded once: a window of a giant member is not copied again as text
     pieces = (b"" if first else b"{", memoryview(raw)[start:end], b"" if last else _PROBE_MEMBER)
     try:
