@@ -348,10 +348,12 @@ def ignore_pristine(doc: Document, pristine: Callable[[], Any]) -> None:
     """The shared ``restoring_from``: an editor that takes out what it added the same way always."""
 
 
-def eol_added_to_last_line(pristine: Any, text: str, eol: str) -> bool:
-    """Whether ``text`` ends with ``eol`` after the last line of ``pristine`` (the file before
-    gwconf first wrote it), which ended with that line and no line break: the line ending gwconf
-    gave it before what it added at the end, for a restore in a later run to take back."""
+def eol_added_to_last_line(pristine: Callable[[], Any] | None, text: str, eol: str) -> bool:
+    """Whether ``text`` ends with ``eol`` after the last line of ``pristine()`` (the file before
+    gwconf first wrote it, as ``restoring_from`` gave it; None: no restore asked), which ended
+    with that line and no line break: the line ending gwconf gave it before what it added at
+    the end, for a restore in a later run to take back."""
+    pristine = pristine() if pristine is not None else None
     if not isinstance(pristine, str) or not pristine or pristine.endswith(("\n", "\r")):
         return False
     last = pristine.rsplit("\n", 1)[-1]

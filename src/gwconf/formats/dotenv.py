@@ -414,8 +414,7 @@ class DotenvDocument(NamedValues):
         that had none, in an earlier run (``_eol_added_at`` knows it within one). A restore took
         out the names gwconf added after it and left the line break (a real ``.sgptrc`` got a
         final newline)."""
-        pristine = self._pristine() if self._pristine is not None else None
-        return eol_added_to_last_line(pristine, self._text, self.eol)
+        return eol_added_to_last_line(self._pristine, self._text, self.eol)
 
     def delete(self, path: KeyPath) -> bool:
         name = self._name(path)

@@ -307,8 +307,7 @@ class ShellBlockDocument(NamedValues):
         ``_create_block`` gave a last line that had none. A restore in a later run took the block
         out and left the line break: a ``~/.bashrc`` without a final newline got one (found over
         real files)."""
-        pristine = self._pristine() if self._pristine is not None else None
-        return eol_added_to_last_line(pristine, head, self.eol)
+        return eol_added_to_last_line(self._pristine, head, self.eol)
 
     def _separator_added(self) -> bool:
         """Whether ``_create_block`` put the blank line above the block: it adds one after a last
