@@ -453,7 +453,7 @@ def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> F
         item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
     before = _data_before(item)
     # after_data: what the text was just checked to read back as; no third parse of the file
-    text, after_data = formats.checked_edit(item.file.format, _original(item), item.doc)
+    text, after_data = formats.checked_edit(item.file.format, formats.Frozen(before), item.doc)
     if not item.snapshot.exists and not text.strip():
         return None
     if windowed:
