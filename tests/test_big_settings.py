@@ -144,3 +144,41 @@ def test_claude_codes_big_state_file_is_edited_without_its_projects(
     restored = gwconf("restore", "claude-code")
     assert restored.exit_code == 0, restored
     assert path.read_bytes() == original
+
+
+def test_status_reads_a_big_settings_file_through_its_windows_and_sees_hand_edits(
+    gwconf, home: Path, profiles: None
+) -> None:
+    """``status`` reads the members gwconf's record names, not the whole file: an edit far from
+    them is no change of gwconf's, and each managed key changed by hand is reported."""
+    import json
+
+    from gwconf import operations
+
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    path.write_text(_settings(90_000))
+    assert gwconf("apply", "zed").exit_code == 0
+    env = Env(home=home, platform="linux", environ=dict(os.environ), cwd=home)
+    item = operations.listing_file(ConfigFile("settings", path, "jsonc"), env)
+    assert type(item.doc).__name__ == "WindowedJson"
+
+    def changed_by_hand() -> list[str]:
+        shown = gwconf("status", "zed", "--json")
+        assert shown.exit_code == 0, shown
+        return json.loads(shown.output)["clients"][0]["changed_by_hand"]
+
+    shown = "~/.config/zed/settings.json: language_models.openai_compatible.gwconf."
+    assert changed_by_hand() == []
+    path.write_text(
+        path.read_text().replace('"ext.12345": { "enabled": true', '"ext.12345": { "enabled": false')
+    )
+    assert changed_by_hand() == []
+    text = path.read_text()
+    at = text.index("[", text.index('"available_models"')) + 1
+    path.write_text(text[:at] + '{ "name": "my-local", "max_tokens": 4096 },\n' + text[at:])
+    assert changed_by_hand() == [shown + "available_models"]  # gwconf's own list: the user's entry
+    path.write_text(
+        path.read_text().replace('"https://work.example.com/v1"', '"https://elsewhere.example/v1"')
+    )
+    assert changed_by_hand() == [shown + "api_url", shown + "available_models"]

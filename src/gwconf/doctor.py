@@ -214,7 +214,7 @@ def inspect(client: ClientAdapter, profile: Profile, env: Env, key: str) -> Clie
         )
         return item
     try:
-        loaded = plan.load_client(client, env)
+        loaded = plan.load_client(client, env, windowed=True)  # read only: a big file's members read
     except GwconfError as exc:
         item.findings.append(Finding("error", "files", exc.message, exc.hint))
         return item

@@ -482,6 +482,18 @@ def _data_before(item: Loaded) -> Any:
     return item.data
 
 
+def data_at(item: Loaded, paths: list[Any]) -> Any:
+    """The data of ``item`` that holds ``paths``: all of it, or for a windowed document the
+    members those paths start at (with the file's first and last), reached first."""
+    if item.data is not MISSING:
+        return item.data
+    if any(not path for path in paths):
+        return item.doc.data()
+    for name in {path[0] for path in paths if path and isinstance(path[0], str)}:
+        item.doc.get((name,))
+    return item.doc.loaded_data()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
+
+
 def _original(item: Loaded) -> formats.Parsed:
     return formats.Frozen(_data_before(item))
 
