@@ -182,3 +182,31 @@ def test_status_reads_a_big_settings_file_through_its_windows_and_sees_hand_edit
         path.read_text().replace('"https://work.example.com/v1"', '"https://elsewhere.example/v1"')
     )
     assert changed_by_hand() == [shown + "api_url", shown + "available_models"]
+
+
+def test_restore_of_a_big_settings_file_leaves_a_managed_key_changed_by_hand(
+    gwconf, home: Path, profiles: None
+) -> None:
+    """Restore key by key through the windows (its members and its pristine copy's): gwconf's
+    other keys go back as they were written before it, the one the user changed stays, and so
+    does every byte outside gwconf's keys."""
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    original = _settings(90_000).replace('"model": "x"', '"model": "caf\\u00e9"')  # goes back so spelled
+    path.write_text(original)
+    assert gwconf("apply", "zed").exit_code == 0
+    path.write_text(
+        path.read_text().replace('"https://work.example.com/v1"', '"https://elsewhere.example/v1"')
+    )
+
+    restored = gwconf("restore", "zed")
+    assert restored.exit_code == 0, restored
+    assert "api_url was changed since gwconf wrote it; left as it is" in restored.output
+    text = path.read_text()
+    data = json_editor.load(text, "s", fmt="jsonc").data()
+    assert data["agent"] == {"default_model": {"provider": "zed.dev", "model": "café"}}
+    assert data["language_models"] == {
+        "openai_compatible": {"gwconf": {"api_url": "https://elsewhere.example/v1"}}
+    }
+    end = original.index('  "vim_mode"')
+    assert text.startswith(original[:end])  # the agent put back in its own spelling, in place

@@ -445,6 +445,16 @@ def _editor_notes(item: Loaded) -> list[str]:
     return list(getattr(item.doc, "notes", ())) if item.doc.ops else []
 
 
+def _checked_bytes(item: Loaded) -> bytes:
+    """The edited file's bytes, through the write gate (``formats.verify_edit``)."""
+    if item.data is not MISSING:
+        return formats.encode(formats.verify_edit(item.file.format, _original(item), item.doc), item.had_bom)
+    item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
+    formats.verify_edit(item.file.format, _original(item), item.doc)
+    whole: bytes = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
+    return whole
+
+
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
     if not item.doc.ops:
         return None
@@ -581,11 +591,12 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                     _restoring(client.id, file, shown, snap, after, backups.pristine_mode(record), record)
                 )
                 continue
-        item = _parsed(file, shown, snap)
+        item = _parsed(file, shown, snap, windowed=True)  # a big JSON(C) file: the members reached
         spelled = _PristineSpellings(item, backups)
         item.doc.restoring_from(spelled.text)
         reported: list[tuple[Any, ...]] = []  # managed keys a note already speaks of
-        for managed in reversed(rebased_keys(record["keys"], item.data)):
+        data = data_at(item, [key["path"] for key in record["keys"]])
+        for managed in reversed(rebased_keys(record["keys"], data)):
             notes = len(plan.left_alone)
             _restore_key(item, managed, backups, plan, client.restamped, spelled)
             if len(plan.left_alone) > notes:
@@ -593,8 +604,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
         _note_kept_parents(item, _remove_empty_parents(item, record), reported, plan)
         after_bytes: bytes | None = item.snapshot.data
         if item.doc.ops:
-            text = formats.verify_edit(file.format, _original(item), item.doc)
-            after_bytes = formats.encode(text, item.had_bom)
+            after_bytes = _checked_bytes(item)
             plan.notes += _editor_notes(item)
         if record.get("created"):
             if _only_skeleton(_text(after_bytes)):
@@ -790,6 +800,7 @@ class _PristineSpellings:
         self._item = item
         self._backups = backups
         self._doc: Document | None = None
+        self._windowed = False  # ``_doc`` is a big JSON(C) copy read through its windows
         self._text: Any = _UNKNOWN
         self._read = False
 
@@ -807,6 +818,16 @@ class _PristineSpellings:
     def _pristine(self) -> Document | None:
         if not self._read:
             self._read = True
+            if self._item.data is MISSING:  # the file is big: so, most likely, is its copy
+                raw = self._backups.pristine()
+                fmt = self._item.file.format
+                if isinstance(raw, bytes) and fmt in ("json", "jsonc") and len(raw) > _WINDOWED_ABOVE:
+                    from gwconf.formats import json_windows
+
+                    self._doc = json_windows.load(raw, self._item.display, fmt)  # None: read whole
+                    self._windowed = self._doc is not None
+                    if self._windowed:
+                        return self._doc
             text = self.text()
             if isinstance(text, str):
                 try:
@@ -820,7 +841,7 @@ class _PristineSpellings:
         if getattr(type(self._item.doc), "spelling", no_spelling) is no_spelling:
             return None
         doc = self._pristine()
-        if doc is None or value_hash(get_plain(doc.data(), path)) != value_hash(value):
+        if doc is None or value_hash(_value(doc, path, self._windowed)) != value_hash(value):
             return None
         return doc.spelling(path)
 
@@ -844,11 +865,17 @@ class _PristineSpellings:
         if getattr(type(self._item.doc), "spelling", no_spelling) is no_spelling:
             return None  # (an editor that keeps no spellings places keys one way)
         doc = self._pristine()
-        parent = get_plain(doc.data(), path[:-1]) if doc is not None else None
+        parent = _value(doc, path[:-1], self._windowed) if doc is not None else None
         if not isinstance(parent, dict) or path[-1] not in parent:
             return None
         keys = list(parent)
         return next((key for key in keys[keys.index(path[-1]) + 1 :] if key in now), None)
+
+
+def _value(doc: Document, path: tuple[Any, ...], windowed: bool) -> Any:
+    """The value at ``path`` in ``doc`` as edited so far (MISSING where there is none); from a
+    windowed document's members, which ``get`` reaches, not from its whole data."""
+    return doc.get(path) if windowed else get_plain(doc.data(), path)
 
 
 def _restore_key(
@@ -860,7 +887,8 @@ def _restore_key(
     spelled: _PristineSpellings,
 ) -> None:
     path = tuple(key["path"])
-    current = get_plain(item.doc.data(), path)
+    windowed = item.data is MISSING
+    current = _value(item.doc, path, windowed)
     shown_path = ".".join(str(p) for p in path)
     if not written_by_gwconf(key, current, restamped):
         before = _before_value(key, backups, item)
@@ -883,7 +911,7 @@ def _restore_key(
             item.doc.delete(path)
         return
     spelling = spelled(path, before)
-    following = spelled.following(path, get_plain(item.doc.data(), path[:-1])) if current is MISSING else None
+    following = spelled.following(path, _value(item.doc, path[:-1], windowed)) if current is MISSING else None
     if following is not None:  # a key gwconf took out: back where it was, not at the end
         line = spelled.line(path) if spelling is not None else None
         item.doc.put_before(path, before, spelling, following, spelled.comment_above(path), line)
@@ -929,7 +957,7 @@ def _is_empty_container(value: Any) -> bool:
 
 
 def _prune(item: Loaded, path: tuple[Any, ...]) -> None:
-    value = get_plain(item.doc.data(), path)
+    value = _value(item.doc, path, item.data is MISSING)
     if value is not MISSING and _is_empty_container(value):
         item.doc.delete(path)
 
@@ -956,7 +984,7 @@ def _remove_empty_parents(item: Loaded, record: dict[str, Any]) -> list[tuple[An
     parents = sorted((tuple(p) for p in record.get("parents", [])), key=len, reverse=True)
     for parent in parents:
         _prune(item, parent)
-    return [p for p in parents if get_plain(item.doc.data(), p) is not MISSING]
+    return [p for p in parents if _value(item.doc, p, item.data is MISSING) is not MISSING]
 
 
 _UNKNOWN = object()
