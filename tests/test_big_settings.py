@@ -1,6 +1,6 @@
 """A settings.json of several megabytes goes through apply, a hand edit, ``use`` and restore
-like any other (issue 15: apply edits it through a stand-in of the windows it touches,
-``formats.json_windows``; restore reads it whole). Real commands in a temporary HOME."""
+like any other (issue 15: apply, restore and status read it through a stand-in of the windows
+they touch, ``formats.json_windows``). Real commands in a temporary HOME."""
 
 from __future__ import annotations
 

@@ -156,6 +156,27 @@ def test_a_read_brings_in_only_the_windows_of_its_key() -> None:
     assert after == raw.replace(b'"key.1500": {"value": 1500', b'"key.1500": {"value": -1')
 
 
+def test_a_member_bigger_than_a_window_is_a_window_of_its_own() -> None:
+    """~/.claude.json's megabytes of ``projects`` sit among small members: a read of the member
+    before it, or after it, leaves it out of the stand-in."""
+    history = ",\n".join(f'    "p{n}": {{"display": "fix bug {n} in 日本"}}' for n in range(3000))
+    text = '{\n  "numStartups": 3,\n  "hasCompletedOnboarding": true,\n  "projects": {\n' + history
+    text += '\n  },\n  "userID": "u",\n  "theme": "dark"\n}\n'
+    raw = text.encode()
+    doc = json_windows.load(raw, "s", "json", window=4096)
+    assert doc is not None
+    starts = [raw[cut : cut + 12] for cut in doc._cuts[1:-1]]
+    assert b'  "projects"' in starts and b'  "userID": ' in starts
+    assert doc.get(("hasCompletedOnboarding",)) is True
+    doc.set(("hasCompletedOnboarding",), False)
+    assert doc.get(("userID",)) == "u"
+    assert "projects" not in doc.original
+    doc.settle()
+    assert doc.whole_bytes() == raw.replace(
+        b'"hasCompletedOnboarding": true', b'"hasCompletedOnboarding": false'
+    )
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -23,8 +23,9 @@ written are the file's own bytes with the stand-in's windows, as edited, in thei
 of the stand-in beside it, and any caller that wants the whole data (``data``), gets the whole
 text as the stand-in: the plain editor's behaviour, and its memory.
 
-``plan`` edits a file this way above ``plan._WINDOWED_ABOVE`` (4 MB), in apply's plans only
-(restore, ``run`` and the listings read whole files). ``load`` answers None wherever the whole
+``plan`` reads a file this way above ``plan._WINDOWED_ABOVE`` (4 MB) in apply's and restore's
+plans (restore reads the file's pristine copy so too), and so do ``status``, ``clients``,
+``verify`` and ``doctor``; ``run`` reads whole files. ``load`` answers None wherever the whole
 text should be edited instead: a top-level value that is no object, a file of one window, any
 window that does not read (the whole-text editor then reports the error with its line), text
 that is no UTF-8.
@@ -71,7 +72,7 @@ def load(raw: bytes, source: str, fmt: str, *, window: int = WINDOW) -> Windowed
     # the top-level keys' hashes: a key in two windows is a key twice too. Eight bytes a key where
     # the keys themselves, kept in a set, were the peak memory of apply on a 16 MB file (150,000
     # keys); two keys with one hash count as a key twice, which costs the editor only a slower
-    # search (and a restore, which reads the whole file, never comes here).
+    # search: with no key really twice, it edits and deletes as it would have.
     hashes = array.array("q")
     for number, (begin, end) in enumerate(itertools.pairwise(cuts)):
         facts = _read_window(raw, begin, end, number == 0, number == len(cuts) - 2, source, fmt)
@@ -99,7 +100,8 @@ def _cuts(raw: bytes, start: int, window: int) -> list[int] | None:
 
     The first window is the file's head, up to the line of its first member: the stand-in always
     holds it (the object's opening), so it holds no member that may be the file's biggest (Claude
-    Code's ~/.claude.json puts its megabytes of ``projects`` near the top)."""
+    Code's ~/.claude.json puts its megabytes of ``projects`` near the top). A member bigger than a
+    window starts a window of its own, so the members before it are read without it."""
     import re
 
     first = re.compile(_FIRST_MEMBER).match(raw, max(raw.find(b"{", start), start), start + (1 << 16))
@@ -111,6 +113,11 @@ def _cuts(raw: bytes, start: int, window: int) -> list[int] | None:
         found = raw.find(starter, cuts[-1] + window)
         if found < 0:
             break
+        # a member bigger than a window gets one of its own: the members before it are read
+        # without it (the megabytes of ``projects`` among ~/.claude.json's small first members)
+        before = raw.rfind(starter, cuts[-1], cuts[-1] + window)
+        if before >= 0 and found - before > window:
+            cuts.append(before + 1)
         cuts.append(found + 1)
     if len(cuts) < 3:
         return None
