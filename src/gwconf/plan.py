@@ -317,13 +317,9 @@ def load_file(file: ConfigFile, env: Env, *, read: Any = None, windowed: bool = 
 
 def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None, windowed: bool = False) -> Loaded:
     """``load_file`` once the snapshot is read."""
-    if windowed and file.format in ("json", "jsonc") and len(snap.data or b"") > _WINDOWED_ABOVE:
-        from gwconf.formats import json_windows
-
-        raw = snap.data or b""
-        windows = json_windows.load(raw, shown, file.format)
-        if windows is not None:
-            return Loaded(file, shown, snap, raw.startswith(BOM.encode()), windows, MISSING)
+    windows = _windowed(snap.data, shown, file.format) if windowed else None
+    if windows is not None:
+        return Loaded(file, shown, snap, (snap.data or b"").startswith(BOM.encode()), windows, MISSING)
     text, had_bom = formats.decode(snap.data or b"", shown)
     if not text and file.format in _DEFERRED_FORMATS:
         return Loaded(file, shown, snap, had_bom, _EmptyDocument(file.format, shown), {})
@@ -336,6 +332,17 @@ def _parsed(file: ConfigFile, shown: str, snap: Snapshot, read: Any = None, wind
 # bytes: a JSON(C) file this big is edited through formats.json_windows (smaller ones are as fast
 # whole, and their copies are small)
 _WINDOWED_ABOVE = 4 << 20
+
+
+def _windowed(raw: bytes | None, shown: str, fmt: str) -> Document | None:
+    """``raw`` as a ``json_windows`` document when it is a JSON(C) file over ``_WINDOWED_ABOVE``
+    that windows can show, else None: read it whole."""
+    if raw is None or fmt not in ("json", "jsonc") or len(raw) <= _WINDOWED_ABOVE:
+        return None
+    from gwconf.formats import json_windows
+
+    return json_windows.load(raw, shown, fmt)
+
 
 # Formats whose empty document is loaded only on its first edit: those whose editor imports a
 # library that costs tens of milliseconds (tomlkit, PyYAML), and those whose editor reads an empty
@@ -445,31 +452,29 @@ def _editor_notes(item: Loaded) -> list[str]:
     return list(getattr(item.doc, "notes", ())) if item.doc.ops else []
 
 
-def _checked_bytes(item: Loaded) -> bytes:
-    """The edited file's bytes, through the write gate (``formats.verify_edit``)."""
-    if item.data is not MISSING:
-        return formats.encode(formats.verify_edit(item.file.format, _original(item), item.doc), item.had_bom)
-    item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
-    formats.verify_edit(item.file.format, _original(item), item.doc)
-    whole: bytes = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
-    return whole
+def _through_gate(item: Loaded) -> tuple[str, bytes, Any, Any]:
+    """The edited document through the write gate (``formats.checked_edit``): its text, the bytes
+    to write, the data the text was checked to read back as, and the data it was edited from. A
+    windowed document's bytes are the file's own with its edited windows in place."""
+    windowed = item.data is MISSING
+    if windowed:
+        item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
+    before = _data_before(item)
+    text, after_data = formats.checked_edit(item.file.format, formats.Frozen(before), item.doc)
+    if windowed:
+        after: bytes = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
+    else:
+        after = formats.encode(text, item.had_bom)
+    return text, after, after_data, before
 
 
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
     if not item.doc.ops:
         return None
-    windowed = item.data is MISSING
-    if windowed:
-        item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
-    before = _data_before(item)
     # after_data: what the text was just checked to read back as; no third parse of the file
-    text, after_data = formats.checked_edit(item.file.format, formats.Frozen(before), item.doc)
+    text, after, after_data, before = _through_gate(item)
     if not item.snapshot.exists and not text.strip():
         return None
-    if windowed:
-        after = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
-    else:
-        after = formats.encode(text, item.had_bom)
     holds_key = bool(key and key.encode() in after)
     return FileChange(
         client_id=client_id,
@@ -502,10 +507,6 @@ def data_at(item: Loaded, paths: list[Any]) -> Any:
     for name in {path[0] for path in paths if path and isinstance(path[0], str)}:
         item.doc.get((name,))
     return item.doc.loaded_data()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
-
-
-def _original(item: Loaded) -> formats.Parsed:
-    return formats.Frozen(_data_before(item))
 
 
 def key_records(
@@ -604,7 +605,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
         _note_kept_parents(item, _remove_empty_parents(item, record), reported, plan)
         after_bytes: bytes | None = item.snapshot.data
         if item.doc.ops:
-            after_bytes = _checked_bytes(item)
+            after_bytes = _through_gate(item)[1]
             plan.notes += _editor_notes(item)
         if record.get("created"):
             if _only_skeleton(_text(after_bytes)):
@@ -820,11 +821,8 @@ class _PristineSpellings:
             self._read = True
             if self._item.data is MISSING:  # the file is big: so, most likely, is its copy
                 raw = self._backups.pristine()
-                fmt = self._item.file.format
-                if isinstance(raw, bytes) and fmt in ("json", "jsonc") and len(raw) > _WINDOWED_ABOVE:
-                    from gwconf.formats import json_windows
-
-                    self._doc = json_windows.load(raw, self._item.display, fmt)  # None: read whole
+                if isinstance(raw, bytes):
+                    self._doc = _windowed(raw, self._item.display, self._item.file.format)
                     self._windowed = self._doc is not None
                     if self._windowed:
                         return self._doc
