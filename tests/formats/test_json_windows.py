@@ -18,6 +18,7 @@ from gwconf.errors import GwconfError
 from gwconf.formats import MISSING, Frozen, checked_edit, json_windows
 from gwconf.formats import json as json_editor
 from tests.formats.test_differential import KEYS, JsoncGen
+from tests.formats.test_json import paths as every_path
 
 NEW_KEYS = ["fresh", "a.b", "é", "[lang]"]
 
@@ -57,19 +58,8 @@ def _document(rng: random.Random, fmt: str) -> tuple[str, dict[str, Any]]:
     return out + "}" + (eol if rng.random() < 0.8 else ""), data
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
 def _ops(rng: random.Random, data: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
-    paths = _paths(data)
+    paths = every_path(data)[1:]  # not the top itself
     values = [1, "x", {"provider": "gwconf", "model": "m"}, [1, 2], None, "ü😀"]
     ops: list[tuple[str, tuple[Any, ...]]] = []
     for _ in range(rng.randrange(1, 6)):
