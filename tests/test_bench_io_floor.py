@@ -104,8 +104,9 @@ def test_a_traced_atomic_write_replays_to_the_same_files(tmp_path: Path) -> None
 
 def test_import_replay_imports_what_the_command_imported_and_runs_none_of_it(tmp_path: Path) -> None:
     """bench/import_replay.py: the recorder lists the modules ``gwconf profile list`` imported (the
-    listing's own, no client's); the replay imports exactly those, PyYAML the way gwconf does, and
-    does not run the command (no output, no file made in the empty home)."""
+    listing's own, no client's, no module the console entry defers and the listing never loads);
+    the replay imports exactly those, PyYAML the way gwconf does even when a submodule is listed
+    before the package, and does not run the command (no output, no file made in the empty home)."""
     env = {**os.environ, "HOME": str(tmp_path / "home"), "GWCONF_HOME": str(tmp_path / "gw")}
     names_file = tmp_path / "modules.bin"
     record = subprocess.run(
@@ -118,13 +119,16 @@ def test_import_replay_imports_what_the_command_imported_and_runs_none_of_it(tmp
     names = marshal.loads(names_file.read_bytes())
     assert "gwconf.cli" in names and "gwconf.profiles" in names
     assert "yaml" not in names and not any(n.startswith("gwconf.clients.") for n in names)
-    names_file.write_bytes(marshal.dumps([*names, "yaml", "yaml.constructor", "no_such_module_xyz"]))
+    assert "re" not in names and "ipaddress" not in names  # deferred by the entry, never loaded
+    names_file.write_bytes(marshal.dumps([*names, "yaml.constructor", "yaml", "no_such_module_xyz"]))
     probe = (
-        "import runpy, sys; wanted = sys.argv[2].split(); "
-        f"runpy.run_path({str(BENCH / 'import_replay.py')!r})['replay'](sys.argv[1]); "
+        # the script's code run as a module's, not by runpy (whose pkgutil imports ``re``)
+        f"import sys; wanted = sys.argv[2].split(); path = {str(BENCH / 'import_replay.py')!r}; "
+        "space = {'__name__': 'import_replay'}; exec(compile(open(path).read(), path, 'exec'), space); "
+        "space['replay'](sys.argv[1]); "
         "resolvers = sys.modules['yaml.resolver'].Resolver.yaml_implicit_resolvers; "
         "kinds = {type(pattern).__name__ for pairs in resolvers.values() for _, pattern in pairs}; "
-        "print(sorted(set(wanted) - set(sys.modules)), ','.join(sorted(kinds)))"
+        "print(sorted(set(wanted) - set(sys.modules)), type(sys.modules['re']).__name__, ','.join(sorted(kinds)))"
     )
     shutil.rmtree(tmp_path / "gw", ignore_errors=True)
     replay = subprocess.run(
@@ -134,8 +138,9 @@ def test_import_replay_imports_what_the_command_imported_and_runs_none_of_it(tmp
         text=True,
     )
     assert replay.returncode == 0, replay.stderr
-    missing, pattern_type = replay.stdout.split(" ", 1)[0], replay.stdout.rsplit(" ", 1)[1].strip()
+    missing, re_type, pattern_type = replay.stdout.split()
     assert missing == "[]"  # every recorded module is imported again
+    assert re_type == "DeferredRe"  # as in the command: ``re`` itself never loaded
     assert pattern_type == "LazyPattern"  # PyYAML's resolvers were left to compile on first use
     assert not (tmp_path / "gw").exists()  # nothing ran: not even the state folder was made
     as_timed = subprocess.run(  # the way the benchmark runs it: ends with os._exit(0), prints nothing
