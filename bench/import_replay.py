@@ -41,16 +41,13 @@ def replay(path: str) -> None:
         names = marshal.load(handle)
     importlib.import_module("gwconf.cli")._defer_unused_modules()  # the command's first import
     for name in names:
-        if name in sys.modules:
-            continue
-        if name == "yaml" or name.startswith("yaml."):
+        if name.partition(".")[0] == "yaml" and "yaml" not in sys.modules:
             # the package first, the way gwconf imports it: a submodule listed before it (the
             # recorder lists names in sys.modules' order, where "yaml" may come after its own
             # submodules) would import it plainly, patterns and all (10 ms more than gwconf pays)
-            if "yaml" not in sys.modules:
-                importlib.import_module("gwconf.formats")._import_pyyaml()
-            if name in sys.modules:
-                continue
+            importlib.import_module("gwconf.formats")._import_pyyaml()
+        if name in sys.modules:
+            continue
         try:
             importlib.import_module(name)
         except ImportError:  # a name a module set in sys.modules under another (e.g. os.path)
