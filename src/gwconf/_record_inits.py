@@ -362,11 +362,12 @@ def _init_36(self, path, before_missing, before_inline, before_ref, after_hash, 
     self.after_inline = after_inline
 
 
-def _init_37(self, path, target, data, mode):
+def _init_37(self, path, target, data, mode, links):
     _setattr(self, 'path', path)
     _setattr(self, 'target', target)
     _setattr(self, 'data', data)
     _setattr(self, 'mode', mode)
+    _setattr(self, 'links', links)
 
 
 def _init_38(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups, pristine_mode):
@@ -536,7 +537,7 @@ CODES = {
     'def __init__(self, path, action, change):\n self.path = path\n self.action = action\n self.change = change\n': _init_34.__code__,
     'def __init__(self, path, action, previous=_d2):\n self.path = path\n self.action = action\n self.previous = previous\n': _init_35.__code__,
     'def __init__(self, path, before_missing, before_inline, before_ref, after_hash, after_inline=_d5):\n self.path = path\n self.before_missing = before_missing\n self.before_inline = before_inline\n self.before_ref = before_ref\n self.after_hash = after_hash\n self.after_inline = after_inline\n': _init_36.__code__,
-    "def __init__(self, path, target, data, mode):\n _setattr(self, 'path', path)\n _setattr(self, 'target', target)\n _setattr(self, 'data', data)\n _setattr(self, 'mode', mode)\n": _init_37.__code__,
+    "def __init__(self, path, target, data, mode, links=_d4):\n _setattr(self, 'path', path)\n _setattr(self, 'target', target)\n _setattr(self, 'data', data)\n _setattr(self, 'mode', mode)\n _setattr(self, 'links', links)\n": _init_37.__code__,
     'def __init__(self, path, target, display, fmt, created, before_sha256, written_sha256, keys, parents, folders, after_data, secret, mode, backups, pristine_mode=_d14):\n self.path = path\n self.target = target\n self.display = display\n self.fmt = fmt\n self.created = created\n self.before_sha256 = before_sha256\n self.written_sha256 = written_sha256\n self.keys = keys\n self.parents = parents\n self.folders = folders\n self.after_data = after_data\n self.secret = secret\n self.mode = mode\n self.backups = backups\n self.pristine_mode = pristine_mode\n': _init_38.__code__,
     'def __init__(self, pid, entry, argv):\n self.pid = pid\n self.entry = entry\n self.argv = argv\n': _init_39.__code__,
     'def __init__(self, profile, base_url, key_mask, model, findings=MISSING, direct=_d5, clients=MISSING, verdict=_d7, summary=_d8, fixes=MISSING, exit_code=_d10):\n self.profile = profile\n self.base_url = base_url\n self.key_mask = key_mask\n self.model = model\n self.findings = _f4() if findings is MISSING else findings\n self.direct = direct\n self.clients = _f6() if clients is MISSING else clients\n self.verdict = verdict\n self.summary = summary\n self.fixes = _f9() if fixes is MISSING else fixes\n self.exit_code = exit_code\n': _init_40.__code__,

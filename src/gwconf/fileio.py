@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from gwconf.errors import ConcurrentChange, GwconfError, ParseError, WriteRefused
-from gwconf.records import record
+from gwconf.records import field, record
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
@@ -189,6 +189,9 @@ class Snapshot:
     target: Path  # the real file
     data: bytes | None
     mode: int | None
+    # the file's names (st_nlink) when read: a hard-linked dotfile has more than one, and the
+    # rename that replaces it leaves its other names holding the old bytes
+    links: int = field(default=1, compare=False)
 
     @property
     def exists(self) -> bool:
@@ -254,7 +257,7 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
         raise GwconfError(
             f"{shown}: permission denied reading it.", "Check the file's owner and mode."
         ) from None
-    return Snapshot(path, target, data, stat.S_IMODE(st.st_mode))
+    return Snapshot(path, target, data, stat.S_IMODE(st.st_mode), st.st_nlink)
 
 
 def _read_up_to(handle: FileIO, size: int) -> bytes:

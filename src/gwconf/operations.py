@@ -212,7 +212,7 @@ def _plan_one_apply(
         if not dry_run and client.tier < 3:
             result.notes += client.preflight(env, force)
         plan = planning.plan_apply(client, profile, env, model=model)
-        result.notes += other_managers(plan, env)
+        result.notes += other_managers(plan, env) + split_links(plan, env)
     except NotSetUp as exc:
         if skip_not_set_up:
             result.skipped = exc
@@ -308,6 +308,55 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
+def split_links(plan: planning.ClientPlan, env: Env) -> list[str]:
+    """One note for each file the plan replaces or removes that has other names (hard links):
+    the write renames a new file over this name (atomic, crash-safe), which leaves the others
+    holding the old bytes, where a user who hard-linked a dotfile expects one file. Said before
+    it happens (a dry run shows it too), with how to join them again. A name in the file's own
+    backup folder is gwconf's (a run killed between keeping the file by a link and replacing
+    it), not the user's: it is not counted."""
+    notes = []
+    for change in plan.pending:
+        links = change.snapshot.links
+        if links < 2:
+            continue
+        links -= _backup_names(change, env)
+        if links < 2:
+            continue
+        shown, others = change.display, links - 1
+        other = "the other name keeps" if others == 1 else f"its {others} other names keep"
+        if change.after is None:
+            notes.append(
+                f"{shown} has {links} names (hard links): this removes only this one; {other} the file."
+            )
+            continue
+        notes.append(
+            f"{shown} has {links} names (hard links): the write puts a new file under this name, "
+            f"and {other} the old text. To share one file again: ln -f {shown} OTHER-NAME "
+            "(a symlink in place of the hard link stays shared: gwconf writes through symlinks)."
+        )
+    return notes
+
+
+def _backup_names(change: planning.FileChange, env: Env) -> int:
+    """How many names of ``change``'s file are in its backup folder (only asked for a file with
+    more than one name: a rare one, so the ledger is read again here)."""
+    snapshot = change.snapshot
+    found = Ledger(env).record_of(change.client_id, snapshot.path, snapshot.target)
+    key, record = found if found is not None else (str(snapshot.path), None)
+    folder = planning.backups_for(env, change.client_id, Path(key), record).folder
+    try:
+        live = os.stat(snapshot.target)
+        with os.scandir(folder) as entries:
+            return sum(
+                1
+                for entry in entries
+                if entry.inode() == live.st_ino and entry.stat(follow_symlinks=False).st_dev == live.st_dev
+            )
+    except OSError:  # no backup folder yet, or the file is gone: none of gwconf's
+        return 0
+
+
 def restore_order(clients: list[ClientAdapter], ledger: Ledger) -> list[ClientAdapter]:
     """``clients`` as a restore of several takes them: one that created a file another of them
     also wrote goes after that other, the reverse of the order they wrote it (others keep
@@ -349,7 +398,7 @@ def restore_clients(
                     plan = _plan_restore(client, env, ledger)
                 _leave_planned(planned, plan)
                 result.files = _file_results(plan)
-                result.notes += plan.notes
+                result.notes += plan.notes + split_links(plan, env)
                 result.left_alone = plan.left_alone
                 result.restart = client.restart
                 if not dry_run:
