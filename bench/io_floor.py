@@ -45,7 +45,7 @@ from _util import (
 )
 from apply import OTHER, _copy, on_disk, prepare_home
 
-TRACED = "openat,read,write,close,fsync,fdatasync,fchmod,fchown,chmod,rename,renameat2,link,linkat,unlink,mkdir,rmdir,flock"
+TRACED = "openat,read,write,close,fsync,fdatasync,fchmod,fchown,chmod,rename,renameat2,link,linkat,unlink,mkdir,rmdir,flock,listxattr"
 _LINE = re.compile(r"^(?:\d+ +)?(\w+)\((.*)\) += (-?\d+)")
 _HEX = re.compile(r'"((?:\\x[0-9a-f]{2})*)"(\.\.\.)?')
 _FLAGS = {
@@ -124,6 +124,9 @@ def parse(log: str, root: str) -> list[tuple]:
                 ops.append(("fchown", fd, int(rest[1]), int(rest[2])))
             else:
                 ops.append(("flock", fd, _bits(rest[1], _LOCK)))
+        elif call == "listxattr":  # a replaced file's ACL and SELinux label looked up (its 2nd
+            if paths and under(paths[0]):  # argument: the names read back, printed as "")
+                ops.append(("listxattr", paths[0]))
         elif paths and all(under(p) for p in paths):
             if call == "rename":
                 ops.append(("rename", paths[0], paths[1]))

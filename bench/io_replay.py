@@ -39,6 +39,8 @@ def main() -> None:
             os.fchown(fds[op[1]], op[2], op[3])
         elif kind == "chmod":
             os.chmod(op[1], op[2])
+        elif kind == "listxattr":
+            os.listxattr(op[1])
         elif kind == "rename":
             os.rename(op[1], op[2])
         elif kind == "renameat2":

@@ -39,6 +39,8 @@ def test_parse_keeps_only_the_calls_on_files_under_the_root(tmp_path: Path) -> N
             "7 close(4) = 0",
             f"7 renameat2(AT_FDCWD, {_hex(tmp)}, AT_FDCWD, {_hex(final)}, RENAME_NOREPLACE) = 0",
             f"7 link({_hex(final)}, {_hex(final + '.bak')}) = 0",
+            f'7 listxattr({_hex(final)}, ""..., 256) = 34',  # (as strace -xx -s 0 prints it)
+            f"7 listxattr({_hex(root + '/gone')}, 0x7fef7c7d1030, 256) = -1 ENOENT (No such file or directory)",
         ]
     )
     ops = io_floor.parse(log, root)
@@ -52,6 +54,7 @@ def test_parse_keeps_only_the_calls_on_files_under_the_root(tmp_path: Path) -> N
         ("close", 4),
         ("renameat2", tmp, final, 1),
         ("link", final, final + ".bak"),
+        ("listxattr", final),
     ]
     ops_file = tmp_path / "ops.bin"
     ops_file.write_bytes(marshal.dumps(ops))

@@ -331,6 +331,7 @@ def atomic_write(
             _write_all(fd, data)
             os.fchmod(fd, new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
             _keep_owner(fd, target)
+            _keep_access(fd, target, secret)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -457,6 +458,28 @@ def _keep_owner(fd: int, target: Path) -> None:
         return
     with contextlib.suppress(OSError):
         os.fchown(fd, st.st_uid, st.st_gid)
+
+
+# The extended attributes that are permissions, as Emacs keeps them when it saves by writing a
+# new file: a POSIX ACL (``setfacl``) and an SELinux label. The rename would leave them with the
+# file it replaces; the others (user metadata, checksums of the old bytes) describe that file.
+_ACCESS_ATTRIBUTES = ("system.posix_acl_access", "security.selinux")
+
+
+def _keep_access(fd: int, target: Path, secret: bool) -> None:
+    """The replaced file's ACL and SELinux label on the new one (Linux, where ``os`` reads them;
+    each as far as the process may set it). A file holding a key gets no ACL: one could grant
+    others the read that its 0600 mode takes away."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(target)
+    except OSError:  # a new file, or a file system without them
+        return
+    for name in names:
+        if name in _ACCESS_ATTRIBUTES and not (secret and name == "system.posix_acl_access"):
+            with contextlib.suppress(OSError):
+                os.setxattr(fd, name, os.getxattr(target, name))
 
 
 def _replace(tmp: Path, target: Path) -> None:

@@ -1,0 +1,80 @@
+"""A file's POSIX ACL survives gwconf's write, except where it could widen a key file's 0600.
+
+gwconf writes a new file and renames it over the old one; the ACL (an extended attribute) was
+left behind with the old file, so a config shared with a teammate by ``setfacl -m u:bob:r`` lost
+bob's access at the first apply. The ACL here is written as ``setfacl`` writes it (the kernel's
+``system.posix_acl_access`` format), through ``os.setxattr``: the machines running the tests
+have no ``setfacl``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TEST_KEY
+
+ACL = "system.posix_acl_access"
+# the owner rw, user 1234 r, the group r, mask r, others nothing: ``setfacl -m u:1234:r`` on a 0640 file
+_ENTRIES = (
+    (0x01, 6, 0xFFFFFFFF),
+    (0x02, 4, 1234),
+    (0x04, 4, 0xFFFFFFFF),
+    (0x10, 4, 0xFFFFFFFF),
+    (0x20, 0, 0xFFFFFFFF),
+)
+SHARED = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in _ENTRIES)
+
+
+def _with_acl(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    os.chmod(path, 0o640)
+    try:
+        os.setxattr(path, ACL, SHARED)
+    except OSError as exc:  # a file system without ACLs
+        pytest.skip(f"no POSIX ACLs here: {exc}")
+
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "setxattr") or sys.platform != "linux", reason="Linux ACLs")
+
+
+def test_apply_and_restore_keep_the_acl_of_a_file_without_a_key(gwconf, home, profile) -> None:
+    config = home / ".codex" / "config.toml"
+    _with_acl(config, '# shared with bob\nmodel = "o3"\n')
+    assert gwconf("apply", "codex").exit_code == 0
+    assert "gw.example.com" in config.read_text() and TEST_KEY not in config.read_text()
+    assert os.getxattr(config, ACL) == SHARED
+    assert stat.S_IMODE(os.stat(config).st_mode) == 0o640
+    assert gwconf("restore", "codex").exit_code == 0
+    assert os.getxattr(config, ACL) == SHARED and config.read_text() == '# shared with bob\nmodel = "o3"\n'
+
+
+def test_a_file_that_gets_the_key_loses_the_acl_with_its_wider_mode(gwconf, home, profile) -> None:
+    auth = home / ".codex" / "auth.json"
+    _with_acl(auth, "{}\n")
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 0, result
+    assert json.loads(auth.read_text())  # the key went in
+    assert TEST_KEY in auth.read_text()
+    assert stat.S_IMODE(os.stat(auth).st_mode) == 0o600
+    assert ACL not in os.listxattr(auth), "user 1234 could read the key"
+
+
+def test_other_extended_attributes_stay_with_the_old_file(gwconf, home, profile) -> None:
+    """A user attribute may describe the old bytes (a checksum): only permissions carry over."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('model = "o3"\n')
+    try:
+        os.setxattr(config, "user.checksum", b"of-the-old-bytes")
+    except OSError as exc:
+        pytest.skip(f"no user attributes here: {exc}")
+    assert gwconf("apply", "codex").exit_code == 0
+    assert "user.checksum" not in os.listxattr(config)
