@@ -597,6 +597,73 @@ def _holds(path: Path, data: bytes) -> bool:
         return _fd_holds(handle.fileno(), data)
 
 
+# Linux's FS_IOC_GETFLAGS and the marks it reads (``lsattr``): an immutable file (``chattr +i``)
+# cannot be replaced or renamed, not even by root; an append-only one (``chattr +a``) neither
+_GET_FLAGS = 0x80086601
+_IMMUTABLE, _APPEND_ONLY = 0x10, 0x20
+
+
+def _marks(path: Path) -> str:
+    """ "+i" or "+a" when ``path`` carries that mark (Linux ``chattr``, BSD and macOS ``chflags``), else ""."""
+    flags = getattr(os.stat(path, follow_symlinks=False), "st_flags", None)  # BSD, macOS
+    if flags is not None:
+        if flags & (stat.UF_IMMUTABLE | stat.SF_IMMUTABLE):
+            return "+i"
+        return "+a" if flags & (stat.UF_APPEND | stat.SF_APPEND) else ""
+    if not sys.platform.startswith("linux"):
+        return ""
+    import fcntl
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        value = int.from_bytes(fcntl.ioctl(fd, _GET_FLAGS, bytes(8))[:4], sys.byteorder)
+    finally:
+        os.close(fd)
+    return "+i" if value & _IMMUTABLE else "+a" if value & _APPEND_ONLY else ""
+
+
+def _marked(path: Path, what: str) -> tuple[str, str] | None:
+    """(what is wrong, what to do) when ``path`` is marked immutable or append-only, else None."""
+    try:
+        mark = _marks(path)
+    except OSError:
+        return None
+    if not mark:
+        return None
+    kind = "immutable" if mark == "+i" else "append-only"
+    cannot = "no file in it can be replaced" if os.path.isdir(path) else "it cannot be replaced"
+    if sys.platform.startswith("linux"):
+        undo = f"chattr -{mark[1]} {path}"
+    else:
+        undo = f"chflags no{'uchg' if mark == '+i' else 'uappnd'} {path}"
+    return (
+        f"{what} is marked {kind} ({mark}), so {cannot}",
+        f"If gwconf should edit it, remove the mark ({undo}; sudo if you set it so) and run again; "
+        "put it back after, if you want it kept.",
+    )
+
+
+def write_failure(exc: OSError, target: Path, shown: str, client: str = "CLIENT") -> tuple[str, str]:
+    """(what went wrong, what to do) for a write of ``target`` that failed with ``exc``, asked
+    only once it has: a file or folder marked immutable or append-only (``chattr +i``, used to
+    keep an app from rewriting its settings) reads as an ordinary permission error, and the
+    mode and owner, which gwconf checks first, say nothing of it."""
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.EROFS:
+        return (
+            f"{shown}: is on a read-only file system",
+            f"Remount it read-write, or start the client with the gateway without writing: gwconf run {client}.",
+        )
+    if exc.errno == errno.ENOSPC:
+        return f"could not write {shown}: no space left on the device", "Free some space, then run again."
+    if exc.errno in (errno.EPERM, errno.EACCES):
+        for what, path in ((shown, target), (f"{shown}'s folder", target.parent)):
+            marked = _marked(path, what)
+            if marked is not None:
+                return marked
+    return f"could not write {shown}: {reason}", "Check the folder's permissions and free space."
+
+
 def check_writable(target: Path, shown: str, path: Path | None = None, client: str = "CLIENT") -> None:
     """Refuse early, before any file of a change is replaced, when one cannot or should not be
     written. Modes and owners count even for root, who could write anyway. ``path``: the file as
@@ -620,6 +687,9 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
     while not probe.exists():
         probe = probe.parent
     if not os.access(probe, os.W_OK | os.X_OK) or not probe.stat().st_mode & stat.S_IWUSR:
+        marked = _marked(probe, f"{shown}: its folder {probe}")  # access says no, whatever the mode
+        if marked is not None:
+            raise WriteRefused(f"{marked[0]}.", marked[1])
         raise WriteRefused(
             f"{shown}: its folder {probe} is not writable.", "Check the folder's owner and mode."
         )

@@ -37,6 +37,7 @@ from gwconf.fileio import (
     read_snapshot,
     remove_file,
     sha256,
+    write_failure,
     write_private,
 )
 from gwconf.formats import MISSING, Document, get_plain
@@ -1620,10 +1621,8 @@ def _replace_all(prepared: list[_Prepared]) -> None:
     except BaseException as exc:
         _put_back_all(done)
         if isinstance(exc, OSError):
-            raise WriteRefused(
-                f"could not write {change.display}: {exc.strerror or exc}; nothing was changed.",
-                "Check the folder's permissions and free space.",
-            ) from None
+            what, hint = write_failure(exc, change.snapshot.target, change.display, change.client_id)
+            raise WriteRefused(f"{what}; nothing was changed.", hint) from None
         raise
 
 

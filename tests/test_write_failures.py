@@ -1,0 +1,87 @@
+"""A write the file system refuses says why, and what to do, where a plain errno said too little.
+
+A file marked immutable (``chattr +i``, which users set to keep an app from rewriting its
+settings) or append-only passes gwconf's checks of mode and owner, and its replace then fails
+with "Operation not permitted", which sent users to check permissions that were fine. The marks
+are set with the real ``chattr`` where the test may (root with CAP_LINUX_IMMUTABLE), and always
+taken off again.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from gwconf.fileio import write_failure
+
+ORIGINAL = '# locked so codex cannot rewrite it\nmodel = "o3"\n'
+
+
+@contextmanager
+def _marked(path: Path, mark: str) -> Iterator[None]:
+    if not sys.platform.startswith("linux") or shutil.which("chattr") is None:
+        pytest.skip("needs Linux chattr")
+    done = subprocess.run(["chattr", mark, str(path)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"chattr {mark} not allowed here: {done.stderr.strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-" + mark[1], str(path)], check=True)
+
+
+def _codex(home: Path) -> Path:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(ORIGINAL)
+    return config
+
+
+@pytest.mark.parametrize(("mark", "kind"), [("+i", "immutable"), ("+a", "append-only")])
+def test_a_marked_file_is_named_with_the_command_that_unmarks_it(gwconf, home, profile, mark, kind) -> None:
+    config = _codex(home)
+    with _marked(config, mark):
+        result = gwconf("apply", "codex")
+        assert result.exit_code != 0
+        assert f"~/.codex/config.toml is marked {kind} ({mark}), so it cannot be replaced" in result.stderr
+        assert f"chattr -{mark[1]} {config}" in result.stderr
+        assert "nothing was changed" in result.stderr
+        assert config.read_text() == ORIGINAL
+        assert not (home / ".codex" / "auth.json").exists()  # the client's other file neither
+    assert gwconf("apply", "codex").exit_code == 0  # unmarked, it goes through
+
+
+def test_a_marked_folder_is_named_before_anything_is_written(gwconf, home, profile) -> None:
+    config = _codex(home)
+    with _marked(config.parent, "+i"):
+        result = gwconf("apply", "codex")
+        assert result.exit_code != 0
+        assert (
+            f"its folder {config.parent} is marked immutable (+i), so no file in it can be replaced"
+            in result.stderr
+        )
+        assert f"chattr -i {config.parent}" in result.stderr
+        assert config.read_text() == ORIGINAL
+
+
+@pytest.mark.parametrize(
+    ("code", "said", "hint"),
+    [
+        (errno.EROFS, "~/x.json: is on a read-only file system", "gwconf run zed"),
+        (errno.ENOSPC, "could not write ~/x.json: no space left on the device", "Free some space"),
+        (errno.EIO, "could not write ~/x.json: Input/output error", "Check the folder's permissions"),
+    ],
+)
+def test_other_refusals_say_what_the_errno_means_here(
+    tmp_path: Path, code: int, said: str, hint: str
+) -> None:
+    what, todo = write_failure(OSError(code, os.strerror(code)), tmp_path / "x.json", "~/x.json", "zed")
+    assert what == said and hint in todo
