@@ -76,7 +76,7 @@ def test_a_marked_folder_is_named_before_anything_is_written(gwconf, home, profi
     ("code", "said", "hint"),
     [
         (errno.EROFS, "~/x.json: is on a read-only file system", "gwconf run zed"),
-        (errno.ENOSPC, "could not write ~/x.json: no space left on the device", "Free some space"),
+        (errno.ENOSPC, "could not write ~/x.json: No space left on device", "Free some space"),
         (errno.EIO, "could not write ~/x.json: Input/output error", "Check the folder's permissions"),
     ],
 )

@@ -655,7 +655,7 @@ def write_failure(exc: OSError, target: Path, shown: str, client: str = "CLIENT"
             f"Remount it read-write, or start the client with the gateway without writing: gwconf run {client}.",
         )
     if exc.errno == errno.ENOSPC:
-        return f"could not write {shown}: no space left on the device", "Free some space, then run again."
+        return f"could not write {shown}: {reason}", "Free some space on that disk, then run again."
     if exc.errno in (errno.EPERM, errno.EACCES):
         for what, path in ((shown, target), (f"{shown}'s folder", target.parent)):
             marked = _marked(path, what)
