@@ -160,6 +160,7 @@ class GwconfMachine(RuleBasedStateMachine):
         self.pristine: dict[str, bool] = {}  # only gwconf wrote this file since the snapshot
         self.deleted: set[str] = set()  # deleted by the user during this epoch
         self.links: dict[str, Path] = {}  # adopted into ~/dotfiles: the link must stay a link
+        self.hard_links: dict[str, Path] = {}  # a second name in ~/dotfiles (``ln``, no -s)
         self.tainted = False  # a damaged-ledger restore left gwconf's values in an edited file
         self.steps: list[str] = []
         self.dirty = True  # a step may have changed what status shows
@@ -198,10 +199,20 @@ class GwconfMachine(RuleBasedStateMachine):
             )
 
     def run(self, *args: str) -> tuple[int, str, str]:
+        shared: dict[str, int] = {}
         if args[0] in ("apply", "use", "restore") and "--dry-run" not in args:
             self.dirty = True
+            if not (self.gw / "state" / "journal.json").exists():  # (a repair first says nothing of links)
+                shared = self.shared_names()
         done = invoke(*args)
         self.check_output(args, done.stdout + done.stderr)
+        for rel, inode in shared.items():  # a write that took a file from its other name said so
+            path = self.path(rel)
+            if done.exit_code == 0 and (not path.exists() or path.stat().st_ino != inode):
+                assert "(hard links)" in done.stdout + done.stderr, (
+                    f"`gwconf {' '.join(args)}` split {rel} from {self.hard_links[rel]} without a word:\n"
+                    f"{done.stdout}{done.stderr}"
+                )
         self.steps.append(f"gwconf {' '.join(args)} -> {done.exit_code}")
         return done.exit_code, done.stdout, done.stderr
 
@@ -224,6 +235,17 @@ class GwconfMachine(RuleBasedStateMachine):
 
     def path(self, rel: str) -> Path:
         return self.home / rel
+
+    def shared_names(self) -> dict[str, int]:
+        """The files that still share their bytes with their name in ~/dotfiles, by inode."""
+        shared = {}
+        for rel, other in self.hard_links.items():
+            path = self.path(rel)
+            if path.is_file() and not path.is_symlink() and other.exists():
+                inode = path.stat().st_ino
+                if other.stat().st_ino == inode:
+                    shared[rel] = inode
+        return shared
 
     def state(self, rel: str) -> FileState:
         path = self.path(rel)
@@ -483,6 +505,20 @@ class GwconfMachine(RuleBasedStateMachine):
         path.symlink_to(moved)
         self.dirty = True
         self.links[rel] = moved
+
+    @rule()
+    def dotfiles_hard_link(self) -> None:
+        """``ln`` the config into ~/dotfiles: a second name for the same file (no -s). gwconf's next
+        write renames a new file over the client's name only; it must say so, and the user's
+        edits through either name before it are the file's own."""
+        rel = self.driver.main(self.home)
+        path = self.path(rel)
+        if not path.is_file() or path.is_symlink():
+            return
+        other = self.home / "dotfiles" / f"{self.marker('hard')}-{path.name}"
+        other.parent.mkdir(exist_ok=True)
+        os.link(path, other)
+        self.hard_links[rel] = other
 
     @precondition(lambda self: TRUST_PROJECT)
     @precondition(lambda self: self.applied is not None and self.driver.project is not None)
