@@ -121,3 +121,18 @@ def test_a_second_name_in_gwconfs_own_backups_is_not_the_users(gwconf, home, pro
     assert os.stat(live).st_nlink == 3
     told = gwconf("apply", "codex", "--model", "third-model", "--dry-run")
     assert NOTE in told.stdout and "the other name keeps the old text" in told.stdout, told
+
+
+def test_the_command_in_the_note_is_one_word_for_a_path_with_a_space(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    """A folder like macOS's "Application Support": the ``ln`` to copy must still be one word,
+    with ``~/`` outside the quotes, where the shell still expands it."""
+    folder = home / "my codex"
+    monkeypatch.setenv("CODEX_HOME", str(folder))
+    folder.mkdir()
+    (folder / "config.toml").write_text(ORIGINAL)
+    os.link(folder / "config.toml", home / "codex.toml")
+    result = gwconf("apply", "codex", "--dry-run")
+    assert result.exit_code == 0, result
+    assert "To share one file again: ln -f ~/'my codex/config.toml' OTHER-NAME" in result.stdout

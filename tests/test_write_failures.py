@@ -59,6 +59,20 @@ def test_a_marked_file_is_named_with_the_command_that_unmarks_it(gwconf, home, p
     assert gwconf("apply", "codex").exit_code == 0  # unmarked, it goes through
 
 
+def test_the_command_that_unmarks_is_one_word_for_a_path_with_a_space(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    folder = home / "my codex"
+    monkeypatch.setenv("CODEX_HOME", str(folder))
+    folder.mkdir()
+    config = folder / "config.toml"
+    config.write_text(ORIGINAL)
+    with _marked(config, "+i"):
+        result = gwconf("apply", "codex")
+        assert result.exit_code != 0
+        assert f"chattr -i '{config}'" in result.stderr, result
+
+
 def test_a_marked_folder_is_named_before_anything_is_written(gwconf, home, profile) -> None:
     config = _codex(home)
     with _marked(config.parent, "+i"):

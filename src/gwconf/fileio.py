@@ -632,10 +632,13 @@ def _marked(path: Path, what: str) -> tuple[str, str] | None:
         return None
     kind = "immutable" if mark == "+i" else "append-only"
     cannot = "no file in it can be replaced" if os.path.isdir(path) else "it cannot be replaced"
+    import shlex  # (only here, on the way to an error)
+
+    word = shlex.quote(str(path))
     if sys.platform.startswith("linux"):
-        undo = f"chattr -{mark[1]} {path}"
+        undo = f"chattr -{mark[1]} {word}"
     else:
-        undo = f"chflags no{'uchg' if mark == '+i' else 'uappnd'} {path}"
+        undo = f"chflags no{'uchg' if mark == '+i' else 'uappnd'} {word}"
     return (
         f"{what} is marked {kind} ({mark}), so {cannot}",
         f"If gwconf should edit it, remove the mark ({undo}; sudo if you set it so) and run again; "

@@ -18,7 +18,7 @@ from gwconf.errors import GwconfError, NotSetUp
 from gwconf.fileio import TEMP_SUFFIX, Snapshot, exclusive_lock, named_like, read_snapshot
 from gwconf.formats import MISSING, get_plain
 from gwconf.ledger import Ledger, written_by_gwconf
-from gwconf.paths import Env, display, is_dir
+from gwconf.paths import Env, display, is_dir, shell_word
 from gwconf.profiles import Profile, ProfileStore
 from gwconf.records import field
 
@@ -332,7 +332,7 @@ def split_links(plan: planning.ClientPlan, env: Env) -> list[str]:
             continue
         notes.append(
             f"{shown} has {links} names (hard links): the write puts a new file under this name, "
-            f"and {other} the old text. To share one file again: ln -f {shown} OTHER-NAME "
+            f"and {other} the old text. To share one file again: ln -f {shell_word(shown)} OTHER-NAME "
             "(a symlink in place of the hard link stays shared: gwconf writes through symlinks)."
         )
     return notes

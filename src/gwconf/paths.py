@@ -196,6 +196,17 @@ def _platform() -> str:
     return "linux"
 
 
+def shell_word(shown: str) -> str:
+    """``shown`` (a path as ``display`` gives it) as one word a POSIX shell reads back, for a
+    command in a hint: ``~/'Library/Application Support/x.json'``, the ``~/`` left outside the
+    quotes, where it still means the home folder."""
+    import shlex  # here: only a hint with a command in it needs it
+
+    if shown.startswith("~/") and len(shown) > 2:
+        return "~/" + shlex.quote(shown[2:])
+    return shlex.quote(shown)
+
+
 def display(path: Path, env: Env) -> str:
     """``~/.codex/config.toml`` rather than the absolute path, for messages."""
     text, home = str(path), str(env.home)
