@@ -99,3 +99,18 @@ def test_other_refusals_say_what_the_errno_means_here(
 ) -> None:
     what, todo = write_failure(OSError(code, os.strerror(code)), tmp_path / "x.json", "~/x.json", "zed")
     assert what == said and hint in todo
+
+
+def test_the_by_hand_removal_of_a_launch_folder_is_one_word(tmp_path: Path) -> None:
+    """``gwconf run``'s temporary folder (it may hold the key) under a home with a space, as on a
+    Mac whose user is "John Smith": the hint's ``rm -rf`` must remove that folder, not /Users/John."""
+    from gwconf.errors import GwconfError
+    from gwconf.launch import remove_folder
+
+    folder = tmp_path / "John Smith" / "launch-1"
+    folder.mkdir(parents=True)
+    stuck = folder / "config.toml"
+    stuck.write_text("x")
+    with _marked(stuck, "+i"), pytest.raises(GwconfError) as refused:
+        remove_folder(folder)
+    assert refused.value.hint == f"Remove it by hand: rm -rf '{folder}'"

@@ -395,9 +395,11 @@ def remove_folder(folder: Path) -> None:
     try:
         shutil.rmtree(folder)
     except OSError as exc:
+        import shlex  # one word: "rm -rf /Users/John Smith/..." would remove /Users/John
+
         raise GwconfError(
             f"could not remove the temporary folder {folder} ({exc.strerror}); it may hold the key.",
-            f"Remove it by hand: rm -rf {folder}",
+            f"Remove it by hand: rm -rf {shlex.quote(str(folder))}",
         ) from None
 
 
