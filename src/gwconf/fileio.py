@@ -604,7 +604,7 @@ _IMMUTABLE, _APPEND_ONLY = 0x10, 0x20
 
 
 def _marks(path: Path) -> str:
-    """ "+i" or "+a" when ``path`` carries that mark (Linux ``chattr``, BSD and macOS ``chflags``), else ""."""
+    """The mark ``path`` carries, "+i" or "+a" (Linux ``chattr``, BSD and macOS ``chflags``), or ""."""
     flags = getattr(os.stat(path, follow_symlinks=False), "st_flags", None)  # BSD, macOS
     if flags is not None:
         if flags & (stat.UF_IMMUTABLE | stat.SF_IMMUTABLE):
