@@ -709,6 +709,12 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             f"{shown}: belongs to {_user_name(st.st_uid)}, not to the user running gwconf.",
             "Run gwconf as the file's owner (not with sudo), or chown the file to yourself.",
         )
+    if not os.access(target, os.W_OK):  # its mode and owner allow it: a mark, a read-only file system
+        refused = _marked(target, shown)
+        if refused is None and hasattr(os, "statvfs") and os.statvfs(target).f_flag & os.ST_RDONLY:
+            refused = write_failure(OSError(errno.EROFS, "read-only"), target, shown, client)
+        if refused is not None:
+            raise WriteRefused(f"{refused[0]}.", refused[1])
 
 
 def _user_name(uid: int) -> str:
