@@ -113,3 +113,25 @@ def test_the_by_hand_removal_of_a_launch_folder_is_one_word(tmp_path: Path) -> N
     with _marked(stuck, "+i"), pytest.raises(GwconfError) as refused:
         remove_folder(folder)
     assert refused.value.hint == f"Remove it by hand: rm -rf '{folder}'"
+
+
+def test_the_dry_run_says_what_the_real_run_will_refuse(gwconf, home, profile) -> None:
+    """A preview of a file the run will not write shows its diff (what to set by hand) and why."""
+    config = _codex(home)
+    config.chmod(0o444)
+    dry = gwconf("apply", "codex", "--dry-run")
+    assert dry.exit_code == 0, dry
+    assert "note: the real run will refuse this: ~/.codex/config.toml: is read-only." in dry.stdout
+    assert "+" in dry.stdout and "gw.example.com" in dry.stdout  # the diff is still there
+    refused = gwconf("apply", "codex")
+    assert refused.exit_code != 0 and "is read-only" in refused.stderr
+    config.chmod(0o644)
+    assert gwconf("apply", "codex").exit_code == 0
+    fine = gwconf("restore", "codex", "--dry-run")
+    assert "will refuse" not in fine.stdout, fine
+    with _marked(config, "+i"):
+        preview = gwconf("restore", "codex", "--dry-run")
+        assert (
+            "the real run will refuse this: ~/.codex/config.toml is marked immutable (+i)" in preview.stdout
+        )
+        assert gwconf("restore", "codex").exit_code != 0

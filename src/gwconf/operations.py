@@ -213,6 +213,8 @@ def _plan_one_apply(
             result.notes += client.preflight(env, force)
         plan = planning.plan_apply(client, profile, env, model=model)
         result.notes += other_managers(plan, env) + split_links(plan, env)
+        if dry_run:
+            result.notes += refused_later(plan)
     except NotSetUp as exc:
         if skip_not_set_up:
             result.skipped = exc
@@ -308,6 +310,22 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
+def refused_later(plan: planning.ClientPlan) -> list[str]:
+    """In a dry run, a note for each refusal the real run's last check will make
+    (``fileio.check_writable``: a read-only file, one marked immutable, another user's, a link
+    into the Nix store): a preview that shows only the diff of a client the run then refuses
+    misleads. A note, not an error: the diff is still what to set by hand (the Nix store's)."""
+    notes = []
+    for change in plan.pending:
+        try:
+            fileio.check_writable(
+                change.snapshot.target, change.display, change.snapshot.path, plan.client.id
+            )
+        except GwconfError as exc:
+            notes.append(f"the real run will refuse this: {exc.message} {exc.hint or ''}".rstrip())
+    return notes
+
+
 def split_links(plan: planning.ClientPlan, env: Env) -> list[str]:
     """One note for each file the plan replaces or removes that has other names (hard links):
     the write renames a new file over this name (atomic, crash-safe), which leaves the others
@@ -399,6 +417,8 @@ def restore_clients(
                 _leave_planned(planned, plan)
                 result.files = _file_results(plan)
                 result.notes += plan.notes + split_links(plan, env)
+                if dry_run:
+                    result.notes += refused_later(plan)
                 result.left_alone = plan.left_alone
                 result.restart = client.restart
                 if not dry_run:
