@@ -667,11 +667,14 @@ def write_failure(exc: OSError, target: Path, shown: str, client: str = "CLIENT"
     return f"could not write {shown}: {reason}", "Check the folder's permissions and free space."
 
 
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+
+
 def check_writable(target: Path, shown: str, path: Path | None = None, client: str = "CLIENT") -> None:
     """Refuse early, before any file of a change is replaced, when one cannot or should not be
     written. Modes and owners count even for root, who could write anyway. ``path``: the file as
     the client names it (a symlink to ``target``, maybe); ``client``: its id, for the hints."""
-    if path is not None and path.is_symlink() and not os.path.lexists(target):
+    if path is not None and os.path.islink(path) and not os.path.lexists(target):
         raise WriteRefused(
             f"{shown}: is a symlink to {target}, which does not exist.",
             "Create that file (or fix or remove the link), then run again.",
@@ -685,12 +688,20 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             f"Set these values in your Nix configuration instead (gwconf apply {client} --dry-run "
             f"shows them), or start the client with the gateway without writing: gwconf run {client}.",
         )
-    folder = target.parent
-    probe = folder
-    while not probe.exists():
-        probe = probe.parent
-    if not os.access(probe, os.W_OK | os.X_OK) or not probe.stat().st_mode & stat.S_IWUSR:
-        marked = _marked(probe, f"{shown}: its folder {probe}")  # access says no, whatever the mode
+    # (os.path on strings: pathlib's objects were half of this check's 10 us, run for every file
+    # a write changes and, since a dry run names the refusals too, every file it previews)
+    probe = os.path.dirname(target)
+    while True:
+        try:
+            folder_mode = os.stat(probe).st_mode
+            break
+        except OSError as exc:  # the nearest folder that exists (as pathlib's exists() judges it)
+            parent = os.path.dirname(probe)
+            if exc.errno not in _NOT_THERE or parent == probe:
+                raise
+            probe = parent
+    if not os.access(probe, os.W_OK | os.X_OK) or not folder_mode & stat.S_IWUSR:
+        marked = _marked(Path(probe), f"{shown}: its folder {probe}")  # access says no, whatever the mode
         if marked is not None:
             raise WriteRefused(f"{marked[0]}.", marked[1])
         raise WriteRefused(
