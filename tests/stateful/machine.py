@@ -492,15 +492,23 @@ class GwconfMachine(RuleBasedStateMachine):
     def client_rewrites_its_file(self) -> None:
         self.client_writes()
 
-    @rule()
-    def dotfiles_adoption(self) -> None:
-        """``mv`` the config into ~/dotfiles and ``ln -s`` it back (stow, chezmoi, yadm)."""
+    def dotfiles_name(self, kind: str) -> tuple[str, Path, Path] | None:
+        """The client's main file, when it is a plain one, and a new name for it in ~/dotfiles."""
         rel = self.driver.main(self.home)
         path = self.path(rel)
         if not path.is_file() or path.is_symlink():
+            return None
+        other = self.home / "dotfiles" / f"{self.marker(kind)}-{path.name}"
+        other.parent.mkdir(exist_ok=True)
+        return rel, path, other
+
+    @rule()
+    def dotfiles_adoption(self) -> None:
+        """``mv`` the config into ~/dotfiles and ``ln -s`` it back (stow, chezmoi, yadm)."""
+        found = self.dotfiles_name("adopted")
+        if found is None:
             return
-        moved = self.home / "dotfiles" / f"{self.marker('adopted')}-{path.name}"
-        moved.parent.mkdir(exist_ok=True)
+        rel, path, moved = found
         path.rename(moved)
         path.symlink_to(moved)
         self.dirty = True
@@ -511,12 +519,10 @@ class GwconfMachine(RuleBasedStateMachine):
         """``ln`` the config into ~/dotfiles: a second name for the same file (no -s). gwconf's next
         write renames a new file over the client's name only; it must say so, and the user's
         edits through either name before it are the file's own."""
-        rel = self.driver.main(self.home)
-        path = self.path(rel)
-        if not path.is_file() or path.is_symlink():
+        found = self.dotfiles_name("hard")
+        if found is None:
             return
-        other = self.home / "dotfiles" / f"{self.marker('hard')}-{path.name}"
-        other.parent.mkdir(exist_ok=True)
+        rel, path, other = found
         os.link(path, other)
         self.hard_links[rel] = other
 
