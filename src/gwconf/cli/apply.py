@@ -27,7 +27,12 @@ Examples:
 )
 @_common.profile_option
 @click.option("--model", "-m", help="Use this model instead of the profile's.")
-@click.option("--dry-run", "-n", is_flag=True, help="Show the diff of every file; write nothing.")
+@click.option(
+    "--dry-run",
+    "-n",
+    is_flag=True,
+    help="Show the diff of every file, and any file the run would refuse; write nothing.",
+)
 @click.option("--check", is_flag=True, help="Write nothing; exit 6 when any file would change.")
 @click.option("--stat", is_flag=True, help="Write nothing; one line per client: which files would change.")
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
