@@ -632,9 +632,9 @@ def _marked(path: Path, what: str) -> tuple[str, str] | None:
         return None
     kind = "immutable" if mark == "+i" else "append-only"
     cannot = "no file in it can be replaced" if os.path.isdir(path) else "it cannot be replaced"
-    import shlex  # (only here, on the way to an error)
+    from gwconf.paths import shell_word  # (only here, on the way to an error)
 
-    word = shlex.quote(str(path))
+    word = shell_word(str(path))
     if sys.platform.startswith("linux"):
         undo = f"chattr -{mark[1]} {word}"
     else:
@@ -646,6 +646,13 @@ def _marked(path: Path, what: str) -> tuple[str, str] | None:
     )
 
 
+def _read_only_file_system(shown: str, client: str) -> tuple[str, str]:
+    return (
+        f"{shown}: is on a read-only file system",
+        f"Remount it read-write, or start the client with the gateway without writing: gwconf run {client}.",
+    )
+
+
 def write_failure(exc: OSError, target: Path, shown: str, client: str = "CLIENT") -> tuple[str, str]:
     """(what went wrong, what to do) for a write of ``target`` that failed with ``exc``, asked
     only once it has: a file or folder marked immutable or append-only (``chattr +i``, used to
@@ -653,10 +660,7 @@ def write_failure(exc: OSError, target: Path, shown: str, client: str = "CLIENT"
     mode and owner, which gwconf checks first, say nothing of it."""
     reason = exc.strerror or str(exc)
     if exc.errno == errno.EROFS:
-        return (
-            f"{shown}: is on a read-only file system",
-            f"Remount it read-write, or start the client with the gateway without writing: gwconf run {client}.",
-        )
+        return _read_only_file_system(shown, client)
     if exc.errno == errno.ENOSPC:
         return f"could not write {shown}: {reason}", "Free some space on that disk, then run again."
     if exc.errno in (errno.EPERM, errno.EACCES):
@@ -723,7 +727,7 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
     if not os.access(target, os.W_OK):  # its mode and owner allow it: a mark, a read-only file system
         refused = _marked(target, shown)
         if refused is None and hasattr(os, "statvfs") and os.statvfs(target).f_flag & os.ST_RDONLY:
-            refused = write_failure(OSError(errno.EROFS, "read-only"), target, shown, client)
+            refused = _read_only_file_system(shown, client)
         if refused is not None:
             raise WriteRefused(f"{refused[0]}.", refused[1])
 

@@ -395,11 +395,11 @@ def remove_folder(folder: Path) -> None:
     try:
         shutil.rmtree(folder)
     except OSError as exc:
-        import shlex  # one word: "rm -rf /Users/John Smith/..." would remove /Users/John
+        from gwconf.paths import shell_word  # one word: "rm -rf /Users/John Smith/..." removes /Users/John
 
         raise GwconfError(
             f"could not remove the temporary folder {folder} ({exc.strerror}); it may hold the key.",
-            f"Remove it by hand: rm -rf {shlex.quote(str(folder))}",
+            f"Remove it by hand: rm -rf {shell_word(str(folder))}",
         ) from None
 
 

@@ -359,12 +359,9 @@ def split_links(plan: planning.ClientPlan, env: Env) -> list[str]:
 def _backup_names(change: planning.FileChange, env: Env) -> int:
     """How many names of ``change``'s file are in its backup folder (only asked for a file with
     more than one name: a rare one, so the ledger is read again here)."""
-    snapshot = change.snapshot
-    found = Ledger(env).record_of(change.client_id, snapshot.path, snapshot.target)
-    key, record = found if found is not None else (str(snapshot.path), None)
-    folder = planning.backups_for(env, change.client_id, Path(key), record).folder
+    folder = planning.change_backups(change, env, Ledger(env))[0].folder
     try:
-        live = os.stat(snapshot.target)
+        live = os.stat(change.snapshot.target)
         with os.scandir(folder) as entries:
             return sum(
                 1

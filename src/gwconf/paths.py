@@ -197,9 +197,9 @@ def _platform() -> str:
 
 
 def shell_word(shown: str) -> str:
-    """``shown`` (a path as ``display`` gives it) as one word a POSIX shell reads back, for a
-    command in a hint: ``~/'Library/Application Support/x.json'``, the ``~/`` left outside the
-    quotes, where it still means the home folder."""
+    """``shown`` (a path, as ``display`` gives it or whole) as one word a POSIX shell (and
+    PowerShell) reads back, for a command in a hint: ``~/'Library/Application Support/x.json'``,
+    the ``~/`` left outside the quotes, where it still means the home folder."""
     import shlex  # here: only a hint with a command in it needs it
 
     if shown.startswith("~/") and len(shown) > 2:

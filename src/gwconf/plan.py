@@ -1413,10 +1413,16 @@ def _remove_journal(journal: Path, copies: dict[int, str]) -> None:
             os.unlink(copy)
 
 
-def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
+def change_backups(change: FileChange, env: Env, ledger: Ledger) -> tuple[BackupStore, dict[str, Any] | None]:
+    """The backup folder of the file ``change`` writes, and the ledger's record of it (None for a
+    file gwconf has not written)."""
     found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
     key, record = found if found is not None else (str(change.snapshot.path), None)
-    backups = backups_for(env, change.client_id, Path(key), record)
+    return backups_for(env, change.client_id, Path(key), record), record
+
+
+def _prepare(change: FileChange, env: Env, ledger: Ledger) -> _Prepared:
+    backups, record = change_backups(change, env, ledger)
     fresh = False
     if not change.restoring:
         # a file the user removed since gwconf wrote it starts a new history: its copy is retaken

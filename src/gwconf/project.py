@@ -168,12 +168,12 @@ def guard_from_git(paths: list[Path], env: Env, *, dry_run: bool = False) -> lis
         root = Path(top)
         relative = os.path.relpath(path, root).replace(os.sep, "/")
         if _git(["ls-files", "--error-unmatch", "--", relative], root) is not None:
-            import shlex  # the commands stay one word a path for a folder with a space
+            from gwconf.paths import shell_word  # a folder with a space: still one word each
 
             raise WriteRefused(
                 f"{relative} is tracked by git in {root}: gwconf will not write a key into a committed file.",
-                f"Untrack it first (git rm --cached {shlex.quote(relative)}) and keep it out: "
-                f"echo {shlex.quote('/' + relative)} >> .git/info/exclude",
+                f"Untrack it first (git rm --cached {shell_word(relative)}) and keep it out: "
+                f"echo {shell_word('/' + relative)} >> .git/info/exclude",
             )
         ignored = subprocess.run(
             ["git", "check-ignore", "-q", "--no-index", "--", relative],
