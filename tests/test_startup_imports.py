@@ -199,6 +199,22 @@ def test_a_dry_run_hashes_nothing(profile, tmp_path) -> None:
     assert "hashlib" not in loaded, loaded
 
 
+def test_edits_in_every_editor_copy_their_values_without_the_copy_module(profile, tmp_path) -> None:
+    """Each editor keeps a copy of what it sets (``formats._base.copied``, by marshal): the
+    ``copy`` module brought ``weakref`` and a failed import search, about 1 ms of every
+    writing command (issue 15)."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text('{\n  "model": "x"\n}\n')
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    (home / ".codex" / "config.toml").write_text('model = "gpt-5"\n')
+    (home / ".aider.conf.yml").write_text("# mine\nmodel: x\n")
+    code, loaded, output = probe(["apply", "claude-code", "codex", "aider", "--dry-run"])
+    assert code == 0, output
+    assert '+model = "my-model"' in output and "+openai-api-base:" in output, output
+    assert "copy" not in loaded, loaded
+
+
 @pytest.mark.parametrize("args", [["profile", "list"], ["clients"], ["status"]])
 def test_listing_commands_make_no_diff_and_load_no_shutil(profile, args: list[str]) -> None:
     result, output = probe_all(args)

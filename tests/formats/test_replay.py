@@ -100,3 +100,51 @@ def test_a_replayed_result_shares_untouched_branches_but_never_edited_ones() -> 
     untouched = {"big": {"x": [1]}, "other": {"deep": [1]}}
     assert replay(untouched, [Op("set", ("big", "y"), 1)])["other"] is untouched["other"]
     assert get_plain(replay(None, [Op("delete", ("a",))]), ("a",)) is MISSING
+
+
+_VALUES = st.recursive(
+    st.one_of(_SCALARS, st.floats(allow_nan=True), st.binary(max_size=3)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(_KEYS, inner, max_size=3), st.tuples(inner, inner)
+    ),
+    max_leaves=12,
+)
+
+
+@given(_VALUES)
+@settings(max_examples=300, deadline=None)
+def test_copied_is_deepcopy_made_in_c(value: Any) -> None:
+    """``copied`` (marshal) gives what ``copy.deepcopy`` gives: equal, of the same types all the
+    way down (a bool stays a bool, a tuple a tuple), sharing no container with the value."""
+    from gwconf.formats._base import copied
+
+    made, expected = copied(value), copy.deepcopy(value)
+    assert repr(made) == repr(expected)
+
+    def containers(v: Any) -> list[int]:  # the mutable ones: a tuple may be shared, as by deepcopy
+        if isinstance(v, dict):
+            return [id(v), *(i for x in v.values() for i in containers(x))]
+        inside = [i for x in v for i in containers(x)] if isinstance(v, (list, tuple)) else []
+        return [id(v), *inside] if isinstance(v, list) else inside
+
+    assert not set(containers(made)) & set(containers(value))
+
+
+def test_copied_keeps_a_value_met_twice_one_value_and_copies_dates_and_subclasses() -> None:
+    import datetime
+
+    from gwconf.formats._base import copied
+
+    shared = [1, 2]
+    made = copied({"a": shared, "b": shared})
+    assert made["a"] is made["b"] and made["a"] is not shared  # as deepcopy: one YAML alias, one value
+    when = {"at": datetime.date(2026, 11, 29), "l": [1]}
+    again = copied(when)
+    assert again == when and again["l"] is not when["l"]  # marshal cannot write a date: deepcopy
+
+    class Table(dict):  # a tomlkit container is a dict subclass
+        pass
+
+    table = Table(x=[1])
+    kept = copied(table)
+    assert type(kept) is Table and kept == table and kept["x"] is not table["x"]

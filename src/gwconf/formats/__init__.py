@@ -23,6 +23,7 @@ from gwconf.formats._base import (
     LazyPattern,
     Op,
     Parsed,
+    copied,
     detect_eol,
     lazy,
 )
@@ -125,9 +126,7 @@ def replay(data: Any, ops: list[Op]) -> Any:
         return node
 
     def fresh(value: Any) -> Any:
-        import copy  # here: it brings weakref, 2 ms of ``clients`` and ``status`` that never replay
-
-        value = copy.deepcopy(value)
+        value = copied(value)
         if isinstance(value, (dict, list)):
             owned.add(id(value))
         return value

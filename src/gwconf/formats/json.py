@@ -41,6 +41,7 @@ from gwconf.formats._base import (
     after_comment,
     changed_regions,
     comment_line_above,
+    copied,
     detect_eol,
     ignore_pristine,
     lazy,
@@ -1541,9 +1542,7 @@ class JsonDocument:
                 self._create_top(value)
             else:
                 self._create(path, depth, child_start, start, value, "set")
-            import copy
-
-            self.ops.append(Op("set", done + path[depth:], copy.deepcopy(value)))
+            self.ops.append(Op("set", done + path[depth:], copied(value)))
 
     def spelling(self, path: KeyPath) -> str | None:
         """A value's text as written (a string's quotes and escapes: ``"https:\\/\\/..."``,
@@ -1662,9 +1661,7 @@ class JsonDocument:
         if not placed:
             put_before_as_put_back(self, path, value, spelling, following)
             return
-        import copy
-
-        self.ops.append(Op("set", (*done, path[-1]), copy.deepcopy(value)))
+        self.ops.append(Op("set", (*done, path[-1]), copied(value)))
 
     def _own_line(self, line: str | None, key: str, value: Any) -> str | None:
         """``line`` (``key_line`` of the file before gwconf) where it is ``key`` holding ``value``
@@ -1741,9 +1738,7 @@ class JsonDocument:
             else:
                 self._create(path, depth, child_start, start, [value], "append to")
                 index = 0
-            import copy
-
-            self.ops.append(Op("append", done + path[depth:], copy.deepcopy(value)))
+            self.ops.append(Op("append", done + path[depth:], copied(value)))
             return index
 
     def delete(self, path: KeyPath) -> bool:

@@ -25,7 +25,6 @@ process, a fresh parse) gives back the original bytes, not only within one sessi
 
 from __future__ import annotations
 
-import copy
 import datetime
 import functools
 import re
@@ -42,6 +41,7 @@ from gwconf.formats._base import (
     changed_edit,
     changed_regions,
     comment_line_above,
+    copied,
     detect_eol,
     ignore_pristine,
     lazy,
@@ -1529,7 +1529,7 @@ class TomlDocument:
                         None if found is None else self._text[: found[1]] + spelling + self._text[found[2] :]
                     )
 
-                op = Op("set", checked, copy.deepcopy(value))
+                op = Op("set", checked, copied(value))
                 try:
                     with self._transaction([op]):
                         self._commit([op], [spelled])
@@ -1589,7 +1589,7 @@ class TomlDocument:
             if isinstance(value, dict) or _is_table_list(value) or not self._is_header_like(checked[:-1]):
                 return False
             _check_value(value, self.source)
-            op = Op("set", checked, copy.deepcopy(value))
+            op = Op("set", checked, copied(value))
             try:
                 with self._transaction([op]):
                     self._commit(
@@ -1648,7 +1648,7 @@ class TomlDocument:
         if isinstance(parent, list) and path[-1] == len(parent):  # one past the end: an append
             self._append_op(path[:-1], value)
             return
-        op = Op("set", path, copy.deepcopy(value))
+        op = Op("set", path, copied(value))
         with self._transaction([op]):
             self._set(path, value)
 
@@ -1673,7 +1673,7 @@ class TomlDocument:
         if current is not MISSING and not isinstance(current, list):
             raise WriteRefused(f"{self.source}: {_show(path)} is not a list; cannot append to it.")
         index = 0 if current is MISSING else len(current)
-        op = Op("append", path, copy.deepcopy(value))
+        op = Op("append", path, copied(value))
         with self._transaction([op]):
             if current is MISSING:
                 self._set(path, [value])

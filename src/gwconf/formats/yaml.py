@@ -16,9 +16,7 @@ read the plain text back as that same string; otherwise as JSON-style double-quo
 from __future__ import annotations
 
 import bisect
-import copy
 import itertools
-import marshal
 import math
 import re
 from collections import deque
@@ -47,6 +45,7 @@ from gwconf.formats._base import (
     after_comment,
     changed_regions,
     comment_line_above,
+    copied,
     detect_eol,
     ignore_pristine,
     lazy,
@@ -1347,19 +1346,6 @@ def _read_window(base: str, root: Node, base_data: Any, new: str, edits: list[Ed
     return now
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of plain data, made by marshal in C (Continue's render reads its whole model
-    list a few times: ``copy.deepcopy`` of a 4 MB list was a third of ``gwconf apply continue``);
-    ``copy.deepcopy`` for what marshal cannot write (dates). Values met twice (aliases) stay
-    one value, as with deepcopy."""
-    if not isinstance(value, (dict, list, set)):
-        return copy.deepcopy(value)
-    try:
-        return marshal.loads(marshal.dumps(value))
-    except ValueError:
-        return copy.deepcopy(value)
-
-
 def _nth(container: Any, k: int) -> Any:
     if isinstance(container, dict):
         return next(itertools.islice(container.values(), k, None))
@@ -1413,7 +1399,7 @@ class YamlDocument:
 
     def get(self, path: KeyPath, default: Any = MISSING) -> Any:
         value = self._peek(path, default)
-        return value if value is default else _copied(value)
+        return value if value is default else copied(value)
 
     def _peek(self, path: KeyPath, default: Any = MISSING) -> Any:
         """The value at ``path`` as held (no copy: never to be changed or handed out): the edits
@@ -1441,7 +1427,7 @@ class YamlDocument:
         with self._atomic():
             changed = self._set(path, value)
         if changed:
-            self._record(Op("set", path, copy.deepcopy(value)))
+            self._record(Op("set", path, copied(value)))
 
     def delete(self, path: KeyPath) -> bool:
         path = tuple(path)
@@ -1473,7 +1459,7 @@ class YamlDocument:
                 self._refuse(
                     f"{_fmt_path(path)} is a {_kind(current)}, not a list; gwconf cannot append to it"
                 )
-        self._record(Op("append", path, copy.deepcopy(value)))
+        self._record(Op("append", path, copied(value)))
         return index
 
     def spelling(self, path: KeyPath) -> str | None:
@@ -1499,7 +1485,7 @@ class YamlDocument:
         try:
             with self._atomic():
                 if self._spell(path, value, spelling):
-                    self._record(Op("set", path, copy.deepcopy(value)))
+                    self._record(Op("set", path, copied(value)))
                 return
         except WriteRefused:
             pass
@@ -1575,7 +1561,7 @@ class YamlDocument:
             try:
                 with self._atomic():
                     if self._place_before(path, value, spelling, following, above, own_line):
-                        self._record(Op("set", path, copy.deepcopy(value)))
+                        self._record(Op("set", path, copied(value)))
                         return
             except WriteRefused:
                 continue
