@@ -1721,7 +1721,6 @@ class YamlDocument:
         self.edits.append(trimmed_edit(self._text, start, end, new))
         self._text = self._text[:start] + new + self._text[end:]
         self._tree = None
-        self._style_cache = None
 
     def _empty(self) -> bool:
         root = self._tree_now().root
@@ -1879,7 +1878,10 @@ class YamlDocument:
     # -- style of the file ------------------------------------------------------------------
 
     def _style(self) -> tuple[int, int, str]:
-        """(mapping indent step, sequence indent under a key, dash text) as the file writes them."""
+        """(mapping indent step, sequence indent under a key, dash text) as the file writes them.
+        Kept across gwconf's own splices, which write in this style: each block gwconf inserts
+        walked the tree again (a whole walk when the file has no block list, 0.5 ms of a 6 KB
+        file), and a block gwconf removed can no longer change the style of the next."""
         if self._style_cache is not None:
             return self._style_cache
         tree = self._tree_now()
