@@ -228,3 +228,29 @@ def test_a_hand_edit_survives_another_model_and_restore(gwconf, home, profile, n
     assert path.read_bytes().decode() == expected, "restore changed more than gwconf's own keys"
     if shape.source:
         assert (path.parent if shape.folder_link else path).is_symlink()
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")],
+)
+def test_a_file_saved_as_utf16_is_named_left_alone_and_the_hint_says_how_to_save_utf8(
+    gwconf, home, profile, encoding: str, named: str
+) -> None:
+    """PowerShell 5's ``>`` writes UTF-16 (with a byte order mark; ``-le`` and ``-be`` here have
+    none, and ASCII that way is valid UTF-8 full of NULs): the error said "not valid UTF-8" at
+    1:1, or a TOML error about a key."""
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = 'model = "gpt-5"  # mine\n'.encode(encoding)
+    path.write_bytes(original)
+    for args in (("apply", "codex", "--dry-run"), ("apply", "codex")):
+        result = gwconf(*args)
+        assert result.exit_code != 0, result
+        assert f"~/.codex/config.toml: {named} text, not UTF-8" in result.stderr, result
+        assert ("PowerShell 5's" in result.stderr) is (named == "UTF-16"), result
+        assert '[IO.File]::WriteAllText("$HOME/.codex/config.toml"' in result.stderr, result
+        assert path.read_bytes() == original
+    path.write_bytes(original.decode(encoding).encode())  # what the hint does
+    assert gwconf("apply", "codex").exit_code == 0
+    assert b'model = "my-model"  # mine' in path.read_bytes()

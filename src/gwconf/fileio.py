@@ -276,8 +276,23 @@ BOM = "\ufeff"
 
 
 def decode_text(raw: bytes, source: str) -> tuple[str, bool]:
-    """Bytes -> (text without BOM, had_bom). Invalid UTF-8 is a parse error with its line.
+    """Bytes -> (text without BOM, had_bom). Invalid UTF-8 is a parse error with its line; UTF-16
+    and UTF-32 (which ASCII written two bytes a character passes for: a NUL is valid UTF-8) are
+    named, with how to save the file as UTF-8.
     Here rather than in ``formats`` so a command that only reads profiles imports no editor."""
+    if b"\x00" in raw[:64] or raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        wide = _wide_encoding(raw)
+        if wide:
+            why = " (PowerShell 5's `>` and `Out-File` write it)" if wide == "UTF-16" else ""
+            spelled = '"' + ("$HOME" + source[1:] if source.startswith("~/") else source) + '"'
+            raise ParseError(
+                source,
+                f"{wide} text, not UTF-8{why}",
+                hint="Save it as UTF-8 without a byte order mark, the encoding the clients read: in "
+                "VS Code, 'Save with Encoding' > UTF-8; in PowerShell (whose `Set-Content -Encoding "
+                f"utf8` adds a mark), [IO.File]::WriteAllText({spelled}, [IO.File]::ReadAllText("
+                f"{spelled})). Then run again.",
+            )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -287,6 +302,19 @@ def decode_text(raw: bytes, source: str) -> tuple[str, bool]:
     if text.startswith(BOM):
         return text[1:], True
     return text, False
+
+
+def _wide_encoding(raw: bytes) -> str | None:
+    """ "UTF-16" or "UTF-32" when ``raw`` starts with that encoding's byte order mark, or is
+    ASCII text written two bytes a character with no mark (every other byte zero); else None."""
+    if raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "UTF-32"
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "UTF-16"
+    head = raw[:64]
+    if len(head) >= 4 and (not any(head[1::2]) or not any(head[0::2])):
+        return "UTF-16"
+    return None
 
 
 def _is_loop(path: Path) -> bool:
