@@ -503,7 +503,7 @@ def _prepare(
                 raise ParseError(
                     source, f"{what} not allowed in this file (plain JSON)", *line_col(text, first)
                 ) from None
-            raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
+            raise ParseError(source, _explained(exc, text), *line_col(text, exc.pos)) from None
     masked, trailing, unterminated = _mask(text, like) if like is not None else _mask(text, blanks=blanks)
     if masked is None:  # not ``like``: mask it whole
         masked, trailing, unterminated = _mask(text)
@@ -514,7 +514,35 @@ def _prepare(
     try:
         return masked, trailing, _validate(masked, text, source, decoder)
     except JSONDecodeError as exc:
-        raise ParseError(source, exc.msg, *line_col(text, exc.pos)) from None
+        raise ParseError(source, _explained(exc, text), *line_col(text, exc.pos)) from None
+
+
+_NO_KEY = "Expecting property name enclosed in double quotes"
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _explained(exc: JSONDecodeError, text: str) -> str:
+    """json's message for what it met, in the words of what a person most likely wrote there: a
+    multi-line value pasted into a string said "Invalid control character at"."""
+    msg, char = exc.msg, text[exc.pos : exc.pos + 1]
+    if msg == "Invalid control character at" and char:
+        code = f"{ord(char):04x}"
+        escape = _ESCAPES.get(char) or "\\u" + code
+        name = (
+            "a line break" if char in "\r\n" else "a tab" if char == "\t" else "character U+" + code.upper()
+        )
+        return f"{name} inside a string: JSON writes it as {escape}"
+    if msg in (_NO_KEY, "Expecting value") and char == "'":
+        return f"a {'key' if msg == _NO_KEY else 'string'} in single quotes: JSON needs double quotes"
+    if msg == _NO_KEY and (char.isalpha() or char in "_$"):
+        return "a key without quotes: JSON needs double quotes around it"
+    if msg == "Expecting ',' delimiter":
+        return "expected ',' here: is a comma missing between two entries?"
+    if msg == "Extra data":
+        return "more text after the end of the JSON value (one '}' too many?)"
+    if msg == "Unterminated string starting at":
+        return "a string whose closing quote is missing"
+    return msg
 
 
 # ---------------------------------------------------------------------------------------------
@@ -653,7 +681,7 @@ def _prepare5(text: str, source: str) -> tuple[str, str, bool, Any]:
     try:
         return padded, masked, trailing, _validate(masked, padded, source)
     except JSONDecodeError as exc:
-        raise ParseError(source, exc.msg, *line_col(padded, exc.pos)) from None
+        raise ParseError(source, _explained(exc, padded), *line_col(padded, exc.pos)) from None
 
 
 _MEMBER_BLOCK = 4096  # members of a big top-level object compared at a time
