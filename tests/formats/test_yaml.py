@@ -817,6 +817,28 @@ def test_parse_errors_name_line_and_column(
     assert str(error).startswith(f"{SRC}:{line}:{column}: ")
 
 
+@pytest.mark.parametrize(
+    "text, likely",
+    [
+        ("a: b\n\tc: d\n", "a tab in the indentation (YAML indents with spaces)"),
+        ("a:\n\tb: 1\n", "a tab in the indentation (YAML indents with spaces)"),
+        ("key: value: other\n", "a ': ' YAML did not expect: a value holding ': ' needs quotes"),
+        ("a: 1\n  b: 2\n", "or the line is indented too deep"),
+        ("a: 'unterminated\n", "a quote that never closes"),
+        ('a: "unterminated\n', "a quote that never closes"),
+    ],
+)
+def test_the_commonest_mistakes_are_named_before_pyyamls_words(
+    text: str, likely: str, any_loader: str
+) -> None:
+    """Both readers (libyaml's words differ from the Python reader's) lead with what a person most
+    likely wrote; PyYAML's own message follows, for searching."""
+    with pytest.raises(ParseError) as info:
+        load(text, SRC)
+    assert likely in info.value.reason.split("; PyYAML says: ")[0]
+    assert "; PyYAML says: " in info.value.reason
+
+
 @pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 10_000, 100_000])
 def test_deep_nesting_is_a_parse_error(depth: int) -> None:
     with pytest.raises(ParseError, match="nesting deeper"):

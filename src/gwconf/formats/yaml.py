@@ -330,6 +330,20 @@ def _mark_pos(text: str, mark: Any) -> tuple[int | None, int | None]:
     return mark.line + 1, mark.column + 1
 
 
+def _likely(problem: str, char: str) -> str | None:
+    """What a person most likely wrote where PyYAML (libyaml's words, or the Python reader's)
+    stopped with ``problem`` at ``char``."""
+    if char == "\t" and ("tab" in problem or "cannot start any token" in problem):
+        return "a tab in the indentation (YAML indents with spaces)"
+    if problem.startswith("mapping values are not allowed"):
+        return (
+            "a ': ' YAML did not expect: a value holding ': ' needs quotes, or the line is indented too deep"
+        )
+    if problem.startswith("found unexpected end of stream") or problem.startswith("found end of stream"):
+        return "a quote that never closes"
+    return None
+
+
 def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
     """A PyYAML error as gwconf's ParseError: 1-based line/column, no '<unicode string>'."""
     line: int | None
@@ -342,6 +356,11 @@ def _parse_error(exc: BaseException, text: str, source: str) -> ParseError:
             cline, ccol = _mark_pos(text, exc.context_mark)
             where = f" at line {cline}, column {ccol}" if cline is not None else ""
             message = f"{exc.problem} ({exc.context}{where})"
+        at = exc.problem_mark
+        offset = at if isinstance(at, int) else getattr(at, "index", None)
+        likely = _likely(exc.problem or "", text[offset : offset + 1] if isinstance(offset, int) else "")
+        if likely:
+            message = f"{likely}; PyYAML says: {message}"
         line, column = _mark_pos(text, exc.problem_mark or exc.context_mark)
     elif isinstance(exc, yaml.reader.ReaderError):
         char = exc.character if isinstance(exc.character, int) else ord(exc.character or "\0")
