@@ -115,6 +115,35 @@ def test_parse_errors_name_the_file_line_and_column(text: str, line: int, column
     assert "\\x00" not in str(info.value)  # tomlkit's own message for an open array is useless
 
 
+@pytest.mark.parametrize(
+    ("text", "likely"),
+    [
+        ("model = gpt-5\n", 'a string without quotes (TOML quotes strings: model = "gpt-5")'),
+        ("api_key = sk-abcdef0123456789\n", "a string without quotes"),
+        ('cwd = "C:\\Users\\me"\n', "a backslash in a double-quoted string starts an escape"),
+        ('cwd = "C:\\q"\n', "write a Windows path in single quotes"),
+        ('model = "gpt-5\n', "a quote that never closes on its line"),
+        ('model_provider: "x"\n', "a ':' where TOML writes '=' (key = value)"),
+    ],
+)
+def test_the_commonest_mistakes_are_named_before_tomllibs_words(text: str, likely: str) -> None:
+    """What a person most likely wrote, then tomllib's own words; nothing of the line is repeated
+    (an unquoted value may be a key)."""
+    with pytest.raises(ParseError) as info:
+        load("toml", text, "~/.codex/config.toml")
+    assert likely in info.value.reason.split("; tomllib says: ")[0]
+    assert "; tomllib says: " in info.value.reason and "abcdef0123456789" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text", ["x = trueish\n", "x = true\ny = [1,\n", "a = 1\na = 2\n", "x = nan\ny = %\n"]
+)
+def test_other_errors_keep_the_readers_words(text: str) -> None:
+    with pytest.raises(ParseError) as info:
+        load("toml", text, "~/.codex/config.toml")
+    assert "says:" not in info.value.reason
+
+
 # -- setting values ---------------------------------------------------------------------------------
 
 

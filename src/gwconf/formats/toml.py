@@ -85,6 +85,27 @@ def _parse(text: str, source: str, *, unwrap: bool = False) -> Any:
         raise _parse_error(text, source, exc) from None
 
 
+def _likely(said: str, line: str, column: int) -> str | None:
+    """What a person most likely wrote where tomllib stopped (``said``) at ``column`` of ``line``.
+    Nothing of the line is repeated: an unquoted value may be a key."""
+    char, before = line[column : column + 1], line[:column]
+    if said == "Invalid value" and (char.isalpha() or char == "_") and not _TOML_WORD.match(line, column):
+        return 'a string without quotes (TOML quotes strings: model = "gpt-5")'
+    if ("hex value" in said or "escape" in said.lower() or "Unescaped" in said) and "\\" in before:
+        return (
+            "a backslash in a double-quoted string starts an escape: write a Windows path in single "
+            "quotes ('C:\\Users\\me') or double each backslash"
+        )
+    if said.startswith("Illegal character") and char in ("", "\n", "\r") and before.count('"') % 2:
+        return "a quote that never closes on its line"
+    if said.startswith("Expected '=' after a key") and char == ":":
+        return "a ':' where TOML writes '=' (key = value)"
+    return None
+
+
+_TOML_WORD = lazy(r"(?:true|false|[+-]?inf|[+-]?nan)(?![\w-])")
+
+
 def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
     """tomllib's messages are clearer (tomlkit says "Unexpected character: '\\x00'" for an
     unterminated array); use them when tomllib rejects the text too (TOML 1.1 may differ)."""
@@ -104,7 +125,12 @@ def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
             text_message = re.sub(r"^.*?(?= \(at )", message.rstrip("."), text_message)
         m = re.search(r" \(at line (\d+), column (\d+)\)$", text_message)
         if m:
-            return ParseError(source, text_message[: m.start()], int(m.group(1)), int(m.group(2)))
+            at_line, at_column = int(m.group(1)), int(m.group(2))
+            said = text_message[: m.start()]
+            likely = _likely(said, text.split("\n")[at_line - 1] if at_line >= 1 else "", at_column - 1)
+            return ParseError(
+                source, f"{likely}; tomllib says: {said}" if likely else said, at_line, at_column
+            )
         m = re.search(r" \(at end of document\)$", text_message)
         if m:
             end_line = text.count("\n") + 1
