@@ -78,3 +78,43 @@ def test_other_extended_attributes_stay_with_the_old_file(gwconf, home, profile)
         pytest.skip(f"no user attributes here: {exc}")
     assert gwconf("apply", "codex").exit_code == 0
     assert "user.checksum" not in os.listxattr(config)
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_restore_gives_a_key_file_back_its_acl(gwconf, home, profile, edited: bool) -> None:
+    """The key made gwconf drop the ACL; restore takes the key out and puts the file back as it
+    was, ACL and mode (the backup still has the ACL; its mask, which the backup's own 0600 mode
+    narrowed, is the mode's group bits, given back with the mode). Edited since: gwconf's key
+    comes out of the user's text, which stays."""
+    auth = home / ".codex" / "auth.json"
+    _with_acl(auth, "{}\n")
+    assert gwconf("apply", "codex").exit_code == 0
+    assert ACL not in os.listxattr(auth)
+    if edited:
+        data = json.loads(auth.read_text())
+        auth.write_text(json.dumps({**data, "mine": 1}, indent=2) + "\n")
+    result = gwconf("restore", "codex")
+    assert result.exit_code == 0, result
+    assert json.loads(auth.read_text()) == ({"mine": 1} if edited else {})
+    assert stat.S_IMODE(os.stat(auth).st_mode) == 0o640
+    assert os.getxattr(auth, ACL) == SHARED
+
+
+def test_restore_keeps_an_acl_the_user_set_after_gwconfs_write(gwconf, home, profile) -> None:
+    """Set by hand since gwconf's write (with a mode of its own): the user's, kept."""
+    auth = home / ".codex" / "auth.json"
+    _with_acl(auth, "{}\n")
+    assert gwconf("apply", "codex").exit_code == 0
+    mine = struct.pack("<I", 2) + b"".join(
+        struct.pack("<HHI", *entry)
+        for entry in (
+            (0x01, 6, 0xFFFFFFFF),
+            (0x02, 4, 99),
+            (0x04, 0, 0xFFFFFFFF),
+            (0x10, 4, 0xFFFFFFFF),
+            (0x20, 0, 0xFFFFFFFF),
+        )
+    )
+    os.setxattr(auth, ACL, mine)  # u:99:r, mode now 0640
+    assert gwconf("restore", "codex").exit_code == 0
+    assert os.getxattr(auth, ACL) == mine

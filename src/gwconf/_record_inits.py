@@ -91,7 +91,7 @@ def _init_6(self, client, target, changes, notes, steps, left_alone, read):
     self.read = _f6() if read is MISSING else read
 
 
-def _init_7(self, client_id, file, display, snapshot, after, after_data, before_data, restoring, restore_mode, holds_key, record, edit):
+def _init_7(self, client_id, file, display, snapshot, after, after_data, before_data, restoring, restore_mode, restore_access, holds_key, record, edit):
     self.client_id = client_id
     self.file = file
     self.display = display
@@ -101,6 +101,7 @@ def _init_7(self, client_id, file, display, snapshot, after, after_data, before_
     self.before_data = before_data
     self.restoring = restoring
     self.restore_mode = restore_mode
+    self.restore_access = restore_access
     self.holds_key = holds_key
     self.record = record
     self.edit = edit
@@ -507,7 +508,7 @@ CODES = {
     'def __init__(self, change, backups, backup_name, folders, pristine_mode):\n self.change = change\n self.backups = backups\n self.backup_name = backup_name\n self.folders = folders\n self.pristine_mode = pristine_mode\n': _init_4.__code__,
     'def __init__(self, client, target, spec, program, profile_name):\n self.client = client\n self.target = target\n self.spec = spec\n self.program = program\n self.profile_name = profile_name\n': _init_5.__code__,
     'def __init__(self, client, target=_d1, changes=MISSING, notes=MISSING, steps=_d4, left_alone=MISSING, read=MISSING):\n self.client = client\n self.target = target\n self.changes = _f2() if changes is MISSING else changes\n self.notes = _f3() if notes is MISSING else notes\n self.steps = steps\n self.left_alone = _f5() if left_alone is MISSING else left_alone\n self.read = _f6() if read is MISSING else read\n': _init_6.__code__,
-    'def __init__(self, client_id, file, display, snapshot, after, after_data=_d5, before_data=_d6, restoring=_d7, restore_mode=_d8, holds_key=_d9, record=_d10, edit=_d11):\n self.client_id = client_id\n self.file = file\n self.display = display\n self.snapshot = snapshot\n self.after = after\n self.after_data = after_data\n self.before_data = before_data\n self.restoring = restoring\n self.restore_mode = restore_mode\n self.holds_key = holds_key\n self.record = record\n self.edit = edit\n': _init_7.__code__,
+    'def __init__(self, client_id, file, display, snapshot, after, after_data=_d5, before_data=_d6, restoring=_d7, restore_mode=_d8, restore_access=_d9, holds_key=_d10, record=_d11, edit=_d12):\n self.client_id = client_id\n self.file = file\n self.display = display\n self.snapshot = snapshot\n self.after = after\n self.after_data = after_data\n self.before_data = before_data\n self.restoring = restoring\n self.restore_mode = restore_mode\n self.restore_access = restore_access\n self.holds_key = holds_key\n self.record = record\n self.edit = edit\n': _init_7.__code__,
     'def __init__(self, client_id, name, key_origin=_d2, probe=_d3, error=_d4, findings=MISSING, notes=MISSING, limits=_d7, key=_d8):\n self.client_id = client_id\n self.name = name\n self.key_origin = key_origin\n self.probe = probe\n self.error = error\n self.findings = _f5() if findings is MISSING else findings\n self.notes = _f6() if notes is MISSING else notes\n self.limits = limits\n self.key = key\n': _init_8.__code__,
     'def __init__(self, client_id, profile_name, base_url, api_key, model, wire, family, base_derived=_d7, notes=MISSING, limits=MISSING):\n self.client_id = client_id\n self.profile_name = profile_name\n self.base_url = base_url\n self.api_key = api_key\n self.model = model\n self.wire = wire\n self.family = family\n self.base_derived = base_derived\n self.notes = _f8() if notes is MISSING else notes\n self.limits = _f9() if limits is MISSING else limits\n': _init_9.__code__,
     'def __init__(self, client_id, profile_name, base_url, api_key, model, wire, family, base_derived=_d7, notes=MISSING, limits=MISSING, anthropic_base=_d10):\n self.client_id = client_id\n self.profile_name = profile_name\n self.base_url = base_url\n self.api_key = api_key\n self.model = model\n self.wire = wire\n self.family = family\n self.base_derived = base_derived\n self.notes = _f8() if notes is MISSING else notes\n self.limits = _f9() if limits is MISSING else limits\n self.anthropic_base = anthropic_base\n': _init_10.__code__,

@@ -333,6 +333,7 @@ def atomic_write(
     secret: bool,
     expect: Snapshot | None = None,
     shown: str = "",
+    access_from: Path | None = None,
 ) -> None:
     """Replace ``target`` (already resolved) with ``data`` atomically.
 
@@ -341,6 +342,9 @@ def atomic_write(
     still hold (the compare-and-swap), checked at the last moment before the replace and, where
     the platform can swap two names atomically, once more on what the swap took out: a client
     that wrote in between gets its bytes back and the write is refused (``ConcurrentChange``).
+    ``access_from``: where an ACL or SELinux label ``target`` lacks comes from (restore: the backup
+    of the file from before gwconf, when a key made gwconf drop the ACL). The mode is set after
+    the ACL: an ACL's mask is the mode's group bits, and the backup's own 0600 had narrowed it.
     """
     folder = target.parent
     if not os.path.isdir(folder):  # (pathlib's mkdir raises and catches FileExistsError for one that is)
@@ -357,9 +361,9 @@ def atomic_write(
     try:
         try:  # on the descriptor itself: a file object would ask fstat, isatty and tell first
             _write_all(fd, data)
-            os.fchmod(fd, new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
             _keep_owner(fd, target)
-            _keep_access(fd, target, secret)
+            _keep_access(fd, target, secret, access_from)
+            os.fchmod(fd, new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -494,20 +498,26 @@ def _keep_owner(fd: int, target: Path) -> None:
 _ACCESS_ATTRIBUTES = ("system.posix_acl_access", "security.selinux")
 
 
-def _keep_access(fd: int, target: Path, secret: bool) -> None:
+def _keep_access(fd: int, target: Path, secret: bool, fallback: Path | None = None) -> None:
     """The replaced file's ACL and SELinux label on the new one (Linux, where ``os`` reads them;
-    each as far as the process may set it). A file holding a key gets no ACL: one could grant
-    others the read that its 0600 mode takes away."""
+    each as far as the process may set it); one the file lacks, ``fallback``'s where it has it. A
+    file holding a key gets no ACL: one could grant others the read that its 0600 mode takes away."""
     if not hasattr(os, "listxattr"):
         return
     try:
         names = os.listxattr(target)
     except OSError:  # a new file, or a file system without them
-        return
-    for name in names:
-        if name in _ACCESS_ATTRIBUTES and not (secret and name == "system.posix_acl_access"):
+        names = []
+    sources = {name: target for name in names if name in _ACCESS_ATTRIBUTES}
+    if fallback is not None and len(sources) < len(_ACCESS_ATTRIBUTES):
+        with contextlib.suppress(OSError):
+            for name in os.listxattr(fallback):
+                if name in _ACCESS_ATTRIBUTES:
+                    sources.setdefault(name, fallback)
+    for name, source in sources.items():
+        if not (secret and name == "system.posix_acl_access"):
             with contextlib.suppress(OSError):
-                os.setxattr(fd, name, os.getxattr(target, name))
+                os.setxattr(fd, name, os.getxattr(source, name))
 
 
 def _replace(tmp: Path, target: Path) -> None:

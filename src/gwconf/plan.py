@@ -67,6 +67,9 @@ class FileChange:
     before_data: Any = MISSING  # what the bytes before read as, when the plan parsed them
     restoring: bool = False
     restore_mode: int | None = None  # restore: the mode the file had before gwconf
+    # restore, with ``restore_mode``: the backup that is the file from before gwconf, whose ACL and
+    # SELinux label go back with the mode (a key made gwconf drop the ACL)
+    restore_access: Path | None = None
     holds_key: bool = False  # the new bytes hold the profile's key (whatever the client declares)
     record: dict[str, Any] | None = None  # restore: the ledger's record of this file
     # an edit's ops and whether the file is secret: its key records are worked out from them
@@ -589,8 +592,9 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             if pristine is not None:  # nothing but gwconf wrote it since the copy: the original bytes
                 # (not parsed: they are gwconf's own last write, and the copy goes back whole)
                 after = None if pristine is MISSING else pristine
+                mode, pristine_file = backups.pristine_mode(record), backups.folder / "pristine"
                 plan.changes.append(
-                    _restoring(client.id, file, shown, snap, after, backups.pristine_mode(record), record)
+                    _restoring(client.id, file, shown, snap, after, mode, record, pristine_file)
                 )
                 continue
         item = _parsed(file, shown, snap, windowed=True)  # a big JSON(C) file: the members reached
@@ -624,7 +628,16 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
         ):
             restore_mode = backups.pristine_mode(record)  # the mode gwconf changed (0600 for a key), put back
         plan.changes.append(
-            _restoring(client.id, item.file, item.display, item.snapshot, after_bytes, restore_mode, record)
+            _restoring(
+                client.id,
+                item.file,
+                item.display,
+                item.snapshot,
+                after_bytes,
+                restore_mode,
+                record,
+                backups.folder / "pristine",
+            )
         )
     return plan
 
@@ -661,6 +674,7 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
                     after,
                     store.pristine_mode(meta),
                     record,
+                    where,
                 )
             )
             wheres.append(where)
@@ -701,8 +715,10 @@ def _restoring(
     after: bytes | None,
     mode: int | None,
     record: dict[str, Any],
+    pristine: Path,
 ) -> FileChange:
-    """A restore's change of one file: ``after`` (None: remove it), back in the mode it had."""
+    """A restore's change of one file: ``after`` (None: remove it), back in the mode it had and,
+    with it, the ACL and label of ``pristine`` (the file from before gwconf), where it has them."""
     return FileChange(
         client_id,
         file,
@@ -712,6 +728,7 @@ def _restoring(
         restoring=True,
         restore_mode=mode,
         record=record,
+        restore_access=pristine if mode is not None else None,
     )
 
 
@@ -1613,6 +1630,7 @@ def _replace_all(prepared: list[_Prepared]) -> None:
                     secret=False,
                     expect=change.snapshot,
                     shown=change.display,
+                    access_from=change.restore_access,
                 )
             else:
                 atomic_write(
