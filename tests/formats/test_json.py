@@ -452,7 +452,7 @@ def test_append() -> None:
 
 def test_append_to_a_non_array_is_refused() -> None:
     with pytest.raises(
-        WriteRefused, match=r"f\.json: cannot append to model: model is a string, not an array"
+        WriteRefused, match=r"f\.json:14:12: cannot append to model: model is a string, not an array"
     ):
         load(CLAUDE, "f.json").append(("model",), "x")
 
@@ -830,8 +830,13 @@ def test_set_through_a_non_object_is_refused_naming_the_file_and_path() -> None:
     with pytest.raises(WriteRefused) as info:
         doc.set(("model", "name"), "x")
     assert str(info.value) == (
-        "~/.claude/settings.json: cannot set model.name: model is a string, not an object"
+        "~/.claude/settings.json:14:12: cannot set model.name: model is a string, not an object"
     )
+    edited = load(CLAUDE, "~/.claude/settings.json")
+    edited.set(("env", "ADDED"), "1")  # a line of gwconf's above it now: the line is still the file's
+    assert edited.dump().splitlines()[14].startswith('  "model"')  # (line 15 of the text now)
+    with pytest.raises(WriteRefused, match=r"^~/\.claude/settings\.json:14:12: cannot set model\.name"):
+        edited.set(("model", "name"), "x")
     with pytest.raises(
         WriteRefused, match=r"cannot set permissions\.allow\.x: permissions\.allow is an array"
     ):

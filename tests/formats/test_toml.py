@@ -144,6 +144,34 @@ def test_other_errors_keep_the_readers_words(text: str) -> None:
     assert "says:" not in info.value.reason
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '# c\nmodel = "x"\nmodel_providers = "oops"\n',
+            "~/.codex/config.toml:3:19: model_providers is a string, not a table; "
+            "gwconf cannot set model_providers.gwconf.",
+        ),
+        (
+            "[model_providers]\ngwconf = 5\n",
+            "~/.codex/config.toml:2:10: model_providers.gwconf is a number, not a table; "
+            "gwconf cannot set model_providers.gwconf.name.",
+        ),
+        (
+            "model_providers.gwconf = [1]\n",
+            "~/.codex/config.toml: model_providers.gwconf is an array, not a table; "
+            "gwconf cannot set model_providers.gwconf.name.",
+        ),
+    ],
+)
+def test_a_key_under_a_value_that_is_no_table_is_refused_at_its_line(text: str, message: str) -> None:
+    doc = load("toml", text, "~/.codex/config.toml")
+    doc.set(("first",), {"a": 1})  # a new table: where it goes, the line is still the file's
+    with pytest.raises(WriteRefused) as info:
+        doc.set(("model_providers", "gwconf", "name"), "x")
+    assert info.value.message == message
+
+
 # -- setting values ---------------------------------------------------------------------------------
 
 

@@ -1925,3 +1925,15 @@ def test_put_back_sets_the_value_where_the_spelling_would_read_otherwise(
     doc.put_back(("b",), value, spelling)
     assert doc.dump() == expected
     assert doc.data() == yaml.safe_load(expected)
+
+
+def test_a_refusal_at_a_value_names_its_line_in_the_file_as_the_user_has_it() -> None:
+    doc = load("# top\nfirst: 1\napis:\n  gwconf: 5\n", SRC)
+    doc.set(("first",), {"b": {"c": [1, 2, 3]}})  # lines of gwconf's above it now
+    assert doc.dump().splitlines()[3] != "  gwconf: 5"
+    with pytest.raises(WriteRefused) as info:
+        doc.set(("apis", "gwconf", "base-url"), "x")
+    assert str(info.value).startswith(f"{SRC}:4:11: apis.gwconf is a scalar, not a mapping")
+    with pytest.raises(WriteRefused) as info:
+        load("apis:\n  - a\n", SRC).set(("apis", "x"), 1)
+    assert str(info.value).startswith(f"{SRC}:2:3: apis is a list, not a mapping")

@@ -160,6 +160,22 @@ def same_run(a: str, a_pos: int, b: str, b_pos: int, size: int) -> bool:
     )
 
 
+def line_in(
+    original: str, edits: list[Edit], pos: int, place: Callable[[int], tuple[int, int]] | None = None
+) -> str:
+    """``:line:column`` of ``pos``, an offset in the text ``edits`` made of ``original``, in
+    ``original`` (the file as the user has it), for a refusal at a value gwconf did not write; ""
+    for a place inside gwconf's own new text. ``place``: where an offset of ``original`` is in
+    the file, when ``original`` is a stand-in for part of it (``json_windows``)."""
+    for edit in reversed(edits):
+        if pos >= edit.start + edit.length:
+            pos -= edit.length - (edit.end - edit.start)
+        elif pos > edit.start:
+            return ""
+    line, column = place(pos) if place is not None else line_col(original, pos)
+    return f":{line}:{column}"
+
+
 def line_col(text: str, pos: int) -> tuple[int, int]:
     """1-based line and column of offset ``pos``, for ``path:line:col`` errors."""
     return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1

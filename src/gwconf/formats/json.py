@@ -46,6 +46,7 @@ from gwconf.formats._base import (
     ignore_pristine,
     lazy,
     line_col,
+    line_in,
     paused_gc,
     put_before_as_put_back,
     same_run,
@@ -1423,6 +1424,9 @@ def _moved_walk(
 class JsonDocument:
     """A JSON or JSONC file that edits itself in place (see the module docstring)."""
 
+    # where an offset of the text as loaded is in the file: set on a stand-in for part of it
+    place: Callable[[int], tuple[int, int]] | None = None
+
     def __init__(
         self,
         text: str,
@@ -2034,7 +2038,8 @@ class JsonDocument:
         if depth == 0:
             raise ParseError(self.source, f"expected {wanted} at the top", *line_col(self._text, pos))
         raise WriteRefused(
-            f"{self.source}: cannot {verb} {_show_path(path)}: {_show_path(path[:depth])} is "
+            f"{self.source}{line_in(self.original, self.edits, pos, self.place)}: cannot {verb} {_show_path(path)}: "
+            f"{_show_path(path[:depth])} is "
             f"{_kind(self._masked, pos)}, not {wanted}",
             "Change or remove that value by hand, then run again.",
         )

@@ -190,12 +190,24 @@ class WindowedJson:
             text, self.source, fmt=self.fmt, eol=eol, unit=unit, trailing=trailing, dups=dups
         )
         self._loaded = inner.data()
+        inner.place = lambda pos: self._file_place(text, pos)
         for name, args in self._calls:
             getattr(inner, name)(*args)
         # the write gate compares the stand-in before and after (the inner editor's own lists)
         self.original: str = inner.original
         self.edits: list[Edit] = inner.edits
         return inner
+
+    def _file_place(self, text: str, pos: int) -> tuple[int, int]:
+        """Line and column in the file of offset ``pos`` of the stand-in ``text`` (as made, of
+        the windows chosen now): each window starts a line, so the column is the stand-in's own."""
+        start = 0
+        for number, length in zip(self._chosen, self._lengths, strict=True):
+            if pos < start + length or number == self._chosen[-1]:
+                line = self._raw.count(b"\n", 0, self._cuts[number]) + text.count("\n", start, pos) + 1
+                return line, pos - max(text.rfind("\n", start, pos) + 1, start) + 1
+            start += length
+        raise AssertionError("unreachable")
 
     def _window_text(self, number: int) -> str:
         return self._raw[self._cuts[number] : self._cuts[number + 1]].decode("utf-8")

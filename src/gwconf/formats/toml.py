@@ -45,6 +45,7 @@ from gwconf.formats._base import (
     detect_eol,
     ignore_pristine,
     lazy,
+    line_in,
     paused_gc,
     put_before_as_put_back,
     reread_from_scratch,
@@ -83,6 +84,19 @@ def _parse(text: str, source: str, *, unwrap: bool = False) -> Any:
         raise ParseError(source, "arrays or inline tables are nested too deeply to read") from None
     except Exception as exc:  # tomlkit raises ParseError and assorted TOMLKitErrors on bad input
         raise _parse_error(text, source, exc) from None
+
+
+def _kind_of(value: Any) -> str:
+    """A TOML value's kind, as a refusal names it."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "a date or time"
 
 
 def _likely(said: str, line: str, column: int) -> str | None:
@@ -1752,10 +1766,14 @@ class TomlDocument:
                 [lambda: self._text_replace_value(path, value), lambda: self._tk_set(path, value)],
             )
             return
-        if isinstance(parent, list):
+        if isinstance(parent, list) and not isinstance(path[-1], str):
             raise WriteRefused(f"{self.source}: {_show(path)}: no such element in that list.")
         if not isinstance(parent, dict):
-            raise WriteRefused(f"{self.source}: {_show(parent_path)} is not a table.")
+            raise WriteRefused(
+                f"{self.source}{self._line_of(parent_path)}: {_show(parent_path)} is {_kind_of(parent)}, "
+                f"not a table; gwconf cannot set {_show(path)}.",
+                "Change or remove that value by hand, then run again.",
+            )
         if not isinstance(path[-1], str):
             raise WriteRefused(f"{self.source}: {_show(path)}: a table has named keys, not positions.")
         candidates: list[Callable[[], str | None]] = []
@@ -1837,6 +1855,20 @@ class TomlDocument:
         names = tuple(part for part in path if isinstance(part, str))  # the path without its one index
         chunk = self._eol_new(_render_chunk(names, value))
         return _insert_after(self._text, chunk, family[-1], self.eol)
+
+    def _line_of(self, path: tuple[str | int, ...]) -> str:
+        """``:line:column`` in the file as the user has it of the value at ``path``, when it is a
+        ``key = value`` of a section of its own; "" otherwise."""
+        if not path or not isinstance(path[-1], str):
+            return ""
+        home = self._own_section(path[:-1])
+        key = path[-1]
+        found = (
+            None
+            if home is None
+            else _scalar_line(self._text, home, key) or _multi_line_value(self._text, home, key)
+        )
+        return "" if found is None else line_in(self.original, self.edits, found[1])
 
     def _own_section(self, table: tuple[str | int, ...]) -> _Section | None:
         """The section that holds the keys of the table at ``table`` (the preamble for the top);

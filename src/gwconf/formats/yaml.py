@@ -49,6 +49,7 @@ from gwconf.formats._base import (
     detect_eol,
     ignore_pristine,
     lazy,
+    line_in,
     paused_gc,
     put_before_as_put_back,
     reread_from_scratch,
@@ -1745,8 +1746,10 @@ class YamlDocument:
         root = self._tree_now().root
         return root is None or (isinstance(root, ScalarNode) and root.tag == _NULL and root.value == "")
 
-    def _refuse(self, message: str, hint: str = _HAND_HINT) -> NoReturn:
-        raise WriteRefused(f"{self.source}: {message}", hint)
+    def _refuse(self, message: str, hint: str = _HAND_HINT, at: int | None = None) -> NoReturn:
+        """``at``: where in the text now the value refused starts, said as its line in the file."""
+        where = "" if at is None else line_in(self.original, self.edits, at)
+        raise WriteRefused(f"{self.source}{where}: {message}", hint)
 
     # -- text geometry ----------------------------------------------------------------------
 
@@ -2018,7 +2021,10 @@ class YamlDocument:
                 chain.append(_Step(node, slot, node.value[j][1], self._alias_span(node, slot) is not None))
             elif isinstance(node, SequenceNode):
                 if not isinstance(part, int) or isinstance(part, bool):
-                    self._refuse(f"{where} is a list, not a mapping; gwconf cannot use key {part!r} in it")
+                    self._refuse(
+                        f"{where} is a list, not a mapping; gwconf cannot use key {part!r} in it",
+                        at=node.start_mark,
+                    )
                 n = len(node.value)
                 k = part + n if part < 0 else part
                 if not 0 <= k < n:
@@ -2026,7 +2032,8 @@ class YamlDocument:
                 chain.append(_Step(node, k, node.value[k], self._alias_span(node, k) is not None))
             else:
                 self._refuse(
-                    f"{where} is a {_node_kind(node)}, not a mapping; gwconf cannot set {_fmt_path(path)}"
+                    f"{where} is a {_node_kind(node)}, not a mapping; gwconf cannot set {_fmt_path(path)}",
+                    at=node.start_mark,
                 )
         return chain, ()
 
