@@ -249,7 +249,11 @@ def test_a_file_saved_as_utf16_is_named_left_alone_and_the_hint_says_how_to_save
         assert result.exit_code != 0, result
         assert f"~/.codex/config.toml: {named} text, not UTF-8" in result.stderr, result
         assert ("PowerShell 5's" in result.stderr) is (named == "UTF-16"), result
-        assert '[IO.File]::WriteAllText("$HOME/.codex/config.toml"' in result.stderr, result
+        read = {"utf-16-le": ", [Text.Encoding]::Unicode", "utf-16-be": ", [Text.Encoding]::BigEndianUnicode"}
+        assert (
+            '[IO.File]::WriteAllText("$HOME/.codex/config.toml", [IO.File]::ReadAllText('
+            f'"$HOME/.codex/config.toml"{read.get(encoding, "")})).'
+        ) in result.stderr, result
         assert path.read_bytes() == original
     path.write_bytes(original.decode(encoding).encode())  # what the hint does
     assert gwconf("apply", "codex").exit_code == 0

@@ -283,15 +283,17 @@ def decode_text(raw: bytes, source: str) -> tuple[str, bool]:
     if b"\x00" in raw[:64] or raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         wide = _wide_encoding(raw)
         if wide:
-            why = " (PowerShell 5's `>` and `Out-File` write it)" if wide == "UTF-16" else ""
+            name, without_mark = wide
+            why = " (PowerShell 5's `>` and `Out-File` write it)" if name == "UTF-16" else ""
             spelled = '"' + ("$HOME" + source[1:] if source.startswith("~/") else source) + '"'
+            read = f"{spelled}, [Text.Encoding]::{without_mark}" if without_mark else spelled
             raise ParseError(
                 source,
-                f"{wide} text, not UTF-8{why}",
+                f"{name} text, not UTF-8{why}",
                 hint="Save it as UTF-8 without a byte order mark, the encoding the clients read: in "
                 "VS Code, 'Save with Encoding' > UTF-8; in PowerShell (whose `Set-Content -Encoding "
                 f"utf8` adds a mark), [IO.File]::WriteAllText({spelled}, [IO.File]::ReadAllText("
-                f"{spelled})). Then run again.",
+                f"{read})). Then run again.",
             )
     try:
         text = raw.decode("utf-8")
@@ -304,16 +306,19 @@ def decode_text(raw: bytes, source: str) -> tuple[str, bool]:
     return text, False
 
 
-def _wide_encoding(raw: bytes) -> str | None:
-    """ "UTF-16" or "UTF-32" when ``raw`` starts with that encoding's byte order mark, or is
-    ASCII text written two bytes a character with no mark (every other byte zero); else None."""
+def _wide_encoding(raw: bytes) -> tuple[str, str] | None:
+    """(encoding, .NET's name for it where no byte order mark says it, else "") when ``raw`` is
+    UTF-32 or UTF-16 with its mark, or ASCII written two bytes a character without one (every
+    other byte zero); else None."""
     if raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
-        return "UTF-32"
+        return "UTF-32", ""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "UTF-16"
+        return "UTF-16", ""
     head = raw[:64]
-    if len(head) >= 4 and (not any(head[1::2]) or not any(head[0::2])):
-        return "UTF-16"
+    if len(head) >= 4 and not any(head[1::2]):
+        return "UTF-16", "Unicode"  # little-endian
+    if len(head) >= 4 and not any(head[0::2]):
+        return "UTF-16", "BigEndianUnicode"
     return None
 
 
