@@ -439,7 +439,7 @@ def test_an_unreadable_file_is_said_in_its_own_section_and_doctor_names_the_area
     assert result.exit_code == 1
     section = result.stdout.split("== claude-code (Claude Code)\n", 1)[1].splitlines()[:2]
     assert section == [
-        "  unreadable    ~/.claude/settings.json:3:12: Expecting property name enclosed in double quotes",
+        "  unreadable    ~/.claude/settings.json:3:12: a comma with no entry before it (two commas in a row?)",
         "  details       on stderr, with what to do; more: gwconf doctor claude-code",
     ], result.stdout
     assert "never rewrites a file it cannot parse" in result.stderr

@@ -516,7 +516,7 @@ def parse_error(text: str, fmt: str = "json") -> ParseError:
 @pytest.mark.parametrize(
     ("text", "fmt", "line", "column", "message"),
     [
-        ('{"a" 1}', "json", 1, 6, "Expecting ':' delimiter"),
+        ('{"a" 1}', "json", 1, 6, "expected ':' after the key"),
         (
             '{\n  "a": 1\n  "b": 2\n}',
             "json",
@@ -558,7 +558,24 @@ def parse_error(text: str, fmt: str = "json") -> ParseError:
         ("{'a': 1}", "json", 1, 2, "a key in single quotes: JSON needs double quotes"),
         ("{\"a\": 'x'}", "jsonc", 1, 7, "a string in single quotes: JSON needs double quotes"),
         ("{\n  model: 1\n}", "json", 2, 3, "a key without quotes: JSON needs double quotes around it"),
-        ("{,}", "jsonc", 1, 2, "Expecting property name enclosed in double quotes"),
+        (
+            '{\n  "a": 1,\n',
+            "jsonc",
+            3,
+            1,
+            "the file ends before the JSON value does (a closing '}' or ']' missing?)",
+        ),
+        ('{"a": ', "json", 1, 7, "the file ends before the JSON value does (a closing '}' or ']' missing?)"),
+        (
+            '{"a": ,}',
+            "jsonc",
+            1,
+            7,
+            "a value is missing here (a comma too many, or a key with nothing after its ':'?)",
+        ),
+        ('{"a": 1,, "b": 2}', "jsonc", 1, 9, "a comma with no entry before it (two commas in a row?)"),
+        ('{"a" 1}', "jsonc", 1, 6, "expected ':' after the key"),
+        ("{,}", "jsonc", 1, 2, "a comma with no entry before it (two commas in a row?)"),
     ],
 )
 def test_parse_errors_have_exact_line_and_column(
@@ -1326,7 +1343,7 @@ def test_a_lone_cr_ends_a_line_comment_as_in_vs_code(text: str, expected: Any) -
 def test_a_lone_cr_in_a_comment_cannot_hide_a_broken_member() -> None:
     with pytest.raises(ParseError) as info:
         jsonfmt.load('{\n  "a": 1, // note\r  "b"\n}\n', "f.json", fmt="jsonc")
-    assert info.value.reason == "Expecting ':' delimiter"
+    assert info.value.reason == "expected ':' after the key"
 
 
 # -- the write gate's window read: the top-level members that changed, read alone -----------------

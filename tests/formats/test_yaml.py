@@ -826,6 +826,9 @@ def test_parse_errors_name_line_and_column(
         ("a: 1\n  b: 2\n", "or the line is indented too deep"),
         ("a: 'unterminated\n", "a quote that never closes"),
         ('a: "unterminated\n', "a quote that never closes"),
+        ("a: 1\nb\nc: 2\n", "a line among keys that has no ':' after a name"),
+        ("a:\n  b: 1\n c: 2\n", "a line indented differently from the keys around it"),
+        ("a: - x\n", "a '- ' item where a value was expected"),
     ],
 )
 def test_the_commonest_mistakes_are_named_before_pyyamls_words(

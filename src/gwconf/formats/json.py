@@ -535,8 +535,16 @@ def _explained(exc: JSONDecodeError, text: str) -> str:
         return f"{name} inside a string: JSON writes it as {escape}"
     if msg in (_NO_KEY, "Expecting value") and char == "'":
         return f"a {'key' if msg == _NO_KEY else 'string'} in single quotes: JSON needs double quotes"
-    if msg == _NO_KEY and (char.isalpha() or char in "_$"):
+    if msg == _NO_KEY and char and (char.isalpha() or char in "_$"):
         return "a key without quotes: JSON needs double quotes around it"
+    if msg == _NO_KEY and char == ",":
+        return "a comma with no entry before it (two commas in a row?)"
+    if not char and msg in ("Expecting value", _NO_KEY):
+        return "the file ends before the JSON value does (a closing '}' or ']' missing?)"
+    if msg == "Expecting value" and char in ",}]":
+        return "a value is missing here (a comma too many, or a key with nothing after its ':'?)"
+    if msg == "Expecting ':' delimiter":
+        return "expected ':' after the key"
     if msg == "Expecting ',' delimiter":
         return "expected ',' here: is a comma missing between two entries?"
     if msg == "Extra data":

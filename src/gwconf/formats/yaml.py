@@ -342,6 +342,12 @@ def _likely(problem: str, char: str) -> str | None:
         )
     if problem.startswith("found unexpected end of stream") or problem.startswith("found end of stream"):
         return "a quote that never closes"
+    if problem.startswith("could not find expected ':'"):
+        return "a line among keys that has no ':' after a name (or a quote that never closes)"
+    if problem.startswith("did not find expected key") or problem.startswith("expected <block end>"):
+        return "a line indented differently from the keys around it, or a '- ' item among keys"
+    if problem.startswith(("block sequence entries are not allowed", "sequence entries are not allowed")):
+        return "a '- ' item where a value was expected: give the list its own lines, indented under its key"
     return None
 
 
