@@ -378,3 +378,51 @@ def test_a_repository_git_cannot_inspect_gets_no_key(
     assert done.returncode == 1
     assert "git could not be run to keep .aider.conf.yml out of it" in done.stderr
     assert not (repo / ".aider.conf.yml").exists()
+
+
+@pytest.mark.parametrize("linked", ["file", "folder"])
+@pytest.mark.parametrize("git", [True, False])
+def test_a_link_out_of_the_project_never_leads_the_key_out(
+    gwconf, profile: str, home: Path, tmp_path: Path, linked: str, git: bool
+) -> None:
+    """A cloned repository (or a downloaded one, without git) whose .claude/settings.local.json,
+    or whose .claude, is a link to a file of the user's elsewhere: the write followed the link,
+    and the key went there (a folder that syncs, another repository)."""
+    if git and shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    project = _repo(home / "project") if git else home / "project"
+    project.mkdir(exist_ok=True)
+    outside = tmp_path / "synced"
+    outside.mkdir()
+    victim = outside / "settings.local.json"
+    victim.write_text('{\n  "mine": 1\n}\n')
+    if linked == "file":
+        (project / ".claude").mkdir()
+        (project / ".claude" / "settings.local.json").symlink_to(victim)
+    else:
+        (project / ".claude").symlink_to(outside)
+    for args in (("--dry-run",), ()):
+        done = cli("apply", "claude-code", "--project", *args, cwd=project)
+        assert done.returncode == 1, done.stdout
+        assert ".claude/settings.local.json leads out of this project" in done.stderr, done.stderr
+        assert f"so gwconf would write {victim}" in done.stderr
+        assert "rm " in done.stderr
+    assert victim.read_text() == '{\n  "mine": 1\n}\n'
+    assert not (home / ".claude").exists()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_link_inside_the_project_to_a_tracked_file_gets_no_key(gwconf, profile: str, home: Path) -> None:
+    """The link is the user's own and untracked, but the file it leads to is committed: the key
+    would be in the next commit."""
+    repo = _repo(home / "repo")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "settings.json").write_text("{}\n")
+    _git("add", "docs/settings.json", cwd=repo)
+    _git("-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "docs", cwd=repo)
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.local.json").symlink_to("../docs/settings.json")
+    done = cli("apply", "claude-code", "--project", cwd=repo)
+    assert done.returncode == 1
+    assert "docs/settings.json is tracked by git" in done.stderr, done.stderr
+    assert (repo / "docs" / "settings.json").read_text() == "{}\n"

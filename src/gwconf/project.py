@@ -146,6 +146,36 @@ def adapters(clients: list[ClientAdapter], env: Env) -> list[ProjectAdapter]:
     return [ProjectAdapter(c, env) for c in clients]
 
 
+# -- staying inside the project ---------------------------------------------------------------------
+
+
+def inside(paths: list[Path], root: Path) -> list[Path]:
+    """The files ``paths`` (in the project at ``root``) are, links followed; refuses (raises) when a
+    link leads one out of the project. A cloned repository is untrusted: its
+    ``.claude/settings.local.json`` may be a link to any file of the user's (a folder that syncs,
+    another repository), and the write follows links to their target, so the key went there."""
+    real_root = os.path.realpath(root)
+    found = []
+    for path in paths:
+        real = os.path.realpath(path)
+        if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+            from gwconf.paths import shell_word
+
+            link = next(
+                (p for p in (path, *path.parents) if os.path.islink(p)), path
+            )  # the link nearest the file: the one to take away
+            shown = os.path.relpath(path, root)
+            raise WriteRefused(
+                f"{shown} leads out of this project ({root}): {os.path.relpath(link, root)} is a link to "
+                f"{os.readlink(link) if os.path.islink(link) else real}, so gwconf would write {real}. "
+                "A cloned repository can point a link anywhere; nothing was written.",
+                f"Remove the link (rm {shell_word(str(link))}) and apply again; a file outside the project "
+                "is a global file: gwconf apply CLIENT writes those.",
+            )
+        found.append(Path(real))
+    return found
+
+
 # -- keeping a key out of git ------------------------------------------------------------------------
 
 
