@@ -103,7 +103,8 @@ def _likely(said: str, line: str, column: int) -> str | None:
     """What a person most likely wrote where tomllib stopped (``said``) at ``column`` of ``line``.
     Nothing of the line is repeated: an unquoted value may be a key."""
     char, before = line[column : column + 1], line[:column]
-    if said == "Invalid value" and (char.isalpha() or char == "_") and not _TOML_WORD.match(line, column):
+    word = line[column:].split(None, 1)[0].rstrip(",]}") if line[column:].strip() else ""
+    if said == "Invalid value" and (char.isalpha() or char == "_") and word.lstrip("+-") not in _TOML_WORDS:
         return 'a string without quotes (TOML quotes strings: model = "gpt-5")'
     if ("hex value" in said or "escape" in said.lower() or "Unescaped" in said) and "\\" in before:
         return (
@@ -117,7 +118,7 @@ def _likely(said: str, line: str, column: int) -> str | None:
     return None
 
 
-_TOML_WORD = lazy(r"(?:true|false|[+-]?inf|[+-]?nan)(?![\w-])")
+_TOML_WORDS = ("true", "false", "inf", "nan")  # TOML's bare values: tomllib stopped after one
 
 
 def _parse_error(text: str, source: str, exc: Exception) -> ParseError:
