@@ -172,7 +172,7 @@ def quote(value: str) -> str:
     raise WriteRefused(
         "this value has no spelling in a .env file that npm dotenv, python-dotenv and a shell all read "
         "the same: it holds ' together with \", $, ` or a backslash (or ${...}, or a carriage return).",
-        "Use a value without those characters (no gateway issues keys with them).",
+        "Use a value without those characters (gateways use none of them in keys or model names).",
     )
 
 
