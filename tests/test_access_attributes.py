@@ -118,3 +118,16 @@ def test_restore_keeps_an_acl_the_user_set_after_gwconfs_write(gwconf, home, pro
     os.setxattr(auth, ACL, mine)  # u:99:r, mode now 0640
     assert gwconf("restore", "codex").exit_code == 0
     assert os.getxattr(auth, ACL) == mine
+
+
+def test_restore_leaves_out_an_acl_the_user_took_off_a_file_gwconf_kept_it_on(gwconf, home, profile) -> None:
+    """gwconf kept the ACL of a file without a key; the user removed it since: theirs, kept."""
+    config = home / ".codex" / "config.toml"
+    _with_acl(config, 'model = "o3"\n')
+    assert gwconf("apply", "codex").exit_code == 0
+    assert os.getxattr(config, ACL) == SHARED
+    os.removexattr(config, ACL)
+    os.chmod(config, 0o640)  # the mode gwconf wrote, as before
+    assert gwconf("restore", "codex").exit_code == 0
+    assert config.read_text() == 'model = "o3"\n'
+    assert ACL not in os.listxattr(config)

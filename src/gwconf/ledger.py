@@ -465,6 +465,10 @@ class Ledger:
         )
         if write.pristine_mode is not None:  # kept until the next fresh copy: restore puts it back
             record["pristine_mode"] = write.pristine_mode
+        if write.secret:  # written without its ACL, which restore gives back (absent: it kept it)
+            record["secret"] = True
+        else:
+            record.pop("secret", None)
         record["folders"] = record.get("folders", []) + [
             f for f in write.folders if f not in record.get("folders", [])
         ]

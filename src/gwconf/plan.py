@@ -592,7 +592,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             if pristine is not None:  # nothing but gwconf wrote it since the copy: the original bytes
                 # (not parsed: they are gwconf's own last write, and the copy goes back whole)
                 after = None if pristine is MISSING else pristine
-                mode, pristine_file = backups.pristine_mode(record), backups.folder / "pristine"
+                mode, pristine_file = backups.pristine_mode(record), _dropped_access(record, backups)
                 plan.changes.append(
                     _restoring(client.id, file, shown, snap, after, mode, record, pristine_file)
                 )
@@ -636,7 +636,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
                 after_bytes,
                 restore_mode,
                 record,
-                backups.folder / "pristine",
+                _dropped_access(record, backups),
             )
         )
     return plan
@@ -674,7 +674,7 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
                     after,
                     store.pristine_mode(meta),
                     record,
-                    where,
+                    None,  # meta.json does not say whether gwconf's write left an ACL out
                 )
             )
             wheres.append(where)
@@ -715,7 +715,7 @@ def _restoring(
     after: bytes | None,
     mode: int | None,
     record: dict[str, Any],
-    pristine: Path,
+    pristine: Path | None,
 ) -> FileChange:
     """A restore's change of one file: ``after`` (None: remove it), back in the mode it had and,
     with it, the ACL and label of ``pristine`` (the file from before gwconf), where it has them."""
@@ -730,6 +730,12 @@ def _restoring(
         record=record,
         restore_access=pristine if mode is not None else None,
     )
+
+
+def _dropped_access(record: dict[str, Any], backups: BackupStore) -> Path | None:
+    """The backup whose ACL restore gives back: gwconf's write left it out (the file held the
+    key); one that kept it and lacks it now lost it by the user's hand, which stays."""
+    return backups.folder / "pristine" if record.get("secret") else None
 
 
 def _only_skeleton(text: str) -> bool:
