@@ -543,15 +543,16 @@ def _explained(exc: JSONDecodeError, text: str) -> str:
         return "the file ends before the JSON value does (a closing '}' or ']' missing?)"
     if msg == "Expecting value" and char in ",}]":
         return "a value is missing here (a comma too many, or a key with nothing after its ':'?)"
-    if msg == "Expecting ':' delimiter":
-        return "expected ':' after the key"
-    if msg == "Expecting ',' delimiter":
-        return "expected ',' here: is a comma missing between two entries?"
-    if msg == "Extra data":
-        return "more text after the end of the JSON value (one '}' too many?)"
-    if msg == "Unterminated string starting at":
-        return "a string whose closing quote is missing"
-    return msg
+    return _SAID.get(msg, msg)
+
+
+# json's messages that mean one thing wherever they stop
+_SAID = {
+    "Expecting ':' delimiter": "expected ':' after the key",
+    "Expecting ',' delimiter": "expected ',' here: is a comma missing between two entries?",
+    "Extra data": "more text after the end of the JSON value (one '}' too many?)",
+    "Unterminated string starting at": "a string whose closing quote is missing",
+}
 
 
 # ---------------------------------------------------------------------------------------------
