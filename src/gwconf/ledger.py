@@ -391,7 +391,9 @@ class Ledger:
     def save(self) -> None:
         self.set_aside()  # kept aside, never overwritten
         self.data["version"] = self.VERSION
-        text = (encode(self.data) + "\n").encode()
+        # a path whose name is no UTF-8 (a legacy-encoded home) holds a lone surrogate: written as
+        # its JSON escape ("\udce9"), which reads back as the same string
+        text = (encode(self.data) + "\n").encode("utf-8", "backslashreplace")
         self._bytes = None  # a save that fails leaves data the file may not hold: read it again
         write_private(self.path, text)
         self._bytes = text

@@ -465,11 +465,29 @@ def _through_gate(item: Loaded) -> tuple[str, bytes, Any, Any]:
         item.doc.settle()  # type: ignore[attr-defined]  # a json_windows.WindowedJson
     before = _data_before(item)
     text, after_data = formats.checked_edit(item.file.format, formats.Frozen(before), item.doc)
-    if windowed:
-        after: bytes = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
-    else:
-        after = formats.encode(text, item.had_bom)
+    try:
+        if windowed:
+            after: bytes = item.doc.whole_bytes()  # type: ignore[attr-defined]  # its BOM kept
+        else:
+            after = formats.encode(text, item.had_bom)
+    except UnicodeEncodeError as exc:  # a name from the file system that is no UTF-8
+        raise _not_utf8(item.display, exc.object, exc.start) from None
     return text, after, after_data, before
+
+
+def _not_utf8(shown: str, text: str, at: int) -> WriteRefused:
+    """The refusal of a write whose new text holds a name that is no UTF-8: a folder named in a
+    legacy encoding (``caf\xe9``), which Python holds as a lone surrogate. No UTF-8 file can hold
+    it, and the client would read another name."""
+    start = max(text.rfind(c, 0, at) for c in " \t\n\"'=") + 1
+    ends = [i for i in (text.find(c, at) for c in " \t\n\"',") if i >= 0]
+    name = os.fsencode(text[start : min(ends) if ends else len(text)])
+    return WriteRefused(
+        f"{shown}: gwconf would write the name {name.decode('ascii', 'backslashreplace')}, which is not "
+        "UTF-8 (a folder named in another encoding), and the file is UTF-8 text the client could not "
+        "read it back from; nothing was written.",
+        "Rename that folder to UTF-8 (convmv -f latin1 -t utf8 -r --notest FOLDER), then run again.",
+    )
 
 
 def _change_from_edit(client_id: str, item: Loaded, key: str | None = None) -> FileChange | None:
@@ -1037,7 +1055,7 @@ class BackupStore:
     gwconf's last write (``write_meta``)."""
 
     def __init__(self, env: Env, client_id: str, target: Path) -> None:
-        digest = str(sha256(str(target).encode()))[:10]
+        digest = str(sha256(os.fsencode(target)))[:10]  # a name's bytes, as the file system holds them
         self._open(env.backups_dir / client_id / f"{target.name.lstrip('.') or 'file'}-{digest}")
 
     @classmethod

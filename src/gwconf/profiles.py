@@ -120,6 +120,7 @@ class Profile:
                     shell=_needs_shell(self.key_cmd),
                     capture_output=True,
                     text=True,
+                    errors="replace",  # bytes that are no text: key_problems names the U+FFFD
                     timeout=30,
                     env=dict(env.environ),
                 )

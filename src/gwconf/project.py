@@ -122,7 +122,7 @@ class ProjectAdapter(ClientAdapter):
             )
         self.client_id = client.id
         self.root = root_for(env)
-        digest = str(sha256(str(self.root).encode()))[:10]
+        digest = str(sha256(os.fsencode(self.root)))[:10]
         self.id = f"{client.id}@project-{digest}"
         self._files = list(files)
 
@@ -236,12 +236,13 @@ def guard_from_git(paths: list[Path], env: Env, *, dry_run: bool = False) -> lis
 def _append_exclude(exclude: Path, pattern: str) -> None:
     snap = read_snapshot(exclude)
     before = snap.data or b""
-    if pattern.encode() in before.splitlines():
+    line = os.fsencode(pattern)  # git reads the name's bytes, as the file system holds them
+    if line in before.splitlines():
         return
     ending = b"\r\n" if b"\r\n" in before else b"\n"
     if before and not before.endswith((b"\n", b"\r")):
         before += ending
-    after = before + b"# gwconf: holds a gateway key" + ending + pattern.encode() + ending
+    after = before + b"# gwconf: holds a gateway key" + ending + line + ending
     try:
         exclude.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(snap.target, after, mode=snap.mode, secret=False, expect=snap, shown=str(exclude))
@@ -254,7 +255,10 @@ def _append_exclude(exclude: Path, pattern: str) -> None:
 
 def _git(args: list[str], cwd: Path) -> str | None:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=30)
+        # a folder name that is no UTF-8 (a legacy-encoded home) comes back as the name it is
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, errors="surrogateescape", timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout.strip() if done.returncode == 0 else None

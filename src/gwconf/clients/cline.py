@@ -292,14 +292,21 @@ def _other_processes(env: Env) -> list[tuple[int, str]]:
     try:
         if env.platform == "win32":
             out = subprocess.run(
-                ["tasklist", "/fo", "csv", "/nh"], capture_output=True, text=True, timeout=10
+                ["tasklist", "/fo", "csv", "/nh"],
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=10,
             )
             for line in out.stdout.splitlines():
                 cells = [c.strip('"') for c in line.split('","')]
                 if len(cells) > 1 and cells[0].lower() in WINDOWS_IMAGES and cells[1].isdigit():
                     found.append((int(cells[1]), WINDOWS_IMAGES[cells[0].lower()]))
             return found
-        out = subprocess.run(["ps", "-axo", "pid=,command="], capture_output=True, text=True, timeout=10)
+        # any process's arguments may be bytes that are no UTF-8: only the names matter here
+        out = subprocess.run(
+            ["ps", "-axo", "pid=,command="], capture_output=True, text=True, errors="replace", timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return found
     for line in out.stdout.splitlines():
