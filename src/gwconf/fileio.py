@@ -757,6 +757,7 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
     try:
         st = os.stat(target)
     except OSError:
+        _refuse_root_in_a_users_folder(probe, shown)
         return
     if not st.st_mode & stat.S_IWUSR:  # honour a read-only file even when running as root
         raise WriteRefused(
@@ -773,6 +774,25 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             refused = _read_only_file_system(shown, client)
         if refused is not None:
             raise WriteRefused(f"{refused[0]}.", refused[1])
+
+
+def _refuse_root_in_a_users_folder(folder: str, shown: str) -> None:
+    """root (``sudo gwconf``, with the user's HOME kept, as macOS's sudo keeps it) must not create
+    a client's file or folders in a user's folder: they would be root's (``~/.claude`` 0700), and
+    the client, run as the user, could not read its own settings any more. A file that exists is
+    refused the same way, by its own owner."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return  # anyone else creates files of their own
+    try:
+        owner = os.stat(folder).st_uid
+    except OSError:
+        return
+    if owner != 0:
+        raise WriteRefused(
+            f"{shown}: gwconf would create it in {folder}, which belongs to {_user_name(owner)}; "
+            "running as root, it would be root's, and the client, run as that user, could not read it.",
+            "Run gwconf as that user (not with sudo).",
+        )
 
 
 def _user_name(uid: int) -> str:

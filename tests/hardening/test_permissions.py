@@ -158,3 +158,26 @@ def test_restore_honours_the_same_rules(home: Path, tmp_path: Path, profile: str
     result = invoke("restore", client)
     assert result.exit_code == 1 and "read-only" in result.stderr, result
     assert _state(home) == before
+
+
+@pytest.mark.parametrize("client", ["codex", "claude-code", "aider"])
+def test_root_does_not_create_files_in_a_users_home(
+    home: Path, tmp_path: Path, profile: str, client: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sudo gwconf apply`` with the user's HOME kept (macOS's sudo keeps it): the files and
+    folders it made were root's (``~/.claude`` 0700), and the client, run as the user, could no
+    longer read its own settings. Run as root here, the home is given to another uid; run as a
+    user, ``os.geteuid`` answers 0."""
+    if os.geteuid() == 0:
+        os.chown(home, 12345, 12345)
+    else:
+        monkeypatch.setattr(os, "geteuid", lambda: 0)
+    before = _state(home)
+    preview = invoke("apply", client, "--dry-run")
+    assert preview.exit_code == 0, preview
+    assert "the real run will refuse this: ~/" in preview.stdout, preview
+    result = invoke("apply", client)
+    assert result.exit_code == 1, result
+    assert f"gwconf would create it in {home}, which belongs to " in result.stderr, result
+    assert "Run gwconf as that user (not with sudo)." in result.stderr
+    assert _state(home) == before, "something was created"
