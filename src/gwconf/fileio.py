@@ -776,13 +776,17 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             raise WriteRefused(f"{refused[0]}.", refused[1])
 
 
-def _refuse_root_in_a_users_folder(folder: str, shown: str) -> None:
-    """root (``sudo gwconf``, with the user's HOME kept, as macOS's sudo keeps it) must not create
-    a client's file or folders in a user's folder: they would be root's (``~/.claude`` 0700), and
-    the client, run as the user, could not read its own settings any more. A file that exists is
-    refused the same way, by its own owner."""
+def _refuse_root_in_a_users_folder(folder: str, shown: str, reader: str = "the client") -> None:
+    """A user's root (``sudo gwconf``, with the user's HOME kept, as macOS's sudo keeps it; sudo
+    and doas say whose in ``SUDO_UID`` and ``DOAS_USER``) must not create
+    a file or folders in a user's folder: they would be root's (``~/.claude`` 0700, a new
+    ``~/.config`` 0700 that every program of the user's reads), and the client, or gwconf itself,
+    run as the user, could not read them any more. A client's file that exists is refused the same
+    way, by its own owner."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return  # anyone else creates files of their own
+    if not (os.environ.get("SUDO_UID") or os.environ.get("DOAS_USER")):
+        return  # root itself (a container's only user, whose files all are root's): as it asks
     try:
         owner = os.stat(folder).st_uid
     except OSError:
@@ -790,7 +794,7 @@ def _refuse_root_in_a_users_folder(folder: str, shown: str) -> None:
     if owner != 0:
         raise WriteRefused(
             f"{shown}: gwconf would create it in {folder}, which belongs to {_user_name(owner)}; "
-            "running as root, it would be root's, and the client, run as that user, could not read it.",
+            f"running as root, it would be root's, and {reader}, run as that user, could not read it.",
             "Run gwconf as that user (not with sudo).",
         )
 
@@ -821,6 +825,8 @@ def _make_dirs(folder: Path, mode: int, parents_mode: int = 0o777) -> list[Path]
     while not folder.exists() and folder.parent != folder:
         missing.append(folder)
         folder = folder.parent
+    if missing:
+        _refuse_root_in_a_users_folder(str(folder), str(missing[-1]), "gwconf or the client")
     for created in reversed(missing):
         created.mkdir(mode=mode if created is missing[0] else parents_mode, exist_ok=True)
         fsync_dir(created.parent)
@@ -898,6 +904,8 @@ def write_private(path: Path, data: bytes) -> None:
     """gwconf's own files (profiles, ledger, backups): folder 0700, file 0600, atomic. A folder
     that is 0700 already is not set again (``apply --all`` writes 160 of these files)."""
     private_folder(path.parent)
+    if not os.path.lexists(path):
+        _refuse_root_in_a_users_folder(str(path.parent), str(path), "gwconf")
     atomic_write(path, data, mode=None, secret=True)
 
 
@@ -918,6 +926,8 @@ def private_folder(folder: Path) -> None:
 def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
     """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them)."""
     make_private_dirs(lock_path.parent)
+    if not os.path.lexists(lock_path):
+        _refuse_root_in_a_users_folder(str(lock_path.parent), str(lock_path), "gwconf")
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = time.monotonic() + timeout

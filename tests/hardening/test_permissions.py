@@ -167,7 +167,9 @@ def test_root_does_not_create_files_in_a_users_home(
     """``sudo gwconf apply`` with the user's HOME kept (macOS's sudo keeps it): the files and
     folders it made were root's (``~/.claude`` 0700), and the client, run as the user, could no
     longer read its own settings. Run as root here, the home is given to another uid; run as a
-    user, ``os.geteuid`` answers 0."""
+    user, ``os.geteuid`` answers 0. Without ``SUDO_UID`` (root itself, a container's only user)
+    it writes, as root asks."""
+    monkeypatch.setenv("SUDO_UID", "12345")
     if os.geteuid() == 0:
         os.chown(home, 12345, 12345)
     else:
@@ -181,3 +183,46 @@ def test_root_does_not_create_files_in_a_users_home(
     assert f"gwconf would create it in {home}, which belongs to " in result.stderr, result
     assert "Run gwconf as that user (not with sudo)." in result.stderr
     assert _state(home) == before, "something was created"
+
+
+def test_root_does_not_create_gwconfs_own_folders_in_a_users_home(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sudo gwconf profile add`` in a fresh home made ``~/.config`` and ``~/.local`` root's, 0700:
+    the user's gwconf, and every other program reading ``~/.config``, could not read them."""
+    monkeypatch.setenv("SUDO_UID", "12345")
+    if os.geteuid() == 0:
+        os.chown(home, 12345, 12345)
+    else:
+        monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setenv("GWCONF_HOME", str(home / ".config" / "gwconf"))
+    before = _state(home)
+    result = invoke(
+        "profile", "add", "w", "--base-url", "https://gw.example.com/v1", "--key-stdin", "--use",
+        input="sk-test-0123456789abcdefWXYZ\n",
+    )  # fmt: skip
+    assert result.exit_code != 0, result
+    assert "gwconf would create it in " in result.stderr and "Run gwconf as that user" in result.stderr, (
+        result
+    )
+    assert "unexpected error" not in result.stderr
+    assert _state(home) == before, "something was created"
+
+
+def test_root_itself_writes_in_a_folder_of_another_uid(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A container whose only user is root, over a workspace checked out by another uid (CI): no
+    sudo, so nobody else's files are at stake; gwconf writes, as root asks."""
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    monkeypatch.delenv("DOAS_USER", raising=False)
+    if os.geteuid() == 0:
+        os.chown(home, 12345, 12345)
+    else:
+        monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setenv("GWCONF_HOME", str(home / ".config" / "gwconf"))
+    result = invoke(
+        "profile", "add", "w", "--base-url", "https://gw.example.com/v1", "--key-stdin", "--use",
+        input="sk-test-0123456789abcdefWXYZ\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    assert invoke("apply", "codex").exit_code == 0
+    assert (home / ".codex" / "config.toml").is_file()
