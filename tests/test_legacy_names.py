@@ -19,12 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TEST_KEY
-
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a name that is no UTF-8 needs Linux")
 
 
-@pytest.fixture
+@pytest.fixture  # asked for before ``profile``, so the profile is saved in this home
 def legacy_home(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     folder = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9"))
     try:
@@ -37,16 +35,7 @@ def legacy_home(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         yield folder / "home"
 
 
-def _profile(gwconf) -> None:
-    result = gwconf(
-        "profile", "add", "work", "--base-url", "https://gw.example.com/v1", "--model", "my-model",
-        "--key-stdin", "--use", input=TEST_KEY + "\n",
-    )  # fmt: skip
-    assert result.exit_code == 0, result
-
-
-def test_apply_use_and_restore_work_in_a_home_named_in_latin1(gwconf, legacy_home: Path) -> None:
-    _profile(gwconf)
+def test_apply_use_and_restore_work_in_a_home_named_in_latin1(gwconf, legacy_home: Path, profile) -> None:
     config = legacy_home / ".codex" / "config.toml"
     config.parent.mkdir()
     config.write_text('model = "o3"  # mine\n')
@@ -64,10 +53,9 @@ def test_apply_use_and_restore_work_in_a_home_named_in_latin1(gwconf, legacy_hom
 
 
 def test_a_client_that_would_write_the_name_into_its_file_is_refused_by_name(
-    gwconf, legacy_home: Path
+    gwconf, legacy_home: Path, profile
 ) -> None:
     """Roo Code's VS Code setting names the file gwconf writes for it, under GWCONF_HOME."""
-    _profile(gwconf)
     settings = legacy_home / ".config" / "Code" / "User" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text('{\n  "editor.fontSize": 14\n}\n')
@@ -80,8 +68,9 @@ def test_a_client_that_would_write_the_name_into_its_file_is_refused_by_name(
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_a_project_named_in_latin1_is_kept_out_of_git_by_its_own_bytes(gwconf, legacy_home: Path) -> None:
-    _profile(gwconf)
+def test_a_project_named_in_latin1_is_kept_out_of_git_by_its_own_bytes(
+    gwconf, legacy_home: Path, profile
+) -> None:
     project = legacy_home / "proj\udce9"
     project.mkdir()
     subprocess.run(["git", "init", "-q", str(project)], check=True)
