@@ -776,6 +776,14 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             raise WriteRefused(f"{refused[0]}.", refused[1])
 
 
+def _sudo_root() -> bool:
+    """Running as root for a user (sudo, doas)? Anyone else creates files of their own, and root
+    itself (a container's only user, whose files all are root's) writes as it asks."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return False
+    return bool(os.environ.get("SUDO_UID") or os.environ.get("DOAS_USER"))
+
+
 def _refuse_root_in_a_users_folder(folder: str, shown: str, reader: str = "the client") -> None:
     """A user's root (``sudo gwconf``, with the user's HOME kept, as macOS's sudo keeps it; sudo
     and doas say whose in ``SUDO_UID`` and ``DOAS_USER``) must not create
@@ -783,10 +791,8 @@ def _refuse_root_in_a_users_folder(folder: str, shown: str, reader: str = "the c
     ``~/.config`` 0700 that every program of the user's reads), and the client, or gwconf itself,
     run as the user, could not read them any more. A client's file that exists is refused the same
     way, by its own owner."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return  # anyone else creates files of their own
-    if not (os.environ.get("SUDO_UID") or os.environ.get("DOAS_USER")):
-        return  # root itself (a container's only user, whose files all are root's): as it asks
+    if not _sudo_root():
+        return
     try:
         owner = os.stat(folder).st_uid
     except OSError:
@@ -825,7 +831,7 @@ def _make_dirs(folder: Path, mode: int, parents_mode: int = 0o777) -> list[Path]
     while not folder.exists() and folder.parent != folder:
         missing.append(folder)
         folder = folder.parent
-    if missing:
+    if missing and _sudo_root():
         _refuse_root_in_a_users_folder(str(folder), str(missing[-1]), "gwconf or the client")
     for created in reversed(missing):
         created.mkdir(mode=mode if created is missing[0] else parents_mode, exist_ok=True)
@@ -904,7 +910,7 @@ def write_private(path: Path, data: bytes) -> None:
     """gwconf's own files (profiles, ledger, backups): folder 0700, file 0600, atomic. A folder
     that is 0700 already is not set again (``apply --all`` writes 160 of these files)."""
     private_folder(path.parent)
-    if not os.path.lexists(path):
+    if _sudo_root() and not os.path.lexists(path):
         _refuse_root_in_a_users_folder(str(path.parent), str(path), "gwconf")
     atomic_write(path, data, mode=None, secret=True)
 
@@ -926,7 +932,7 @@ def private_folder(folder: Path) -> None:
 def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
     """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them)."""
     make_private_dirs(lock_path.parent)
-    if not os.path.lexists(lock_path):
+    if _sudo_root() and not os.path.lexists(lock_path):
         _refuse_root_in_a_users_folder(str(lock_path.parent), str(lock_path), "gwconf")
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
