@@ -757,7 +757,8 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
     try:
         st = os.stat(target)
     except OSError:
-        _refuse_root_in_a_users_folder(probe, shown)
+        if _sudo_root():
+            _refuse_root_in_a_users_folder(probe, shown)
         return
     if not st.st_mode & stat.S_IWUSR:  # honour a read-only file even when running as root
         raise WriteRefused(
@@ -790,9 +791,7 @@ def _refuse_root_in_a_users_folder(folder: str, shown: str, reader: str = "the c
     a file or folders in a user's folder: they would be root's (``~/.claude`` 0700, a new
     ``~/.config`` 0700 that every program of the user's reads), and the client, or gwconf itself,
     run as the user, could not read them any more. A client's file that exists is refused the same
-    way, by its own owner."""
-    if not _sudo_root():
-        return
+    way, by its own owner. Asked only under ``_sudo_root``."""
     try:
         owner = os.stat(folder).st_uid
     except OSError:
@@ -803,6 +802,12 @@ def _refuse_root_in_a_users_folder(folder: str, shown: str, reader: str = "the c
             f"running as root, it would be root's, and {reader}, run as that user, could not read it.",
             "Run gwconf as that user (not with sudo).",
         )
+
+
+def _refuse_root_creating(path: Path) -> None:
+    """``_refuse_root_in_a_users_folder`` for one of gwconf's own files, when it does not exist yet."""
+    if _sudo_root() and not os.path.lexists(path):
+        _refuse_root_in_a_users_folder(str(path.parent), str(path), "gwconf")
 
 
 def _user_name(uid: int) -> str:
@@ -910,8 +915,7 @@ def write_private(path: Path, data: bytes) -> None:
     """gwconf's own files (profiles, ledger, backups): folder 0700, file 0600, atomic. A folder
     that is 0700 already is not set again (``apply --all`` writes 160 of these files)."""
     private_folder(path.parent)
-    if _sudo_root() and not os.path.lexists(path):
-        _refuse_root_in_a_users_folder(str(path.parent), str(path), "gwconf")
+    _refuse_root_creating(path)
     atomic_write(path, data, mode=None, secret=True)
 
 
@@ -932,8 +936,7 @@ def private_folder(folder: Path) -> None:
 def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
     """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them)."""
     make_private_dirs(lock_path.parent)
-    if _sudo_root() and not os.path.lexists(lock_path):
-        _refuse_root_in_a_users_folder(str(lock_path.parent), str(lock_path), "gwconf")
+    _refuse_root_creating(lock_path)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = time.monotonic() + timeout
