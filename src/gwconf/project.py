@@ -19,7 +19,7 @@ from pathlib import Path
 from gwconf import binding
 from gwconf.clients._base import ClientAdapter, ConfigFile, Target, project_root
 from gwconf.errors import GwconfError, UsageError, WriteRefused
-from gwconf.fileio import atomic_write, read_snapshot, remove_file, sha256
+from gwconf.fileio import atomic_write, read_snapshot, remove_file, resolve, sha256
 from gwconf.formats import Document
 from gwconf.paths import Env
 from gwconf.records import record
@@ -154,11 +154,11 @@ def inside(paths: list[Path], root: Path) -> list[Path]:
     link leads one out of the project. A cloned repository is untrusted: its
     ``.claude/settings.local.json`` may be a link to any file of the user's (a folder that syncs,
     another repository), and the write follows links to their target, so the key went there."""
-    real_root = os.path.realpath(root)
+    real_root = resolve(root)
     found = []
     for path in paths:
-        real = os.path.realpath(path)
-        if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        real = resolve(path)  # as the write resolves it (read_snapshot's target)
+        if not real.is_relative_to(real_root):
             from gwconf.paths import shell_word
 
             link = next(
@@ -172,7 +172,7 @@ def inside(paths: list[Path], root: Path) -> list[Path]:
                 f"Remove the link (rm {shell_word(str(link))}) and apply again; a file outside the project "
                 "is a global file: gwconf apply CLIENT writes those.",
             )
-        found.append(Path(real))
+        found.append(real)
     return found
 
 

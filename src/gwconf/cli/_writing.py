@@ -233,14 +233,11 @@ def _apply_project(
     adapters = project.adapters(_common.resolve_clients(client_ids), env)
     key = profile.resolve_key(env)
     _output.remember_key(key)
-    real_files = project.inside([f.path for a in adapters for f in a.files(env)], project.root_for(env))
-    secret_files = [f.path for a in adapters for f in a.files(env) if f.secret]
+    files = [f for a in adapters for f in a.files(env)]
+    real_files = project.inside([f.path for f in files], project.root_for(env))
+    secret_files = [f.path for f in files if f.secret]
     # a link inside the project: the file it leads to must stay out of git as well
-    secret_files += [
-        real
-        for f, real in zip([f for a in adapters for f in a.files(env)], real_files, strict=True)
-        if f.secret and real != f.path
-    ]
+    secret_files += [real for f, real in zip(files, real_files, strict=True) if f.secret and real != f.path]
     guard_notes = project.guard_from_git(secret_files, env, dry_run=dry_run or check)
     results = operations.apply_profile(adapters, profile, env, dry_run=dry_run or check, model=model)
     for adapter, result in zip(adapters, results, strict=True):
