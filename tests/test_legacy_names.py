@@ -88,3 +88,25 @@ def test_a_project_named_in_latin1_is_kept_out_of_git_by_its_own_bytes(
         ["git", "status", "--porcelain", "--untracked-files=all"], cwd=project, capture_output=True
     )
     assert status.stdout == b""
+
+
+def test_a_key_variable_holding_bytes_that_are_no_utf8_is_refused_and_never_shown(
+    gwconf, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``export GW_KEY=...`` pasted from a Latin-1 document: every command crashed in the masking
+    (URL-quoting the key) or in the write; now the profile's key is refused by name, and the
+    listings run, none showing any of it."""
+    assert gwconf(
+        "profile", "add", "env", "--base-url", "https://gw.example.com/v1", "--model", "m",
+        "--key-env", "GW_KEY", "--use",
+    ).exit_code == 0  # fmt: skip
+    monkeypatch.setenv("GW_KEY", "sk-abcdefPRIVATE\udce9tailWXYZ1234")
+    for args in (("apply", "codex", "--dry-run"), ("apply", "codex")):
+        result = gwconf(*args)
+        assert result.exit_code != 0 and "unexpected error" not in result.stderr, result
+        assert "$GW_KEY holds bytes that are not UTF-8 text" in result.stderr, result
+    assert not (home / ".codex").exists()
+    for args in (("status",), ("clients",), ("profile", "show", "env"), ("doctor", "codex")):
+        result = gwconf(*args)
+        assert "unexpected error" not in result.stderr, (args, result)
+        assert "PRIVATE" not in result.output and "tailWXYZ" not in result.output, (args, result)

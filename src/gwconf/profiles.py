@@ -107,7 +107,7 @@ class Profile:
                     f"profile {self.name!r} takes its key from ${self.key_env}, which is not set.",
                     f"export {self.key_env}=sk-... (or change the profile: gwconf profile add {self.name} ...)",
                 )
-            return value
+            return _as_text(self.name, f"${self.key_env}", value)
         if self.key_cmd:
             if self.key_cmd in _command_keys:  # one `pass` / `op read` prompt per command, not per client
                 return _command_keys[self.key_cmd]
@@ -120,7 +120,7 @@ class Profile:
                     shell=_needs_shell(self.key_cmd),
                     capture_output=True,
                     text=True,
-                    errors="replace",  # bytes that are no text: key_problems names the U+FFFD
+                    errors="surrogateescape",  # bytes that are no text: refused by _as_text
                     timeout=30,
                     env=dict(env.environ),
                 )
@@ -134,7 +134,8 @@ class Profile:
                     f"profile {self.name!r}: the key command exited {done.returncode} and printed no key.",
                     "Run the command by hand to see why.",
                 )
-            value = key_from_command_output(self.name, self.key_cmd, done.stdout)
+            value = _as_text(self.name, "the key command's output", done.stdout)
+            value = key_from_command_output(self.name, self.key_cmd, value)
             _command_keys[self.key_cmd] = value
             return value
         if self.key_keyring:
@@ -247,6 +248,21 @@ def _from_keyring(profile: str, reference: str) -> str:
             f"Store it: keyring set {service} {user}",
         )
     return str(value).strip()
+
+
+def _as_text(name: str, where: str, value: str) -> str:
+    """``value`` when it is text; a key from the environment or a command may hold bytes that are
+    not UTF-8 (Python holds each as a lone surrogate), which no file gwconf writes can hold and no
+    HTTP header can carry: no gateway issued such a key. Nothing of it is shown."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProfileError(
+            f"profile {name!r}: {where} holds bytes that are not UTF-8 text, so it is no key a gateway "
+            "issued (a key pasted from a document in another encoding?).",
+            "Copy the key again from the gateway's own page and set it once more.",
+        ) from None
+    return value
 
 
 def _needs_shell(command: str) -> bool:

@@ -254,7 +254,10 @@ def encodings(key: str) -> set[str]:
     forms.add(_SHELL_QUOTED.sub(_backslashed, key))  # dotenv / shell double-quoted
     forms.add(key.replace("'", "'\\''"))  # POSIX shell single-quoted
     forms.add(key.replace("\\", "\\\\").replace("'", "\\'"))  # fish
-    for url in (quote(key, safe=""), quote(key), quote_plus(key)):
+    raw = key.encode(
+        "utf-8", "surrogateescape"
+    )  # a value from the environment may hold bytes that are no UTF-8
+    for url in (quote(raw, safe=""), quote(raw), quote_plus(raw)):
         forms.update((url, _PERCENT_ESCAPE.sub(lambda m: m.group().lower(), url)))
     return {f for f in forms if len(f) >= 4}
 
