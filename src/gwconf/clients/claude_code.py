@@ -1,7 +1,7 @@
 """Claude Code: ``~/.claude/settings.json`` (``env`` block) + ``~/.claude.json`` (onboarding flag).
 
 Docs: https://code.claude.com/docs/en/settings and /llm-gateway ; checked against
-@anthropic-ai/claude-code 2.1.330 (run against a test gateway).
+@anthropic-ai/claude-code 2.1.330, run again with 2.1.332 (against a test gateway).
 Anthropic-style family: ``ANTHROPIC_BASE_URL`` is the root (Claude appends ``/v1/messages``),
 the key goes in ``ANTHROPIC_AUTH_TOKEN`` (sent as Bearer, no approval prompt), and
 ``ANTHROPIC_API_KEY`` is removed (both together break auth). ``CLAUDE_CONFIG_DIR`` moves both files.

@@ -1,7 +1,7 @@
 """OpenAI Codex CLI (and Codex Desktop): ``$CODEX_HOME/config.toml`` + ``auth.json``.
 
 Docs: https://developers.openai.com/codex/config-reference ; checked against @openai/codex 0.169.0
-(run against a test gateway). A custom provider table with the fixed id
+and 0.171.0 (run against a test gateway). A custom provider table with the fixed id
 ``gwconf`` (Codex files session history under the provider id), ``wire_api = "responses"`` (the
 only value current Codex accepts). The key goes to ``auth.json`` with ``requires_openai_auth``
 unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
