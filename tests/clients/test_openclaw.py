@@ -56,6 +56,50 @@ def test_config_path_and_state_dir_move_the_file(gwconf, home: Path, profile: st
     assert (home / "pinned.json5").is_file()
 
 
+@pytest.mark.parametrize(
+    ("existing", "written"),
+    [
+        # a Clawdbot-era install: OpenClaw still reads the legacy folder and name
+        (".clawdbot/clawdbot.json", ".clawdbot/clawdbot.json"),
+        (".clawdbot/openclaw.json", ".clawdbot/openclaw.json"),
+        # the current folder wins once it exists, with either name
+        (".openclaw/clawdbot.json", ".openclaw/clawdbot.json"),
+        # nothing yet: the current folder and name
+        (None, ".openclaw/openclaw.json"),
+    ],
+)
+def test_the_file_openclaw_reads_is_the_one_written(
+    gwconf, home: Path, profile: str, existing: str | None, written: str
+) -> None:
+    if existing is not None:
+        (home / existing).parent.mkdir(parents=True)
+        (home / existing).write_text("{\n  // mine\n  gateway: { mode: 'local' },\n}\n")
+    assert gwconf("apply", "openclaw").exit_code == 0
+    text = (home / written).read_text()
+    assert "gwconf/my-model" in text
+    if existing is not None:
+        assert "// mine" in text
+        assert not (home / ".openclaw" / "openclaw.json").exists() or written == ".openclaw/openclaw.json"
+    status = json.loads(gwconf("status", "openclaw", "--json").stdout)["clients"][0]
+    assert status["model"] == "my-model"
+    assert gwconf("restore", "openclaw").exit_code == 0
+    if existing is None:
+        assert not (home / written).exists()
+    else:
+        assert (home / written).read_text() == "{\n  // mine\n  gateway: { mode: 'local' },\n}\n"
+
+
+def test_a_set_state_folder_is_not_left_for_the_legacy_one(
+    gwconf, home: Path, profile: str, monkeypatch
+) -> None:
+    (home / ".clawdbot").mkdir()
+    (home / ".clawdbot" / "clawdbot.json").write_text("{}\n")
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(home / "state"))
+    assert gwconf("apply", "openclaw").exit_code == 0
+    assert (home / "state" / "openclaw.json").is_file()
+    assert (home / ".clawdbot" / "clawdbot.json").read_text() == "{}\n"
+
+
 def test_a_stale_agent_copy_wins_and_is_named(gwconf, home: Path, profile: str) -> None:
     assert gwconf("apply", "openclaw").exit_code == 0
     copy = home / ".openclaw" / "agents" / "main" / "agent" / "models.json"

@@ -21,6 +21,7 @@ A second test takes the files a client rewrites itself: after a real run of the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pathlib
@@ -366,3 +367,35 @@ def test_restore_takes_the_key_back_from_a_file_the_client_rewrote(
         text = path.read_text() if path.exists() else ""
         assert VALID_KEY not in text, f"restore left the gateway key in {path}:\n{restored.output}"
         assert gateway.url not in text, f"restore left the gateway address in {path}:\n{restored.output}"
+
+
+def test_openclaw_from_a_clawdbot_era_home(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    no_outside_network: list[str],
+    tmp_path: pathlib.Path,
+) -> None:
+    """A user who installed OpenClaw as Clawdbot has only ``~/.clawdbot/clawdbot.json``, which
+    OpenClaw still reads: gwconf edits that file, and the real OpenClaw then talks to the gateway
+    (a new ``~/.openclaw/openclaw.json`` would have hidden the user's own file from it)."""
+    from tests.e2e.clients import seed_openclaw
+
+    def seed_legacy(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        seed_openclaw(home, cwd)
+        (home / ".clawdbot").mkdir()
+        (home / ".openclaw" / "openclaw.json").rename(home / ".clawdbot" / "clawdbot.json")
+        (home / ".openclaw").rmdir()
+
+    h = Harness(
+        dataclasses.replace(CLIENTS["openclaw"], seed=seed_legacy), e2e_install, processes, gwconf, tmp_path
+    )
+    start(h, gateway)
+    legacy = h.home / ".clawdbot" / "clawdbot.json"
+    assert "gwconf/my-model" in legacy.read_text() and "the user's own server" in legacy.read_text()
+    assert not (h.home / ".openclaw" / "openclaw.json").exists()
+    run_on_the_gateway(h, gateway)
+    assert no_outside_network == [], no_outside_network
+    assert h.cli("restore", "openclaw").exit_code == 0
+    assert "gwconf" not in legacy.read_text()

@@ -2,10 +2,12 @@
 
 Docs: https://docs.openclaw.ai/concepts/models and docs/providers/litellm.md (a proxy, the same
 shape), docs/help/environment.md and docs/gateway/configuration.md in the npm package; checked
-against openclaw 2026.9.2 (run against a test gateway) and its
-``dist/paths-*.js``: the config is ``$OPENCLAW_CONFIG_PATH``, else ``openclaw.json`` in the state
-folder, ``$OPENCLAW_STATE_DIR``, else ``~/.openclaw`` (``$OPENCLAW_HOME`` replaces the home
-folder), the same on every OS. The file is JSON5: gwconf edits it with the JSON editor's JSON5
+against openclaw 2026.9.6 (run against a test gateway) and its
+``dist/paths-*.mjs``: the config is ``$OPENCLAW_CONFIG_PATH``, else ``openclaw.json`` in the state
+folder, ``$OPENCLAW_STATE_DIR``, else ``~/.openclaw``, or the Clawdbot-era ``~/.clawdbot`` (and
+``clawdbot.json``) where only that exists (``$OPENCLAW_HOME`` replaces the home folder), the same
+on every OS. A named profile (``openclaw --profile work``) is a flag of each run: gwconf follows
+it when ``$OPENCLAW_STATE_DIR`` says ``~/.openclaw-work``. The file is JSON5: gwconf edits it with the JSON editor's JSON5
 mode, so comments, trailing commas, unquoted keys and single quotes survive. Keys may be
 ``${VAR}`` references, filled from the environment and then from ``<state>/.env``.
 
@@ -98,13 +100,39 @@ import_link = no_import_link
 project_scope_files = no_project_scope_files
 
 
+# Before its renames OpenClaw was Clawdbot: a user who installed it then may still have only
+# ``~/.clawdbot``, holding ``clawdbot.json`` or ``openclaw.json``, and OpenClaw reads that one
+# (2026.9.6 ``dist/paths-*.mjs``: ``LEGACY_STATE_DIRNAMES``, ``LEGACY_CONFIG_FILENAMES``). Writing
+# a new ``~/.openclaw/openclaw.json`` beside it would make OpenClaw read gwconf's file alone.
+_STATE_DIRS = (".openclaw", ".clawdbot")  # the current name first, then the legacy one
+_CONFIG_NAMES = ("openclaw.json", "clawdbot.json")
+
+
+def _home(env: Env) -> Path:
+    return env_dir(env, "OPENCLAW_HOME", env.home)
+
+
 def state_dir(env: Env) -> Path:
-    home = env_dir(env, "OPENCLAW_HOME", env.home)
-    return env_dir(env, "OPENCLAW_STATE_DIR", home / ".openclaw")
+    """``$OPENCLAW_STATE_DIR``, else the first of ``~/.openclaw`` and ``~/.clawdbot`` that
+    exists, else ``~/.openclaw`` (OpenClaw's ``resolveStateDir``)."""
+    if env.get("OPENCLAW_STATE_DIR"):
+        return env_dir(env, "OPENCLAW_STATE_DIR", _home(env))
+    dirs = [_home(env) / name for name in _STATE_DIRS]
+    return next((folder for folder in dirs if folder.exists()), dirs[0])
 
 
 def config_path(env: Env) -> Path:
-    return env_dir(env, "OPENCLAW_CONFIG_PATH", state_dir(env) / "openclaw.json")
+    """The file OpenClaw loads (its ``resolveConfigPath``): ``$OPENCLAW_CONFIG_PATH``; else the
+    first config file the state folder holds; else, with no state folder set, the first of the
+    current and the legacy names in the current and the legacy folders; else a new
+    ``openclaw.json`` in the state folder."""
+    if env.get("OPENCLAW_CONFIG_PATH"):
+        return env_dir(env, "OPENCLAW_CONFIG_PATH", _home(env))
+    state = state_dir(env)
+    candidates = [state / name for name in _CONFIG_NAMES]
+    if not env.get("OPENCLAW_STATE_DIR"):
+        candidates += [_home(env) / folder / name for folder in _STATE_DIRS for name in _CONFIG_NAMES]
+    return next((path for path in candidates if path.exists()), state / "openclaw.json")
 
 
 def files(env: Env) -> list[ConfigFile]:
