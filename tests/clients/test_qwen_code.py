@@ -107,3 +107,74 @@ def test_verify_sends_a_chat_request_with_the_key(gwconf, gateway, gateway_profi
     assert entry["verdict"] == "ok" and entry["wire"] == "chat"
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {VALID_KEY}"
+
+
+@pytest.mark.parametrize(
+    ("where", "line", "moved"),
+    [
+        (".env", "QWEN_HOME=~/qwen-moved", "qwen-moved"),
+        (".qwen/.env", "QWEN_HOME=~/from-qwen-env", "from-qwen-env"),
+        (".env", "QWEN_HOME=", ".qwen"),  # empty: not set
+    ],
+)
+def test_a_qwen_home_set_in_a_dotenv_moves_the_folder(
+    gwconf, home: Path, profile: str, where: str, line: str, moved: str
+) -> None:
+    """Qwen Code reads QWEN_HOME from ~/.qwen/.env, then ~/.env, before anything else."""
+    (home / where).parent.mkdir(parents=True, exist_ok=True)
+    (home / where).write_text(f"# mine\n{line}\n")
+    assert gwconf("apply", "qwen-code").exit_code == 0
+    assert json.loads((home / moved / "settings.json").read_text())["model"]["name"] == "my-model"
+    assert f"GWCONF_API_KEY={TEST_KEY}" in (home / moved / ".env").read_text()
+    assert json.loads(gwconf("status", "qwen-code", "--json").stdout)["clients"][0]["model"] == "my-model"
+
+
+def test_the_qwen_env_file_wins_over_the_home_one(gwconf, home: Path, profile: str) -> None:
+    (home / ".qwen").mkdir()
+    (home / ".qwen" / ".env").write_text("QWEN_HOME=~/first\n")
+    (home / ".env").write_text("QWEN_HOME=~/second\n")
+    assert gwconf("apply", "qwen-code").exit_code == 0
+    assert (home / "first" / "settings.json").is_file() and not (home / "second").exists()
+
+
+def test_a_users_entry_of_the_same_id_listed_first_loses_to_the_saved_address(
+    gwconf, home: Path, profile: str
+) -> None:
+    """Qwen Code picks the entry whose id and baseUrl match model.name and model.baseUrl, else
+    the first of that id: gwconf saves the address, as Qwen Code does when a model is picked."""
+    (home / ".qwen").mkdir()
+    (home / ".qwen" / "settings.json").write_text(
+        json.dumps(
+            {
+                "security": {"auth": {"selectedType": "openai"}},
+                "model": {"name": "my-model", "baseUrl": "https://dashscope.example.com/v1"},
+                "modelProviders": {
+                    "mine": [
+                        {"id": "my-model", "baseUrl": "https://dashscope.example.com/v1", "envKey": "DS"}
+                    ],
+                },
+                "providerProtocol": {"mine": "openai"},
+            },
+            indent=2,
+        )
+    )
+    before = reading()
+    assert before.base_url == "https://dashscope.example.com/v1"  # the custom key counts too
+    assert not before.provider_is_gwconf
+    assert gwconf("apply", "qwen-code").exit_code == 0
+    data = json.loads((home / ".qwen" / "settings.json").read_text())
+    assert data["model"] == {"name": "my-model", "baseUrl": "https://gw.example.com/v1"}
+    after = reading()
+    assert (after.base_url, after.api_key) == ("https://gw.example.com/v1", TEST_KEY)
+    assert after.provider_is_gwconf
+    assert gwconf("restore", "qwen-code").exit_code == 0
+    assert reading().base_url == "https://dashscope.example.com/v1"
+
+
+def test_model_name_wins_over_model_variables(home: Path, monkeypatch) -> None:
+    (home / ".qwen").mkdir()
+    (home / ".qwen" / "settings.json").write_text(
+        json.dumps({"security": {"auth": {"selectedType": "openai"}}, "model": {"name": "chosen"}})
+    )
+    monkeypatch.setenv("OPENAI_MODEL", "from-variable")
+    assert reading().model == "chosen"

@@ -399,3 +399,37 @@ def test_openclaw_from_a_clawdbot_era_home(
     assert no_outside_network == [], no_outside_network
     assert h.cli("restore", "openclaw").exit_code == 0
     assert "gwconf" not in legacy.read_text()
+
+
+def test_qwen_code_with_the_users_own_entry_of_the_same_model(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    dead_address: str,
+    tmp_path: pathlib.Path,
+) -> None:
+    """The user's own ``modelProviders`` entry for the same model id, at another address and
+    listed first, with the address Qwen Code saved when the user picked it; and ``QWEN_HOME``
+    set in ``~/.env``. The real Qwen Code must still talk to the gateway after ``gwconf apply``."""
+    from tests.e2e.clients import seed_qwen
+
+    def seed_moved(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        seed_qwen(home, cwd)
+        (home / ".qwen").rename(home / "qwen-moved")
+        (home / ".env").write_text("# the user's own\nQWEN_HOME=~/qwen-moved\n")
+        settings = home / "qwen-moved" / "settings.json"
+        data = json.loads(settings.read_text())
+        data["model"] = {"name": MODEL, "baseUrl": dead_address + "/v1"}
+        data["modelProviders"] = {
+            "mine": [{"id": MODEL, "baseUrl": dead_address + "/v1", "envKey": "MINE_KEY"}]
+        }
+        data["providerProtocol"] = {"mine": "openai"}
+        settings.write_text(json.dumps(data, indent=2))
+
+    h = Harness(
+        dataclasses.replace(CLIENTS["qwen-code"], seed=seed_moved), e2e_install, processes, gwconf, tmp_path
+    )
+    start(h, gateway)
+    assert not (h.home / ".qwen" / "settings.json").exists()
+    run_on_the_gateway(h, gateway)

@@ -6,10 +6,13 @@ QwenLM/qwen-code source (``modelConfigResolver.ts``: a ``modelProviders`` entry 
 the chosen model wins over ``--openai-*`` flags, ``OPENAI_*`` variables and
 ``security.auth.apiKey``/``baseUrl``; ``environment.ts``: a project ``.qwen/.env`` or ``.env``
 first, then ``~/.qwen/.env`` and ``~/.env``, the first file to define a name wins and exported
-variables win over all files). ``QWEN_HOME`` replaces ``~/.qwen``.
+variables win over all files). ``QWEN_HOME`` replaces ``~/.qwen``, exported or set in
+``~/.qwen/.env`` or ``~/.env`` (read for it first: ``preResolveHomeEnvOverrides``).
 
 gwconf switches ``security.auth.selectedType`` to ``"openai"`` (away from ``qwen-oauth``, whose
-free tier ended), sets ``model.name``, and owns one ``modelProviders.openai`` entry (the one whose
+free tier ended), sets ``model.name`` and ``model.baseUrl`` (what Qwen Code saves when a model
+is picked: among the entries of that id across ``modelProviders``, the one at that address wins,
+else the first), and owns one ``modelProviders.openai`` entry (the one whose
 ``envKey`` is ``GWCONF_API_KEY``) with the model ``id``, ``baseUrl`` and ``envKey``. The key goes
 to ``~/.qwen/.env`` (0600) under ``GWCONF_API_KEY``: a name of its own, so an exported
 ``OPENAI_API_KEY`` or a project ``.env`` with OpenAI's names cannot shadow it. Qwen Code rewrites
@@ -36,10 +39,8 @@ from gwconf.clients._base import (
     Reading,
     Target,
     as_dict,
-    as_list,
     default_detect_for,
     default_target_for,
-    env_dir,
     load_other,
     no_doctor,
     no_import_link,
@@ -90,7 +91,42 @@ import_link = no_import_link
 
 
 def qwen_dir(env: Env) -> Path:
-    return env_dir(env, "QWEN_HOME", env.home / ".qwen")
+    """``$QWEN_HOME``; else the ``QWEN_HOME`` that ``~/.qwen/.env``, then ``~/.env``, sets; else
+    ``~/.qwen``. Qwen Code reads those two files for it before anything else (0.24.4
+    ``preResolveHomeEnvOverrides``): a line there moves settings.json, and gwconf edited a file
+    Qwen Code no longer read."""
+    value = env.get("QWEN_HOME")
+    default = env.home / ".qwen"
+    if not value:
+        value = _home_from_dotenv(env, (default / ".env", env.home / ".env"))
+        if not value:
+            return default
+    # Qwen Code's Storage.resolvePath: a leading ~ is the home folder, a relative path the cwd's
+    if value == "~" or value.startswith(("~/", "~\\")):
+        return env.home.joinpath(*[part for part in value[2:].replace("\\", "/").split("/") if part])
+    return env.cwd / value
+
+
+# the answer per file, while the file stays as it was: a command asks for the folder about
+# eight times (status: half of the client's reading time, parsing the same two files each time)
+_dotenv_homes: dict[tuple[Path, tuple[int, int, int]], str | None] = {}
+
+
+def _home_from_dotenv(env: Env, candidates: tuple[Path, ...]) -> str | None:
+    """The first ``QWEN_HOME`` that one of ``candidates`` (.env files) sets to a value."""
+    for candidate in candidates:
+        try:
+            info = candidate.stat()
+        except OSError:
+            continue
+        key = (candidate, (info.st_ino, info.st_size, info.st_mtime_ns))
+        if key not in _dotenv_homes:
+            doc = load_other(candidate, "dotenv-npm", env)
+            found = doc.data().get("QWEN_HOME") if doc is not None else None
+            _dotenv_homes[key] = found if isinstance(found, str) and found else None
+        if _dotenv_homes[key]:
+            return _dotenv_homes[key]
+    return None
 
 
 def files(env: Env) -> list[ConfigFile]:
@@ -137,6 +173,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         )
     settings.set(("security", "auth", "selectedType"), AUTH_TYPE)
     settings.set(("model", "name"), target.model)
+    # what Qwen Code saves when a model is picked: among entries with the model's id, the one at
+    # this address wins (a user's own entry of the same id, listed first, won before)
+    settings.set(("model", "baseUrl"), target.base_url)
     entry = {
         "id": target.model,
         "name": f"{target.model} (gwconf)",
@@ -237,6 +276,38 @@ def env_files(env: Env, dotenv: Document) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+_AUTH_TYPES = frozenset(("openai", "openai-responses", "qwen-oauth", "gemini", "vertex-ai", "anthropic"))
+
+
+def _entries_for(merged: dict[str, Any], selected: str) -> list[dict[str, Any]]:
+    """The ``modelProviders`` entries Qwen Code looks through for the auth type ``selected``, in
+    its order (0.24.4 ``collectProviderModelsForProtocol``): under every key whose protocol
+    (``providerProtocol``'s word for it, else the key) is ``selected``; an entry's ``wireApi``
+    picks the OpenAI protocol (chat or responses) itself."""
+    protocols = as_dict(merged.get("providerProtocol"))
+    found = []
+    for key, entries in as_dict(merged.get("modelProviders")).items():
+        protocol = protocols.get(key, key)
+        if protocol not in _AUTH_TYPES or not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict):
+                continue
+            wire = entry.get("wireApi")
+            if wire is not None:
+                if wire not in ("chat-completions", "responses") or protocol not in (
+                    "openai",
+                    "openai-responses",
+                ):
+                    continue  # Qwen Code skips such an entry (and refuses it at start)
+                protocol_here = "openai-responses" if wire == "responses" else "openai"
+            else:
+                protocol_here = protocol
+            if protocol_here == selected:
+                found.append(entry)
+    return found
+
+
 def read(docs: dict[str, Document], env: Env) -> Reading:
     settings, dotenv = docs["settings"], docs["env"]
     reading = Reading(wire=WIRE)
@@ -261,10 +332,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     auth = as_dict(as_dict(merged.get("security")).get("auth"))
     selected = auth.get("selectedType")
     reading.provider = selected or "(auth type not chosen)"
-    chosen = as_dict(merged.get("model")).get("name")
-    providers = as_dict(merged.get("modelProviders"))
-    entries = as_list(providers.get(selected)) if isinstance(selected, str) else []
-    matches = [e for e in entries if isinstance(e, dict) and e.get("id") == chosen] if chosen else []
+    model = as_dict(merged.get("model"))
+    chosen, persisted = model.get("name"), model.get("baseUrl")
+    entries = _entries_for(merged, selected) if isinstance(selected, str) else []
+    matches = [e for e in entries if e.get("id") == chosen] if chosen else []
+    if persisted and matches:  # Qwen Code's exact match: the id at the saved address
+        matches = [e for e in matches if e.get("baseUrl") == persisted] or matches
     if matches:
         entry = matches[0]
         reading.model = entry.get("id")
@@ -287,13 +360,15 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 Finding(
                     "warning",
                     "provider",
-                    f'modelProviders.{selected} has {len(matches)} entries with id "{chosen}": Qwen Code uses '
-                    "the first one.",
+                    f'modelProviders has {len(matches)} {selected} entries with id "{chosen}"'
+                    + (f" at {persisted}" if persisted and matches[0].get("baseUrl") == persisted else "")
+                    + ": Qwen Code uses the first one.",
                     "remove the duplicates",
                 )
             )
     else:
-        reading.model = lookup("OPENAI_MODEL")[0] or lookup("QWEN_MODEL")[0] or chosen
+        # model.name first: the variables count only without it (resolveCliGenerationConfig)
+        reading.model = chosen or lookup("OPENAI_MODEL")[0] or lookup("QWEN_MODEL")[0]
         reading.base_url = lookup("OPENAI_BASE_URL")[0] or auth.get("baseUrl") or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = lookup("OPENAI_API_KEY")
         if not reading.api_key and auth.get("apiKey"):
