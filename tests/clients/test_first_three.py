@@ -106,6 +106,48 @@ def test_continue_status_names_the_env_file_as_other_messages_do(gwconf, home, p
     assert "(~/.continue/.env GWCONF_API_KEY)" in result.output, result.output
 
 
+LEGACY_JSON = '{\n  "models": [{"title": "Mine", "provider": "ollama", "model": "llama3"}]\n}\n'
+
+
+def test_continue_will_not_hide_a_legacy_config_json(gwconf, home, profile) -> None:
+    """The IDE extensions load config.json only while no config.yaml exists: a new config.yaml
+    would make every model and setting in it stop loading."""
+    legacy = home / ".continue" / "config.json"
+    legacy.parent.mkdir()
+    legacy.write_text(LEGACY_JSON)
+    assert "load ~/.continue/config.json (there is no config.yaml)" in messages(reading_of("continue"))
+    result = gwconf("apply", "continue")  # (a dry run runs no client's pre-flight check)
+    assert result.exit_code != 0, result.output
+    assert "Continue's IDE extensions load ~/.continue/config.json" in result.output, result.output
+    assert "docs.continue.dev/yaml-migration" in result.output
+    assert sorted(p.name for p in legacy.parent.iterdir()) == ["config.json"]
+    assert legacy.read_text() == LEGACY_JSON
+    forced = gwconf("apply", "continue", "--force")
+    assert forced.exit_code == 0, forced.output
+    assert "now load config.yaml instead of ~/.continue/config.json" in forced.output
+    assert "config.json" not in messages(reading_of("continue"))  # config.yaml exists now
+    assert gwconf("restore", "continue").exit_code == 0
+    assert sorted(p.name for p in legacy.parent.iterdir()) == ["config.json"]
+
+
+def test_continue_names_the_model_last_picked_in_cn(gwconf, home, profile) -> None:
+    """``cn`` takes the model last picked in it (index/globalContext.json) over the list."""
+    folder = home / ".continue"
+    folder.mkdir()
+    (folder / "config.yaml").write_text(
+        "name: Mine\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: Mine\n    provider: ollama\n    model: llama3\n"
+    )
+    assert gwconf("apply", "continue").exit_code == 0
+    (folder / "index").mkdir()
+    context = folder / "index" / "globalContext.json"
+    context.write_text(json.dumps({"cliSelectedModel": "Mine"}))
+    assert '`cn` uses "Mine", the model last picked in it' in messages(reading_of("continue"))
+    context.write_text(json.dumps({"cliSelectedModel": "gwconf my-model"}))
+    assert "last picked" not in messages(reading_of("continue"))
+    context.write_text(json.dumps({"cliSelectedModel": "gone"}))  # no such model: cn takes the list's
+    assert "last picked" not in messages(reading_of("continue"))
+
+
 def test_continue_warns_of_a_project_env_that_sets_its_key(gwconf, home, profile) -> None:
     """`cn` run in a folder whose .env sets the key's name uses that one: status says so, for
     ``export NAME =`` too, and not for a longer name that begins the same."""

@@ -10,6 +10,10 @@ when known (limits.py), go to the entry's ``defaultCompletionOptions.contextLeng
 ``gwconf run continue`` starts ``cn --config FILE`` with a temporary config that ``render()`` fills
 with gwconf's model alone (``cn`` takes its last used model, else the first one: a copy of the
 user's config.yaml would let another model win), the key only in ``cn``'s environment.
+The IDE extensions load the legacy ``config.json`` while no config.yaml exists: gwconf will not
+write a config.yaml that hides it unless --force (``cn`` never reads config.json). ``cn`` takes
+the model last picked in it (``index/globalContext.json`` ``cliSelectedModel``) over the list's
+order: status names it.
 """
 
 from __future__ import annotations
@@ -28,15 +32,14 @@ from gwconf.clients._base import (
     env_dir,
     no_doctor,
     no_import_link,
-    no_preflight,
     no_project_scope_files,
     no_steps,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
-from gwconf.errors import ClientError
+from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import Document, lazy
-from gwconf.paths import Env
+from gwconf.paths import Env, display
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
@@ -65,7 +68,6 @@ _SECRET_PATTERN = lazy(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
 target = default_target_for(__name__)
-preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 project_scope_files = no_project_scope_files
@@ -81,6 +83,34 @@ def files(env: Env) -> list[ConfigFile]:
         ConfigFile("config", folder(env) / "config.yaml", "yaml"),
         ConfigFile("env", folder(env) / ".env", "dotenv-npm", secret=True),
     ]
+
+
+def _legacy_json_only(env: Env) -> Path | None:
+    """``config.json`` when it is the file Continue's IDE extensions load: no config.yaml beside it
+    (continuedev/continue ``core/util/paths.ts``; "If a config.yaml file is present, it will be
+    loaded instead of config.json", docs.continue.dev/yaml-migration)."""
+    legacy = folder(env) / "config.json"
+    return legacy if legacy.is_file() and not (folder(env) / "config.yaml").exists() else None
+
+
+def preflight(env: Env, force: bool) -> list[str]:
+    """A new config.yaml would hide a legacy config.json from the IDE extensions: every model and
+    setting in it would stop loading. Refused unless --force."""
+    legacy = _legacy_json_only(env)
+    if legacy is None:
+        return []
+    if force:
+        return [
+            f"--force: Continue's IDE extensions now load config.yaml instead of {display(legacy, env)}; "
+            "move what you need from it to config.yaml"
+        ]
+    raise WriteRefused(
+        f"Continue's IDE extensions load {display(legacy, env)} while no config.yaml exists beside it; "
+        "the config.yaml gwconf would write replaces it for them, and your models and settings there "
+        "would stop loading.",
+        "Convert it to config.yaml (docs.continue.dev/yaml-migration), then run `gwconf apply continue` "
+        "again; or pass --force if only the `cn` CLI uses this folder (it never reads config.json).",
+    )
 
 
 def entry_name(model: str) -> str:
@@ -160,6 +190,17 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading = Reading(wire=WIRE)
     models = _models(config)
     index = find_entry(config)
+    legacy = _legacy_json_only(env)
+    if legacy is not None:
+        reading.findings.append(
+            Finding(
+                "warning",
+                "provider",
+                f"Continue's IDE extensions load {display(legacy, env)} (there is no config.yaml); "
+                "`cn` reads only config.yaml.",
+                "convert it to config.yaml (docs.continue.dev/yaml-migration), then gwconf apply continue",
+            )
+        )
     if index is None:
         reading.provider = "no gwconf model entry"
         reading.findings.append(
@@ -194,6 +235,18 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     else:
         reading.api_key = raw
         reading.key_origin = "config.yaml apiKey"
+    picked = _cn_picked_model(env)
+    if index is not None and picked and picked not in (entry.get("name"), entry.get("model")):
+        names = {item.get(key) for item in models if isinstance(item, dict) for key in ("name", "model")}
+        if picked in names:
+            reading.findings.append(
+                Finding(
+                    "warning",
+                    "provider",
+                    f'`cn` uses "{picked}", the model last picked in it, over gwconf\'s entry.',
+                    f'pick "{entry.get("name")}" with /model in `cn`',
+                )
+            )
     if index not in (None, 0):
         reading.findings.append(
             Finding(
@@ -203,6 +256,20 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
     return reading
+
+
+def _cn_picked_model(env: Env) -> str | None:
+    """The model last picked in ``cn`` (``cliSelectedModel`` of ``index/globalContext.json``), which
+    it takes over the list's order when a model of that name or id exists (@continuedev/cli 1.5.47
+    ``src/services/ModelService.ts``, ``src/util/modelPersistence.ts``)."""
+    import json
+
+    try:
+        data = json.loads((folder(env) / "index" / "globalContext.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+    picked = data.get("cliSelectedModel") if isinstance(data, dict) else None
+    return picked if isinstance(picked, str) and picked else None
 
 
 def _assigns(text: str, name: str) -> bool:
