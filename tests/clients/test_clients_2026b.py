@@ -249,6 +249,49 @@ def test_nanocoder_last_provider_decides(gwconf, home, profile) -> None:
     assert found.provider == "Ollama" and has_finding(found.findings, "error", "not 'gwconf'")
 
 
+def test_nanocoder_keeps_a_top_level_providers_list(gwconf, home, profile) -> None:
+    """nanocoder reads a top-level ``providers`` list when there is no ``nanocoder.providers``
+    list: gwconf's entry goes into it, or the user's providers would stop being read."""
+    agents = home / ".config/nanocoder/agents.config.json"
+    agents.parent.mkdir(parents=True)
+    mine = {"name": "Ollama", "baseUrl": "http://localhost:11434/v1", "models": ["llama3"]}
+    agents.write_text(json.dumps({"providers": [mine]}, indent=2) + "\n")
+    assert gwconf("apply", "nanocoder").exit_code == 0
+    config = json.loads(agents.read_text())
+    assert "nanocoder" not in config
+    assert [p["name"] for p in config["providers"]] == ["Ollama", "gwconf"]
+    assert reading("nanocoder").provider == "gwconf"
+
+
+def test_nanocoder_names_a_mode_provider(gwconf, home, profile) -> None:
+    """In a mode that ``nanocoder.modeProviders`` sets, interactive nanocoder starts with that
+    provider over lastProvider: apply and status name it, and gwconf leaves it to the user."""
+    agents = home / ".config/nanocoder/agents.config.json"
+    agents.parent.mkdir(parents=True)
+    ollama = {"name": "Ollama", "baseUrl": "http://localhost:11434/v1", "models": ["llama3"]}
+    modes = {
+        "normal": {"provider": "ollama", "model": "llama3"},
+        "bogus": {"provider": "Ollama", "model": "x"},
+    }
+    agents.write_text(json.dumps({"nanocoder": {"providers": [ollama], "modeProviders": modes}}))
+    applied = gwconf("apply", "nanocoder")
+    assert applied.exit_code == 0
+    assert "nanocoder.modeProviders.normal picks ollama/llama3" in applied.output
+    assert "bogus" not in applied.output  # nanocoder ignores a mode it does not know
+    assert json.loads(agents.read_text())["nanocoder"]["modeProviders"] == modes
+    assert has_finding(reading("nanocoder").findings, "error", "modeProviders.normal picks ollama/llama3")
+
+
+def test_nanocoder_reads_the_providers_file_variable(gwconf, home, profile, monkeypatch, tmp_path) -> None:
+    assert gwconf("apply", "nanocoder").exit_code == 0
+    given = tmp_path / "providers.json"
+    given.write_text(json.dumps({"nanocoder": {"providers": [{"name": "gwconf", "baseUrl": "http://x/v1"}]}}))
+    monkeypatch.setenv("NANOCODER_PROVIDERS_FILE", str(given))
+    found = reading("nanocoder")
+    assert found.base_url == "http://x/v1"
+    assert has_finding(found.findings, "warning", "$NANOCODER_PROVIDERS_FILE is set")
+
+
 def test_elia_default_model_not_an_entry(gwconf, home, profile) -> None:
     path = home / ".config/elia/config.toml"
     path.parent.mkdir(parents=True)

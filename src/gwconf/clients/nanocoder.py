@@ -5,14 +5,17 @@ Docs: https://github.com/Nano-Collective/nanocoder#configuration ; checked again
 ``dist/config/paths.js``, ``config/index.js``, ``config/mcp-config-loader.js``,
 ``config/preferences.js``, ``client-factory.js``, ``plain/initialize.js`` in the npm package).
 Folder: Linux ``$XDG_CONFIG_HOME/nanocoder`` (``~/.config``), macOS ``~/Library/Preferences/
-nanocoder``, Windows ``%APPDATA%\\nanocoder``; ``NANOCODER_CONFIG_DIR`` moves it (and then no
-file in the current folder counts).
+nanocoder``, Windows ``%APPDATA%\\nanocoder``; ``NANOCODER_CONFIG_DIR`` moves it (and then the current folder's
+preferences file no longer counts; its agents.config.json still does).
 
-Managed keys: the ``nanocoder.providers`` entry named ``gwconf`` (``baseUrl``, ``apiKey``,
+Managed keys: the ``nanocoder.providers`` entry named ``gwconf`` (in a top-level ``providers``
+list when the file keeps its providers there: nanocoder reads that one only without a
+``nanocoder.providers`` list) (``baseUrl``, ``apiKey``,
 ``models``: the profile's model) in agents.config.json, and in the preferences file
 ``lastProvider`` / ``lastModel`` / ``providerModels.gwconf``: nanocoder starts with
 ``--provider``, else ``lastProvider``, else the first provider, and with ``--model``, else
-``providerModels[<provider>]``, else the provider's first model. nanocoder rewrites the
+``providerModels[<provider>]``, else the provider's first model; interactive nanocoder takes a
+``nanocoder.modeProviders.<mode>`` entry first (the user's per-mode choice: named, not edited). nanocoder rewrites the
 preferences file (same values) at every start. Provider entries merge by name: the user file,
 then ``./agents.config.json`` in the current folder, then ``$NANOCODER_PROVIDERS``; a
 ``./nanocoder-preferences.json`` replaces the user one. ``gwconf run nanocoder`` passes the
@@ -71,6 +74,7 @@ RESTAMPED: tuple[str, ...] = ()
 
 PROVIDER = "gwconf"
 PROVIDERS = ("nanocoder", "providers")
+_MODES = ("normal", "auto-accept", "yolo", "plan")  # app/types.js VALID_MODES
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -112,17 +116,54 @@ def _providers(data: Any) -> list[Any]:
     return as_list(data.get("providers"))
 
 
+def _providers_path(data: Any) -> tuple[str, ...]:
+    """Where the list nanocoder reads lives: ``nanocoder.providers`` when that is a list, else a
+    top-level ``providers`` list (``config/mcp-config-loader.js`` ``loadProviderConfigFromFile``).
+    A ``nanocoder.providers`` written beside a top-level list would hide the user's providers."""
+    if isinstance(data, dict) and isinstance(data.get("providers"), list):
+        inner = data.get("nanocoder")
+        if not (isinstance(inner, dict) and isinstance(inner.get("providers"), list)):
+            return ("providers",)
+    return PROVIDERS
+
+
+def _mode_overrides(data: Any) -> list[tuple[str, str, str]]:
+    """(mode, provider, model) of each ``nanocoder.modeProviders`` entry naming another provider
+    than gwconf's: in that mode nanocoder starts with it, over ``lastProvider``
+    (``hooks/startup-provider.js`` ``resolveStartupProvider``; ``config/index.js``)."""
+    modes = as_dict(as_dict(as_dict(data).get("nanocoder")).get("modeProviders"))
+    names = {str(item.get("name")).lower() for item in _providers(data) if isinstance(item, dict)}
+    found = []
+    for mode, picked in modes.items():
+        picked = as_dict(picked)
+        provider, model = picked.get("provider"), picked.get("model")
+        if (
+            mode in _MODES
+            and isinstance(provider, str)
+            and isinstance(model, str)
+            and provider.lower() != PROVIDER
+            and provider.lower() in names  # nanocoder drops an entry naming no provider it has
+        ):
+            found.append((mode, provider, model))
+    return found
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     agents, prefs = docs["agents"], docs["preferences"]
     model = require_model(target, NAME, "--model")
     entry = _entry(target, model)
-    index = upsert_table(agents, PROVIDERS, entry, lambda item: item.get("name") == PROVIDER, "nanocoder")
+    where = _providers_path(agents.data())
+    index = upsert_table(agents, where, entry, lambda item: item.get("name") == PROVIDER, "nanocoder")
     if index is not None and "contextWindow" not in entry:  # unknown now: no number from another profile
-        agents.delete((*PROVIDERS, index, "contextWindow"))
+        agents.delete((*where, index, "contextWindow"))
     prefs.set(("lastProvider",), PROVIDER)
     prefs.set(("lastModel",), model)
     prefs.set(("providerModels", PROVIDER), model)
-    return []
+    return [
+        f"nanocoder.modeProviders.{mode} picks {provider}/{picked}: in {mode} mode nanocoder starts with it; "
+        f"set it to {PROVIDER}/{model} (or remove it) for the gateway to answer"
+        for mode, provider, picked in _mode_overrides(agents.data())
+    ]
 
 
 def _entry(target: Target, model: str) -> dict[str, Any]:
@@ -163,20 +204,22 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     add(_providers(agents.data()), where)
     preferences = prefs.data() if isinstance(prefs.data(), dict) else {}
     prefs_from = shown(files(env)[1].path, env)
-    if not env.get("NANOCODER_CONFIG_DIR"):
-        local = env.cwd / "agents.config.json"
-        if local != files(env)[0].path:
-            doc = load_other(local, "json", env, f)
-            if doc is not None and _providers(doc.data()):
-                add(_providers(doc.data()), shown(local, env))
-                f.append(
-                    Finding(
-                        "warning",
-                        "override",
-                        f"{shown(local, env)} has providers of its own, which nanocoder merges over {where} here.",
-                        f"remove them from {shown(local, env)} (or run nanocoder elsewhere)",
-                    )
+    # the current folder's providers count even with NANOCODER_CONFIG_DIR set
+    # (``loadProjectProviderConfigs``); only the preferences lookup skips the folder then
+    local = env.cwd / "agents.config.json"
+    if local != files(env)[0].path:
+        doc = load_other(local, "json", env, f)
+        if doc is not None and _providers(doc.data()):
+            add(_providers(doc.data()), shown(local, env))
+            f.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{shown(local, env)} has providers of its own, which nanocoder merges over {where} here.",
+                    f"remove them from {shown(local, env)} (or run nanocoder elsewhere)",
                 )
+            )
+    if not env.get("NANOCODER_CONFIG_DIR"):
         local_prefs = env.cwd / "nanocoder-preferences.json"
         if local_prefs != files(env)[1].path:
             doc = load_other(local_prefs, "json", env, f)
@@ -190,22 +233,28 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                         f"delete {prefs_from}",
                     )
                 )
-    if env.get("NANOCODER_PROVIDERS"):
+    variable = "NANOCODER_PROVIDERS" if env.get("NANOCODER_PROVIDERS") else None
+    raw = env.get("NANOCODER_PROVIDERS") or ""
+    if variable is None and env.get("NANOCODER_PROVIDERS_FILE"):  # read only without the other
+        variable = "NANOCODER_PROVIDERS_FILE"
+        try:
+            raw = env.expand(env.get("NANOCODER_PROVIDERS_FILE") or "").read_text(errors="replace")
+        except OSError:
+            variable = None
+    if variable is not None:
         import json
 
         try:
-            add(
-                _providers({"providers": json.loads(env.get("NANOCODER_PROVIDERS") or "")}),
-                "$NANOCODER_PROVIDERS",
-            )
+            given = json.loads(raw)  # an array, or agents.config.json's own shape
+            add(given if isinstance(given, list) else _providers(given), f"${variable}")
         except ValueError:
             pass
         f.append(
             Finding(
                 "warning",
                 "override",
-                "$NANOCODER_PROVIDERS is set in this shell; its providers win over agents.config.json.",
-                "unset NANOCODER_PROVIDERS",
+                f"${variable} is set in this shell; its providers win over agents.config.json.",
+                f"unset {variable}",
             )
         )
     if not order:
@@ -229,6 +278,16 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     models = [m for m in as_list(entry.get("models")) if isinstance(m, str)]
     remembered = as_dict(preferences.get("providerModels")).get(name) if isinstance(name, str) else None
     reading.model = remembered if remembered in models else (models[0] if models else None)
+    for mode, provider, picked in _mode_overrides(agents.data()):
+        f.append(
+            Finding(
+                "warning" if mode != "normal" else "error",
+                "provider",
+                f"{where} nanocoder.modeProviders.{mode} picks {provider}/{picked}: interactive nanocoder "
+                f"starts with it in {mode} mode, over lastProvider.",
+                f"set modeProviders.{mode} to {PROVIDER} (or remove it) in {where}",
+            )
+        )
     if name != PROVIDER and PROVIDER in merged:
         f.append(
             Finding(
