@@ -196,6 +196,28 @@ def test_kimi_env_model_channel_wins(gwconf, home, profile) -> None:
     assert found.model == "kimi-k2" and has_finding(found.findings, "warning", "KIMI_MODEL_NAME")
 
 
+def test_kimi_key_from_api_key_env(gwconf, home, profile) -> None:
+    """kimi 2.1 reads a provider's key from the variable its ``api_key_env`` names, and refuses
+    a provider with both that and ``api_key``: gwconf's key replaces the variable in its entry."""
+    path = home / ".kimi-code/config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        'default_model = "gwconf/my-model"\n\n[providers.gwconf]\ntype = "openai"\n'
+        'base_url = "https://gw.example.com/v1"\napi_key_env = "MY_GW_KEY"\n\n'
+        '[models."gwconf/my-model"]\nprovider = "gwconf"\nmodel = "my-model"\nmax_context_size = 131072\n'
+    )
+    found = reading("kimi-code", MY_GW_KEY="sk-from-variable-0000")
+    assert found.api_key == "sk-from-variable-0000" and "$MY_GW_KEY" in found.key_origin
+    assert has_finding(reading("kimi-code").findings, "error", "names $MY_GW_KEY, which is not set")
+    assert gwconf("apply", "kimi-code").exit_code == 0
+    text = path.read_text()
+    assert "api_key_env" not in text and "api_key = " in text
+    assert not [f for f in reading("kimi-code").findings if f.level == "error"]
+    text = text.replace("[providers.gwconf]\n", '[providers.gwconf]\noauth = { storage = "file" }\n')
+    path.write_text(text)
+    assert has_finding(reading("kimi-code").findings, "error", "has api_key and oauth")
+
+
 def test_hermes_sticky_profile_and_custom_base_url(gwconf, home, profile) -> None:
     assert gwconf("apply", "hermes").exit_code == 0
     (home / ".hermes/.env").write_text("CUSTOM_BASE_URL=http://127.0.0.1:9/v1\n")

@@ -10,8 +10,10 @@ Managed keys: ``[providers.gwconf]`` (``type = "openai"``: Chat Completions, ``b
 ``api_key``), ``[models."gwconf/<model>"]`` (``provider``, ``model``, and ``max_context_size``
 when missing: kimi refuses a model without it) and ``default_model``. Kimi's own precedence, which
 ``read`` follows: ``-m``, then the ``KIMI_MODEL_*`` variables (``KIMI_MODEL_NAME`` makes an
-in-memory provider that beats ``default_model``), then config.toml. Credentials come only from
-``api_key``, then the provider's ``[providers.<id>.env]`` table; never from shell variables.
+in-memory provider that beats ``default_model``), then config.toml. Credentials come from
+``api_key``, or the variable ``api_key_env`` names (2.1.0; kimi refuses a provider with both, or
+either beside ``oauth``: gwconf's entry keeps ``api_key`` alone), then the provider's
+``[providers.<id>.env]`` table; no other shell variable.
 ``gwconf run kimi-code`` uses that ``KIMI_MODEL_*`` channel for one launch.
 The model entry's ``max_context_size`` (kimi needs one): the model's window (limits.py), else
 gwconf's stated default 128000, named in apply's output.
@@ -98,6 +100,10 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config.set(("providers", PROVIDER, "type"), "openai")
     config.set(("providers", PROVIDER, "base_url"), target.base_url)
     config.set(("providers", PROVIDER, "api_key"), target.api_key)
+    # kimi refuses a provider with api_key beside api_key_env or oauth ("mutually exclusive",
+    # 2.1.0 ``declaredProviderCredential``): the key gwconf writes replaces those
+    for other in ("api_key_env", "oauth"):
+        config.delete(("providers", PROVIDER, other))
     name = alias(model)
     config.set(("models", name, "provider"), PROVIDER)
     config.set(("models", name, "model"), model)
@@ -173,11 +179,34 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     env_table = _table(provider.get("env"))
     base = provider.get("base_url") or env_table.get(base_name) or DEFAULT_BASES.get(kind)
     reading.base_url = str(base) if base else None
+    named = provider.get("api_key_env")
+    if provider.get("api_key") and (named or "oauth" in provider):
+        f.append(
+            Finding(
+                "error",
+                "key",
+                f"{where} providers.{provider_id} has api_key and {'api_key_env' if named else 'oauth'}: "
+                "kimi refuses a provider with both.",
+                f"gwconf apply {ID}" if provider_id == PROVIDER else f"remove one of them in {where}",
+            )
+        )
     if provider.get("api_key"):
         reading.api_key, reading.key_origin = (
             str(provider["api_key"]),
             f"{where} providers.{provider_id}.api_key",
         )
+    elif isinstance(named, str) and named:  # the variable it names (2.1.0: ``api_key_env``)
+        reading.api_key = env.get(named)
+        reading.key_origin = f"${named} ({where} providers.{provider_id}.api_key_env)"
+        if not reading.api_key:
+            f.append(
+                Finding(
+                    "error",
+                    "key",
+                    f"{where} providers.{provider_id}.api_key_env names ${named}, which is not set.",
+                    f"export {named}=... or gwconf apply {ID}",
+                )
+            )
     elif env_table.get(key_name):
         reading.api_key = str(env_table[key_name])
         reading.key_origin = f"{where} providers.{provider_id}.env.{key_name}"
@@ -193,12 +222,19 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 f"gwconf apply {ID}",
             )
         )
-    if key_name and env.get(key_name) and not provider.get("api_key") and not env_table.get(key_name):
+    if (
+        key_name
+        and env.get(key_name)
+        and not provider.get("api_key")
+        and not env_table.get(key_name)
+        and named != key_name
+    ):
         f.append(
             Finding(
                 "warning",
                 "key",
-                f"${key_name} is set in this shell, but kimi never reads credentials from the environment.",
+                f"${key_name} is set in this shell, but kimi reads a key from the environment only where a "
+                "provider's api_key_env names the variable.",
                 f"gwconf apply {ID}  (writes the key into {where})",
             )
         )
