@@ -78,3 +78,34 @@ def test_a_providers_value_that_is_not_a_list_is_left_alone(gwconf, home: Path, 
     assert "error: ~/.claude-code-router/config.json: `Providers` is not an array" in applied.output
     assert "Fix it by hand (Providers is a list of provider objects)" in applied.output
     assert config(home).read_text() == text
+
+
+def test_a_lowercase_providers_list_stays_the_one_the_router_reads(gwconf, home: Path, profile: str) -> None:
+    """ccr 2.0.0 reads ``Providers``, else ``providers``: gwconf's entry joins the lowercase list,
+    so the user's providers (and the routes naming them) stay in use."""
+    config(home).parent.mkdir(parents=True)
+    mine = {
+        "name": "deepseek",
+        "api_base_url": "https://api.deepseek.com/chat/completions",
+        "api_key": "x",
+        "models": ["d"],
+    }
+    config(home).write_text(json.dumps({"providers": [mine], "Router": {"think": "deepseek,d"}}, indent=2))
+    assert gwconf("apply", "claude-code-router").exit_code == 0
+    data = json.loads(config(home).read_text())
+    assert "Providers" not in data
+    assert [p["name"] for p in data["providers"]] == ["deepseek", "gwconf"]
+    assert data["Router"] == {"think": "deepseek,d", "default": "gwconf,my-model"}
+    found = reading()
+    assert found.provider_is_gwconf and found.base_url.endswith("/chat/completions")
+
+
+def test_a_projects_own_router_is_named(gwconf, home: Path, profile: str) -> None:
+    assert gwconf("apply", "claude-code-router").exit_code == 0
+    project = home / ".claude-code-router" / "-home-me-repo"
+    project.mkdir()
+    (project / "config.json").write_text(json.dumps({"Router": {"default": "deepseek,d"}}))
+    (home / ".claude-code-router" / "logs").mkdir()
+    assert "-home-me-repo/config.json has a Router of its own" in messages(reading())
+    (project / "config.json").write_text(json.dumps({"Router": {"default": "gwconf,my-model"}}))
+    assert "Router of its own" not in messages(reading())

@@ -12,7 +12,10 @@ uses a gateway that has no Anthropic-style endpoint (doctor says so when the pro
 gwconf owns the ``Providers`` element named ``gwconf`` (``api_base_url``: the full
 ``…/v1/chat/completions`` address, ``api_key``, ``models``) and ``Router.default``
 (``gwconf,<model>``). Other routes (``background``, ``think``, ``longContext``, ``webSearch``) stay
-the user's; doctor names those that send Claude Code's requests elsewhere. No ``gwconf run``: the
+the user's; doctor names those that send Claude Code's requests elsewhere, and a project's own
+``Router`` (``~/.claude-code-router/<project>/config.json``, which replaces the global one for
+that project's sessions). A lowercase ``providers`` list is read when there is no ``Providers``
+(``t.Providers||t.providers``): gwconf's entry joins it then. No ``gwconf run``: the
 config path is fixed under the home folder and the router is a shared background service.
 """
 
@@ -97,8 +100,22 @@ def files(env: Env) -> list[ConfigFile]:
     return [ConfigFile("config", folder(env) / "config.json", "json5", secret=True)]
 
 
+def providers_key(doc: Document) -> str:
+    """The list the router reads: ``Providers``, else a lowercase ``providers`` (2.0.0
+    ``dist/cli.js``: ``t.Providers||t.providers``). A ``Providers`` added beside a lowercase list
+    would hide the user's providers, and every route that names one of them."""
+    data = doc.data()
+    if (
+        isinstance(data, dict)
+        and data.get("Providers") in (None, False, "")
+        and isinstance(data.get("providers"), list)
+    ):
+        return "providers"
+    return "Providers"
+
+
 def find_provider(doc: Document, name: str) -> tuple[int | None, dict[str, Any] | None]:
-    return find_table(doc.get(("Providers",), None), lambda entry: entry.get("name") == name)
+    return find_table(doc.get((providers_key(doc),), None), lambda entry: entry.get("name") == name)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
@@ -107,7 +124,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     entry = {"name": PROVIDER, "api_base_url": target.base_url, "api_key": target.api_key, "models": [model]}
     upsert_table(
         config,
-        ("Providers",),
+        (providers_key(config),),
         entry,
         lambda item: item.get("name") == PROVIDER,
         NAME,
@@ -220,7 +237,40 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
     if reading.base_url and urls.is_vendor_host(urls.host_of(reading.base_url)):
         findings.append(Finding("error", "base", f"Providers[{name}].api_base_url points at a vendor."))
+    findings += _project_routers(env)
     return reading
+
+
+def _project_routers(env: Env) -> list[Finding]:
+    """A ``Router`` in ``~/.claude-code-router/<project>/config.json`` replaces the global one for
+    Claude Code sessions of that project (2.0.0 ``dist/cli.js``: the session's file, then the
+    project's, then config.json's ``Router``); gwconf edits only the global one."""
+    import json
+
+    found = []
+    try:
+        folders = sorted(entry for entry in folder(env).iterdir() if entry.is_dir())
+    except OSError:
+        return []
+    for project in folders:
+        try:
+            data = json.loads((project / "config.json").read_bytes())
+        except (OSError, ValueError):
+            continue
+        router = data.get("Router") if isinstance(data, dict) else None
+        default = router.get("default") if isinstance(router, dict) else None
+        if router and not (isinstance(default, str) and default.split(",", 1)[0].strip() == PROVIDER):
+            where = shown(project / "config.json", env)
+            found.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{where} has a Router of its own: Claude Code sessions of that project route by it, "
+                    "not by the global Router.default.",
+                    f"set its Router.default to {PROVIDER},<model>, or remove its Router",
+                )
+            )
+    return found
 
 
 def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
