@@ -62,6 +62,11 @@ def test_read_is_what_a_new_terminal_gets(gwconf, home: Path, profile: str, monk
     assert "sets COPILOT_MODEL again below the gwconf block" in messages(reading())
     monkeypatch.setenv("COPILOT_PROVIDER_BEARER_TOKEN", "tok")
     assert "$COPILOT_PROVIDER_BEARER_TOKEN is set" in messages(reading())
+    # the model name on the wire (copilot help environment, 1.0.102), and a transport chat cannot use
+    monkeypatch.setenv("COPILOT_PROVIDER_WIRE_MODEL", "gpt-5")
+    monkeypatch.setenv("COPILOT_PROVIDER_TRANSPORT", "websockets")
+    assert "$COPILOT_PROVIDER_WIRE_MODEL is set" in messages(reading())
+    assert "$COPILOT_PROVIDER_TRANSPORT is set" in messages(reading())
 
 
 def test_without_the_block_copilot_uses_github(gwconf, home: Path, profile: str, monkeypatch) -> None:
@@ -80,4 +85,4 @@ def test_run_sets_the_variables_for_one_launch(home: Path, profile: str) -> None
     )
     assert spec.argv == ["copilot", "-p", "hi"]
     assert spec.env["COPILOT_PROVIDER_API_KEY"] == TEST_KEY and spec.env["COPILOT_MODEL"] == "my-model"
-    assert "COPILOT_PROVIDER_BEARER_TOKEN" in spec.unset
+    assert {"COPILOT_PROVIDER_BEARER_TOKEN", "COPILOT_PROVIDER_WIRE_MODEL"} <= set(spec.unset)

@@ -68,7 +68,16 @@ MANAGED = (
 # tokens"), set when known (limits.py) and taken out when not, so Copilot CLI keeps its own.
 LIMIT_VARS = ("COPILOT_PROVIDER_MAX_PROMPT_TOKENS", "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS")
 # Set next to gwconf's key, these change which credential Copilot CLI sends.
-RIVALS = ("COPILOT_PROVIDER_BEARER_TOKEN", "COPILOT_PROVIDER_API_KEY_COMMAND", "COPILOT_PROVIDER_MODEL_ID")
+# variables that would change what gwconf's set does (``copilot help environment``, 1.0.102): a
+# token or key command sent instead of the key, another model id or name on the wire, a transport
+# the chat wire cannot use
+RIVALS = (
+    "COPILOT_PROVIDER_BEARER_TOKEN",
+    "COPILOT_PROVIDER_API_KEY_COMMAND",
+    "COPILOT_PROVIDER_MODEL_ID",
+    "COPILOT_PROVIDER_WIRE_MODEL",
+    "COPILOT_PROVIDER_TRANSPORT",
+)
 CLI = "gwconf apply copilot-cli"
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -207,7 +216,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             findings += shell.outside_block(doc, file, env, MANAGED)
     findings += shell.stale_terminal(block, env)
     findings += env_override_findings(
-        env, RIVALS, "Copilot CLI may send it instead of COPILOT_PROVIDER_API_KEY, or use another model"
+        env,
+        RIVALS,
+        "Copilot CLI may send it instead of COPILOT_PROVIDER_API_KEY, or use another model or transport",
     )
     findings += shell.startup_traps(chosen, env)
     return reading
