@@ -134,12 +134,14 @@ def _project_layers_by_pathlib(env: Env, layout: object, skip: set[Path]) -> lis
     from gwconf.clients.opencode import folders_to_project_root
 
     chain = folders_to_project_root(env, stop_at_home=True)[0]
-    found = [folder / name for folder in reversed(chain) for name in layout.project_names]  # type: ignore[attr-defined]
+    groups = layout.project_groups  # type: ignore[attr-defined]
+    found = [folder / name for group in groups for folder in reversed(chain) for name in group]
+    homes = [] if env.home in chain else [env.home]  # the home folder's hidden folders always count
     found += [
         folder / hidden / name
-        for folder in reversed(chain)
+        for folder in [*reversed(chain), *homes]
         for hidden in layout.project_dirs  # type: ignore[attr-defined]
-        for name in layout.project_names  # type: ignore[attr-defined]
+        for name in layout.dir_names  # type: ignore[attr-defined]
     ]
     return [path for path in found if path not in skip and path.is_file()]
 
@@ -160,7 +162,7 @@ def test_opencode_project_layers_are_the_pathlib_layers(data: st.DataObject) -> 
         for layout in (opencode.OPENCODE, kilo.LAYOUT):
             for folder in (home, home / "repo", work.parent, work):
                 for hidden in ("", *layout.project_dirs):
-                    for name in layout.project_names:
+                    for name in sorted({*layout.dir_names, *(n for g in layout.project_groups for n in g)}):
                         kind = data.draw(st.sampled_from(["none", "none", "file", "folder"]))
                         path = folder / hidden / name
                         if kind == "file" and not path.exists():

@@ -426,3 +426,16 @@ def test_a_link_inside_the_project_to_a_tracked_file_gets_no_key(gwconf, profile
     assert done.returncode == 1
     assert "docs/settings.json is tracked by git" in done.stderr, done.stderr
     assert (repo / "docs" / "settings.json").read_text() == "{}\n"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_kilo_project_edits_the_file_kilo_reads_last(gwconf, profile: str, home: Path) -> None:
+    """Kilo 7.7.7 reads a project's kilo.json(c), then its opencode.json(c): with both at the root,
+    gwconf edits the opencode one, which wins, and the other stays as it was."""
+    repo = _repo(home / "repo")
+    (repo / "kilo.jsonc").write_text('{\n  // mine\n  "theme": "dark"\n}\n')
+    (repo / "opencode.json").write_text('{\n  "model": "anthropic/claude-sonnet-4-5"\n}\n')
+    done = cli("apply", "kilo", "--project", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert '"model": "gwconf/my-model"' in (repo / "opencode.json").read_text()
+    assert (repo / "kilo.jsonc").read_text() == '{\n  // mine\n  "theme": "dark"\n}\n'

@@ -140,3 +140,18 @@ def test_kilos_default_agent_is_code_and_its_model_is_followed(gwconf, home: Pat
     result = reading()
     assert result.provider == "kilo" and not result.provider_is_gwconf
     assert 'agent.code.model is "kilo/kilo-auto/free"' in messages(result)
+
+
+def test_hidden_folders_kilo_reads_and_the_one_it_no_longer_reads(gwconf, home: Path, profile: str) -> None:
+    """Kilo 7.7.7 reads ~/.kilo and ~/.kilocode (even from inside a repository) and a project's
+    .kilo/.kilocode, after the global files; a .opencode folder it no longer reads."""
+    assert gwconf("apply", "kilo").exit_code == 0
+    repo = Path.cwd()
+    (repo / ".git").mkdir()
+    (repo / ".opencode").mkdir()
+    (repo / ".opencode" / "opencode.json").write_text('{"model": "opencode/big-pickle"}')
+    assert reading().provider == "gwconf" and "big-pickle" not in messages(reading())
+    (home / ".kilo").mkdir()
+    (home / ".kilo" / "kilo.jsonc").write_text('{"model": "kilo/kilo-auto/free"}')
+    result = reading()
+    assert result.provider == "kilo" and '`model` is "kilo/kilo-auto/free"' in messages(result)

@@ -433,3 +433,38 @@ def test_qwen_code_with_the_users_own_entry_of_the_same_model(
     start(h, gateway)
     assert not (h.home / ".qwen" / "settings.json").exists()
     run_on_the_gateway(h, gateway)
+
+
+def test_kilo_project_with_both_file_names(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    dead_address: str,
+    tmp_path: pathlib.Path,
+) -> None:
+    """A project holding kilo.jsonc and a legacy opencode.json, each naming another model: the real
+    Kilo reads opencode.json last, so ``gwconf apply kilo --project`` must edit that one."""
+    from tests.e2e.clients import seed_kilo
+
+    def seed_project(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        seed_kilo(home, cwd)
+        dead = {
+            "npm": "@ai-sdk/openai-compatible",
+            "options": {"baseURL": dead_address + "/v1"},
+            "models": {"x": {}},
+        }
+        (cwd / "kilo.jsonc").write_text(
+            '{\n  // mine\n  "model": "mine/x",\n  "provider": {"mine": ' + json.dumps(dead) + "}\n}\n"
+        )
+        (cwd / "opencode.json").write_text(json.dumps({"model": "mine/x"}, indent=2) + "\n")
+
+    h = Harness(
+        dataclasses.replace(CLIENTS["kilo"], seed=seed_project), e2e_install, processes, gwconf, tmp_path
+    )
+    h.seed()
+    add_gateway_profile(h, gateway)
+    applied = h.cli("apply", "kilo", "--project")
+    assert applied.exit_code == 0, applied
+    assert '"gwconf/my-model"' in (h.cwd / "opencode.json").read_text()
+    run_on_the_gateway(h, gateway)

@@ -59,8 +59,13 @@ LAYOUT = opencode.Layout(
     global_names=("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
     edit_order=("opencode.jsonc", "opencode.json", "kilo.jsonc", "kilo.json"),  # the winner first
     new_name="kilo.jsonc",
-    project_names=("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc"),
-    project_dirs=(".opencode", ".kilocode", ".kilo"),
+    # 7.7.7: the project's kilo.json(c), then its opencode.json(c) (``for(... of["kilo","opencode"])``),
+    # so an opencode.json beside kilo.jsonc wins; .opencode folders are no longer read ("Kilo no
+    # longer falls back to opencode configuration"); a .kilocode or .kilo folder is read for
+    # ``ALL_CONFIG_FILES``, in the project and in the home folder
+    project_groups=(("kilo.json", "kilo.jsonc"), ("opencode.json", "opencode.jsonc")),
+    project_dirs=(".kilocode", ".kilo"),
+    dir_names=("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
     config_env="KILO_CONFIG",
     config_dir_env="KILO_CONFIG_DIR",
     content_env="KILO_CONFIG_CONTENT",

@@ -100,8 +100,11 @@ class Layout:
     global_names: tuple[str, ...]  # global files in merge order (later wins)
     edit_order: tuple[str, ...]  # the first of these that exists is edited
     new_name: str  # ... else this one is created
-    project_names: tuple[str, ...]  # per folder, walking up from cwd to the git root
-    project_dirs: tuple[str, ...]  # hidden folders holding the same names (``.opencode``)
+    # project files in merge order (later wins): each group across the folders from the git root
+    # down to cwd, group after group (Kilo reads its own names, then opencode's)
+    project_groups: tuple[tuple[str, ...], ...]
+    project_dirs: tuple[str, ...]  # hidden config folders, in the project and in the home folder
+    dir_names: tuple[str, ...]  # what a hidden config folder is read for, in merge order
     config_env: str  # one more file, merged after the global ones
     config_dir_env: str
     content_env: str
@@ -116,8 +119,9 @@ OPENCODE = Layout(
     global_names=("config.json", "opencode.json", "opencode.jsonc"),
     edit_order=("opencode.jsonc", "opencode.json"),
     new_name="opencode.json",
-    project_names=("opencode.json", "opencode.jsonc"),
+    project_groups=(("opencode.json", "opencode.jsonc"),),
     project_dirs=(".opencode",),
+    dir_names=("opencode.json", "opencode.jsonc"),
     config_env="OPENCODE_CONFIG",
     config_dir_env="OPENCODE_CONFIG_DIR",
     content_env="OPENCODE_CONFIG_CONTENT",
@@ -159,11 +163,12 @@ def files_in_project(env: Env, layout: Layout) -> list[ConfigFile]:
     ``findUp`` of ``<name>.jsonc`` and ``<name>.json`` between ``directory`` and ``worktree``).
     The one that exists is edited; a new one takes the layout's JSON name."""
     folder = project_folder(env)
-    names = sorted(layout.project_names, key=lambda n: (not n.startswith(layout.app), not n.endswith("c")))
-    for name in names:
+    winner_first = [name for group in reversed(layout.project_groups) for name in reversed(group)]
+    for name in winner_first:
         if (folder / name).is_file():
             return [ConfigFile("config", folder / name, "jsonc", secret=True)]
-    new = next(n for n in names if n.endswith(".json"))
+    # none yet: the app's own JSON name (Kilo: kilo.json, which its own loader reads first)
+    new = next(name for group in layout.project_groups for name in group if name.endswith(".json"))
     return [ConfigFile("config", folder / new, "jsonc", secret=True)]
 
 
@@ -263,12 +268,17 @@ def project_layers(env: Env, layout: Layout, skip: set[Path]) -> list[Path]:
     Kilo (issue 15)."""
     chain = [str(folder) for folder in reversed(folders_to_project_root(env, stop_at_home=True)[0])]
     skipped = {os.path.normcase(path) for path in skip}
-    candidates = [os.path.join(folder, name) for folder in chain for name in layout.project_names]
+    candidates = [
+        os.path.join(folder, name) for group in layout.project_groups for folder in chain for name in group
+    ]
+    # hidden config folders: the project's, then the home folder's, read whether or not the walk
+    # reached it (``ConfigPaths.directories``: ``up`` from the home folder to itself)
+    homes = [] if str(env.home) in chain else [str(env.home)]
     candidates += [
         os.path.join(folder, hidden, name)
-        for folder in chain
+        for folder in [*chain, *homes]
         for hidden in layout.project_dirs
-        for name in layout.project_names
+        for name in layout.dir_names
     ]
     return [Path(p) for p in candidates if os.path.normcase(p) not in skipped and os.path.isfile(p)]
 
@@ -299,7 +309,7 @@ def layers(
                 result.append((display(path, env), data))
     extra_dir = env.get(layout.config_dir_env)
     if extra_dir:
-        for name in layout.project_names:
+        for name in layout.dir_names:
             data = _load_extra(Path(extra_dir).expanduser() / name, env, findings)
             if data:
                 result.append((display(Path(extra_dir) / name, env), data))
