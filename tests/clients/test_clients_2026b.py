@@ -5,6 +5,7 @@ paths per OS, and each client's own traps as doctor reads them."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -169,6 +170,29 @@ def test_gptme_model_from_the_shell_or_local_file_wins(gwconf, home, profile) ->
     found = reading("gptme").findings
     assert has_finding(found, "warning", "config.local.toml")
     assert has_finding(found, "error", "'openai/gpt-4o'")
+
+
+def test_gptme_models_default_beats_env_model(gwconf, home, profile) -> None:
+    """gptme 0.35.1: the user config's ``[models] default`` beats its ``[env] MODEL``; apply sets
+    it where the user keeps one, and names one in config.local.toml, which it does not edit."""
+    path = home / ".config/gptme/config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('# mine\n[models]\ndefault = "anthropic/claude-sonnet-4-5"\n')
+    assert has_finding(reading("gptme").findings, "error", "'anthropic/claude-sonnet-4-5'")
+    applied = gwconf("apply", "gptme")
+    assert applied.exit_code == 0 and "config.local.toml" not in applied.output
+    assert 'default = "gwconf/my-model"' in path.read_text() and "# mine" in path.read_text()
+    found = reading("gptme")
+    assert found.provider_is_gwconf and found.model == "my-model"
+    local = home / ".config/gptme/config.local.toml"
+    local.write_text('[models]\ndefault = "openai/gpt-4o"\n')
+    assert has_finding(reading("gptme").findings, "warning", "config.local.toml [models] default")
+    again = gwconf("apply", "gptme")
+    assert 'config.local.toml [models] default is "openai/gpt-4o"' in again.output
+    project = Path.cwd() / ".github" / "gptme.toml"  # a project's [env] MODEL beats both
+    project.parent.mkdir()
+    project.write_text('[env]\nMODEL = "openai/gpt-4.1"\n')
+    assert reading("gptme").model == "gpt-4.1"
 
 
 def test_vibe_shell_key_and_active_model_win(gwconf, home, profile) -> None:

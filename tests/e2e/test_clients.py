@@ -468,3 +468,30 @@ def test_kilo_project_with_both_file_names(
     assert applied.exit_code == 0, applied
     assert '"gwconf/my-model"' in (h.cwd / "opencode.json").read_text()
     run_on_the_gateway(h, gateway)
+
+
+def test_gptme_with_a_models_default_of_its_own(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    dead_address: str,
+    tmp_path: pathlib.Path,
+) -> None:
+    """The user's config.toml names its default model in ``[models] default`` (which beats
+    ``[env] MODEL``), on a provider of theirs that is down: after ``gwconf apply`` the real gptme
+    must talk to the gateway."""
+
+    def seed_default(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        path = home / ".config" / "gptme" / "config.toml"
+        path.parent.mkdir(parents=True)
+        path.write_text(
+            '[models]\ndefault = "mine/x"\n\n[[providers]]\nname = "mine"\n'
+            f'base_url = "{dead_address}/v1"\napi_key = "sk-mine-0000"\ndefault_model = "x"\n'
+        )
+
+    h = Harness(
+        dataclasses.replace(CLIENTS["gptme"], seed=seed_default), e2e_install, processes, gwconf, tmp_path
+    )
+    start(h, gateway)
+    run_on_the_gateway(h, gateway)

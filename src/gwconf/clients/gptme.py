@@ -7,10 +7,13 @@ config.toml")``: no XDG variable and no Windows folder moves it. ``config.local.
 merged over it, and a project's ``gptme.toml`` ``[env]`` over both.
 
 Managed keys: one ``[[providers]]`` entry named ``gwconf`` (``base_url``, ``api_key``,
-``default_model``; gptme speaks Chat Completions to it) and ``[env] MODEL = "gwconf/<model>"``.
-gptme's own precedence for a setting such as ``MODEL``: ``--model``, then ``GPTME_MODEL`` / ``MODEL``
-in the environment, then the project's ``gptme.toml``, then ``config.local.toml``, then
-``config.toml``; ``read`` follows it.
+``default_model``; gptme speaks Chat Completions to it) and ``[env] MODEL = "gwconf/<model>"``,
+and ``[models] default`` where the user keeps one (it beats the user config's ``[env] MODEL``).
+gptme's own precedence for the model (``resolve_model_source``): ``--model``, then ``GPTME_MODEL`` /
+``MODEL`` in the environment, then the project's ``[env]`` (``gptme.toml``, else
+``.github/gptme.toml``, with ``gptme.local.toml`` over it), then ``[models] default`` of
+``config.runtime.toml`` < ``config.toml`` < ``config.local.toml``, then their ``[env] MODEL``;
+``read`` follows it.
 
 ``gwconf run gptme``: gptme has no flag or variable for another config file, so one launch uses its
 built-in ``local`` provider (OpenAI-compatible at ``OPENAI_API_BASE``, else ``OPENAI_BASE_URL``, with
@@ -107,6 +110,47 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     if index is not None:
         config.delete(("providers", index, "api_key_env"))  # api_key wins anyway; no second source
     config.set(("env", "MODEL"), f"{PROVIDER}/{model}")
+    # ``[models] default`` (config.runtime.toml < config.toml < config.local.toml) beats the user
+    # config's ``[env] MODEL`` (0.35.1 ``resolve_model_source``): where the user keeps one, it
+    # names gwconf's model too; one in config.local.toml, which gwconf does not edit, is named
+    notes = []
+    defaults = _user_model_defaults(env, config)
+    if defaults:
+        config.set(("models", "default"), f"{PROVIDER}/{model}")
+        local = config_path(env).with_name("config.local.toml")
+        if defaults.get("config.local.toml") not in (None, f"{PROVIDER}/{model}"):
+            notes.append(
+                f'{shown(local, env)} [models] default is "{defaults["config.local.toml"]}", which wins over '
+                f"config.toml: set it to {PROVIDER}/{model} (or remove it) for the gateway to answer"
+            )
+    return notes
+
+
+_USER_FILES = ("config.runtime.toml", "config.toml", "config.local.toml")  # later wins
+
+
+def _user_model_defaults(env: Env, config: Document) -> dict[str, str]:
+    """File name -> the ``[models] default`` each user config file sets (config.toml as edited)."""
+    found = {}
+    for name in _USER_FILES:
+        if name == "config.toml":
+            data = config.data()
+        else:
+            doc = load_other(config_path(env).with_name(name), "toml", env)
+            data = doc.data() if doc is not None else None
+        models = data.get("models") if isinstance(data, dict) else None
+        default = models.get("default") if isinstance(models, dict) else None
+        if isinstance(default, str) and default:
+            found[name] = default
+    return found
+
+
+def _project_files(env: Env) -> list[Path]:
+    """The project's gptme.toml, else .github/gptme.toml, and gptme.local.toml beside it, highest
+    precedence first (0.35.1 ``config/project.py``)."""
+    for candidate in (env.cwd / "gptme.toml", env.cwd / ".github" / "gptme.toml"):
+        if candidate.exists():
+            return [candidate.with_name("gptme.local.toml"), candidate]
     return []
 
 
@@ -125,9 +169,10 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 
 
 def _layers(env: Env, config: Document, findings: list[Finding]) -> list[tuple[str, dict[str, Any]]]:
-    """The files gptme merges, highest precedence first: project gptme.toml, config.local.toml, config.toml."""
+    """The files gptme merges, highest precedence first: the project's gptme.local.toml and
+    gptme.toml, config.local.toml, config.toml."""
     layers: list[tuple[str, dict[str, Any]]] = []
-    for path in (env.cwd / "gptme.toml", config_path(env).with_name("config.local.toml")):
+    for path in (*_project_files(env), config_path(env).with_name("config.local.toml")):
         doc = load_other(path, "toml", env, findings)
         if doc is not None and isinstance(doc.data(), dict):
             layers.append((shown(path, env), doc.data()))
@@ -147,8 +192,19 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         if env.get(name):
             model_value, model_from = env.get(name), f"${name}"
             break
+    projects = {shown(path, env) for path in _project_files(env)}
     if model_value is None:
         for label, data in layers:
+            if label not in projects and model_value is None:
+                # below the project's [env], the user config's [models] default comes first
+                for name, default in reversed(_user_model_defaults(env, config).items()):
+                    model_value, model_from = (
+                        default,
+                        f"{shown(config_path(env).with_name(name), env)} [models] default",
+                    )
+                    break
+            if model_value is not None:
+                break
             section = data.get("env")
             if isinstance(section, dict) and section.get("MODEL"):
                 model_value, model_from = str(section["MODEL"]), f"{label} [env] MODEL"
@@ -158,6 +214,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         fix = (
             f"unset {model_from[1:]}"
             if model_from.startswith("$")
+            else f"remove [models] default from {model_from.split()[0]}"
+            if model_from.endswith("[models] default")
             else f"remove MODEL from {model_from.split()[0]}"
         )
         f.append(
