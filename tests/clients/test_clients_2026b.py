@@ -195,6 +195,27 @@ def test_gptme_models_default_beats_env_model(gwconf, home, profile) -> None:
     assert reading("gptme").model == "gpt-4.1"
 
 
+def test_vibe_models_as_alias_tables(gwconf, home, profile) -> None:
+    """vibe 3.0.2 reads ``[models.<alias>]`` tables as well as ``[[models]]``: gwconf adds its own
+    table, keeps the user's, and status follows the alias."""
+    path = home / ".vibe/config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        'active_model = "small"\n\n# mine\n[models.small]\nname = "mistral-small-latest"\nprovider = "mistral"\n'
+    )
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    text = path.read_text()
+    assert "[models.small]" in text and "# mine" in text
+    assert 'active_model = "my-model"' in text
+    found = reading("mistral-vibe")
+    assert found.provider_is_gwconf and found.model == "my-model"
+    assert gwconf("apply", "mistral-vibe", "--model", "other-model").exit_code == 0
+    import tomllib
+
+    models = tomllib.loads(path.read_text())["models"]
+    assert sorted(models) == ["other-model", "small"] and models["other-model"]["provider"] == "gwconf"
+
+
 def test_vibe_shell_key_and_active_model_win(gwconf, home, profile) -> None:
     assert gwconf("apply", "mistral-vibe").exit_code == 0
     assert has_finding(

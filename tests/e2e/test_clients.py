@@ -495,3 +495,36 @@ def test_gptme_with_a_models_default_of_its_own(
     )
     start(h, gateway)
     run_on_the_gateway(h, gateway)
+
+
+def test_mistral_vibe_with_models_as_alias_tables(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    dead_address: str,
+    tmp_path: pathlib.Path,
+) -> None:
+    """The user's config.toml keeps its models as ``[models.<alias>]`` tables (vibe reads both
+    forms), its active model on a provider of theirs that is down: after ``gwconf apply`` the real
+    vibe must talk to the gateway."""
+    from tests.e2e.clients import seed_vibe
+
+    def seed_tables(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        seed_vibe(home, cwd)
+        path = home / ".vibe" / "config.toml"
+        path.write_text(
+            'active_model = "mine"\n' + path.read_text() + '\n[[providers]]\nname = "down"\n'
+            f'api_base = "{dead_address}/v1"\napi_key_env_var = "DOWN_KEY"\napi_style = "openai"\nbackend = "generic"\n'
+            '\n[models.mine]\nname = "x"\nprovider = "down"\n'
+        )
+
+    h = Harness(
+        dataclasses.replace(CLIENTS["mistral-vibe"], seed=seed_tables),
+        e2e_install,
+        processes,
+        gwconf,
+        tmp_path,
+    )
+    start(h, gateway)
+    run_on_the_gateway(h, gateway)

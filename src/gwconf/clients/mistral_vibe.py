@@ -19,6 +19,8 @@ the entries above, exports the key variable (the environment wins over ``.env``)
 The model's limits, when known (limits.py), go to gwconf's ``[[models]]`` entry as
 ``max_context_length`` (``ModelConfig`` in core/config/models.py; auto-compaction at 80% of it, the
 bundled vibe skill says) and ``max_output_tokens`` (the output cap); unknown, they are taken out.
+A file that keeps its models as ``[models.<alias>]`` tables (vibe reads both forms,
+``normalize_model_configs``) gets gwconf's model as a table of its own.
 """
 
 from __future__ import annotations
@@ -104,10 +106,38 @@ def _upsert(config: Document, table: str, key: str, value: str, entry: dict[str,
     )
 
 
+def model_entries(data: Any) -> list[Any]:
+    """The ``[[models]]`` entries, or the ``[models.<alias>]`` tables as entries with their alias:
+    vibe 3.0.2 reads both forms (``normalize_model_configs``: "Read [[models]] lists or alias maps")."""
+    models = data.get("models") if isinstance(data, dict) else None
+    if isinstance(models, dict):
+        return [{**entry, "alias": alias} for alias, entry in models.items() if isinstance(entry, dict)]
+    return models if isinstance(models, list) else []
+
+
+def _find_model(data: Any, key: str, value: str) -> dict[str, Any] | None:
+    return find_table(model_entries(data), lambda entry: entry.get(key) == value)[1]
+
+
 def alias_for(data: Any, model: str) -> str:
     """The model's own name, unless another provider's entry already uses it as its alias."""
-    _, taken = _find(data, "models", "alias", model)
+    taken = _find_model(data, "alias", model)
     return model if taken is None or taken.get("provider") == PROVIDER else f"{PROVIDER}-{model}"
+
+
+def _set_model_entry(config: Document, model: str, alias: str) -> tuple[Any, ...] | None:
+    """gwconf's model entry, in the form the file keeps its models in; returns its path."""
+    models = config.get(("models",), None)
+    if isinstance(models, dict):  # [models.<alias>] tables: gwconf's is the one of its provider
+        for key, entry in models.items():
+            if isinstance(entry, dict) and entry.get("provider") == PROVIDER and key != alias:
+                config.delete(("models", key))
+        config.set(("models", alias, "name"), model)
+        config.set(("models", alias, "provider"), PROVIDER)
+        return ("models", alias)
+    _upsert(config, "models", "provider", PROVIDER, {"name": model, "provider": PROVIDER, "alias": alias})
+    index, _ = _find(config.data(), "models", "provider", PROVIDER)
+    return None if index is None else ("models", index)
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
@@ -122,12 +152,11 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     }
     _upsert(config, "providers", "name", PROVIDER, provider)
     alias = alias_for(config.data(), model)
-    _upsert(config, "models", "provider", PROVIDER, {"name": model, "provider": PROVIDER, "alias": alias})
-    index, _ = _find(config.data(), "models", "provider", PROVIDER)
-    if index is not None:  # the model's limits on gwconf's entry; unknown: taken out, vibe's own handling
+    entry = _set_model_entry(config, model, alias)
+    if entry is not None:  # the model's limits on gwconf's entry; unknown: taken out, vibe's own handling
         write_limits(
             config,
-            ("models", index),
+            entry,
             [
                 (("max_context_length",), target.limits.context_window),
                 (("max_output_tokens",), target.limits.max_output_tokens),
@@ -178,9 +207,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "unset VIBE_ACTIVE_MODEL",
             )
         )
-    _, model_entry = _find(data, "models", "alias", str(active)) if active else (None, None)
+    model_entry = _find_model(data, "alias", str(active)) if active else None
     if model_entry is None and active:
-        _, model_entry = _find(data, "models", "name", str(active))
+        model_entry = _find_model(data, "name", str(active))
     provider_name = str(model_entry.get("provider")) if model_entry else None
     _, provider = _find(data, "providers", "name", provider_name) if provider_name else (None, None)
     reading.provider = provider_name or "mistral (vibe's default)"
