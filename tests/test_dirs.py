@@ -76,3 +76,26 @@ def test_gwconf_home_holds_config_and_state(home: Path) -> None:
     root = str(home / "g")
     for platform in ("linux", "darwin", "win32"):
         assert own_folders({"GWCONF_HOME": root}, platform, str(home)) == (root, os.path.join(root, "state"))
+
+
+@pytest.mark.parametrize("platform", ["linux", "darwin", "win32"])
+@pytest.mark.parametrize("xdg", XDG_VALUES)
+@pytest.mark.parametrize("app", ["mini-swe-agent", "open-interpreter"])
+def test_clients_platformdirs_folder_agrees_with_platformdirs(
+    platform: str, xdg: str | None, app: str, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mini-swe-agent and Open Interpreter keep their config in ``user_config_dir(app)``: on macOS
+    an absolute ``XDG_CONFIG_HOME`` moves it too, and a relative one moves it nowhere."""
+    from gwconf.clients._base import platformdirs_config
+
+    monkeypatch.setattr(
+        platformdirs.windows, "_RESOLVE_WIN_FOLDER", platformdirs.windows.get_win_folder_from_env_vars
+    )
+    monkeypatch.setenv("LOCALAPPDATA", str(home / "Local"))
+    if xdg is None:
+        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+    kind = {"linux": Unix, "darwin": MacOS, "win32": Windows}[platform]
+    env = Env(home=home, platform=platform, environ=dict(os.environ))
+    assert platformdirs_config(env, app) == Path(kind(app).user_config_dir)

@@ -94,8 +94,12 @@ class Env:
     @classmethod
     def current(cls) -> Env:
         environ = dict(os.environ)
-        home = HomePath(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
-        return cls(home=home, platform=_platform(), environ=environ, cwd=HomePath.cwd())
+        platform = _platform()
+        # the home folder the clients use: on Windows Node's os.homedir() and Python's Path.home()
+        # take USERPROFILE, and a HOME that Git Bash, MSYS or the user set elsewhere is not theirs
+        names = ("USERPROFILE", "HOME") if platform == "win32" else ("HOME", "USERPROFILE")
+        home = HomePath(environ.get(names[0]) or environ.get(names[1]) or Path.home())
+        return cls(home=home, platform=platform, environ=environ, cwd=HomePath.cwd())
 
     def get(self, name: str, default: str | None = None) -> str | None:
         value = self.environ.get(name)

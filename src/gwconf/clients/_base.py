@@ -439,6 +439,21 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     return Path(os.path.expanduser(value)) if value else default
 
 
+def platformdirs_config(env: Env, app: str) -> Path:
+    """``platformdirs.user_config_dir(app)`` as the client's Python sees it (platformdirs 4.14):
+    Windows ``%LOCALAPPDATA%/<app>/<app>``; elsewhere ``$XDG_CONFIG_HOME`` when it is an absolute
+    path (macOS too: its class takes the XDG variables first), else ``~/Library/Application
+    Support`` on macOS and ``~/.config`` on Linux."""
+    if env.platform == "win32":
+        return local_appdata(env) / app / app
+    value = env.get("XDG_CONFIG_HOME")
+    if value and value.startswith("/"):
+        return Path(value) / app
+    if env.platform == "darwin":
+        return env.home / "Library" / "Application Support" / app
+    return env.home / ".config" / app
+
+
 def local_appdata(env: Env) -> Path:
     """Windows ``%LOCALAPPDATA%`` (``~/AppData/Local`` when unset): where Python apps using
     platformdirs, and Go apps, keep their config on Windows, not in the roaming folder."""

@@ -33,12 +33,12 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     load_other,
-    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
     no_project_scope_files,
     no_steps,
+    platformdirs_config,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document, require_model
@@ -83,11 +83,7 @@ def config_dir(env: Env) -> Path:
     moved = env.get("MSWEA_GLOBAL_CONFIG_DIR")
     if moved:
         return env.expand(moved)
-    if env.platform == "win32":
-        return local_appdata(env) / "mini-swe-agent" / "mini-swe-agent"
-    if env.platform == "darwin":
-        return env.home / "Library" / "Application Support" / "mini-swe-agent"
-    return env.xdg_config_home / "mini-swe-agent"
+    return platformdirs_config(env, "mini-swe-agent")
 
 
 def files(env: Env) -> list[ConfigFile]:

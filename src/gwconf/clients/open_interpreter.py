@@ -30,12 +30,12 @@ from gwconf.clients._base import (
     default_target_for,
     get_str,
     litellm_openai_base,
-    local_appdata,
     no_doctor,
     no_import_link,
     no_preflight,
     no_project_scope_files,
     no_steps,
+    platformdirs_config,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
@@ -73,11 +73,7 @@ import_link = no_import_link
 
 
 def config_dir(env: Env) -> Path:
-    if env.platform == "win32":
-        return local_appdata(env) / "open-interpreter" / "open-interpreter"
-    if env.platform == "darwin":
-        return env.home / "Library" / "Application Support" / "open-interpreter"
-    return env.xdg_config_home / "open-interpreter"
+    return platformdirs_config(env, "open-interpreter")
 
 
 def files(env: Env) -> list[ConfigFile]:
