@@ -99,3 +99,17 @@ def test_clients_platformdirs_folder_agrees_with_platformdirs(
     kind = {"linux": Unix, "darwin": MacOS, "win32": Windows}[platform]
     env = Env(home=home, platform=platform, environ=dict(os.environ))
     assert platformdirs_config(env, app) == Path(kind(app).user_config_dir)
+
+
+@pytest.mark.parametrize(("platform", "expected"), [("win32", "profile"), ("linux", "home")])
+def test_the_home_folder_is_the_one_the_clients_use(
+    platform: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On Windows, Node's os.homedir() and Python's Path.home() take USERPROFILE over HOME (which
+    Git Bash and MSYS set); elsewhere HOME."""
+    import sys
+
+    monkeypatch.setattr(sys, "platform", platform)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path / "profile"))
+    assert Env.current().home == tmp_path / expected
