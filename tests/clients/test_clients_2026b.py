@@ -272,6 +272,23 @@ def test_hermes_sticky_profile_and_custom_base_url(gwconf, home, profile) -> Non
     assert has_finding(reading("hermes").findings, "error", "sticky")
 
 
+def test_hermes_dotenv_beats_the_shell_and_a_set_home_still_follows_the_sticky_profile(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    """hermes 0.19.0 loads ~/.hermes/.env over the shell's values, and follows active_profile
+    unless HERMES_HOME is a profile's own folder."""
+    assert gwconf("apply", "hermes").exit_code == 0
+    (home / ".hermes/.env").write_text("CUSTOM_BASE_URL=http://127.0.0.1:9/v1\n")
+    found = reading("hermes", CUSTOM_BASE_URL="https://gw.example.com/v1")
+    assert has_finding(found.findings, "error", "CUSTOM_BASE_URL")
+    (home / ".hermes/.env").unlink()
+    (home / ".hermes/active_profile").write_text("work\n")
+    assert has_finding(reading("hermes", HERMES_HOME=str(home / ".hermes")).findings, "error", "sticky")
+    (home / ".hermes/profiles/work").mkdir(parents=True)
+    inside = reading("hermes", HERMES_HOME=str(home / ".hermes/profiles/work"))
+    assert not has_finding(inside.findings, "error", "sticky")
+
+
 def test_hermes_legacy_string_model_becomes_a_mapping(gwconf, home, profile) -> None:
     path = home / ".hermes/config.yaml"
     path.parent.mkdir(parents=True)

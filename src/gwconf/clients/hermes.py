@@ -11,9 +11,11 @@ Managed keys, in the ``model`` mapping: ``default`` (the model), ``provider: cus
 ``base_url``, ``api_key`` (a plain string ``model:`` is turned into that mapping). Hermes's own
 precedence, which ``read`` follows: ``--provider``/``--model`` flags, then ``model.provider`` in
 config.yaml (over ``$HERMES_INFERENCE_PROVIDER``); for a ``custom`` provider the address is
-``$CUSTOM_BASE_URL`` (shell or ``~/.hermes/.env``) before ``model.base_url``, and the key is
+``$CUSTOM_BASE_URL`` (``~/.hermes/.env``, which hermes loads over the shell's value, or the
+shell) before ``model.base_url``, and the key is
 ``model.api_key`` (``OPENAI_API_KEY`` is never sent to an unrelated host). ``gwconf run hermes``
-points ``HERMES_HOME`` at a temporary copy of the folder with config.yaml edited.
+points ``HERMES_HOME`` at a temporary copy of the folder with config.yaml edited (a
+``CUSTOM_BASE_URL`` in the linked ``.env`` still wins there: status names it).
 The model's limits, when known (limits.py), go to the same mapping as ``context_length`` and
 ``max_tokens`` (0.19.0 ``agent/agent_init.py``: explicit overrides of the auto-detected window and
 of the provider's default output); unknown, they are taken out.
@@ -123,13 +125,16 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 
 
 def _dotenv_value(env: Env, name: str) -> tuple[str | None, str]:
-    """A variable as hermes sees it: the shell, else ~/.hermes/.env."""
-    if env.get(name):
-        return env.get(name), f"${name}"
+    """A variable as hermes sees it: ~/.hermes/.env, which it loads over the shell's values
+    (0.19.0 ``load_hermes_dotenv``: "overrides stale shell-exported values"), else the shell."""
     path = folder(env) / ".env"
     doc = load_other(path, "dotenv", env)
     value = doc.get((name,), None) if doc is not None else None
-    return (str(value) if value else None), f"{shown(path, env)} {name}"
+    if value:
+        return str(value), f"{shown(path, env)} {name}"
+    if env.get(name):
+        return env.get(name), f"${name}"
+    return None, f"{shown(path, env)} {name}"
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
@@ -138,7 +143,10 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading = Reading(wire=WIRE)
     f = reading.findings
     active = folder(env) / "active_profile"
-    if not env.get("HERMES_HOME") and active.is_file():
+    # hermes follows active_profile unless HERMES_HOME is itself a profile's folder (its parent is
+    # named "profiles": 0.19.0 ``_apply_profile_override``), a set HERMES_HOME root included
+    home_is_a_profile = bool(env.get("HERMES_HOME")) and folder(env).parent.name == "profiles"
+    if not home_is_a_profile and active.is_file():
         name = active.read_text(encoding="utf-8", errors="replace").strip()
         if name and name != "default":
             f.append(
