@@ -42,6 +42,23 @@ def test_needs_a_model(gwconf, home, profile) -> None:
     assert_needs_model(gwconf, home, "aider")
 
 
+def test_the_git_roots_env_wins_over_the_current_folders(
+    gwconf, home, profile, tmp_path, monkeypatch
+) -> None:
+    """aider 0.86.2 loads ~/.env, then the current folder's .env, then the git root's (its
+    --env-file default, moved to the end of the search list): the git root's wins."""
+    assert gwconf("apply", "aider").exit_code == 0
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    (repo / ".env").write_text("AIDER_MODEL=openai/from-root\n")
+    (repo / "src" / ".env").write_text("AIDER_MODEL=openai/from-src\n")
+    monkeypatch.chdir(repo / "src")
+    seen = reading("aider")
+    assert seen.model == "from-root"
+    assert has_finding(seen.findings, "warning", "model comes from " + str(repo / ".env"))
+
+
 def test_project_files_in_the_git_root_override(gwconf, home, profile, tmp_path, monkeypatch) -> None:
     assert gwconf("apply", "aider").exit_code == 0
     repo = tmp_path / "repo"

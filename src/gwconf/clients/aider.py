@@ -182,15 +182,19 @@ def _layers(env: Env, home_doc: Document) -> list[tuple[Path, Any]]:
 
 
 def _dotenv_files(env: Env) -> list[Path]:
+    """The .env files aider loads, each over the ones before (0.86.2 ``load_dotenv_files``): the
+    search list is home, git root, cwd, then ``--env-file`` (the git root's by default), each kept
+    at its last place, so the git root's comes after the current folder's and wins over it."""
     root = project_root(env)
-    found: list[Path] = [env.home / ".aider" / "oauth-keys.env", env.home / ".env"]
+    found: list[Path] = [env.home / ".env"]
     found += [root / ".env"] if root else []
-    found += [env.cwd / ".env"]
+    found += [env.cwd / ".env", (root or env.cwd) / ".env"]
     unique: list[Path] = []
-    for path in found:
+    for path in reversed(found):  # the last place of each
         if path not in unique:
-            unique.append(path)
-    return unique
+            unique.insert(0, path)
+    oauth = env.home / ".aider" / "oauth-keys.env"
+    return [oauth, *(path for path in unique if path != oauth)]
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
