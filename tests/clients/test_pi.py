@@ -147,6 +147,28 @@ def test_a_scoped_vendor_model_first_is_reported(gwconf, home: Path, profile: st
     assert status["provider"] == "anthropic"
 
 
+@pytest.mark.parametrize(
+    "scope",
+    [
+        ["anthropic/claude-sonnet-4-5", "gwconf/*"],  # a glob, on provider/id
+        ["anthropic/claude-sonnet-4-5", "my-*:high"],  # a glob on the id, with a thinking level
+        ["anthropic/claude-sonnet-4-5", "GWCONF/My-Model"],  # case aside
+    ],
+)
+def test_a_saved_default_in_scope_is_the_one_pi_starts_with(
+    gwconf, home: Path, profile: str, scope: list[str]
+) -> None:
+    """pi 0.73.1 main.js: with scoped models, the saved default when it is in scope, else the first
+    scoped model. gwconf's model already in scope: the user's list stays as it is."""
+    agent(home).mkdir(parents=True)
+    text = json.dumps({"enabledModels": scope}, indent=2) + "\n"
+    (agent(home) / "settings.json").write_text(text)
+    assert gwconf("apply", "pi").exit_code == 0
+    assert json.loads((agent(home) / "settings.json").read_text())["enabledModels"] == scope
+    result = reading()
+    assert (result.provider, result.model) == ("gwconf", "my-model") and result.findings == []
+
+
 BLOCK = (
     '{\n  // mine\n  "providers": {\n    /* local models\n       for the train */\n'
     '    "ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions", "apiKey": "x",\n'

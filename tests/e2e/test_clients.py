@@ -528,3 +528,48 @@ def test_mistral_vibe_with_models_as_alias_tables(
     )
     start(h, gateway)
     run_on_the_gateway(h, gateway)
+
+
+def test_pi_with_scoped_models_that_hold_gwconfs_by_a_glob(
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    dead_address: str,
+    tmp_path: pathlib.Path,
+) -> None:
+    """Scoped models led by a model of the user's (on a provider that is down), gwconf's in scope
+    through a glob: pi starts with the saved default when it is in scope, so gwconf leaves the
+    list as it is and the real pi still talks to the gateway."""
+    from tests.e2e.clients import seed_pi
+
+    scope = ["local/x", "gwconf/*"]
+
+    def seed_scoped(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        seed_pi(home, cwd)
+        settings = home / ".pi" / "agent" / "settings.json"
+        settings.write_text(
+            json.dumps({**json.loads(settings.read_text()), "enabledModels": scope}, indent=2)
+        )
+        (home / ".pi" / "agent" / "models.json").write_text(
+            json.dumps(
+                {
+                    "providers": {
+                        "local": {
+                            "baseUrl": dead_address + "/v1",
+                            "api": "openai-completions",
+                            "apiKey": "x",
+                            "models": [{"id": "x"}],
+                        }
+                    }
+                },
+                indent=2,
+            )
+        )
+
+    h = Harness(
+        dataclasses.replace(CLIENTS["pi"], seed=seed_scoped), e2e_install, processes, gwconf, tmp_path
+    )
+    start(h, gateway)
+    assert json.loads((h.home / ".pi" / "agent" / "settings.json").read_text())["enabledModels"] == scope
+    run_on_the_gateway(h, gateway)

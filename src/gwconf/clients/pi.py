@@ -20,12 +20,12 @@ gwconf owns ``providers.gwconf`` in models.json (``baseUrl``, ``api: "openai-com
 ``apiKey``, ``compat.supportsDeveloperRole: false`` so the system prompt goes as ``system``, and
 one ``models`` entry), ``providers.gwconf-anthropic`` (``anthropic-messages``) only when the
 profile sets an Anthropic-style address, and ``defaultProvider``/``defaultModel`` in settings.json.
-A non-empty ``enabledModels`` (scoped models) wins over those two: ``findInitialModel`` in
-``packages/coding-agent/src/core/model-resolver.ts`` (badlogic/pi-mono) takes CLI args, then the
-first scoped model (``parsed.models ?? settingsManager.getEnabledModels()`` in main.ts), then the
-saved default. So gwconf puts ``gwconf/<model>`` first in a non-empty ``enabledModels`` (the user's
-patterns move one place down, in scope for Ctrl+P; element by element, so each keeps its spelling);
-restore gives the list back.
+With a non-empty ``enabledModels`` (scoped models), pi 0.73.1 starts with the saved default when
+it is in scope, else with the first scoped model (``dist/main.js``; ``resolveModelScope``: a
+pattern is ``provider/id`` or ``id``, or a glob on either, case aside). So gwconf leaves a scope
+that already holds ``gwconf/<model>`` (a ``gwconf/*`` glob, say) as it is, and otherwise puts
+``gwconf/<model>`` first (the user's patterns move one place down, in scope for Ctrl+P; element by
+element, so each keeps its spelling); restore gives the list back.
 The Responses wire pi also speaks is not offered: the gateway's spec serves chat completions.
 ``gwconf run pi`` starts pi with ``--provider gwconf --model <m>`` on a temporary copy of the
 agent folder (``PI_CODING_AGENT_DIR``) whose two files ``render()`` edited.
@@ -163,6 +163,41 @@ BLOCK_COMMENT = (
 BLOCK_FIX = "Remove the /* */ comment (or turn it into // lines), then run gwconf again."
 
 
+_THINKING = ("off", "minimal", "low", "medium", "high", "xhigh")
+
+
+def in_scope(patterns: list[Any], provider: Any, model: Any) -> bool:
+    """Whether ``provider/model`` is among the scoped models ``patterns`` name. pi 0.73.1 starts
+    with the saved default when it is in scope, else with the first scoped model (``main.js``);
+    a pattern is ``provider/id`` or ``id`` (a ``:thinking`` level may follow), or a glob matched,
+    case aside, against either (``resolveModelScope``: minimatch, whose ``*`` stops at ``/``).
+    A pattern pi would match more loosely counts as out of scope: gwconf then puts its own first."""
+    if not isinstance(provider, str) or not isinstance(model, str):
+        return False
+    full, bare = f"{provider}/{model}".lower(), model.lower()
+    for pattern in patterns:
+        if not isinstance(pattern, str):
+            continue
+        text = pattern.lower()
+        head, _, level = text.rpartition(":")
+        if head and level in _THINKING:
+            text = head
+        if any(c in text for c in "*?["):
+            if _glob(text, full) or _glob(text, bare):
+                return True
+        elif text in (full, bare):
+            return True
+    return False
+
+
+def _glob(pattern: str, name: str) -> bool:
+    """minimatch's answer for the patterns pi's settings hold: ``*`` and ``?`` within one path part."""
+    import fnmatch
+
+    parts, names = pattern.split("/"), name.split("/")
+    return len(parts) == len(names) and all(fnmatch.fnmatchcase(n, p) for p, n in zip(parts, names, strict=True))
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     model = require_model(target, NAME, "settings.json defaultModel")
     models, settings = docs["models"], docs["settings"]
@@ -179,7 +214,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     settings.set(("defaultModel",), model)
     scoped = settings.get(("enabledModels",), None)
     ours = f"{PROVIDER_ID}/{model}"
-    if isinstance(scoped, list) and scoped and scoped[0] != ours:
+    if isinstance(scoped, list) and scoped and not in_scope(scoped, PROVIDER_ID, model):
         # findInitialModel: the first scoped model wins over defaultProvider/defaultModel. gwconf's goes
         # first (one an earlier profile put there is replaced); the user's stay in scope for Ctrl+P
         rest = [m for m in scoped if not (isinstance(m, str) and m.lower() == ours.lower())]
@@ -282,7 +317,8 @@ def _read(docs: dict[str, Document], env: Env) -> Reading:
     field = "defaultProvider"
     scoped = merged.get("enabledModels")
     first = scoped[0] if isinstance(scoped, list) and scoped else None
-    if isinstance(first, str) and first.lower() != f"{reading.provider}/{reading.model}".lower():
+    saved_in_scope = isinstance(scoped, list) and in_scope(scoped, reading.provider, reading.model)
+    if isinstance(first, str) and not saved_in_scope:
         # model-resolver.ts findInitialModel: 2. the first scoped model, before 3. the saved default
         findings.append(
             Finding(
