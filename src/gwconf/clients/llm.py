@@ -58,7 +58,7 @@ RESTAMPED: tuple[str, ...] = ()
 
 KEY_NAME = "gwconf"
 KEYS_NOTE = ("// Note", "This file stores secret API credentials. Do not share!")
-LLM_DEFAULT_MODEL = "gpt-4o-mini"
+LLM_DEFAULT_MODEL = "gpt-5.6-luna"  # llm 0.36 DEFAULT_MODEL, without default_model.txt
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)

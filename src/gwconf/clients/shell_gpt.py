@@ -55,7 +55,8 @@ RESTART = (
 RESTAMPED: tuple[str, ...] = ()
 
 MANAGED = ("API_BASE_URL", "OPENAI_API_KEY", "DEFAULT_MODEL")
-# sgpt 1.5.1 DEFAULT_CONFIG: when the file lacks any of these, sgpt rewrites it whole (comments lost).
+# sgpt 1.5.1 DEFAULT_CONFIG (the PyPI release's sgpt/config.py): when the file lacks any of these,
+# sgpt rewrites it whole (comments lost)
 DEFAULT_KEYS = (
     "CHAT_CACHE_PATH",
     "CACHE_PATH",
@@ -63,7 +64,6 @@ DEFAULT_KEYS = (
     "CACHE_LENGTH",
     "REQUEST_TIMEOUT",
     "DEFAULT_MODEL",
-    "DEFAULT_TEMPERATURE",
     "DEFAULT_COLOR",
     "ROLE_STORAGE_PATH",
     "DEFAULT_EXECUTE_SHELL_CMD",
@@ -76,8 +76,6 @@ DEFAULT_KEYS = (
     "PRETTIFY_MARKDOWN",
     "USE_LITELLM",
     "SHELL_INTERACTION",
-    "MARKDOWN_LIVE_VERTICAL_OVERFLOW",
-    "MARKDOWN_LIVE_REFRESH_INTERVAL",
     "OS_NAME",
     "SHELL_NAME",
 )
