@@ -38,6 +38,7 @@ import pytest
 
 from tests.e2e.clients import CLIENTS, COMMON_ENV, E2EClient
 from tests.e2e.conftest import MARKER, Install, Processes, Run
+from tests.e2e.variants import VARIANTS
 from tests.gateway_server import DEFAULT_REPLY, VALID_KEY, GatewayServer
 
 MODEL = "my-model"
@@ -369,207 +370,34 @@ def test_restore_takes_the_key_back_from_a_file_the_client_rewrote(
         assert gateway.url not in text, f"restore left the gateway address in {path}:\n{restored.output}"
 
 
-def test_openclaw_from_a_clawdbot_era_home(
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_real_client_on_a_home_of_another_shape(
+    name: str,
     e2e_install: Install,
     processes: Processes,
     gwconf,
     gateway: GatewayServer,
     no_outside_network: list[str],
-    tmp_path: pathlib.Path,
-) -> None:
-    """A user who installed OpenClaw as Clawdbot has only ``~/.clawdbot/clawdbot.json``, which
-    OpenClaw still reads: gwconf edits that file, and the real OpenClaw then talks to the gateway
-    (a new ``~/.openclaw/openclaw.json`` would have hidden the user's own file from it)."""
-    from tests.e2e.clients import seed_openclaw
-
-    def seed_legacy(home: pathlib.Path, cwd: pathlib.Path) -> None:
-        seed_openclaw(home, cwd)
-        (home / ".clawdbot").mkdir()
-        (home / ".openclaw" / "openclaw.json").rename(home / ".clawdbot" / "clawdbot.json")
-        (home / ".openclaw").rmdir()
-
-    h = Harness(
-        dataclasses.replace(CLIENTS["openclaw"], seed=seed_legacy), e2e_install, processes, gwconf, tmp_path
-    )
-    start(h, gateway)
-    legacy = h.home / ".clawdbot" / "clawdbot.json"
-    assert "gwconf/my-model" in legacy.read_text() and "the user's own server" in legacy.read_text()
-    assert not (h.home / ".openclaw" / "openclaw.json").exists()
-    run_on_the_gateway(h, gateway)
-    assert no_outside_network == [], no_outside_network
-    assert h.cli("restore", "openclaw").exit_code == 0
-    assert "gwconf" not in legacy.read_text()
-
-
-def test_qwen_code_with_the_users_own_entry_of_the_same_model(
-    e2e_install: Install,
-    processes: Processes,
-    gwconf,
-    gateway: GatewayServer,
     dead_address: str,
     tmp_path: pathlib.Path,
 ) -> None:
-    """The user's own ``modelProviders`` entry for the same model id, at another address and
-    listed first, with the address Qwen Code saved when the user picked it; and ``QWEN_HOME``
-    set in ``~/.env``. The real Qwen Code must still talk to the gateway after ``gwconf apply``."""
-    from tests.e2e.clients import seed_qwen
+    """A shape of real users' files that the plain run above does not have (tests/e2e/variants.py
+    says which and why): after ``gwconf apply``, the real client still talks to the gateway, with
+    every other address it could use pointed at a closed port."""
+    variant = VARIANTS[name]
+    spec = CLIENTS[variant.client]
 
-    def seed_moved(home: pathlib.Path, cwd: pathlib.Path) -> None:
-        seed_qwen(home, cwd)
-        (home / ".qwen").rename(home / "qwen-moved")
-        (home / ".env").write_text("# the user's own\nQWEN_HOME=~/qwen-moved\n")
-        settings = home / "qwen-moved" / "settings.json"
-        data = json.loads(settings.read_text())
-        data["model"] = {"name": MODEL, "baseUrl": dead_address + "/v1"}
-        data["modelProviders"] = {
-            "mine": [{"id": MODEL, "baseUrl": dead_address + "/v1", "envKey": "MINE_KEY"}]
-        }
-        data["providerProtocol"] = {"mine": "openai"}
-        settings.write_text(json.dumps(data, indent=2))
+    def seed(home: pathlib.Path, cwd: pathlib.Path) -> None:
+        if spec.seed is not None:
+            spec.seed(home, cwd)
+        variant.seed(home, cwd, dead_address)
 
-    h = Harness(
-        dataclasses.replace(CLIENTS["qwen-code"], seed=seed_moved), e2e_install, processes, gwconf, tmp_path
-    )
-    start(h, gateway)
-    assert not (h.home / ".qwen" / "settings.json").exists()
-    run_on_the_gateway(h, gateway)
-
-
-def test_kilo_project_with_both_file_names(
-    e2e_install: Install,
-    processes: Processes,
-    gwconf,
-    gateway: GatewayServer,
-    dead_address: str,
-    tmp_path: pathlib.Path,
-) -> None:
-    """A project holding kilo.jsonc and a legacy opencode.json, each naming another model: the real
-    Kilo reads opencode.json last, so ``gwconf apply kilo --project`` must edit that one."""
-    from tests.e2e.clients import seed_kilo
-
-    def seed_project(home: pathlib.Path, cwd: pathlib.Path) -> None:
-        seed_kilo(home, cwd)
-        dead = {
-            "npm": "@ai-sdk/openai-compatible",
-            "options": {"baseURL": dead_address + "/v1"},
-            "models": {"x": {}},
-        }
-        (cwd / "kilo.jsonc").write_text(
-            '{\n  // mine\n  "model": "mine/x",\n  "provider": {"mine": ' + json.dumps(dead) + "}\n}\n"
-        )
-        (cwd / "opencode.json").write_text(json.dumps({"model": "mine/x"}, indent=2) + "\n")
-
-    h = Harness(
-        dataclasses.replace(CLIENTS["kilo"], seed=seed_project), e2e_install, processes, gwconf, tmp_path
-    )
+    h = Harness(dataclasses.replace(spec, seed=seed), e2e_install, processes, gwconf, tmp_path)
     h.seed()
     add_gateway_profile(h, gateway)
-    applied = h.cli("apply", "kilo", "--project")
+    applied = h.cli("apply", variant.client, *variant.apply_args)
     assert applied.exit_code == 0, applied
-    assert '"gwconf/my-model"' in (h.cwd / "opencode.json").read_text()
+    if variant.check is not None:
+        variant.check(h.home, h.cwd)
     run_on_the_gateway(h, gateway)
-
-
-def test_gptme_with_a_models_default_of_its_own(
-    e2e_install: Install,
-    processes: Processes,
-    gwconf,
-    gateway: GatewayServer,
-    dead_address: str,
-    tmp_path: pathlib.Path,
-) -> None:
-    """The user's config.toml names its default model in ``[models] default`` (which beats
-    ``[env] MODEL``), on a provider of theirs that is down: after ``gwconf apply`` the real gptme
-    must talk to the gateway."""
-
-    def seed_default(home: pathlib.Path, cwd: pathlib.Path) -> None:
-        path = home / ".config" / "gptme" / "config.toml"
-        path.parent.mkdir(parents=True)
-        path.write_text(
-            '[models]\ndefault = "mine/x"\n\n[[providers]]\nname = "mine"\n'
-            f'base_url = "{dead_address}/v1"\napi_key = "sk-mine-0000"\ndefault_model = "x"\n'
-        )
-
-    h = Harness(
-        dataclasses.replace(CLIENTS["gptme"], seed=seed_default), e2e_install, processes, gwconf, tmp_path
-    )
-    start(h, gateway)
-    run_on_the_gateway(h, gateway)
-
-
-def test_mistral_vibe_with_models_as_alias_tables(
-    e2e_install: Install,
-    processes: Processes,
-    gwconf,
-    gateway: GatewayServer,
-    dead_address: str,
-    tmp_path: pathlib.Path,
-) -> None:
-    """The user's config.toml keeps its models as ``[models.<alias>]`` tables (vibe reads both
-    forms), its active model on a provider of theirs that is down: after ``gwconf apply`` the real
-    vibe must talk to the gateway."""
-    from tests.e2e.clients import seed_vibe
-
-    def seed_tables(home: pathlib.Path, cwd: pathlib.Path) -> None:
-        seed_vibe(home, cwd)
-        path = home / ".vibe" / "config.toml"
-        path.write_text(
-            'active_model = "mine"\n' + path.read_text() + '\n[[providers]]\nname = "down"\n'
-            f'api_base = "{dead_address}/v1"\napi_key_env_var = "DOWN_KEY"\napi_style = "openai"\nbackend = "generic"\n'
-            '\n[models.mine]\nname = "x"\nprovider = "down"\n'
-        )
-
-    h = Harness(
-        dataclasses.replace(CLIENTS["mistral-vibe"], seed=seed_tables),
-        e2e_install,
-        processes,
-        gwconf,
-        tmp_path,
-    )
-    start(h, gateway)
-    run_on_the_gateway(h, gateway)
-
-
-def test_pi_with_scoped_models_that_hold_gwconfs_by_a_glob(
-    e2e_install: Install,
-    processes: Processes,
-    gwconf,
-    gateway: GatewayServer,
-    dead_address: str,
-    tmp_path: pathlib.Path,
-) -> None:
-    """Scoped models led by a model of the user's (on a provider that is down), gwconf's in scope
-    through a glob: pi starts with the saved default when it is in scope, so gwconf leaves the
-    list as it is and the real pi still talks to the gateway."""
-    from tests.e2e.clients import seed_pi
-
-    scope = ["local/x", "gwconf/*"]
-
-    def seed_scoped(home: pathlib.Path, cwd: pathlib.Path) -> None:
-        seed_pi(home, cwd)
-        settings = home / ".pi" / "agent" / "settings.json"
-        settings.write_text(
-            json.dumps({**json.loads(settings.read_text()), "enabledModels": scope}, indent=2)
-        )
-        (home / ".pi" / "agent" / "models.json").write_text(
-            json.dumps(
-                {
-                    "providers": {
-                        "local": {
-                            "baseUrl": dead_address + "/v1",
-                            "api": "openai-completions",
-                            "apiKey": "x",
-                            "models": [{"id": "x"}],
-                        }
-                    }
-                },
-                indent=2,
-            )
-        )
-
-    h = Harness(
-        dataclasses.replace(CLIENTS["pi"], seed=seed_scoped), e2e_install, processes, gwconf, tmp_path
-    )
-    start(h, gateway)
-    assert json.loads((h.home / ".pi" / "agent" / "settings.json").read_text())["enabledModels"] == scope
-    run_on_the_gateway(h, gateway)
+    assert no_outside_network == [], no_outside_network
