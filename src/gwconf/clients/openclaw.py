@@ -128,6 +128,14 @@ def config_path(env: Env) -> Path:
     ``openclaw.json`` in the state folder."""
     if env.get("OPENCLAW_CONFIG_PATH"):
         return env_dir(env, "OPENCLAW_CONFIG_PATH", _home(env))
+    from gwconf import fileio
+
+    # once per command (status asks about twenty times); what gwconf writes is the answer itself
+    key = ("openclaw-config", _home(env), env.get("OPENCLAW_STATE_DIR"))
+    return fileio.viewed(key, lambda: _find_config(env))  # type: ignore[no-any-return]
+
+
+def _find_config(env: Env) -> Path:
     state = state_dir(env)
     candidates = [state / name for name in _CONFIG_NAMES]
     if not env.get("OPENCLAW_STATE_DIR"):

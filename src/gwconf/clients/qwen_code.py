@@ -98,7 +98,11 @@ def qwen_dir(env: Env) -> Path:
     value = env.get("QWEN_HOME")
     default = env.home / ".qwen"
     if not value:
-        value = _home_from_dotenv(env, (default / ".env", env.home / ".env"))
+        from gwconf import fileio
+
+        # once per command: status asks about ten times (gwconf never writes a QWEN_HOME line)
+        candidates = (default / ".env", env.home / ".env")
+        value = fileio.viewed(("qwen-home", candidates), lambda: _home_from_dotenv(env, candidates))
         if not value:
             return default
     # Qwen Code's Storage.resolvePath: a leading ~ is the home folder, a relative path the cwd's
