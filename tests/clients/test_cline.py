@@ -244,3 +244,26 @@ def test_restore_keeps_an_entry_the_user_edited(gwconf, home: Path, profile: str
     text = path.read_text()
     assert "userChoice" in text, "what the user added inside gwconf's entry stays (issue 13)"
     assert TEST_KEY not in text and "gw.example.com" not in text, "gwconf's own values go"
+
+
+def test_an_offset_stamp_is_one_cline_refuses(gwconf, home: Path, profile: str) -> None:
+    """Cline 3.0.65's schema takes updatedAt as zod 4 ``string().datetime()``: UTC with "Z" only.
+    A stamp with an offset makes the whole providers.json read as empty: noted on another entry,
+    made again on gwconf's."""
+    (data(home) / "settings").mkdir(parents=True)
+    other = {"settings": {"provider": "anthropic"}, "updatedAt": "2026-11-18T12:06:40+01:00"}
+    (data(home) / "settings" / "providers.json").write_text(
+        json.dumps({"version": 1, "providers": {"anthropic": other}}, indent=2)
+    )
+    applied = gwconf("apply", "cline")
+    assert applied.exit_code == 0 and "providers.anthropic has no valid updatedAt" in applied.stdout
+    path = data(home) / "settings" / "providers.json"
+    written = load(path)
+    written["providers"]["anthropic"]["updatedAt"] = "2026-11-18T11:06:40Z"
+    mine = written["providers"]["openai-compatible"]
+    mine["updatedAt"] = "2026-11-18T12:06:40.000+01:00"
+    path.write_text(json.dumps(written, indent=2))
+    assert "providers.openai-compatible has no valid updatedAt" in messages(reading())
+    assert gwconf("apply", "cline").exit_code == 0
+    assert load(path)["providers"]["openai-compatible"]["updatedAt"].endswith("Z")
+    assert "no valid updatedAt" not in messages(reading())

@@ -97,7 +97,9 @@ SAFE_DEFAULTS: dict[str, int | bool] = {
     "temperature": 0,
 }
 EXTENSION = "saoudrizwan.claude-dev"
-_ISO = lazy(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\Z")
+# what Cline's schema takes for updatedAt (zod 4 ``string().datetime()``, checked with the zod of
+# @cline 3.0.65): UTC with a "Z", no offset; any other stamp makes the whole file read as empty
+_ISO = lazy(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\Z")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
