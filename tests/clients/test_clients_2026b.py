@@ -97,6 +97,8 @@ PATHS = {
     "elia": {
         "linux": ({"XDG_CONFIG_HOME": "/xdg"}, "/xdg/elia/config.toml"),
         "darwin": ({}, "~/.config/elia/config.toml"),
+        # xdg_base_dirs 6.0.3 takes only an absolute XDG_CONFIG_HOME
+        "relative": ({"XDG_CONFIG_HOME": "rel/xdg"}, "~/.config/elia/config.toml"),
     },
     "oterm": {
         "linux": ({}, "~/.local/share/oterm/config.json"),
@@ -112,7 +114,7 @@ PATHS = {
 )
 def test_paths(client_id: str, case: str, home) -> None:
     environ, expected = PATHS[client_id][case]
-    platform = "linux" if case == "moved" else case
+    platform = "linux" if case in ("moved", "relative") else case
     env = Env(home=home, platform=platform, environ=environ, cwd=home)
     assert str(registry.get(client_id).files(env)[0].path) == expected.replace("~", str(home))
 

@@ -75,7 +75,11 @@ import_link = no_import_link
 
 
 def config_path(env: Env) -> Path:
-    return env.xdg_config_home / "elia" / "config.toml"
+    """xdg_base_dirs' ``xdg_config_home()`` (6.0.3, what elia 1.10 uses): ``$XDG_CONFIG_HOME`` only
+    when it is an absolute path, else ``~/.config``."""
+    value = env.get("XDG_CONFIG_HOME")
+    folder = Path(value) if value and Path(value).is_absolute() else env.home / ".config"
+    return folder / "elia" / "config.toml"
 
 
 def files(env: Env) -> list[ConfigFile]:
