@@ -318,6 +318,18 @@ def test_grok_project_settings_file_is_the_trap(gwconf, home, profile) -> None:
     assert "--model my-model" in found.findings[0].fix
 
 
+def test_grok_reads_the_current_folders_env(gwconf, home, profile) -> None:
+    """grok 0.0.34 loads the current folder's .env at start (``dotenv.config()``), under the
+    shell's values: its GROK_BASE_URL wins over user-settings.json."""
+    assert gwconf("apply", "grok-cli").exit_code == 0
+    (Path.cwd() / ".env").write_text("GROK_BASE_URL=https://api.x.ai/v1\nGROK_MODEL=grok-4\n")
+    found = reading("grok-cli")
+    assert (found.base_url, found.model, found.provider_is_gwconf) == ("https://api.x.ai/v1", "grok-4", False)
+    assert has_finding(found.findings, "warning", ".env GROK_BASE_URL is set and wins")
+    shell = reading("grok-cli", GROK_BASE_URL="https://gw.example.com/v1")
+    assert shell.base_url == "https://gw.example.com/v1"  # the shell's value stays
+
+
 def test_nanocoder_last_provider_decides(gwconf, home, profile) -> None:
     assert gwconf("apply", "nanocoder").exit_code == 0
     prefs = home / ".config/nanocoder/nanocoder-preferences.json"

@@ -113,34 +113,57 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     )
 
 
+_VARIABLES = ("GROK_API_KEY", "GROK_BASE_URL", "GROK_MODEL")
+
+
+def _variables(env: Env) -> tuple[dict[str, str], dict[str, str]]:
+    """grok's variables and where each comes from: the shell, else the current folder's ``.env``,
+    which grok loads at start without overriding the shell (0.0.34 ``dist/index.js``:
+    ``dotenv.config()``)."""
+    values: dict[str, str] = {}
+    origins: dict[str, str] = {}
+    local = env.cwd / ".env"
+    doc = load_other(local, "dotenv-npm", env) if local.is_file() else None
+    from_file = doc.data() if doc is not None and isinstance(doc.data(), dict) else {}
+    for name in _VARIABLES:
+        if env.get(name):
+            values[name], origins[name] = env.get(name) or "", f"${name}"
+        elif isinstance(from_file.get(name), str) and from_file[name]:
+            values[name], origins[name] = from_file[name], f"{shown(local, env)} {name}"
+    return values, origins
+
+
 def read(docs: dict[str, Document], env: Env) -> Reading:
     doc = docs["settings"]
     where = shown(files(env)[0].path, env)
     reading = Reading(wire=WIRE, provider="user-settings.json")
     f = reading.findings
-    if env.get("GROK_API_KEY"):
-        reading.api_key, reading.key_origin = env.get("GROK_API_KEY"), "$GROK_API_KEY"
+    variables, origins = _variables(env)
+    if variables.get("GROK_API_KEY"):
+        reading.api_key, reading.key_origin = variables["GROK_API_KEY"], origins["GROK_API_KEY"]
     else:
         reading.api_key, reading.key_origin = get_str(doc, ("apiKey",)), f"{where} apiKey"
-    base = env.get("GROK_BASE_URL") or get_str(doc, ("baseURL",))
+    base = variables.get("GROK_BASE_URL") or get_str(doc, ("baseURL",))
     reading.base_url = base or XAI_BASE
     reading.provider_is_gwconf = bool(base) and (base or "").rstrip("/") != XAI_BASE
     for name, what in (("GROK_API_KEY", "apiKey"), ("GROK_BASE_URL", "baseURL")):
-        if env.get(name) and env.get(name) != get_str(doc, (what,)):
+        if variables.get(name) and variables[name] != get_str(doc, (what,)):
+            shell = origins[name].startswith("$")
             f.append(
                 Finding(
                     "warning",
                     "override",
-                    f"${name} is set in this shell and wins over {where} {what}.",
-                    f"unset {name}",
+                    f"{'$' + name + ' is set in this shell' if shell else origins[name] + ' is set'} and wins "
+                    f"over {where} {what}.",
+                    f"unset {name}" if shell else f"remove {name} from {origins[name].split()[0]}",
                 )
             )
     model = get_str(doc, ("defaultModel",))
     project = project_settings(env)
     local = load_other(project, "json", env, f) if project != files(env)[0].path else None
     local_model = local.get(("model",), None) if local is not None else None
-    if env.get("GROK_MODEL"):
-        model = env.get("GROK_MODEL")
+    if variables.get("GROK_MODEL"):
+        model = variables["GROK_MODEL"]
     elif isinstance(local_model, str) and local_model:
         if local_model != model:
             f.append(  # a warning: started as the reminder says (--model or GROK_MODEL), grok is right
