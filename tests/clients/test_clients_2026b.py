@@ -218,6 +218,21 @@ def test_vibe_models_as_alias_tables(gwconf, home, profile) -> None:
     assert sorted(models) == ["other-model", "small"] and models["other-model"]["provider"] == "gwconf"
 
 
+def test_vibe_finds_the_project_config_up_the_folders(gwconf, home, profile, tmp_path, monkeypatch) -> None:
+    """vibe 3.0.2 looks for .vibe/config.toml from the current folder up (``_discover_config_file``)."""
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    repo = home / "repo"
+    (repo / ".vibe").mkdir(parents=True)
+    (repo / ".vibe" / "config.toml").write_text('active_model = "devstral-2"\n')
+    (repo / "src" / "deep").mkdir(parents=True)
+    monkeypatch.chdir(repo / "src" / "deep")
+    assert has_finding(
+        reading("mistral-vibe").findings, "warning", "repo/.vibe/config.toml sets active_model"
+    )
+    monkeypatch.chdir(home)  # the folder holding ~/.vibe: no project file there
+    assert not has_finding(reading("mistral-vibe").findings, "warning", "sets active_model")
+
+
 def test_vibe_shell_key_and_active_model_win(gwconf, home, profile) -> None:
     assert gwconf("apply", "mistral-vibe").exit_code == 0
     assert has_finding(

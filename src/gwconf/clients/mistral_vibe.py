@@ -178,6 +178,20 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     )
 
 
+def _project_config(env: Env) -> Path | None:
+    """The nearest ``.vibe/config.toml`` from the current folder up, stopping at the folder that
+    holds VIBE_HOME (3.0.2 ``layers/project.py`` ``_discover_config_file``; vibe reads it in a
+    trusted folder)."""
+    stop = folder(env).parent
+    for directory in (env.cwd, *env.cwd.parents):
+        if directory == stop:
+            return None
+        candidate = directory / ".vibe" / "config.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def read(docs: dict[str, Document], env: Env) -> Reading:
     config, dotenv = docs["config"], docs["env"]
     where = shown(folder(env) / "config.toml", env)
@@ -185,9 +199,11 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     f = reading.findings
     data = config.data() if isinstance(config.data(), dict) else {}
     active, active_from = data.get("active_model"), f"{where} active_model"
-    project = env.cwd / ".vibe" / "config.toml"
-    local = load_other(project, "toml", env, f) if project != folder(env) / "config.toml" else None
-    if local is not None and isinstance(local.data(), dict) and local.data().get("active_model"):
+    project = _project_config(env)
+    local = (
+        load_other(project, "toml", env, f) if project and project != folder(env) / "config.toml" else None
+    )
+    if project and local is not None and isinstance(local.data(), dict) and local.data().get("active_model"):
         active, active_from = local.data()["active_model"], f"{shown(project, env)} active_model"
         f.append(
             Finding(
