@@ -424,3 +424,8 @@ def test_oterm_has_no_model_to_preset(gwconf, home, profile) -> None:
     data["openaiCompatible"]["gwconf"]["api_key"] = "${GW_KEY}"
     path.write_text(json.dumps(data))
     assert reading("oterm", GW_KEY=TEST_KEY).api_key == TEST_KEY
+    # oterm 0.26.1 also takes ${VAR:-default}: the variable when it is set, even empty, else the default
+    data["openaiCompatible"]["gwconf"]["api_key"] = "${GW_KEY:-sk-default-0000}"
+    path.write_text(json.dumps(data))
+    assert reading("oterm").api_key == "sk-default-0000"
+    assert reading("oterm", GW_KEY=TEST_KEY).api_key == TEST_KEY

@@ -25,7 +25,6 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
-    env_reference,
     no_doctor,
     no_import_link,
     no_launch,
@@ -54,7 +53,8 @@ RESTART = (
 RESTAMPED: tuple[str, ...] = ()
 
 ENTRY = "gwconf"
-_ENV_REFERENCE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # api_key: "${VARIABLE}"
+# api_key: "${VARIABLE}" or "${VARIABLE:-default}" (0.26.1 ``utils.expand_env_vars``)
+_ENV_REFERENCE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -119,7 +119,11 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider_is_gwconf = True
     reading.base_url = str(entry["base_url"])
     raw_key = entry.get("api_key")
-    key, variable = env_reference(raw_key if isinstance(raw_key, str) else None, env, _ENV_REFERENCE)
+    key, variable = raw_key if isinstance(raw_key, str) else None, None
+    match = _ENV_REFERENCE.fullmatch(key.strip()) if key else None
+    if match:  # oterm: the variable when it is set at all (even empty), else the default
+        variable = match.group(1)
+        key = env.environ[variable] if variable in env.environ else match.group(3)
     reading.api_key = key
     reading.key_origin = (
         f"${variable} (named in {where})" if variable else f"{where} openaiCompatible.{ENTRY}.api_key"
