@@ -87,3 +87,36 @@ def test_malformed_config_is_refused(gwconf, home, profile) -> None:
 
 def test_needs_a_model(gwconf, home, profile) -> None:
     assert_needs_model(gwconf, home, "goose")
+
+
+MIGRATED = (
+    "# goose wrote this\n"
+    "active_provider: anthropic\n"
+    "providers:\n"
+    "  anthropic:\n"
+    "    enabled: true\n"
+    "    model: claude-sonnet-4-5\n"
+    "    configured: true\n"
+)
+
+
+def test_a_config_goose_already_migrated(gwconf, home, profile) -> None:
+    """goose since May 2026 (config/providers.rs) takes active_provider and providers.<id>.model
+    before GOOSE_PROVIDER/GOOSE_MODEL, and drops those two on its next write once a providers
+    block exists: gwconf sets the structured keys too, and keeps the user's entries."""
+    path = home / FOLDER / "config.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(MIGRATED + "GOOSE_PROVIDER: custom_gwconf\nGOOSE_MODEL: my-model\n")
+    before = reading("goose")
+    assert (before.provider, before.model) == ("anthropic", "claude-sonnet-4-5")  # the legacy keys lose
+    assert gwconf("apply", "goose").exit_code == 0
+    text = path.read_text()
+    assert "active_provider: custom_gwconf" in text and "# goose wrote this" in text
+    assert "model: claude-sonnet-4-5" in text  # the user's own provider entry stays
+    after = reading("goose")
+    assert (after.provider, after.model, after.provider_is_gwconf) == ("custom_gwconf", "my-model", True)
+    overridden = reading("goose", ACTIVE_PROVIDER="anthropic")  # get_param reads the variable first
+    assert overridden.provider == "anthropic"
+    assert has_finding(overridden.findings, "warning", "$ACTIVE_PROVIDER is set in this shell")
+    assert gwconf("restore", "goose").exit_code == 0
+    assert path.read_text() == MIGRATED + "GOOSE_PROVIDER: custom_gwconf\nGOOSE_MODEL: my-model\n"

@@ -9,7 +9,9 @@ folder: ``$GOOSE_PATH_ROOT/config`` (absolute paths only), else etcetera's XDG s
 and macOS (``$XDG_CONFIG_HOME/goose``, ``~/.config/goose``) and ``%APPDATA%\\Block\\goose\\config``
 on Windows. gwconf writes the provider goose's own "add custom provider" would write for the
 name ``gwconf`` (id ``custom_gwconf``, ``engine: openai``, base address with ``/v1``; goose splits
-it into host + ``v1/chat/completions``), selects it with ``GOOSE_PROVIDER`` / ``GOOSE_MODEL``, and
+it into host + ``v1/chat/completions``), selects it with ``active_provider`` and
+``providers.custom_gwconf.model`` (goose since May 2026, ``config/providers.rs``: they come first)
+and with ``GOOSE_PROVIDER`` / ``GOOSE_MODEL`` (what goose before that reads), and
 stores the key under ``CUSTOM_GWCONF_API_KEY`` in ``secrets.yaml`` (0600). goose never reads keys
 from config.yaml: a secret comes from the environment, else the OS keyring, else ``secrets.yaml``
 (when the keyring is disabled, unavailable, or holds no goose entry).
@@ -136,6 +138,13 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             provider.set(("models",), [entry])
     if provider.get(("supports_streaming",), None) is None:
         provider.set(("supports_streaming",), True)
+    # goose since May 2026 (config/providers.rs): active_provider and providers.<id>.model come
+    # before the GOOSE_PROVIDER/GOOSE_MODEL keys, which its next write of the file removes once a
+    # providers block exists; goose before that reads the two keys alone. Both are written.
+    config.set(("active_provider",), PROVIDER_ID)
+    entry = ("providers", PROVIDER_ID)
+    for key, value in (("enabled", True), ("model", target.model), ("configured", True)):
+        config.set((*entry, key), value)
     config.set(("GOOSE_PROVIDER",), PROVIDER_ID)
     config.set(("GOOSE_MODEL",), target.model)
     secrets.set((KEY_VAR,), target.api_key)
@@ -179,6 +188,30 @@ def _param(config: Document, env: Env, name: str) -> tuple[Any, str]:
     return config.get((name,), None), f"config.yaml {name}"
 
 
+def _active(config: Document, env: Env) -> tuple[Any, str]:
+    """goose's provider (``get_active_provider``): $GOOSE_PROVIDER, then ``active_provider`` (or
+    $ACTIVE_PROVIDER, which ``get_param`` reads first), then config.yaml's GOOSE_PROVIDER."""
+    if env.get("GOOSE_PROVIDER"):
+        return env.get("GOOSE_PROVIDER"), "$GOOSE_PROVIDER"
+    active, origin = _param(config, env, "ACTIVE_PROVIDER")
+    if not active:
+        active, origin = config.get(("active_provider",), None), "config.yaml active_provider"
+    if active:
+        return active, origin
+    return config.get(("GOOSE_PROVIDER",), None), "config.yaml GOOSE_PROVIDER"
+
+
+def _active_model(config: Document, env: Env, provider: Any) -> tuple[Any, str]:
+    """goose's model (``get_active_model``): $GOOSE_MODEL, then ``providers.<provider>.model`` when
+    not empty, then config.yaml's GOOSE_MODEL."""
+    if env.get("GOOSE_MODEL"):
+        return env.get("GOOSE_MODEL"), "$GOOSE_MODEL"
+    entry = config.get(("providers", str(provider)), None) if provider else None
+    if isinstance(entry, dict) and isinstance(entry.get("model"), str) and entry["model"]:
+        return entry["model"], f"config.yaml providers.{provider}.model"
+    return config.get(("GOOSE_MODEL",), None), "config.yaml GOOSE_MODEL"
+
+
 def _peek(path: Path) -> Any:
     try:
         raw = path.read_bytes()
@@ -193,12 +226,14 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     folder = config_dir(env)
     reading = Reading(wire=WIRE)
     f = reading.findings
-    name, name_origin = _param(config, env, "GOOSE_PROVIDER")
-    model, model_origin = _param(config, env, "GOOSE_MODEL")
+    name, name_origin = _active(config, env)
+    model, model_origin = _active_model(config, env, name)
     reading.provider = str(name) if name else "(none)"
     reading.model = str(model) if model else None
     for value, origin in ((name, name_origin), (model, model_origin)):
-        if origin.startswith("$") and config.get((origin[1:],), None) not in (None, value):
+        if (origin.startswith("$") and config.get((origin[1:],), None) not in (None, value)) or (
+            origin == "$ACTIVE_PROVIDER" and config.get(("active_provider",), None) != value
+        ):
             f.append(
                 Finding(
                     "warning",
