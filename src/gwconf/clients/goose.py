@@ -142,9 +142,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     # before the GOOSE_PROVIDER/GOOSE_MODEL keys, which its next write of the file removes once a
     # providers block exists; goose before that reads the two keys alone. Both are written.
     config.set(("active_provider",), PROVIDER_ID)
-    entry = ("providers", PROVIDER_ID)
-    for key, value in (("enabled", True), ("model", target.model), ("configured", True)):
-        config.set((*entry, key), value)
+    chosen: dict[str, Any] = {"enabled": True, "model": target.model, "configured": True}
+    for field, setting in chosen.items():
+        config.set(("providers", PROVIDER_ID, field), setting)
     config.set(("GOOSE_PROVIDER",), PROVIDER_ID)
     config.set(("GOOSE_MODEL",), target.model)
     secrets.set((KEY_VAR,), target.api_key)
