@@ -43,6 +43,32 @@ def test_codex_never_writes_chat_wire_or_profiles(gwconf, home, profile) -> None
     assert 'wire_api = "responses"' in text and '"chat"' not in text and "[profiles" not in text
 
 
+@pytest.mark.parametrize(("store", "level"), [("keyring", "error"), ("auto", "warning")])
+def test_codex_login_in_the_keyring_gets_the_key_in_the_table(
+    gwconf, home, profile, store: str, level: str
+) -> None:
+    """With cli_auth_credentials_store = "keyring" Codex never reads auth.json, and with "auto" a
+    login in the keyring comes first (codex-rs login/src/auth/storage.rs): gwconf cannot read the
+    keyring, so the key goes in its provider table, as beside a ChatGPT login."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'# mine\ncli_auth_credentials_store = "{store}"\n')
+    applied = gwconf("apply", "codex")
+    assert applied.exit_code == 0 and f'cli_auth_credentials_store = "{store}"' in applied.output
+    text = config.read_text()
+    assert "experimental_bearer_token" in text and "requires_openai_auth" not in text
+    assert not (home / ".codex" / "auth.json").exists()
+    found = reading_of("codex")
+    assert found.api_key == TEST_KEY and found.findings == []
+    # a key left in auth.json by hand, no bearer token: the finding says why Codex will not see it
+    config.write_text(
+        f'cli_auth_credentials_store = "{store}"\nmodel_provider = "gwconf"\n'
+        '[model_providers.gwconf]\nbase_url = "https://gw.example.com/v1"\nrequires_openai_auth = true\n'
+    )
+    (home / ".codex" / "auth.json").write_text(json.dumps({"OPENAI_API_KEY": TEST_KEY}))
+    assert any(f.level == level and "OS keyring" in f.message for f in reading_of("codex").findings)
+
+
 def test_codex_home_env_moves_files(gwconf, home, profile, monkeypatch) -> None:
     monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
     assert gwconf("apply", "codex").exit_code == 0

@@ -94,7 +94,16 @@ def _pi_scope_check(home: Path, cwd: Path) -> None:
     assert json.loads((home / ".pi" / "agent" / "settings.json").read_text())["enabledModels"] == PI_SCOPE
 
 
+def _codex_keyring_store(home: Path, cwd: Path, dead: str) -> None:
+    """``cli_auth_credentials_store = "keyring"``: Codex never reads auth.json."""
+    path = home / ".codex" / "config.toml"
+    path.write_text('cli_auth_credentials_store = "keyring"\n' + path.read_text())
+
+
 VARIANTS = {
+    "codex-keyring-store": Variant(
+        "codex", _codex_keyring_store, check=lambda home, cwd: _absent(home / ".codex" / "auth.json")
+    ),
     "openclaw-clawdbot-home": Variant("openclaw", _openclaw_legacy, check=_openclaw_legacy_check),
     "qwen-code-moved-home-same-model": Variant(
         "qwen-code", _qwen_moved_same_model, check=lambda home, cwd: _absent(home / ".qwen" / "settings.json")

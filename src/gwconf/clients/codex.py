@@ -4,7 +4,9 @@ Docs: https://developers.openai.com/codex/config-reference ; checked against @op
 and 0.171.0 (run against a test gateway). A custom provider table with the fixed id
 ``gwconf`` (Codex files session history under the provider id), ``wire_api = "responses"`` (the
 only value current Codex accepts). The key goes to ``auth.json`` with ``requires_openai_auth``
-unless auth.json holds a ChatGPT login, which is kept: then the table's bearer-token field.
+unless auth.json holds a ChatGPT login, which is kept, or ``cli_auth_credentials_store`` keeps the
+login in the OS keyring (``keyring``: auth.json is never read; ``auto``: the keyring first): then
+the table's bearer-token field.
 ``gwconf run codex`` writes nothing: ``-c key=value`` overrides (TOML values, above every config
 layer) describe the same table with ``env_key``, and the key is set only in Codex's environment,
 with its shell snapshot off and the variable blanked for the agent's commands (checked with 0.169:
@@ -96,6 +98,14 @@ def has_chatgpt_login(auth: Document) -> bool:
     return bool(auth.get(("tokens",), None)) or auth.get(("auth_mode",), None) == "chatgpt"
 
 
+def _credential_store(config: Document) -> str | None:
+    """``keyring`` or ``auto`` when config.toml's ``cli_auth_credentials_store`` keeps Codex's login
+    out of auth.json (keyring), or looks in the keyring first (auto), which gwconf cannot read
+    (codex-rs ``login/src/auth/storage.rs``); None for the file, the default."""
+    store = config.get(("cli_auth_credentials_store",), None)
+    return store if store in ("keyring", "auto") else None
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config, auth = docs["config"], docs["auth"]
     notes: list[str] = []
@@ -114,10 +124,17 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     if config.get(("forced_login_method",), None) == "chatgpt":
         config.delete(("forced_login_method",))  # with it Codex deletes an auth.json that holds a key
         notes.append('removed forced_login_method = "chatgpt" (Codex would delete the key\'s auth.json)')
-    if has_chatgpt_login(auth):
+    store = _credential_store(config)
+    if has_chatgpt_login(auth) or store:
         config.set((*TABLE, "experimental_bearer_token"), target.api_key)
         config.delete((*TABLE, "requires_openai_auth"))
-        notes.append("kept your ChatGPT login in auth.json; the gateway key is in the gwconf provider table")
+        notes.append(
+            f'cli_auth_credentials_store = "{store}": Codex reads its login from the OS keyring'
+            + (" first" if store == "auto" else ", not auth.json")
+            + "; the gateway key is in the gwconf provider table"
+            if store
+            else "kept your ChatGPT login in auth.json; the gateway key is in the gwconf provider table"
+        )
     else:
         auth.set(("OPENAI_API_KEY",), target.api_key)
         config.set((*TABLE, "requires_openai_auth"), True)
@@ -188,10 +205,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "error", "provider", 'wire_api = "chat" is refused by current Codex.', "gwconf apply codex"
             )
         )
-    if table.get("experimental_bearer_token"):
-        reading.api_key = table["experimental_bearer_token"]
-        reading.key_origin = f"config.toml [model_providers.{provider}] experimental_bearer_token"
-    elif table.get("env_key"):
+    if table.get("env_key"):  # before the bearer token (model-provider/src/auth.rs): unset is an error
         name = table["env_key"]
         reading.api_key = env.get(name)
         reading.key_origin = f"${name} (env_key)"
@@ -204,9 +218,27 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                     f"export {name}=sk-...",
                 )
             )
+    elif table.get("experimental_bearer_token"):
+        reading.api_key = table["experimental_bearer_token"]
+        reading.key_origin = f"config.toml [model_providers.{provider}] experimental_bearer_token"
     else:
         reading.api_key = auth.get(("OPENAI_API_KEY",), None)
         reading.key_origin = f"{auth_file} OPENAI_API_KEY"
+        store = _credential_store(config)
+        if store:
+            reading.findings.append(
+                Finding(
+                    "error" if store == "keyring" else "warning",
+                    "key",
+                    f'cli_auth_credentials_store = "{store}": Codex reads its login from the OS keyring'
+                    + (
+                        " first; a login there wins over auth.json."
+                        if store == "auto"
+                        else ", not auth.json."
+                    ),
+                    "gwconf apply codex",
+                )
+            )
         if has_chatgpt_login(auth):
             reading.findings.append(
                 Finding(
