@@ -165,3 +165,18 @@ def test_the_old_models_slot_settings_do_not_carry_over_and_restore_puts_them_ba
     path.write_text(path.read_text().replace(', "max_tokens": 4000', ""))
     assert gwconf("restore", "crush").exit_code == 0
     assert path.read_text() == SLOTTED
+
+
+def test_the_workspace_file_crush_run_writes_is_read_last(gwconf, home: Path, profile: str) -> None:
+    """Crush merges .crush/crush.json (the nearest .crush folder up to the git root) last; `crush
+    run -m` and a resumed session save their models there (internal/cmd/run.go, ScopeWorkspace)."""
+    assert gwconf("apply", "crush").exit_code == 0
+    repo = Path.cwd()
+    (repo / ".git").mkdir()
+    (repo / ".crush").mkdir()
+    (repo / ".crush" / "crush.json").write_text(
+        '{"models": {"large": {"provider": "anthropic", "model": "claude-sonnet-4-5"}}}'
+    )
+    result = reading()
+    assert result.provider == "anthropic"
+    assert ".crush/crush.json sets models.large" in messages(result)

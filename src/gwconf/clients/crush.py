@@ -277,6 +277,13 @@ def _later_layers(
             data = _read_path(path, env, findings)
             if data:
                 found.append((display(path, env), data))
+    # last and winning: the workspace file, crush.json in the nearest .crush folder up to the git
+    # root (its data folder; internal/config/load.go), where `crush run -m` and a resumed session
+    # save the models they used (internal/cmd/run.go, config.ScopeWorkspace)
+    workspace = next((d / ".crush" for d in _project_boundary(env) if (d / ".crush").is_dir()), None)
+    data = _read_path(workspace / "crush.json", env, findings) if workspace else None
+    if workspace and data:
+        found.append((display(workspace / "crush.json", env), data))
     return found
 
 
