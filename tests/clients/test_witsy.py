@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.clients._apps import running_app
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 SETTINGS = Path(".config/Witsy/settings.json")
@@ -56,3 +56,23 @@ def test_malformed_settings_are_refused(gwconf, home, profile) -> None:
     result = gwconf("apply", "witsy")
     assert result.exit_code == 1 and "~/.config/Witsy/settings.json:2:3:" in result.stderr, result
     assert "// comments" in path.read_text()
+
+
+def test_the_engine_model_list_witsy_saved_gets_the_model_too(gwconf, home, profile) -> None:
+    """Witsy 3.6.0 moves an engine's models out of settings.json into engines/<id>.json on save
+    and spreads that file over the engine on load: a new model must join that list."""
+    assert gwconf("apply", "witsy").exit_code == 0
+    saved = home / SETTINGS.parent / "engines" / "cgwconf.json"
+    saved.parent.mkdir()
+    saved.write_text(json.dumps({"models": {"chat": [{"id": "my-model", "name": "my-model"}]}, "voices": []}))
+    assert gwconf("apply", "witsy", "--model", "other-model").exit_code == 0
+    assert [m["id"] for m in json.loads(saved.read_text())["models"]["chat"]] == ["my-model", "other-model"]
+    saved.write_text(json.dumps({"models": {"chat": [{"id": "my-model", "name": "my-model"}]}}))
+    assert "lists no model 'other-model'" in messages(reading_of("witsy"))
+    assert gwconf("restore", "witsy").exit_code == 0
+
+
+def test_witsy_home_moves_the_folder(gwconf, home, profile, monkeypatch) -> None:
+    monkeypatch.setenv("WITSY_HOME", str(home / "witsy-data"))
+    assert gwconf("apply", "witsy").exit_code == 0
+    assert (home / "witsy-data" / "settings.json").is_file() and not (home / SETTINGS).exists()

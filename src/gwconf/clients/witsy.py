@@ -7,6 +7,9 @@ Docs: https://github.com/Kochava-Studios/witsy ; checked against Witsy 3.6.0 sou
 it keeps encrypted in ``apiKeys.json`` and keeps only the ones in the file. So gwconf writes the key
 only while no ``apiKeys.json`` exists; otherwise it leaves the key out and asks you to paste it in
 Settings > Models. Witsy writes the file back from memory: gwconf refuses while it runs (--force).
+Once Witsy has saved its settings, the engine's model list lives in ``engines/cgwconf.json``,
+merged over settings.json on load: a new model joins that list too. ``WITSY_HOME`` moves the
+folder (``src/main.ts``).
 """
 
 from __future__ import annotations
@@ -63,11 +66,24 @@ import_link = no_import_link
 
 
 def folder(env: Env) -> Path:
-    return _desktop.user_data(env, APP)
+    """``$WITSY_HOME`` (Witsy 3.6.0 ``src/main.ts`` answers ``app.getPath("userData")`` with it),
+    else the app's user-data folder."""
+    moved = env.get("WITSY_HOME")
+    return Path(moved) if moved else _desktop.user_data(env, APP)
+
+
+def engine_models(env: Env) -> Path:
+    """Where Witsy keeps gwconf's engine's model list once it has saved settings once: it moves
+    ``models`` out of settings.json into this file and spreads it back over the engine on load
+    (``src/main/config.ts``), so a list here wins over the one in settings.json."""
+    return folder(env) / "engines" / f"{ENGINE}.json"
 
 
 def files(env: Env) -> list[ConfigFile]:
-    return [ConfigFile("settings", folder(env) / "settings.json", "json", secret=True, strict=True)]
+    return [
+        ConfigFile("settings", folder(env) / "settings.json", "json", secret=True, strict=True),
+        ConfigFile("models", engine_models(env), "json", strict=True),
+    ]
 
 
 def preflight(env: Env, force: bool) -> list[str]:
@@ -97,6 +113,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         settings.append((*engine, "models", "chat"), entry)
     settings.set((*engine, "model", "chat"), target.model)
     settings.set(("llm", "engine"), ENGINE)
+    saved = docs["models"]
+    listed = saved.get(("models", "chat"), None)
+    if isinstance(listed, list) and not any(
+        isinstance(m, dict) and m.get("id") == target.model for m in listed
+    ):
+        # Witsy's own list for the engine, merged over settings.json: the model joins it there too,
+        # or Witsy finds no such model and chats with none
+        saved.append(("models", "chat"), entry)
     if keys_elsewhere(env):
         settings.delete((*engine, "apiKey"))
         return [
@@ -136,12 +160,22 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "check it in Witsy > Settings > Models > gwconf gateway",
             )
         )
-    if (folder(env) / "engines" / f"{engine}.json").exists():
+    saved = docs["models"].data() if engine == ENGINE else None
+    listed = (
+        saved.get("models", {}).get("chat")
+        if isinstance(saved, dict) and isinstance(saved.get("models"), dict)
+        else None
+    )
+    if isinstance(listed, list) and not any(
+        isinstance(m, dict) and m.get("id") == reading.model for m in listed
+    ):
         reading.findings.append(
             Finding(
-                "info",
-                "override",
-                f"engines/{engine}.json holds this engine's model list; Witsy merges it over settings.json.",
+                "error",
+                "provider",
+                f"engines/{engine}.json, which Witsy merges over settings.json, lists no model {reading.model!r}: "
+                "Witsy finds no model to chat with.",
+                "gwconf apply witsy",
             )
         )
     return reading
