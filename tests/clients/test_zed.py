@@ -9,7 +9,7 @@ import pytest
 
 from gwconf.clients import zed
 from gwconf.paths import Env
-from tests.clients._harness import check_case
+from tests.clients._harness import check_case, messages, reading_of
 from tests.conftest import TEST_KEY
 
 SETTINGS = Path(".config/zed/settings.json")
@@ -109,3 +109,22 @@ def test_verify_without_the_key_says_how_to_give_zed_its_key(gwconf, home, profi
     plain = gwconf("verify", "zed")
     assert "export GWCONF_API_KEY=<key>" in plain.stdout + plain.stderr
     assert "gwconf apply zed" not in plain.stdout + plain.stderr
+
+
+def test_a_channel_os_or_profile_block_that_sets_the_model_is_named(gwconf, home, profile) -> None:
+    """Zed merges the release channel's block, then the OS's, then the active profile's over the
+    root settings (crates/settings/src/settings_store.rs): one that sets agent.default_model wins
+    over the root one gwconf edits, and apply and status name it."""
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        '{\n  // mine\n  "linux": {"agent": {"default_model": {"provider": "zed.dev", "model": "claude-sonnet-4"}}},\n'
+        '  "macos": {"agent": {"default_model": {"provider": "zed.dev", "model": "x"}}},\n'
+        '  "profiles": {"work": {"agent": {"default_model": {"provider": "ollama", "model": "llama3"}}}}\n}\n'
+    )
+    applied = gwconf("apply", "zed")
+    assert applied.exit_code == 0
+    assert 'settings.json "linux" sets agent.default_model' in applied.output
+    assert '"macos"' not in applied.output  # another OS's block does not apply here
+    assert 'profile "work" sets agent.default_model' in applied.output
+    assert '"linux" sets agent.default_model' in messages(reading_of("zed"))

@@ -23,6 +23,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    as_dict,
     as_list,
     default_detect_for,
     default_target_for,
@@ -121,7 +122,45 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         settings.set((*DEFAULT_MODEL, "model"), target.model)
     else:
         settings.set(DEFAULT_MODEL, {"provider": PROVIDER_ID, "model": target.model})
-    return notes + _key_notes(env, target)
+    return notes + _key_notes(env, target) + [message for message, _ in _block_overrides(settings, env)]
+
+
+# blocks of the user settings merged over the root (crates/settings/src/settings_store.rs: the
+# release channel's, then the OS's, then the active profile's)
+_CHANNELS = ("stable", "preview", "nightly", "dev")
+_OS_BLOCK = {"linux": "linux", "darwin": "macos", "win32": "windows"}
+
+
+def _block_overrides(settings: Document, env: Env) -> list[tuple[str, str]]:
+    """(message, block) for each block of settings.json that sets ``agent.default_model`` over the
+    root one gwconf edits: a release channel's (the one Zed runs as applies), this OS's, a profile's."""
+    data = settings.data()
+    if not isinstance(data, dict):
+        return []
+    blocks = [*_CHANNELS, _OS_BLOCK.get(env.platform, "linux")]
+    found = []
+    for block in blocks:
+        chosen = as_dict(as_dict(data.get(block)).get("agent")).get("default_model")
+        if chosen is not None:
+            found.append(
+                (
+                    f'settings.json "{block}" sets agent.default_model, which wins over the root one '
+                    f"when Zed runs as that{' release channel' if block in _CHANNELS else ' OS'}: "
+                    "remove it or set it to gwconf's",
+                    block,
+                )
+            )
+    for name, profile in as_dict(data.get("profiles")).items():
+        chosen = as_dict(as_dict(profile).get("agent")).get("default_model")
+        if chosen is not None:
+            found.append(
+                (
+                    f'settings.json profile "{name}" sets agent.default_model, which wins while that '
+                    "profile is active",
+                    f"profiles.{name}",
+                )
+            )
+    return found
 
 
 def _key_notes(env: Env, target: Target) -> list[str]:
@@ -157,6 +196,10 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.provider = provider or "(Zed's default: zed.dev)"
     reading.model = chosen.get("model") if isinstance(chosen, dict) else None
     reading.provider_is_gwconf = provider == PROVIDER_ID
+    for message, block in _block_overrides(settings, env):
+        reading.findings.append(
+            Finding("warning", "override", message + ".", f"edit {block} in settings.json")
+        )
     compatible = settings.get(("language_models", "openai_compatible", provider or ""), None)
     if provider != PROVIDER_ID:
         reading.findings.append(
