@@ -6,8 +6,10 @@ version UNVERIFIED). Cherry Studio keeps providers in its renderer's database, s
 writes nothing: ``gwconf link cherry-studio`` builds the link (provider ``gwconf``, type
 ``openai``, base address with a trailing slash ``…/v1/`` so every Cherry Studio generation uses it
 as given) and ``--open`` hands it to the app, which asks the user to confirm. The link carries no
-models: enable the model in the provider's list after importing. Importing twice appends the key
-again to that provider's key list.
+models: enable the model in the provider's list after importing. Importing a link whose key is
+already in the list is refused by the app (``UrlSchemaInfoPopup.tsx`` @02600a9d, ``keyAlreadyExists``);
+a link with another key (a rotated one) is added to the list, comma-separated, and Cherry Studio
+takes the keys in turn: the old key must be removed by hand.
 """
 
 from __future__ import annotations
@@ -89,7 +91,8 @@ def steps(target: Target, show_key: bool) -> list[str]:
         "(the link carries no models).",
         "Without the link: Settings > Model Provider > + Add, type 'OpenAI', API key "
         f"{key}, API address {target.base_url} (keep the trailing slash).",
-        "Import once: importing again appends the key a second time.",
+        "Importing with a new key adds it beside the old one (Cherry Studio uses the keys in turn): "
+        "remove the old key in Settings > Model Provider > gwconf.",
     ]
 
 
