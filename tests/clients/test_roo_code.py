@@ -79,3 +79,17 @@ def test_needs_a_model(gwconf, home) -> None:
     gwconf("profile", "add", "nomodel", "--base-url", "https://gw.example.com", "--key", TEST_KEY, "--use")
     result = gwconf("apply", "roo-code")
     assert result.exit_code == 1 and "--model" in result.stderr
+
+
+def test_a_workspace_setting_that_wins_is_named(gwconf, home, profile) -> None:
+    """roo-cline.autoImportSettingsPath has VS Code's default window scope: a workspace's
+    .vscode/settings.json wins over the user's (an empty value imports nothing)."""
+    from tests.clients._harness import messages, reading_of
+
+    assert gwconf("apply", "roo-code").exit_code == 0
+    local = Path.cwd() / ".vscode" / "settings.json"
+    local.parent.mkdir()
+    local.write_text('{\n  // team settings\n  "roo-cline.autoImportSettingsPath": ""\n}\n')
+    assert "imports nothing" in messages(reading_of("roo-code"))
+    local.write_text(json.dumps({"roo-cline.autoImportSettingsPath": str(import_file())}))
+    assert "wins over your user settings" not in messages(reading_of("roo-code"))

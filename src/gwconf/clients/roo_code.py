@@ -32,12 +32,14 @@ from gwconf.clients._base import (
     Target,
     default_target_for,
     get_str,
+    load_other,
     no_doctor,
     no_import_link,
     no_launch,
     no_preflight,
     no_project_scope_files,
     no_steps,
+    shown,
 )
 from gwconf.errors import ClientError
 from gwconf.formats import Document
@@ -156,6 +158,25 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 if others
                 else f"VS Code's settings.json has no {SETTING}: Roo imports nothing.",
                 "gwconf apply roo-code",
+            )
+        )
+    # the setting has VS Code's default (window) scope: a workspace's .vscode/settings.json wins
+    # over the user's (Roo-Code src/package.json declares no scope; autoImportSettings.ts reads it)
+    local = env.cwd / ".vscode" / "settings.json"
+    workspace = load_other(local, "jsonc", env)
+    there = (
+        workspace.data().get(SETTING)
+        if workspace is not None and isinstance(workspace.data(), dict)
+        else None
+    )
+    if there is not None and not (isinstance(there, str) and there and Path(env.expand(there)) == Path(ours)):
+        reading.findings.append(
+            Finding(
+                "warning",
+                "override",
+                f"{shown(local, env)} sets {SETTING} to {there!r}, which wins over your user settings in "
+                "this workspace" + (" (empty: Roo imports nothing)" if not there else "") + ".",
+                f"remove {SETTING} from {shown(local, env)}",
             )
         )
     data = docs["import"]
