@@ -81,3 +81,18 @@ def test_malformed_config_is_refused(gwconf, home, profile) -> None:
 
 def test_needs_a_model(gwconf, home, profile) -> None:
     assert_needs_model(gwconf, home, "aichat")
+
+
+@pytest.mark.parametrize("key", ["sk-abc+/def==", "sk-a~b%c!d", "sk-x#y"])
+def test_a_key_aichat_would_read_with_quotes_goes_in_bare(gwconf, home, key: str) -> None:
+    """aichat reads .env lines as trimmed NAME=value and keeps quotes: a key the editor would quote
+    (base64 padding, "~", "%") must be written bare, or aichat sends the quotes as part of it."""
+    added = gwconf(
+        "profile", "add", "odd", "--base-url", "https://gw.example.com/v1", "--model", "m",
+        "--key-stdin", "--use", input=key + "\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added.output
+    assert gwconf("apply", "aichat").exit_code == 0
+    text = (home / FOLDER / ".env").read_text()
+    assert aichat.aichat_env(text)["GWCONF_API_KEY"] == key and "'" not in text
+    assert reading("aichat").api_key == key

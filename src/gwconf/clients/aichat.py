@@ -155,6 +155,15 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     ):
         dotenv.delete((KEY_VAR,))  # quoted or commented: aichat would read those characters too
     dotenv.set((KEY_VAR,), target.api_key)
+    # aichat keeps quotes as part of the value (``load_env_file``: trimmed NAME=value): a key that
+    # the editor quoted (one holding "=", "~", "%"...) goes in bare, where it reads the same
+    dotenv.put_back((KEY_VAR,), target.api_key, target.api_key)
+    if aichat_env(dotenv.dump()).get(KEY_VAR) != target.api_key:
+        raise ClientError(
+            f"{dotenv.source}: the key cannot be written so that aichat reads it back as it is (aichat "
+            "keeps quotes and trims spaces).",
+            f"Set {KEY_VAR} in the environment instead: it wins over the .env file.",
+        )
     return []
 
 
