@@ -64,6 +64,10 @@ def test_alias_resolution(home) -> None:
         ("darwin", {}, "~/Library/Application Support/mods/mods.yml"),
         ("win32", {"LOCALAPPDATA": "/w/Local"}, "/w/Local/mods/mods.yml"),
         ("darwin", {"XDG_CONFIG_HOME": "/x"}, "/x/mods/mods.yml"),
+        # adrg/xdg: ~ and $HOME expanded, then only an absolute path counts
+        ("linux", {"XDG_CONFIG_HOME": "~/cfg"}, "~/cfg/mods/mods.yml"),
+        ("linux", {"XDG_CONFIG_HOME": "$HOME/cfg"}, "~/cfg/mods/mods.yml"),
+        ("linux", {"XDG_CONFIG_HOME": "relative/cfg"}, "~/.config/mods/mods.yml"),
     ],
 )
 def test_paths(platform: str, environ: dict, expected: str, home) -> None:

@@ -76,8 +76,13 @@ import_link = no_import_link
 
 
 def config_path(env: Env) -> Path:
-    xdg = env.get("XDG_CONFIG_HOME")
-    if xdg:
+    # adrg/xdg (mods' go.mod: v0.5.3, pathutil.go): a leading ~ or $HOME expanded, then the value
+    # counts only as an absolute path
+    xdg = env.get("XDG_CONFIG_HOME") or ""
+    for head in ("~", "$HOME"):
+        if xdg == head or xdg.startswith(head + "/"):
+            xdg = str(env.home) + xdg[len(head) :]
+    if xdg and Path(xdg).is_absolute():
         base = Path(xdg)
     elif env.platform == "win32":
         base = local_appdata(env)
@@ -105,6 +110,14 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             f"{config.source}: `apis` is not a mapping, so mods cannot read it either.",
             "Fix it by hand, then run gwconf again.",
         )
+    notes = []
+    if not config.data():
+        # mods writes its template (temp and topp 1.0 among its settings) only where no mods.yml
+        # exists (config.go writeConfigFile); a file holding gwconf's keys alone would leave both at
+        # 0, and mods sends 0 (ptrOrNil keeps any value not below 0): greedy answers, or a refusal
+        config.set(("temp",), 1.0)
+        config.set(("topp",), 1.0)
+        notes.append("new mods.yml: temp and topp 1.0 as mods' own template has them; `mods --settings` edits it")
     config.set(("default-api",), API)
     config.set(("default-model",), target.model)
     config.set(("apis", API, "base-url"), target.base_url)
@@ -116,7 +129,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         config.set((*model_path, "max-input-chars"), MAX_INPUT_CHARS)
     elif entry is None:
         config.set(model_path, {})  # listed, so mods can resolve it; the top-level limit applies
-    return []
+    return notes
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
