@@ -96,3 +96,13 @@ def test_a_key_aichat_would_read_with_quotes_goes_in_bare(gwconf, home, key: str
     text = (home / FOLDER / ".env").read_text()
     assert aichat.aichat_env(text)["GWCONF_API_KEY"] == key and "'" not in text
     assert reading("aichat").api_key == key
+
+
+def test_a_config_file_set_in_the_env_file_moves_config_yaml(gwconf, home, profile) -> None:
+    """aichat loads its .env before it looks for config.yaml (main.rs): a line there moves it."""
+    (home / FOLDER).mkdir(parents=True)
+    (home / FOLDER / ".env").write_text(f"# mine\nAICHAT_CONFIG_DIR={home / 'elsewhere'}\n")
+    assert gwconf("apply", "aichat").exit_code == 0
+    assert "gwconf:my-model" in (home / "elsewhere" / "config.yaml").read_text()
+    assert not (home / FOLDER / "config.yaml").exists()
+    assert aichat.aichat_env((home / FOLDER / ".env").read_text())["GWCONF_API_KEY"] == TEST_KEY

@@ -87,12 +87,32 @@ def config_dir(env: Env) -> Path:
 
 def files(env: Env) -> list[ConfigFile]:
     folder = config_dir(env)
-    config = Path(env.get("AICHAT_CONFIG_FILE") or folder / "config.yaml")
     dotenv = Path(env.get("AICHAT_ENV_FILE") or folder / ".env")
+    # aichat loads that .env into its environment first (main.rs: load_env_file before
+    # Config::init), so an AICHAT_CONFIG_FILE or AICHAT_CONFIG_DIR line there moves config.yaml
+    moved = _moved_by_dotenv(dotenv)
+    if moved.get("AICHAT_CONFIG_FILE"):
+        config = Path(moved["AICHAT_CONFIG_FILE"])
+    elif env.get("AICHAT_CONFIG_FILE") and not moved.get("AICHAT_CONFIG_DIR"):
+        config = Path(env.get("AICHAT_CONFIG_FILE") or "")
+    else:
+        config = Path(moved.get("AICHAT_CONFIG_DIR") or folder) / "config.yaml"
     return [
         ConfigFile("config", config, "yaml"),
         ConfigFile("env", dotenv, "dotenv", secret=True),
     ]
+
+
+def _moved_by_dotenv(dotenv: Path) -> dict[str, str]:
+    """The AICHAT_CONFIG_FILE and AICHAT_CONFIG_DIR the .env sets (aichat's own reading of it)."""
+    try:
+        text = dotenv.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    if "AICHAT_CONFIG_" not in text:
+        return {}
+    values = aichat_env(text)
+    return {name: values[name] for name in ("AICHAT_CONFIG_FILE", "AICHAT_CONFIG_DIR") if values.get(name)}
 
 
 def aichat_env(text: str) -> dict[str, str]:
