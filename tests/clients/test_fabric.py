@@ -44,6 +44,10 @@ def test_openai_vendor_is_read_as_responses(home) -> None:
     seen = reading("fabric")
     assert (seen.wire, seen.base_url) == ("responses", "https://api.openai.com/v1")
     assert has_finding(seen.findings, "error", "Responses API")
+    # fabric v1.4.261's disableResponsesAPI (config.yaml) keeps the vendor on Chat Completions
+    (home / ENV_FILE).with_name("config.yaml").write_text("# mine\ndisableResponsesAPI: true\n")
+    seen = reading("fabric")
+    assert seen.wire == "chat" and not has_finding(seen.findings, "error", "Responses API")
 
 
 def test_exported_variables_win(gwconf, home, profile) -> None:

@@ -131,16 +131,19 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.base_url = reading.base_url or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
         reading.wire = "responses"
-        f.append(
-            Finding(
-                "error" if vendor else "warning",
-                "provider",
-                "fabric's OpenAI vendor uses the Responses API (POST /responses), not Chat Completions."
-                if vendor
-                else f"{where} sets no DEFAULT_VENDOR.",
-                "gwconf apply fabric  (switches to the LiteLLM vendor, an OpenAI-compatible chat client)",
+        if vendor and _responses_disabled(env):
+            reading.wire = "chat"  # disableResponsesAPI (flags.go) keeps the vendor on Chat Completions
+        else:
+            f.append(
+                Finding(
+                    "error" if vendor else "warning",
+                    "provider",
+                    "fabric's OpenAI vendor uses the Responses API (POST /responses), not Chat Completions."
+                    if vendor
+                    else f"{where} sets no DEFAULT_VENDOR.",
+                    "gwconf apply fabric  (switches to the LiteLLM vendor, an OpenAI-compatible chat client)",
+                )
             )
-        )
     for name in MANAGED:
         if env.get(name) and data.get(name) not in (None, env.get(name)):
             f.append(
@@ -165,3 +168,16 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 )
             )
     return reading
+
+
+def _responses_disabled(env: Env) -> bool:
+    """``disableResponsesAPI: true`` in fabric's config.yaml (v1.4.261 ``internal/cli/flags.go``):
+    its OpenAI vendor then speaks Chat Completions."""
+    try:
+        text = (folder(env) / "config.yaml").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(
+        line.split("#", 1)[0].replace(" ", "").lower() == "disableresponsesapi:true"
+        for line in text.splitlines()
+    )
