@@ -120,3 +120,15 @@ def test_a_config_goose_already_migrated(gwconf, home, profile) -> None:
     assert has_finding(overridden.findings, "warning", "$ACTIVE_PROVIDER is set in this shell")
     assert gwconf("restore", "goose").exit_code == 0
     assert path.read_text() == MIGRATED + "GOOSE_PROVIDER: custom_gwconf\nGOOSE_MODEL: my-model\n"
+
+
+def test_a_stale_model_in_gwconfs_provider_entry_is_replaced(gwconf, home, profile) -> None:
+    """Without active_provider goose takes GOOSE_PROVIDER, but then the providers entry's model
+    before GOOSE_MODEL: one left there by an earlier profile is set too; a file with neither new
+    key gets none."""
+    path = home / FOLDER / "config.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text("GOOSE_PROVIDER: anthropic\nproviders:\n  custom_gwconf:\n    model: old-model\n")
+    assert gwconf("apply", "goose").exit_code == 0
+    assert "model: my-model" in path.read_text() and "active_provider" not in path.read_text()
+    assert (reading("goose").provider, reading("goose").model) == ("custom_gwconf", "my-model")

@@ -138,13 +138,20 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
             provider.set(("models",), [entry])
     if provider.get(("supports_streaming",), None) is None:
         provider.set(("supports_streaming",), True)
-    # goose since May 2026 (config/providers.rs): active_provider and providers.<id>.model come
-    # before the GOOSE_PROVIDER/GOOSE_MODEL keys, which its next write of the file removes once a
-    # providers block exists; goose before that reads the two keys alone. Both are written.
-    config.set(("active_provider",), PROVIDER_ID)
+    # goose since May 2026 (config/providers.rs): active_provider, then GOOSE_PROVIDER; the active
+    # provider's providers.<id>.model, then GOOSE_MODEL. A file goose has migrated holds the new
+    # keys (its next write drops the old two): there they are set; elsewhere the old two still
+    # decide, and the file is left without keys it did not have
     chosen: dict[str, Any] = {"enabled": True, "model": target.model, "configured": True}
-    for field, setting in chosen.items():
-        config.set(("providers", PROVIDER_ID, field), setting)
+    current = config.get(("providers", PROVIDER_ID), None)
+    if config.get(("active_provider",), None) is not None:
+        config.set(("active_provider",), PROVIDER_ID)
+        if not isinstance(current, dict):
+            config.set(("providers", PROVIDER_ID), chosen)  # one splice for the whole entry
+    if isinstance(current, dict):  # a model there wins over GOOSE_MODEL: only what differs
+        for field, setting in chosen.items():
+            if current.get(field) != setting:
+                config.set(("providers", PROVIDER_ID, field), setting)
     config.set(("GOOSE_PROVIDER",), PROVIDER_ID)
     config.set(("GOOSE_MODEL",), target.model)
     secrets.set((KEY_VAR,), target.api_key)
