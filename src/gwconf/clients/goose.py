@@ -9,9 +9,9 @@ folder: ``$GOOSE_PATH_ROOT/config`` (absolute paths only), else etcetera's XDG s
 and macOS (``$XDG_CONFIG_HOME/goose``, ``~/.config/goose``) and ``%APPDATA%\\Block\\goose\\config``
 on Windows. gwconf writes the provider goose's own "add custom provider" would write for the
 name ``gwconf`` (id ``custom_gwconf``, ``engine: openai``, base address with ``/v1``; goose splits
-it into host + ``v1/chat/completions``), selects it with ``active_provider`` and
-``providers.custom_gwconf.model`` (goose since May 2026, ``config/providers.rs``: they come first)
-and with ``GOOSE_PROVIDER`` / ``GOOSE_MODEL`` (what goose before that reads), and
+it into host + ``v1/chat/completions``), selects it with ``GOOSE_PROVIDER`` / ``GOOSE_MODEL`` and, in a
+file goose has migrated, ``active_provider`` and ``providers.custom_gwconf.model`` (goose since
+May 2026, ``config/providers.rs``: they come first where they exist), and
 stores the key under ``CUSTOM_GWCONF_API_KEY`` in ``secrets.yaml`` (0600). goose never reads keys
 from config.yaml: a secret comes from the environment, else the OS keyring, else ``secrets.yaml``
 (when the keyring is disabled, unavailable, or holds no goose entry).
