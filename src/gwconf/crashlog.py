@@ -27,7 +27,9 @@ def current_env() -> Env:
         from gwconf.paths import _platform
 
         environ = dict(os.environ)
-        home = Path(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
+        from gwconf.dirs import home_folder
+
+        home = Path(home_folder(environ, _platform()))
         return Env(home=home, platform=_platform(), environ=environ, cwd=home)
 
 

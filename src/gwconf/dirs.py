@@ -21,6 +21,14 @@ if TYPE_CHECKING:  # typing costs ~8 ms to import: annotations only
 APP = "gwconf"
 
 
+def home_folder(environ: Mapping[str, str], platform: str) -> str:
+    """The home folder the clients use: on Windows Node's ``os.homedir()`` and Python's
+    ``Path.home()`` take ``USERPROFILE`` (a ``HOME`` that Git Bash, MSYS or the user set elsewhere
+    is not theirs), elsewhere ``HOME``; each falls back to the other, then to ``~``."""
+    names = ("USERPROFILE", "HOME") if platform.startswith("win") else ("HOME", "USERPROFILE")
+    return environ.get(names[0]) or environ.get(names[1]) or os.path.expanduser("~")
+
+
 def own_folders(environ: Mapping[str, str], platform: str, home: str) -> tuple[str, str]:
     """(config folder, state folder) for ``platform`` (``sys.platform`` or ``Env.platform``)."""
     root = environ.get("GWCONF_HOME")

@@ -2,7 +2,7 @@
 
 The hook runs ``gwconf current --hook SHELL`` before each prompt. That prints nothing while the
 folder's binding is the one already exported (the common case: it reads one small file and
-imports only ``gwconf.binding``). On entering a folder bound by a ``.gwconf.toml`` it prints the
+imports only ``gwconf.binding`` and ``gwconf.dirs``). On entering a folder bound by a ``.gwconf.toml`` it prints the
 shell code that exports ``GWCONF_PROFILE`` and the variables ``gwconf run shell`` sets (the
 shell client's launch environment: ``OPENAI_BASE_URL``, ``OPENAI_API_BASE``, ``OPENAI_API_KEY``,
 and the Anthropic/Gemini pairs a profile sets explicitly), after saving the values they had; on
@@ -24,6 +24,7 @@ import os
 import sys
 
 from gwconf import binding
+from gwconf.dirs import home_folder
 
 STATE = "_GWCONF_HOOK"
 PREVIOUS = "_GWCONF_HOOK_PREV"
@@ -122,7 +123,7 @@ def export(shell: str) -> int:
     state = environ.get(STATE) or ""
     if not state and environ.get(binding.ENV_VAR):
         return 0  # the user's own GWCONF_PROFILE wins over any folder
-    home = environ.get("HOME") or environ.get("USERPROFILE") or os.path.expanduser("~")
+    home = home_folder(environ, sys.platform)
     try:
         file = binding.find_file(os.getcwd(), home)
     except OSError:  # the folder was removed under the shell

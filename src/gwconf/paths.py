@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 
-from gwconf.dirs import own_folders
+from gwconf.dirs import home_folder, own_folders
 from gwconf.records import field, record
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
@@ -95,10 +95,7 @@ class Env:
     def current(cls) -> Env:
         environ = dict(os.environ)
         platform = _platform()
-        # the home folder the clients use: on Windows Node's os.homedir() and Python's Path.home()
-        # take USERPROFILE, and a HOME that Git Bash, MSYS or the user set elsewhere is not theirs
-        names = ("USERPROFILE", "HOME") if platform == "win32" else ("HOME", "USERPROFILE")
-        home = HomePath(environ.get(names[0]) or environ.get(names[1]) or Path.home())
+        home = HomePath(home_folder(environ, platform))
         return cls(home=home, platform=platform, environ=environ, cwd=HomePath.cwd())
 
     def get(self, name: str, default: str | None = None) -> str | None:

@@ -279,9 +279,9 @@ def active_profile_file() -> str:
     ``gwconf current`` runs in shell prompts: it reads this one small file and imports nothing
     it can avoid (no ``Env``, no pathlib; tests/test_newcomer.py checks that the two agree).
     """
-    from gwconf.dirs import own_folders
+    from gwconf.dirs import home_folder, own_folders
 
-    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or os.path.expanduser("~")
+    home = home_folder(os.environ, sys.platform)
     return os.path.join(own_folders(os.environ, sys.platform, home)[0], "active")
 
 
@@ -329,9 +329,10 @@ def print_current(as_json: bool = False) -> int:
     when there is none. The same order as every command (``gwconf.binding``): GWCONF_PROFILE, the
     nearest .gwconf.toml, the active profile. ``--json`` adds which of them chose it."""
     from gwconf import binding
+    from gwconf.dirs import home_folder
 
     active = read_active_name()
-    home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or os.path.expanduser("~")
+    home = home_folder(os.environ, sys.platform)
     try:
         choice = binding.resolve(None, os.environ, os.getcwd(), home, active)
     except (binding.BindingError, OSError) as exc:
