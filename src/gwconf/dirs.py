@@ -42,11 +42,12 @@ def own_folders(environ: Mapping[str, str], platform: str, home: str) -> tuple[s
         config = state = os.path.join(home, "Library", "Application Support")
     else:
         config, state = os.path.join(home, ".config"), os.path.join(home, ".local", "state")
-    config = _absolute(environ.get("XDG_CONFIG_HOME")) or config
-    state = _absolute(environ.get("XDG_STATE_HOME")) or state
+    config = absolute(environ.get("XDG_CONFIG_HOME")) or config
+    state = absolute(environ.get("XDG_STATE_HOME")) or state
     return os.path.join(config, APP), os.path.join(state, APP)
 
 
-def _absolute(value: str | None) -> str | None:
-    """An XDG value counts only when it is an absolute path (the XDG spec; platformdirs 4.14)."""
+def absolute(value: str | None) -> str | None:
+    """An XDG value counts only when it is an absolute path (the XDG spec; platformdirs 4.14, and
+    the clients' own readers of it: xdg_base_dirs, etcetera, adrg/xdg)."""
     return value if value and posixpath.isabs(value) else None

@@ -439,6 +439,16 @@ def env_dir(env: Env, variable: str, default: Path) -> Path:
     return Path(os.path.expanduser(value)) if value else default
 
 
+def absolute_xdg_config(env: Env) -> Path | None:
+    """``$XDG_CONFIG_HOME`` where a reader that keeps to the XDG spec takes it (platformdirs,
+    xdg_base_dirs, etcetera, adrg/xdg): an absolute path only; else None. (``Env.xdg_config_home``
+    is the value as Node's and Go's plain lookups take it, relative or not.)"""
+    from gwconf.dirs import absolute
+
+    value = absolute(env.get("XDG_CONFIG_HOME"))
+    return Path(value) if value else None
+
+
 def platformdirs_config(env: Env, app: str) -> Path:
     """``platformdirs.user_config_dir(app)`` as the client's Python sees it (platformdirs 4.14):
     Windows ``%LOCALAPPDATA%/<app>/<app>``; elsewhere ``$XDG_CONFIG_HOME`` when it is an absolute
@@ -446,9 +456,9 @@ def platformdirs_config(env: Env, app: str) -> Path:
     Support`` on macOS and ``~/.config`` on Linux."""
     if env.platform == "win32":
         return local_appdata(env) / app / app
-    value = env.get("XDG_CONFIG_HOME")
-    if value and value.startswith("/"):
-        return Path(value) / app
+    given = absolute_xdg_config(env)
+    if given:
+        return given / app
     if env.platform == "darwin":
         return env.home / "Library" / "Application Support" / app
     return env.home / ".config" / app

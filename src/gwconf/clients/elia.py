@@ -25,6 +25,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    absolute_xdg_config,
     default_detect_for,
     default_target_for,
     find_table,
@@ -77,9 +78,7 @@ import_link = no_import_link
 def config_path(env: Env) -> Path:
     """xdg_base_dirs' ``xdg_config_home()`` (6.0.3, what elia 1.10 uses): ``$XDG_CONFIG_HOME`` only
     when it is an absolute path, else ``~/.config``."""
-    value = env.get("XDG_CONFIG_HOME")
-    folder = Path(value) if value and Path(value).is_absolute() else env.home / ".config"
-    return folder / "elia" / "config.toml"
+    return (absolute_xdg_config(env) or env.home / ".config") / "elia" / "config.toml"
 
 
 def files(env: Env) -> list[ConfigFile]:

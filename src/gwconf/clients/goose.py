@@ -34,6 +34,7 @@ from gwconf.clients._base import (
     Finding,
     Reading,
     Target,
+    absolute_xdg_config,
     as_list,
     default_detect_for,
     default_target_for,
@@ -90,9 +91,7 @@ def config_dir(env: Env) -> Path:
         return Path(root) / "config"
     if env.platform == "win32":
         return env.appdata / "Block" / "goose" / "config"
-    xdg = env.get("XDG_CONFIG_HOME")
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else env.home / ".config"
-    return base / "goose"
+    return (absolute_xdg_config(env) or env.home / ".config") / "goose"
 
 
 def files(env: Env) -> list[ConfigFile]:

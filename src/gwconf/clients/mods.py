@@ -82,7 +82,9 @@ def config_path(env: Env) -> Path:
     for head in ("~", "$HOME"):
         if xdg == head or xdg.startswith(head + "/"):
             xdg = str(env.home) + xdg[len(head) :]
-    if xdg and Path(xdg).is_absolute():
+    from gwconf.dirs import absolute
+
+    if absolute(xdg):
         base = Path(xdg)
     elif env.platform == "win32":
         base = local_appdata(env)
@@ -117,7 +119,9 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         # 0, and mods sends 0 (ptrOrNil keeps any value not below 0): greedy answers, or a refusal
         config.set(("temp",), 1.0)
         config.set(("topp",), 1.0)
-        notes.append("new mods.yml: temp and topp 1.0 as mods' own template has them; `mods --settings` edits it")
+        notes.append(
+            "new mods.yml: temp and topp 1.0 as mods' own template has them; `mods --settings` edits it"
+        )
     config.set(("default-api",), API)
     config.set(("default-model",), target.model)
     config.set(("apis", API, "base-url"), target.base_url)

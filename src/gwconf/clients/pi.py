@@ -195,7 +195,9 @@ def _glob(pattern: str, name: str) -> bool:
     import fnmatch
 
     parts, names = pattern.split("/"), name.split("/")
-    return len(parts) == len(names) and all(fnmatch.fnmatchcase(n, p) for p, n in zip(parts, names, strict=True))
+    return len(parts) == len(names) and all(
+        fnmatch.fnmatchcase(n, p) for p, n in zip(parts, names, strict=True)
+    )
 
 
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
