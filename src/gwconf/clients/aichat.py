@@ -90,7 +90,10 @@ def files(env: Env) -> list[ConfigFile]:
     dotenv = Path(env.get("AICHAT_ENV_FILE") or folder / ".env")
     # aichat loads that .env into its environment first (main.rs: load_env_file before
     # Config::init), so an AICHAT_CONFIG_FILE or AICHAT_CONFIG_DIR line there moves config.yaml
-    moved = _moved_by_dotenv(dotenv)
+    from gwconf import fileio
+
+    # once per command: files() is asked for many times (gwconf writes no such line)
+    moved = fileio.viewed(("aichat-moved", dotenv), lambda: _moved_by_dotenv(dotenv))
     if moved.get("AICHAT_CONFIG_FILE"):
         config = Path(moved["AICHAT_CONFIG_FILE"])
     elif env.get("AICHAT_CONFIG_FILE") and not moved.get("AICHAT_CONFIG_DIR"):

@@ -111,25 +111,13 @@ def qwen_dir(env: Env) -> Path:
     return env.cwd / value
 
 
-# the answer per file, while the file stays as it was: a command asks for the folder about
-# eight times (status: half of the client's reading time, parsing the same two files each time)
-_dotenv_homes: dict[tuple[Path, tuple[int, int, int]], str | None] = {}
-
-
 def _home_from_dotenv(env: Env, candidates: tuple[Path, ...]) -> str | None:
     """The first ``QWEN_HOME`` that one of ``candidates`` (.env files) sets to a value."""
     for candidate in candidates:
-        try:
-            info = candidate.stat()
-        except OSError:
-            continue
-        key = (candidate, (info.st_ino, info.st_size, info.st_mtime_ns))
-        if key not in _dotenv_homes:
-            doc = load_other(candidate, "dotenv-npm", env)
-            found = doc.data().get("QWEN_HOME") if doc is not None else None
-            _dotenv_homes[key] = found if isinstance(found, str) and found else None
-        if _dotenv_homes[key]:
-            return _dotenv_homes[key]
+        doc = load_other(candidate, "dotenv-npm", env)
+        found = doc.data().get("QWEN_HOME") if doc is not None else None
+        if isinstance(found, str) and found:
+            return found
     return None
 
 
