@@ -199,11 +199,10 @@ def _active(config: Document, env: Env) -> tuple[Any, str]:
     $ACTIVE_PROVIDER, which ``get_param`` reads first), then config.yaml's GOOSE_PROVIDER."""
     if env.get("GOOSE_PROVIDER"):
         return env.get("GOOSE_PROVIDER"), "$GOOSE_PROVIDER"
-    active, origin = _param(config, env, "ACTIVE_PROVIDER")
-    if not active:
-        active, origin = config.get(("active_provider",), None), "config.yaml active_provider"
-    if active:
-        return active, origin
+    if env.get("ACTIVE_PROVIDER"):
+        return env.get("ACTIVE_PROVIDER"), "$ACTIVE_PROVIDER"
+    if config.get(("active_provider",), None):
+        return config.get(("active_provider",), None), "config.yaml active_provider"
     return config.get(("GOOSE_PROVIDER",), None), "config.yaml GOOSE_PROVIDER"
 
 

@@ -107,13 +107,11 @@ def files(env: Env) -> list[ConfigFile]:
 
 
 def _providers(data: Any) -> list[Any]:
-    """A file's provider list: ``nanocoder.providers``, or a top-level ``providers`` (also read)."""
-    if not isinstance(data, dict):
-        return []
-    inner = data.get("nanocoder")
-    if isinstance(inner, dict) and isinstance(inner.get("providers"), list):
-        return as_list(inner.get("providers"))
-    return as_list(data.get("providers"))
+    """A file's provider list, where ``_providers_path`` says nanocoder reads it."""
+    found: Any = as_dict(data)
+    for part in _providers_path(data):
+        found = found.get(part) if isinstance(found, dict) else None
+    return as_list(found)
 
 
 def _providers_path(data: Any) -> tuple[str, ...]:
