@@ -106,6 +106,12 @@ def _credential_store(config: Document) -> str | None:
     return store if store in ("keyring", "auto") else None
 
 
+def _keyring_login(store: str) -> str:
+    """What a ``keyring``/``auto`` store means for the key, said the same in apply and status."""
+    tail = " first" if store == "auto" else ", not auth.json"
+    return f'cli_auth_credentials_store = "{store}": Codex reads its login from the OS keyring{tail}'
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     config, auth = docs["config"], docs["auth"]
     notes: list[str] = []
@@ -129,9 +135,7 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
         config.set((*TABLE, "experimental_bearer_token"), target.api_key)
         config.delete((*TABLE, "requires_openai_auth"))
         notes.append(
-            f'cli_auth_credentials_store = "{store}": Codex reads its login from the OS keyring'
-            + (" first" if store == "auto" else ", not auth.json")
-            + "; the gateway key is in the gwconf provider table"
+            f"{_keyring_login(store)}; the gateway key is in the gwconf provider table"
             if store
             else "kept your ChatGPT login in auth.json; the gateway key is in the gwconf provider table"
         )
@@ -230,12 +234,8 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 Finding(
                     "error" if store == "keyring" else "warning",
                     "key",
-                    f'cli_auth_credentials_store = "{store}": Codex reads its login from the OS keyring'
-                    + (
-                        " first; a login there wins over auth.json."
-                        if store == "auto"
-                        else ", not auth.json."
-                    ),
+                    _keyring_login(store)
+                    + ("; a login there wins over auth.json." if store == "auto" else "."),
                     "gwconf apply codex",
                 )
             )
