@@ -192,18 +192,18 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         if env.get(name):
             model_value, model_from = env.get(name), f"${name}"
             break
-    projects = {shown(path, env) for path in _project_files(env)}
     if model_value is None:
+        projects = {shown(path, env) for path in _project_files(env)}
+        defaults = list(_user_model_defaults(env, config).items())
         for label, data in layers:
-            if label not in projects and model_value is None:
-                # below the project's [env], the user config's [models] default comes first
-                for name, default in reversed(_user_model_defaults(env, config).items()):
-                    model_value, model_from = (
-                        default,
-                        f"{shown(config_path(env).with_name(name), env)} [models] default",
-                    )
-                    break
-            if model_value is not None:
+            if label not in projects and defaults:
+                # below the project's [env], the user config's [models] default comes first (the
+                # last file's wins)
+                name, default = defaults[-1]
+                model_value, model_from = (
+                    default,
+                    f"{shown(config_path(env).with_name(name), env)} [models] default",
+                )
                 break
             section = data.get("env")
             if isinstance(section, dict) and section.get("MODEL"):
