@@ -116,6 +116,11 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             return env.get(name), f"${name}"
         return data.get(name) or None, f"{where} {name}"
 
+    config = folder(env) / "config.yaml"
+    try:  # fabric's own settings, read once: its model line and disableResponsesAPI
+        settings = config.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        settings = ""
     vendor, _ = value("DEFAULT_VENDOR")
     reading = Reading(wire=WIRE, provider=vendor or "(none)")
     reading.model, _ = value("DEFAULT_MODEL")
@@ -131,7 +136,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         reading.base_url = reading.base_url or urls.OFFICIAL_OPENAI_BASE
         reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
         reading.wire = "responses"
-        if vendor and _responses_disabled(env):
+        if vendor and _responses_disabled(settings):
             reading.wire = "chat"  # disableResponsesAPI (flags.go) keeps the vendor on Chat Completions
         else:
             f.append(
@@ -154,29 +159,22 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                     f"unset {name}  (or remove it from your shell start-up files)",
                 )
             )
-    config = folder(env) / "config.yaml"
-    if config.is_file():
-        text = config.read_text(encoding="utf-8", errors="replace")
-        match = _MODEL_LINE.search(text)
-        if match:
-            f.append(
-                Finding(
-                    "warning",
-                    "override",
-                    f"{shown(config, env)} sets model: {match.group(1)}, which wins over DEFAULT_MODEL.",
-                    f"remove `model:` from {shown(config, env)}",
-                )
+    match = _MODEL_LINE.search(settings)
+    if match:
+        f.append(
+            Finding(
+                "warning",
+                "override",
+                f"{shown(config, env)} sets model: {match.group(1)}, which wins over DEFAULT_MODEL.",
+                f"remove `model:` from {shown(config, env)}",
             )
+        )
     return reading
 
 
-def _responses_disabled(env: Env) -> bool:
-    """``disableResponsesAPI: true`` in fabric's config.yaml (v1.4.261 ``internal/cli/flags.go``):
-    its OpenAI vendor then speaks Chat Completions."""
-    try:
-        text = (folder(env) / "config.yaml").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+def _responses_disabled(text: str) -> bool:
+    """``disableResponsesAPI: true`` in fabric's config.yaml ``text`` (v1.4.261
+    ``internal/cli/flags.go``): its OpenAI vendor then speaks Chat Completions."""
     return any(
         line.split("#", 1)[0].replace(" ", "").lower() == "disableresponsesapi:true"
         for line in text.splitlines()
