@@ -209,8 +209,8 @@ def _plan_one_apply(
     """``client``'s plan, with its notes, steps and files in ``result``; None when it has none
     (its error or its reason to skip is in ``result``)."""
     try:
-        if not dry_run and client.tier < 3:
-            result.notes += client.preflight(env, force)
+        if client.tier < 3:
+            result.notes += preflight_preview(client, env, force) if dry_run else client.preflight(env, force)
         plan = planning.plan_apply(client, profile, env, model=model)
         result.notes += other_managers(plan, env) + split_links(plan, env)
         if dry_run:
@@ -310,6 +310,17 @@ def other_managers(plan: planning.ClientPlan, env: Env) -> list[str]:
     return notes
 
 
+def preflight_preview(client: ClientAdapter, env: Env, force: bool) -> list[str]:
+    """In a dry run, the client's pre-flight check as the real run will make it (an app running
+    that would undo the edit; Continue's legacy config.json): a refusal becomes a note beside
+    the diff, as ``refused_later``'s do, and a note of what ``--force`` will do says so."""
+    try:
+        notes = client.preflight(env, force)
+    except GwconfError as exc:
+        return [f"the real run will refuse this: {exc.message} {exc.hint or ''}".rstrip()]
+    return [f"the real run will note: {note}" for note in notes]
+
+
 def refused_later(plan: planning.ClientPlan) -> list[str]:
     """In a dry run, a note for each refusal the real run's last check will make
     (``fileio.check_writable``: a read-only file, one marked immutable, another user's, a link
@@ -406,8 +417,10 @@ def restore_clients(
                 result.notes.append("nothing to restore: gwconf has not written this client's files")
                 continue
             try:
-                if not dry_run:  # an app that rewrites its files from memory would undo the restore too
-                    result.notes += client.preflight(env, force)
+                # an app that rewrites its files from memory would undo the restore too
+                result.notes += (
+                    preflight_preview(client, env, force) if dry_run else client.preflight(env, force)
+                )
                 plan = _plan_restore(client, env, ledger)
                 if not dry_run and writes.replan(plan):  # a file an earlier client's restore changes
                     plan = _plan_restore(client, env, ledger)

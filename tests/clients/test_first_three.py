@@ -142,12 +142,26 @@ def test_continue_will_not_hide_a_legacy_config_json(gwconf, home, profile) -> N
     legacy.parent.mkdir()
     legacy.write_text(LEGACY_JSON)
     assert "load ~/.continue/config.json (there is no config.yaml)" in messages(reading_of("continue"))
-    result = gwconf("apply", "continue")  # (a dry run runs no client's pre-flight check)
+    preview = gwconf("apply", "continue", "--dry-run")  # the preview says what the real run refuses
+    assert preview.exit_code == 0, preview.output
+    assert (
+        "note: the real run will refuse this: Continue's IDE extensions load ~/.continue/config.json"
+        in preview.output
+    ), preview.output
+    assert "+  - name: gwconf" in preview.output or "+models:" in preview.output, preview.output
+    result = gwconf("apply", "continue")
     assert result.exit_code != 0, result.output
     assert "Continue's IDE extensions load ~/.continue/config.json" in result.output, result.output
     assert "docs.continue.dev/yaml-migration" in result.output
     assert sorted(p.name for p in legacy.parent.iterdir()) == ["config.json"]
     assert legacy.read_text() == LEGACY_JSON
+    forced_preview = gwconf("apply", "continue", "--force", "--dry-run")
+    assert "will refuse" not in forced_preview.output, forced_preview.output
+    assert (
+        "the real run will note: --force: Continue's IDE extensions now load config.yaml"
+        in forced_preview.output
+    )
+    assert sorted(p.name for p in legacy.parent.iterdir()) == ["config.json"]
     forced = gwconf("apply", "continue", "--force")
     assert forced.exit_code == 0, forced.output
     assert "now load config.yaml instead of ~/.continue/config.json" in forced.output

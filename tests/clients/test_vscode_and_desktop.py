@@ -118,6 +118,9 @@ def test_one_command_looks_at_proc_once_and_the_next_looks_again(
         with running_app(tmp_path / "bin", "chatbox") as pid:
             refused = gwconf("apply", *apps, "--model", "third")
             assert refused.exit_code == 1 and f"Chatbox is running (pid {pid})" in refused.stderr
+            preview = gwconf("apply", "chatbox", "--model", "third", "--dry-run")  # says so beside the diff
+            assert f"note: the real run will refuse this: Chatbox is running (pid {pid})" in preview.stdout
+            assert preview.exit_code == 0 and '"third"' in preview.stdout, preview.stdout
         assert "third" not in (home / CONFIG).read_text()
         assert gwconf("apply", "chatbox", "--model", "third").exit_code == 0
     finally:

@@ -31,7 +31,7 @@ Examples:
     "--dry-run",
     "-n",
     is_flag=True,
-    help="Show the diff of every file, and any file the run would refuse; write nothing.",
+    help="Show the diff of every file, and what the run would refuse (a file it cannot write, an app running that would undo it); write nothing.",
 )
 @click.option("--check", is_flag=True, help="Write nothing; exit 6 when any file would change.")
 @click.option("--stat", is_flag=True, help="Write nothing; one line per client: which files would change.")

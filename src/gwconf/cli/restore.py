@@ -20,7 +20,10 @@ Examples:
 @_common.clients_argument
 @click.option("--all", "all_clients", is_flag=True, help="Every client gwconf has written.")
 @click.option(
-    "--dry-run", "-n", is_flag=True, help="Show the diff, and any file the run would refuse; write nothing."
+    "--dry-run",
+    "-n",
+    is_flag=True,
+    help="Show the diff, and what the run would refuse (a file it cannot write, an app running); write nothing.",
 )
 @click.option("--force", is_flag=True, help="Write even while an app that rewrites its own files is running.")
 @click.option("--project", is_flag=True, help="Undo `gwconf apply CLIENT --project` in this project.")
