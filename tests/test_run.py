@@ -23,7 +23,7 @@ from tests.conftest import TEST_KEY
 FAKE = Path(__file__).with_name("fake_client.py")
 PROGRAMS = (
     "codex", "claude", "cn", "gemini", "qwen", "opencode", "kilo", "crush", "cline", "aider", "llm",
-    "sgpt", "interpreter", "goose", "aichat", "mods", "fabric", "tool", "gptme", "vibe", "elia",
+    "sgpt", "interpreter", "goose", "aichat", "mods", "fabric", "tool", "gptme", "vibe", "elia", "hermes",
 )  # fmt: skip
 
 
@@ -217,16 +217,67 @@ def test_opencode_and_kilo_inline_content(gwconf, profile, fake, home, client, p
 
 
 def test_aider_flags_win_and_key_stays_off_the_command_line(gwconf, profile, fake, home):
+    """The key travels in the environment and in a 0600 --env-file aider loads after the user's
+    .env files (all with override=True), so a key or address in theirs cannot win; never in argv."""
     write(home / ".aider.conf.yml", "model: gpt-4o\nopenai-api-key: sk-old\n")
+    write(
+        home / ".env",
+        "AIDER_OPENAI_API_KEY=sk-home-env-000000000000\nOPENAI_BASE_URL=http://127.0.0.1:9/v1\n",
+    )
     before = state(home)
     assert gwconf("run", "aider", "--", "--message", "hi").exit_code == 0
     got = report(fake, "aider")
-    assert got["args"] == ["--model", "openai/my-model", "--openai-api-base", "https://gw.example.com/v1", "--message", "hi"]  # fmt: skip
+    env_file = got["args"][5]
+    assert got["args"] == ["--model", "openai/my-model", "--openai-api-base", "https://gw.example.com/v1", "--env-file", env_file, "--message", "hi"]  # fmt: skip
+    assert TEST_KEY not in " ".join(got["args"])
+    assert got["paths"][env_file]["mode"] == "0o600"
+    loaded = dict(line.split("=", 1) for line in got["paths"][env_file]["text"].splitlines())
+    assert {k: v.strip("'\"") for k, v in loaded.items()} == {
+        "AIDER_OPENAI_API_KEY": TEST_KEY,
+        "OPENAI_API_KEY": TEST_KEY,
+        "OPENAI_API_BASE": "https://gw.example.com/v1",
+        "OPENAI_BASE_URL": "https://gw.example.com/v1",
+    }
     assert (
         got["env"]["AIDER_OPENAI_API_KEY"] == TEST_KEY
         and got["env"]["OPENAI_BASE_URL"] == "https://gw.example.com/v1"
     )
     assert state(home) == before
+
+
+def test_a_dotenv_the_client_loads_over_the_launch_loses_what_would_undo_it(
+    gwconf, profile, fake, home, tmp_path
+):
+    """hermes loads ~/.hermes/.env over its environment, aichat its .env: the launch's copy leaves
+    out what would undo the launch (an address, a model, the folder), keeps everything else, and
+    the user's file is never touched."""
+    hermes_env = home / ".hermes" / ".env"
+    write(
+        hermes_env,
+        "# mine\nCUSTOM_BASE_URL=http://127.0.0.1:9/v1\nTELEGRAM_TOKEN=keep-me\nHERMES_HOME=/elsewhere\n",
+    )
+    write(home / ".hermes" / "config.yaml", "model:\n  default: x\n")
+    aichat_env = home / ".config" / "aichat" / ".env"
+    write(aichat_env, "AICHAT_MODEL=openai:gpt-4o\nAICHAT_CONFIG_DIR=/elsewhere\nOTHER=1\n")
+    before = state(home)
+    assert gwconf("run", "hermes", "--", "chat").exit_code == 0
+    hermes = report(fake, "hermes")
+    folder = hermes["env"]["HERMES_HOME"]
+    copied = hermes["paths"][folder]["tree"][".env"]
+    assert "link" not in copied and copied["mode"] == "0o600", copied
+    assert copied["text"] == "# mine\nTELEGRAM_TOKEN=keep-me\n"
+    result = gwconf("run", "aichat", "--", "x")
+    assert result.exit_code == 0, result.output
+    assert "left out of aichat/.env for this launch" in result.output and "AICHAT_MODEL" in result.output
+    aichat = report(fake, "aichat")
+    text = aichat["paths"][aichat["env"]["AICHAT_CONFIG_DIR"]]["tree"][".env"]["text"]
+    assert "AICHAT_MODEL" not in text and "AICHAT_CONFIG_DIR" not in text and "OTHER=1" in text
+    assert f"GWCONF_API_KEY={TEST_KEY}" in text  # the launch's own value stays
+    assert temp_left(tmp_path) == [] and state(home) == before
+    shown = gwconf("run", "hermes", "--dry-run")
+    assert "<temporary folder>/hermes/.env: a private copy without CUSTOM_BASE_URL" in shown.output, (
+        shown.output
+    )
 
 
 def test_cline_providers_file_is_temporary(gwconf, profile, fake, home, tmp_path):

@@ -148,6 +148,9 @@ def describe(launch: Launch, env: Env) -> dict[str, Any]:
         "set": {n: environ[n] for n in sorted(launch.spec.env)},
         "removed": removed,
         "temporary": sorted({*launch.spec.files, *launch.spec.render.values()}),
+        "dotenv_over": {
+            name: sorted({*launch.spec.env, *launch.spec.unset}) for name in sorted(launch.spec.dotenv_over)
+        },
         "stand_ins": {name: str(path) for name, path in sorted(launch.spec.copies.items())},
         "notes": list(launch.target.notes) + list(launch.spec.notes),
     }
@@ -223,9 +226,36 @@ def prepare(launch: Launch, env: Env, folder: Path) -> list[str]:
         stand_in(source, folder, name)
     for name, text in spec.files.items():
         write_private(folder, name, text.encode("utf-8"))
-    if spec.render:
-        return render_into(launch, env, folder)
-    return []
+    notes = render_into(launch, env, folder) if spec.render else []
+    wanted: dict[str, str | None] = {n: None for n in spec.unset}
+    wanted.update((n, _resolve(value, folder)) for n, value in spec.env.items())
+    for name in spec.dotenv_over:
+        notes += scrub_dotenv(folder, name, wanted)
+    return notes
+
+
+def scrub_dotenv(folder: Path, name: str, wanted: dict[str, str | None]) -> list[str]:
+    """``folder/name``, a .env the client loads over its environment, without what would undo the
+    launch: a variable it unsets (``wanted`` None), or sets to another value. Written as a
+    private copy in place of the link to the user's file (which is never written), or over the
+    rendered file. A note names what was left out (the names only)."""
+    from gwconf import formats
+
+    path = _inside(folder, name)
+    try:
+        raw = path.read_bytes()  # through the link: the user's file
+    except FileNotFoundError:
+        return []
+    text, had_bom = formats.decode(raw, name)
+    doc = formats.load("dotenv", text, name)
+    before = doc.data()
+    rivals = [n for n, value in wanted.items() if doc.get((n,), None) not in (None, value)]
+    removed = sorted(n for n in rivals if doc.delete((n,)))
+    if not removed:
+        return []
+    data = formats.encode(formats.verify_edit("dotenv", formats.Frozen(before), doc), had_bom)
+    write_private(folder, name, data)
+    return [f"left out of {name} for this launch (it loads them over the launch's own): {', '.join(removed)}"]
 
 
 def _inside(folder: Path, name: str) -> Path:
@@ -344,7 +374,7 @@ def carry_back(spec: LaunchSpec, folder: Path) -> list[Path]:
     goes back through the one atomic write path. Returns the user's paths written."""
     from gwconf.fileio import atomic_write
 
-    managed = {folder / name for name in (*spec.render.values(), *spec.files)}
+    managed = {folder / name for name in spec.own_files}
     written: list[Path] = []
     for name, source in spec.copies.items():
         _carry(folder / name, source, managed, written, atomic_write)

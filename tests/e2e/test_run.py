@@ -59,13 +59,51 @@ def test_run_reaches_the_gateway_and_writes_nothing(
 ) -> None:
     spec = CLIENTS[client]
     h = ready(client, e2e_install, processes, gwconf, gateway, tmp_path)
-    argv = [sys.executable, "-m", "gwconf", "run", client, "--", *spec.args]
     if registry.get(client).module.launch is no_launch:  # no one-launch route: it must say so, exit 2
         before = home_files(h.home)
         refused = h.cli("run", client, "--", *spec.args)
         assert refused.exit_code == 2 and f"gwconf apply {client}" in refused.stderr, refused
         assert home_files(h.home) == before and not gateway.requests
         return
+    run_on_the_gateway_writing_nothing(client, h, processes, gateway)
+
+
+# Each client's own .env, which it loads over its environment, holding a rival address and key:
+# the launch must still reach the gateway with the profile's key (the files stay the user's).
+DOTENV_RIVALS = {
+    "aider": (
+        ".env",
+        "AIDER_OPENAI_API_KEY=sk-rival-dotenv-0000000000\nOPENAI_BASE_URL=http://127.0.0.1:9/v1\n",
+    ),
+    "hermes": (".hermes/.env", "CUSTOM_BASE_URL=http://127.0.0.1:9/v1\nHERMES_INFERENCE_MODEL=rival-model\n"),
+}
+
+
+@pytest.mark.parametrize("client", list(DOTENV_RIVALS))
+def test_run_wins_over_the_clients_own_dotenv(
+    client: str,
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    tmp_path: pathlib.Path,
+) -> None:
+    h = ready(client, e2e_install, processes, gwconf, gateway, tmp_path)
+    name, text = DOTENV_RIVALS[client]
+    dotenv = h.home / name
+    dotenv.parent.mkdir(parents=True, exist_ok=True)
+    dotenv.write_text(text)
+    run_on_the_gateway_writing_nothing(client, h, processes, gateway)
+    assert dotenv.read_text() == text
+
+
+def run_on_the_gateway_writing_nothing(
+    client: str, h: Harness, processes: Processes, gateway: GatewayServer
+) -> None:
+    """``gwconf run CLIENT`` with rival variables in its environment: the gateway sees only the
+    profile's key and model, and nothing of the launch is left in HOME or the temporary folder."""
+    spec = CLIENTS[client]
+    argv = [sys.executable, "-m", "gwconf", "run", client, "--", *spec.args]
     extra = {"GWCONF_HOME": os.environ["GWCONF_HOME"], **RIVALS}
     if spec.stdin_file:  # the prompt on standard input, as the apply test gives it
         argv = ["bash", "-c", 'exec "$0" "$@" <"$GWCONF_E2E_STDIN"', *argv]

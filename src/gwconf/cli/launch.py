@@ -153,5 +153,10 @@ def _render(data: dict[str, Any]) -> None:
         out(f"  temporary <temporary folder>/{name}  (0600, removed afterwards)")
     for name, source in data["stand_ins"].items():
         out(f"  stand-in  <temporary folder>/{name} for {source}  (its entries linked, not copied)")
+    for name, variables in data["dotenv_over"].items():
+        out(
+            f"  .env      <temporary folder>/{name}: a private copy without {', '.join(variables)}, if "
+            "it sets them (the client loads it over the launch's variables)"
+        )
     for note in data["notes"]:
         out(f"  note      {note}")

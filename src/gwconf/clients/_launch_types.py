@@ -40,7 +40,10 @@ class LaunchSpec:
     ``files``: temporary files (name -> text) written before the start;
     ``copies``: temporary name -> the user's folder (or file) it stands in for, linked entry by entry;
     ``render``: client file role -> temporary name: that file as the client's ``render()`` edits it;
-    ``fresh``: render into empty documents instead of the user's files.
+    ``fresh``: render into empty documents instead of the user's files;
+    ``dotenv_over``: temporary names of .env files the client loads over its own environment
+    (linked or rendered): every variable this launch sets or unsets is taken out of them, in a
+    private copy, or the file would put back what the launch took away.
     """
 
     argv: list[Arg]
@@ -50,12 +53,24 @@ class LaunchSpec:
     copies: dict[str, Path] = field(default_factory=dict)
     render: dict[str, str] = field(default_factory=dict)
     fresh: bool = False
+    dotenv_over: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
 
     @property
     def needs_temp(self) -> bool:
         used = [*self.argv, *self.env.values()]
-        return bool(self.files or self.copies or self.render or any(isinstance(a, TempPath) for a in used))
+        return bool(
+            self.files
+            or self.copies
+            or self.render
+            or self.dotenv_over
+            or any(isinstance(a, TempPath) for a in used)
+        )
+
+    @property
+    def own_files(self) -> set[str]:
+        """The temporary names whose files gwconf wrote (they may hold the key): never carried back."""
+        return {*self.render.values(), *self.files, *self.dotenv_over}
 
 
 def require_model(target: Target, client_name: str, setting: str) -> str:

@@ -14,7 +14,8 @@ variable cannot shadow it. aichat's .env reader trims ``NAME=value`` and keeps q
 The model's limits, when known (limits.py), go to gwconf's model item as ``max_input_tokens``
 (the window) and ``max_output_tokens``; unknown, they are taken out.
 ``gwconf run aichat`` points ``AICHAT_CONFIG_DIR`` at a temporary stand-in for the folder (its
-entries linked; config.yaml and .env as ``render()`` edits them).
+entries linked; config.yaml and .env as ``render()`` edits them, the .env without the
+``AICHAT_MODEL``, ``AICHAT_CONFIG_DIR`` or other variable the launch sets or unsets).
 """
 
 from __future__ import annotations
@@ -215,6 +216,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
         unset=("AICHAT_CONFIG_FILE", "AICHAT_ENV_FILE", "AICHAT_MODEL", BASE_VAR),
         copies={"aichat": config_dir(env)},
         render={"config": "aichat/config.yaml", "env": "aichat/.env"},
+        dotenv_over=("aichat/.env",),  # set into aichat's environment: its AICHAT_MODEL would win
     )
 
 

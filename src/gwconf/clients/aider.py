@@ -20,7 +20,9 @@ shell. ``openai-api-key`` / ``openai-api-base`` are then copied into ``OPENAI_AP
 
 ``gwconf run aider`` passes the model and address as ``--model`` / ``--openai-api-base`` (flags beat
 every file and variable) and the key as ``AIDER_OPENAI_API_KEY`` (not on the command line, where
-other users could see it), plus the ``OPENAI_*`` names litellm reads.
+other users could see it), plus the ``OPENAI_*`` names litellm reads, in the environment and in a
+temporary ``--env-file``: aider loads that file after the user's ``.env`` files, all with
+override=True, so a key or address in theirs no longer wins.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from gwconf.clients._base import (
     project_root,
     shown,
 )
-from gwconf.clients._launch_types import LaunchSpec, fresh_document
+from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document
 from gwconf.errors import ClientError, GwconfError
 from gwconf.formats import Document
 from gwconf.paths import Env
@@ -129,25 +131,34 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     config = fresh_document("yaml", CONF)
     render({"config": config}, target, env)  # the same model check and openai/ prefix
     base = target.base_url
-    spec = LaunchSpec(
-        argv=["aider", "--model", config.get(("model",)), "--openai-api-base", base, *args],
-        env={
-            "AIDER_OPENAI_API_KEY": target.api_key,
-            "OPENAI_API_KEY": target.api_key,
-            "OPENAI_API_BASE": base,
-            "OPENAI_BASE_URL": base,
-        },
+    variables = {
+        "AIDER_OPENAI_API_KEY": target.api_key,
+        "OPENAI_API_KEY": target.api_key,
+        "OPENAI_API_BASE": base,
+        "OPENAI_BASE_URL": base,
+    }
+    # aider loads every .env (home, git root, current folder) with override=True, then the one
+    # --env-file names, last: that one holds the launch's variables, so a .env's cannot win
+    env_file = fresh_document("dotenv", LAUNCH_ENV)
+    for name, value in variables.items():
+        env_file.set((name,), value)
+    return LaunchSpec(
+        argv=[
+            "aider",
+            "--model",
+            config.get(("model",)),
+            "--openai-api-base",
+            base,
+            "--env-file",
+            TempPath(LAUNCH_ENV),
+            *args,
+        ],
+        env=dict(variables),
+        files={LAUNCH_ENV: env_file.dump()},
     )
-    for path in _dotenv_files(env):  # loaded with override=True: they beat this launch's variables
-        doc, _ = _peek(path, "dotenv")
-        names = sorted(
-            n for n in ("AIDER_OPENAI_API_KEY", "OPENAI_BASE_URL") if doc is not None and doc.get((n,), None)
-        )
-        if names:
-            spec.notes.append(
-                f"{shown(path, env)} sets {', '.join(names)}: aider loads it over this launch's value"
-            )
-    return spec
+
+
+LAUNCH_ENV = "aider.env"
 
 
 # -- read: aider's precedence ---------------------------------------------------------------------

@@ -14,8 +14,9 @@ config.yaml (over ``$HERMES_INFERENCE_PROVIDER``); for a ``custom`` provider the
 ``$CUSTOM_BASE_URL`` (``~/.hermes/.env``, which hermes loads over the shell's value, or the
 shell) before ``model.base_url``, and the key is
 ``model.api_key`` (``OPENAI_API_KEY`` is never sent to an unrelated host). ``gwconf run hermes``
-points ``HERMES_HOME`` at a temporary copy of the folder with config.yaml edited (a
-``CUSTOM_BASE_URL`` in the linked ``.env`` still wins there: status names it).
+points ``HERMES_HOME`` at a temporary copy of the folder with config.yaml edited and ``.env`` (which
+hermes loads over the launch's variables) a private copy without ``CUSTOM_BASE_URL``, ``HERMES_HOME``
+and the provider and model variables.
 The model's limits, when known (limits.py), go to the same mapping as ``context_length`` and
 ``max_tokens`` (0.19.0 ``agent/agent_init.py``: explicit overrides of the auto-detected window and
 of the provider's default output); unknown, they are taken out.
@@ -121,6 +122,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
         unset=("CUSTOM_BASE_URL", "HERMES_INFERENCE_PROVIDER", "HERMES_INFERENCE_MODEL"),
         copies={"hermes": folder(env)},
         render={"config": "hermes/config.yaml"},
+        dotenv_over=("hermes/.env",),  # loaded over the shell: its CUSTOM_BASE_URL would win
     )
 
 
