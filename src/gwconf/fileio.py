@@ -726,6 +726,15 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             f"{shown}: is a symlink to {target}, which does not exist.",
             "Create that file (or fix or remove the link), then run again.",
         )
+    parts = Path(path or target).parts
+    if "~" in parts:
+        # a variable moving the client's folder held a quoted ~, which the client does not expand
+        raise WriteRefused(
+            f"{shown}: lies under a folder named `~` in {Path(*parts[: parts.index('~')])}, which is "
+            "where the client reads it: a variable naming its folder starts with a literal `~` "
+            "(quoted in the shell, or set in a .env file), and nothing expands it.",
+            f"Set that variable with $HOME instead of ~ (gwconf status {client} names it), then run again.",
+        )
     if "/nix/store/" in target.as_posix():
         # home-manager (or NixOS) links the file into the read-only store: "folder not writable"
         # sent Nix users to chmod a store path; the fix is in their Nix configuration

@@ -102,6 +102,19 @@ class Env:
         value = self.environ.get(name)
         return value if value not in (None, "") else default
 
+    def as_given(self, value: str) -> Path:
+        """A folder or file a variable names, as a program that expands nothing takes it (Node's
+        ``path.resolve``, Python's ``Path``): a relative value lies under the current folder, one
+        that starts with ``~`` too. A shell expands an unquoted ``~`` before the program starts;
+        a quoted one (``"~/x"``), or one in a .env file, reaches the program as it is."""
+        path = HomePath(value)
+        return path if path.is_absolute() else HomePath(self.cwd) / path
+
+    @cached_property
+    def literal_tildes(self) -> tuple[str, ...]:
+        """The variables whose value starts with a literal ``~`` (see ``as_given``)."""
+        return tuple(sorted(name for name, value in self.environ.items() if value.strip().startswith("~")))
+
     def expand(self, path: str) -> Path:
         """``~`` and ``$VARS`` against this Env (not the process)."""
         if path.startswith("~"):

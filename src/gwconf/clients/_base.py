@@ -133,6 +133,27 @@ _KINDS: dict[type, str] = {
 }
 
 
+def _tilde_folders(client: ClientAdapter, env: Env) -> list[Finding]:
+    """A file the client reads under a folder named ``~``: a variable that moves its folder holds
+    a literal ``~`` (quoted in the shell, or set in a .env), which the client does not expand
+    (``Env.as_given``). It reads a folder named ``~`` under the current one, not the home folder."""
+    from gwconf.paths import display
+
+    names = ", ".join(f"${name}" for name in env.literal_tildes)
+    return [
+        Finding(
+            "error",
+            "files",
+            f"{client.name} reads {display(file.path, env)}, under a folder named `~` in "
+            f"{display(env.cwd, env)}: {names} starts with a literal `~`, which {client.name} does not "
+            "expand.",
+            'Set it with $HOME instead of ~ (export NAME="$HOME/..."), or leave the ~ unquoted.',
+        )
+        for file in client.files(env)
+        if "~" in file.path.parts
+    ][:1]
+
+
 def _only_text(reading: Reading, client_id: str) -> None:
     """A base address, key, model or provider that the file holds as a list, an object, a number
     or true (a hand edit gone wrong) is no value the client can send: reported, and read as
@@ -401,6 +422,8 @@ class ClientAdapter:
         if not reading.wire:
             reading.wire = self.wire
         _only_text(reading, self.id)
+        if env.literal_tildes:
+            reading.findings += _tilde_folders(self, env)
         return reading
 
     def preflight(self, env: Env, force: bool) -> list[str]:

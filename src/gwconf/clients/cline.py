@@ -112,18 +112,18 @@ import_link = no_import_link
 
 def cline_dir(env: Env) -> Path:
     value = env.get("CLINE_DIR")
-    return Path(value.strip()).expanduser() if value and value.strip() else env.home / ".cline"
+    return env.as_given(value.strip()) if value and value.strip() else env.home / ".cline"
 
 
 def data_dir(env: Env) -> Path:
     value = env.get("CLINE_DATA_DIR")
-    return Path(value.strip()).expanduser() if value and value.strip() else cline_dir(env) / "data"
+    return env.as_given(value.strip()) if value and value.strip() else cline_dir(env) / "data"
 
 
 def providers_path(env: Env) -> Path:
     value = env.get("CLINE_PROVIDER_SETTINGS_PATH")
     if value and value.strip():
-        return Path(value.strip()).expanduser()
+        return env.as_given(value.strip())
     return data_dir(env) / "settings" / "providers.json"
 
 

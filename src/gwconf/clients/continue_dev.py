@@ -29,7 +29,6 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
-    env_dir,
     no_doctor,
     no_import_link,
     no_project_scope_files,
@@ -75,7 +74,8 @@ import_link = no_import_link
 
 
 def folder(env: Env) -> Path:
-    return env_dir(env, "CONTINUE_GLOBAL_DIR", env.home / ".continue")
+    moved = env.get("CONTINUE_GLOBAL_DIR")  # resolved against the current folder: no ~ expanded
+    return env.as_given(moved) if moved else env.home / ".continue"
 
 
 def files(env: Env) -> list[ConfigFile]:

@@ -80,7 +80,7 @@ import_link = no_import_link
 
 def cli_home(env: Env) -> Path:
     value = env.get("GEMINI_CLI_HOME")
-    return Path(value).expanduser() if value else env.home
+    return env.as_given(value) if value else env.home  # no ~ expanded
 
 
 def gemini_dir(env: Env) -> Path:

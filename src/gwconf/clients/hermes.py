@@ -81,7 +81,7 @@ import_link = no_import_link
 def folder(env: Env) -> Path:
     moved = env.get("HERMES_HOME")
     if moved:
-        return env.expand(moved.strip())
+        return env.as_given(moved.strip())  # hermes expands no ~
     if env.platform == "win32":
         return local_appdata(env) / "hermes"
     return env.home / ".hermes"

@@ -83,7 +83,7 @@ import_link = no_import_link
 
 def folder(env: Env) -> Path:
     moved = env.get("KIMI_CODE_HOME")
-    return env.expand(moved) if moved else env.home / ".kimi-code"
+    return env.as_given(moved) if moved else env.home / ".kimi-code"
 
 
 def files(env: Env) -> list[ConfigFile]:

@@ -75,7 +75,7 @@ def user_dir(env: Env) -> Path:
     """Where llm keeps its files, computed the way ``llm.user_dir()`` does."""
     moved = env.get("LLM_USER_PATH")
     if moved:
-        return Path(moved).expanduser()
+        return env.as_given(moved)  # llm takes it as it is: no ~
     if env.platform == "win32":  # click.get_app_dir(roaming=True)
         appdata = env.get("APPDATA")
         return (Path(appdata) if appdata else env.home) / "io.datasette.llm"

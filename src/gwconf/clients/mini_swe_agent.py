@@ -82,7 +82,7 @@ import_link = no_import_link
 def config_dir(env: Env) -> Path:
     moved = env.get("MSWEA_GLOBAL_CONFIG_DIR")
     if moved:
-        return env.expand(moved)
+        return env.as_given(moved)  # no ~ expanded
     return platformdirs_config(env, "mini-swe-agent")
 
 
@@ -201,7 +201,7 @@ def _default_config_findings(env: Env) -> list[Finding]:
     if not moved:
         return []
     found: list[Finding] = []
-    doc = load_other(env.expand(moved), "yaml", env, found)
+    doc = load_other(env.as_given(moved), "yaml", env, found)
     model = doc.data().get("model") if doc is not None and isinstance(doc.data(), dict) else None
     if isinstance(model, dict):
         kwargs = as_dict(model.get("model_kwargs"))

@@ -90,7 +90,7 @@ import_link = no_import_link
 def config_dir(env: Env) -> Path:
     moved = env.get("NANOCODER_CONFIG_DIR")
     if moved:
-        return env.expand(moved)
+        return env.as_given(moved)  # no ~ expanded
     if env.platform == "win32":
         return env.appdata / "nanocoder"
     if env.platform == "darwin":
@@ -236,7 +236,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if variable is None and env.get("NANOCODER_PROVIDERS_FILE"):  # read only without the other
         variable = "NANOCODER_PROVIDERS_FILE"
         try:
-            raw = env.expand(env.get("NANOCODER_PROVIDERS_FILE") or "").read_text(errors="replace")
+            raw = env.as_given(env.get("NANOCODER_PROVIDERS_FILE") or "").read_text(errors="replace")
         except OSError:
             variable = None
     if variable is not None:

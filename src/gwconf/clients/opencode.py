@@ -298,7 +298,7 @@ def layers(
             result.append((display(folder / name, env), data))
     extra = env.get(layout.config_env)
     if extra:
-        data = _load_extra(Path(extra).expanduser(), env, findings)
+        data = _load_extra(env.as_given(extra), env, findings)
         if data:
             result.append((f"${layout.config_env} ({extra})", data))
     if not env.get(layout.disable_project_env):
@@ -310,7 +310,7 @@ def layers(
     extra_dir = env.get(layout.config_dir_env)
     if extra_dir:
         for name in layout.dir_names:
-            data = _load_extra(Path(extra_dir).expanduser() / name, env, findings)
+            data = _load_extra(env.as_given(extra_dir) / name, env, findings)
             if data:
                 result.append((display(Path(extra_dir) / name, env), data))
     content = env.get(layout.content_env)

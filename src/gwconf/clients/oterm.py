@@ -71,7 +71,7 @@ import_link = no_import_link
 def data_dir(env: Env) -> Path:
     moved = env.get("OTERM_DATA_DIR")
     if moved:
-        return env.expand(moved)
+        return env.as_given(moved)  # no ~ expanded
     if env.platform == "win32":
         return env.home / "AppData" / "Roaming" / "oterm"
     xdg = env.get("XDG_DATA_HOME")
