@@ -25,6 +25,8 @@ MOVERS = {
     "gemini-cli": "GEMINI_CLI_HOME",
     "kimi-code": "KIMI_CODE_HOME",
     "nanocoder": "NANOCODER_CONFIG_DIR",
+    "openhands": "OPENHANDS_PERSISTENCE_DIR",
+    "aichat": "AICHAT_CONFIG_DIR",
 }
 
 
@@ -61,3 +63,33 @@ def test_apply_refuses_to_make_the_folder_and_status_names_the_variable(
     assert gwconf("apply", "continue").exit_code == 0
     assert (home / ".continue" / "config.yaml").is_file()
     assert "named `~`" not in messages(reading_of("continue"))
+
+
+@pytest.mark.parametrize(
+    ("client", "variable", "where"),
+    [
+        ("openhands", "OPENHANDS_PERSISTENCE_DIR", "agent_settings.json"),
+        ("aichat", "XDG_CONFIG_HOME", "aichat/config.yaml"),
+    ],
+)
+def test_a_folder_variable_set_but_empty_is_the_current_folder_and_refused(
+    gwconf, home: Path, profile: str, monkeypatch: pytest.MonkeyPatch, client: str, variable: str, where: str
+) -> None:
+    """OpenHands (``os.environ.get`` with a default) and aichat (``env::var``) take a variable set
+    to nothing as it is: they read their files from the folder they start in. gwconf took it as
+    unset and wrote the home folder's. Now it reads what they read, and writes there only when
+    told to (--force), since each folder would need its own copy."""
+    monkeypatch.setenv(variable, "")
+    work = Path.cwd()
+    env = Env.current()
+    assert registry.get(client).files(env)[0].path == work / where
+    said = messages(reading_of(client))
+    assert f"${variable} is set but empty" in said, said
+    preview = gwconf("apply", client, "--dry-run")
+    assert f"the real run will refuse this: ${variable} is set but empty" in preview.stdout, preview
+    refused = gwconf("apply", client)
+    assert refused.exit_code != 0 and f"unset {variable}" in refused.stderr, refused
+    assert sorted(p.name for p in work.iterdir()) == [] and not any(home.rglob(where.split("/")[-1]))
+    forced = gwconf("apply", client, "--force")
+    assert forced.exit_code == 0 and "is set but empty" in forced.output, forced
+    assert (work / where).is_file()

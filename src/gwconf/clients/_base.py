@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from gwconf import secrets, urls
-from gwconf.errors import ClientError
+from gwconf.errors import ClientError, WriteRefused
 from gwconf.formats import MISSING, Document
 from gwconf.limits import Limits
 from gwconf.paths import Env, display, exists, is_dir
@@ -344,6 +344,49 @@ def default_target_for(module_name: str) -> Callable[[Any, Env], Target]:
         return default_target(sys.modules[module_name], profile, env)
 
     return target
+
+
+def empty_folder_variables(env: Env, names: tuple[str, ...]) -> list[str]:
+    """The variables of ``names`` set to nothing. A client that takes a set variable as it is
+    (Rust's ``env::var``, Python's ``os.environ.get`` with a default) reads its files from the
+    folder it starts in then: another file in each folder, which gwconf cannot write for all."""
+    return [name for name in names if name in env.environ and not env.environ[name].strip()]
+
+
+def refuse_empty_folder_variables(env: Env, names: tuple[str, ...], client: str, force: bool) -> list[str]:
+    """The pre-flight check for ``empty_folder_variables``: refused, or with ``--force`` written in
+    the current folder (where the client, started there, reads it), with a note."""
+    from gwconf.paths import display
+
+    empty = empty_folder_variables(env, names)
+    if not empty:
+        return []
+    shown, here = ", ".join(f"${name}" for name in empty), display(env.cwd, env)
+    if force:
+        return [
+            f"--force: {shown} is set but empty, so {client} reads the folder it starts in: written in {here}"
+        ]
+    raise WriteRefused(
+        f"{shown} is set but empty: {client} then reads its files from the folder it starts in "
+        f"({here} here), another one in each folder.",
+        f"unset {' '.join(empty)} (or set it to a folder), then run again; --force writes in {here}.",
+    )
+
+
+def empty_folder_findings(env: Env, names: tuple[str, ...], client: str) -> list[Finding]:
+    """What doctor and verify say of ``empty_folder_variables``."""
+    from gwconf.paths import display
+
+    return [
+        Finding(
+            "warning",
+            "files",
+            f"${name} is set but empty: {client} reads its files from the folder it starts in "
+            f"({display(env.cwd, env)} here).",
+            f"unset {name}",
+        )
+        for name in empty_folder_variables(env, names)
+    ]
 
 
 def no_preflight(env: Env, force: bool) -> list[str]:

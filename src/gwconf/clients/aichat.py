@@ -30,13 +30,14 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    empty_folder_findings,
     find_table,
     get_str,
     no_doctor,
     no_import_link,
-    no_preflight,
     no_project_scope_files,
     no_steps,
+    refuse_empty_folder_variables,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
@@ -71,7 +72,6 @@ BASE_VAR = "GWCONF_API_BASE"
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
 target = default_target_for(__name__)
-preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 project_scope_files = no_project_scope_files
@@ -79,11 +79,22 @@ import_link = no_import_link
 
 
 def config_dir(env: Env) -> Path:
-    if env.get("AICHAT_CONFIG_DIR"):
-        return Path(env.get("AICHAT_CONFIG_DIR") or "")
-    if env.get("XDG_CONFIG_HOME"):
-        return Path(env.get("XDG_CONFIG_HOME") or "") / "aichat"
+    # env::var: a set variable as it is, empty, relative or with a ~ (nothing expanded)
+    if "AICHAT_CONFIG_DIR" in env.environ:
+        return env.as_given(env.environ["AICHAT_CONFIG_DIR"])
+    if "XDG_CONFIG_HOME" in env.environ:
+        return env.as_given(env.environ["XDG_CONFIG_HOME"]) / "aichat"
     return env.appdata / "aichat"
+
+
+def _honoured_when_empty(env: Env) -> tuple[str, ...]:
+    """The variables aichat takes even when empty (then: the folder it starts in, or no file)."""
+    folder = "AICHAT_CONFIG_DIR" if "AICHAT_CONFIG_DIR" in env.environ else "XDG_CONFIG_HOME"
+    return (folder, "AICHAT_CONFIG_FILE", "AICHAT_ENV_FILE")
+
+
+def preflight(env: Env, force: bool) -> list[str]:
+    return refuse_empty_folder_variables(env, _honoured_when_empty(env), NAME, force)
 
 
 def files(env: Env) -> list[ConfigFile]:
@@ -230,6 +241,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         environ[name], origin[name] = value, f"{shown(env_file, env)} {name}"
     reading = Reading(wire=WIRE)
     f = reading.findings
+    f += empty_folder_findings(env, _honoured_when_empty(env), NAME)
     model = environ.get("AICHAT_MODEL") or get_str(config, ("model",))
     if environ.get("AICHAT_MODEL"):
         f.append(

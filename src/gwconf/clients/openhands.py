@@ -32,13 +32,14 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    empty_folder_findings,
     get_str,
     litellm_openai_base,
     no_doctor,
     no_import_link,
-    no_preflight,
     no_project_scope_files,
     no_steps,
+    refuse_empty_folder_variables,
     shown,
 )
 from gwconf.clients._launch_types import LaunchSpec, require_model
@@ -72,7 +73,6 @@ CONDENSER_KIND = "LLMSummarizingCondenser"
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
 detect = default_detect_for(__name__)
 target = default_target_for(__name__)
-preflight = no_preflight
 steps = no_steps
 doctor = no_doctor
 project_scope_files = no_project_scope_files
@@ -80,8 +80,16 @@ import_link = no_import_link
 
 
 def folder(env: Env) -> Path:
-    moved = env.get("OPENHANDS_PERSISTENCE_DIR")
-    return env.expand(moved) if moved else env.home / ".openhands"
+    # os.environ.get with a default: a set variable as it is, empty or with a ~ (nothing expanded)
+    moved = env.environ.get(VARIABLE)
+    return env.as_given(moved) if moved is not None else env.home / ".openhands"
+
+
+VARIABLE = "OPENHANDS_PERSISTENCE_DIR"
+
+
+def preflight(env: Env, force: bool) -> list[str]:
+    return refuse_empty_folder_variables(env, (VARIABLE,), NAME, force)
 
 
 def files(env: Env) -> list[ConfigFile]:
@@ -144,6 +152,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     where = shown(files(env)[0].path, env)
     reading = Reading(wire=WIRE)
     f = reading.findings
+    f += empty_folder_findings(env, (VARIABLE,), NAME)
     model, base, key = _llm_view(doc.get(("llm",), None))
     # litellm's openai/ route without base_url: OPENAI_BASE_URL, OPENAI_API_BASE, then OpenAI itself
     reading.base_url = base or litellm_openai_base(env) or urls.OFFICIAL_OPENAI_BASE
