@@ -227,3 +227,35 @@ def test_a_provider_filter_elsewhere_is_reported(gwconf, home: Path, profile: st
     (folder(home) / "config.json").unlink()
     (folder(home) / "opencode.jsonc").write_text('{"enabled_providers": ["anthropic"]}')
     assert "enabled_providers (~/.config/opencode/opencode.jsonc) does not list gwconf" in messages(reading())
+
+
+@pytest.mark.parametrize(("client", "name"), [("opencode", "opencode.jsonc"), ("kilo", "kilo.json")])
+def test_the_administrators_folder_wins_over_every_layer(
+    gwconf, home: Path, profile: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: str, name: str
+) -> None:
+    """opencode and Kilo read /etc/<app> (macOS: /Library/Application Support/<app>, Windows:
+    %ProgramData%\\<app>) last: its model beats the file gwconf writes and even the inline content
+    ``gwconf run`` passes. Status follows it, and the fix names the administrator, not a removal."""
+    from gwconf.clients import opencode
+    from gwconf.clients.kilo import LAYOUT as KILO
+    from gwconf.paths import Env
+
+    assert gwconf("apply", client).exit_code == 0
+    assert reading_of(client).model == "my-model"
+    managed = tmp_path / "etc"
+    managed.mkdir()
+    (managed / name).write_text('{\n  // the company\'s\n  "model": "corp/approved"\n}\n')
+    monkeypatch.setenv(f"{client.upper()}_TEST_MANAGED_CONFIG_DIR", str(managed))
+    monkeypatch.setenv(f"{client.upper()}_CONFIG_CONTENT", '{"model": "gwconf/my-model"}')
+    reading = reading_of(client)
+    assert (reading.provider, reading.model) == ("corp", "approved")
+    [finding] = [f for f in reading.findings if "(managed by an administrator)" in f.message]
+    assert f"{name} (managed by an administrator) sets model" in finding.message
+    assert finding.fix is not None and finding.fix.startswith("ask the administrator of ")
+    layout = opencode.OPENCODE if client == "opencode" else KILO
+    app = layout.app
+    assert opencode.managed_dir(Env(home=home, platform="linux", environ={}), layout) == Path("/etc") / app
+    mac = Env(home=home, platform="darwin", environ={})
+    assert opencode.managed_dir(mac, layout) == Path("/Library/Application Support") / app
+    windows = Env(home=home, platform="win32", environ={"ProgramData": "D:\\Data"})
+    assert opencode.managed_dir(windows, layout) == Path("D:\\Data") / app

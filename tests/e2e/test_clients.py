@@ -401,3 +401,43 @@ def test_real_client_on_a_home_of_another_shape(
         variant.check(h.home, h.cwd)
     run_on_the_gateway(h, gateway)
     assert no_outside_network == [], no_outside_network
+
+
+@pytest.mark.parametrize("client", ["opencode", "kilo"])
+def test_the_administrators_config_wins_and_gwconf_says_so(
+    client: str,
+    e2e_install: Install,
+    processes: Processes,
+    gwconf,
+    gateway: GatewayServer,
+    tmp_path: pathlib.Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """opencode and Kilo read an administrator's folder (/etc/opencode, /etc/kilo; moved by
+    ``<APP>_TEST_MANAGED_CONFIG_DIR``) after every other layer: its ``model`` wins over the user's
+    file gwconf wrote. The real client asks the gateway for that model, and gwconf's reading (what
+    status, verify and doctor use) names the same model and the managed file."""
+    from gwconf import registry
+    from gwconf.operations import read_client
+    from gwconf.paths import Env
+
+    h = Harness(CLIENTS[client], e2e_install, processes, gwconf, tmp_path)
+    h.seed()
+    add_gateway_profile(h, gateway)
+    assert h.cli("apply", client).exit_code == 0
+    managed = tmp_path / "managed"
+    managed.mkdir()
+    managed_config = {
+        "model": "gwconf/managed-model",
+        "provider": {"gwconf": {"models": {"managed-model": {}}}},
+    }
+    (managed / "opencode.json").write_text(json.dumps(managed_config))
+    variable = f"{client.upper()}_TEST_MANAGED_CONFIG_DIR"
+    monkeypatch.setenv(variable, str(managed))
+    reading = read_client(registry.get(client), Env.current())
+    assert reading.model == "managed-model", reading
+    said = "\n".join(f.message for f in reading.findings)
+    assert "opencode.json (managed by an administrator) sets model, provider.gwconf" in said, said
+    h.run_client(env={variable: str(managed)})
+    asked = {r.model for r in gateway.requests if r.path not in h.client.probes}
+    assert "managed-model" in asked, seen(gateway)  # (opencode's title request: small_model, gwconf's)

@@ -72,6 +72,7 @@ LAYOUT = opencode.Layout(
     disable_project_env="KILO_DISABLE_PROJECT_CONFIG",
     schema="https://app.kilo.ai/config.json",
     cli="gwconf apply kilo",
+    managed_names=("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),  # ALL_CONFIG_FILES
     default_agent="code",  # config.ts default_agent: "Falls back to 'code'" (Kilo's name for build)
 )
 

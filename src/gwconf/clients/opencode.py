@@ -6,7 +6,10 @@ anomalyco/opencode source (global files merged ``config.json`` < ``opencode.json
 ``opencode.jsonc``; ``options.apiKey`` wins over ``auth.json``, which wins over the provider's
 ``env`` list). The folder is xdg-basedir's: ``~/.config/opencode`` on every OS, Windows included
 (``%USERPROFILE%\\.config\\opencode``); ``XDG_CONFIG_HOME`` moves it, ``OPENCODE_CONFIG`` adds a
-file merged last, ``OPENCODE_CONFIG_DIR`` and ``OPENCODE_CONFIG_CONTENT`` add more layers.
+file merged last, ``OPENCODE_CONFIG_DIR`` and ``OPENCODE_CONFIG_CONTENT`` add more layers. An
+administrator's folder (``/etc/opencode``, ``/Library/Application Support/opencode``,
+``%ProgramData%\\opencode``) is read after all of them, and wins: ``read`` follows it and names it
+(macOS's managed preferences plist is not read).
 
 gwconf owns ``provider.gwconf`` (``npm: "@ai-sdk/openai-compatible"``: the chat wire; the built-in
 ``openai`` provider speaks the Responses API), its ``options.baseURL``, ``options.apiKey`` (the
@@ -21,8 +24,8 @@ prompt: ``input.model ?? agent.model ?? lastModel``); ``read`` follows the defau
 it: it is the user's choice for that agent. It edits ``opencode.jsonc``
 when the user has one, else ``opencode.json``. Kilo (an opencode fork) reuses this module's
 functions with its own ``Layout``. ``gwconf run opencode`` passes the provider entry ``render()``
-builds as ``OPENCODE_CONFIG_CONTENT``, the last and winning configuration layer (project files
-included), so nothing is written at all. The model's limits, when known (limits.py), go to
+builds as ``OPENCODE_CONFIG_CONTENT``, the last configuration layer but the administrator's
+(project files included), so nothing is written at all. The model's limits, when known (limits.py), go to
 ``provider.gwconf.models.<model>.limit.context`` and ``.output`` (both required in opencode's
 models.dev schema once ``limit`` is given; not checked against a running 1.18.33); unknown,
 ``limit`` is taken out.
@@ -111,6 +114,7 @@ class Layout:
     disable_project_env: str
     schema: str
     cli: str  # the apply command in fixes
+    managed_names: tuple[str, ...]  # read from the administrator's folder (``managed_dir``), in order
     default_agent: str = "build"  # the primary agent a session starts with when default_agent is unset
 
 
@@ -128,6 +132,7 @@ OPENCODE = Layout(
     disable_project_env="OPENCODE_DISABLE_PROJECT_CONFIG",
     schema="https://opencode.ai/config.json",
     cli="gwconf apply opencode",
+    managed_names=("opencode.json", "opencode.jsonc"),
 )
 
 
@@ -136,6 +141,22 @@ OPENCODE = Layout(
 
 def config_dir(env: Env, layout: Layout) -> Path:
     return env.xdg_config_home / layout.app
+
+
+_MANAGED = " (managed by an administrator)"  # a managed layer's label ends so
+
+
+def managed_dir(env: Env, layout: Layout) -> Path:
+    """The administrator's folder, read after every other layer and so winning over them all
+    (1.18.33 and Kilo 7.7.7 ``managedConfigDir``; ``<APP>_TEST_MANAGED_CONFIG_DIR`` moves it)."""
+    moved = env.get(f"{layout.app.upper()}_TEST_MANAGED_CONFIG_DIR")
+    if moved:
+        return env.as_given(moved)
+    if env.platform == "darwin":
+        return Path("/Library/Application Support") / layout.app
+    if env.platform == "win32":
+        return Path(env.get("ProgramData") or "C:\\ProgramData") / layout.app
+    return Path("/etc") / layout.app
 
 
 def layout_files(env: Env, layout: Layout) -> list[ConfigFile]:
@@ -324,6 +345,13 @@ def layers(
         else:
             if isinstance(data, dict):
                 result.append((f"${layout.content_env}", data))
+    managed = managed_dir(env, layout)
+    for name in layout.managed_names:
+        path = managed / name
+        if os.path.isfile(path):
+            data = _load_extra(path, env, findings)
+            if data:
+                result.append((f"{display(path, env)}{_MANAGED}", data))
     return result
 
 
@@ -506,7 +534,10 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
                     "warning",
                     "override",
                     f"{label} sets {', '.join(touched)}, which wins over {edited}.",
-                    f"remove {', '.join(touched)} from {label}",
+                    f"ask the administrator of {label.removesuffix(_MANAGED)} to change it: it wins over "
+                    "every file of yours and over `gwconf run`"
+                    if label.endswith(_MANAGED)
+                    else f"remove {', '.join(touched)} from {label}",
                 )
             )
     return reading
