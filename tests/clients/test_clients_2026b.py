@@ -306,6 +306,34 @@ def test_hermes_dotenv_beats_the_shell_and_a_set_home_still_follows_the_sticky_p
     assert not has_finding(inside.findings, "error", "sticky")
 
 
+def test_hermes_follows_the_administrators_folder(gwconf, home, profile, tmp_path) -> None:
+    """hermes 0.19.0 ``managed_scope``: config.yaml and .env in ``$HERMES_MANAGED_DIR`` (else
+    /etc/hermes) win over the user's, leaf by leaf, and the .env over the shell and the user's."""
+    assert gwconf("apply", "hermes").exit_code == 0
+    managed = tmp_path / "etc-hermes"
+    managed.mkdir()
+    (managed / "config.yaml").write_text("model:\n  default: corp-model\n")  # merged leaf by leaf
+    found = reading("hermes", HERMES_MANAGED_DIR=str(managed))
+    assert found.model == "corp-model" and found.base_url == "https://gw.example.com/v1", found
+    [pinned] = [f for f in found.findings if "managed by an administrator" in f.message]
+    assert "pins model.default: it wins over ~/.hermes/config.yaml" in pinned.message
+    assert pinned.fix is not None and "ask the administrator" in pinned.fix
+    (managed / "config.yaml").write_text("model: corp-model\n")  # a bare name replaces the mapping
+    found = reading("hermes", HERMES_MANAGED_DIR=str(managed))
+    assert (
+        found.model == "corp-model"
+        and found.provider == "auto"
+        and found.base_url != "https://gw.example.com/v1"
+    )
+    assert has_finding(found.findings, "error", "bare name 'corp-model'", "whole model mapping")
+    (managed / "config.yaml").write_text("model:\n  default: corp-model\n")
+    (managed / ".env").write_text("CUSTOM_BASE_URL=http://127.0.0.1:9/v1\n")
+    found = reading("hermes", HERMES_MANAGED_DIR=str(managed), CUSTOM_BASE_URL="https://gw.example.com/v1")
+    assert found.base_url == "http://127.0.0.1:9/v1"
+    assert has_finding(found.findings, "error", "CUSTOM_BASE_URL", ".env CUSTOM_BASE_URL")
+    assert reading("hermes", HERMES_MANAGED_DIR=str(tmp_path / "none")).model == "my-model"  # not a folder
+
+
 def test_hermes_legacy_string_model_becomes_a_mapping(gwconf, home, profile) -> None:
     path = home / ".hermes/config.yaml"
     path.parent.mkdir(parents=True)

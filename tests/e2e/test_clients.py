@@ -403,7 +403,20 @@ def test_real_client_on_a_home_of_another_shape(
     assert no_outside_network == [], no_outside_network
 
 
-@pytest.mark.parametrize("client", ["opencode", "kilo"])
+# client -> the variable that moves its administrator's folder, the file written there, and what
+# gwconf's reading must then say (the folder is /etc/<app> without the variable)
+_OPENCODE_MANAGED = {
+    "model": "gwconf/managed-model",
+    "provider": {"gwconf": {"models": {"managed-model": {}}}},
+}
+MANAGED = {
+    "opencode": ("OPENCODE_TEST_MANAGED_CONFIG_DIR", "opencode.json", json.dumps(_OPENCODE_MANAGED), "(managed by an administrator) sets model, provider.gwconf"),
+    "kilo": ("KILO_TEST_MANAGED_CONFIG_DIR", "opencode.json", json.dumps(_OPENCODE_MANAGED), "(managed by an administrator) sets model, provider.gwconf"),
+    "hermes": ("HERMES_MANAGED_DIR", "config.yaml", "model:\n  default: managed-model\n", "(managed by an administrator) pins model.default"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("client", list(MANAGED))
 def test_the_administrators_config_wins_and_gwconf_says_so(
     client: str,
     e2e_install: Install,
@@ -413,31 +426,27 @@ def test_the_administrators_config_wins_and_gwconf_says_so(
     tmp_path: pathlib.Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """opencode and Kilo read an administrator's folder (/etc/opencode, /etc/kilo; moved by
-    ``<APP>_TEST_MANAGED_CONFIG_DIR``) after every other layer: its ``model`` wins over the user's
-    file gwconf wrote. The real client asks the gateway for that model, and gwconf's reading (what
-    status, verify and doctor use) names the same model and the managed file."""
+    """opencode, Kilo and Hermes read an administrator's folder (/etc/opencode, /etc/kilo,
+    /etc/hermes) after every other layer: its model wins over the user's file gwconf wrote. The
+    real client asks the gateway for that model, and gwconf's reading (what status, verify and
+    doctor use) names the same model and the managed file."""
     from gwconf import registry
     from gwconf.operations import read_client
     from gwconf.paths import Env
 
+    variable, name, text, said_here = MANAGED[client]
     h = Harness(CLIENTS[client], e2e_install, processes, gwconf, tmp_path)
     h.seed()
     add_gateway_profile(h, gateway)
     assert h.cli("apply", client).exit_code == 0
     managed = tmp_path / "managed"
     managed.mkdir()
-    managed_config = {
-        "model": "gwconf/managed-model",
-        "provider": {"gwconf": {"models": {"managed-model": {}}}},
-    }
-    (managed / "opencode.json").write_text(json.dumps(managed_config))
-    variable = f"{client.upper()}_TEST_MANAGED_CONFIG_DIR"
+    (managed / name).write_text(text)
     monkeypatch.setenv(variable, str(managed))
     reading = read_client(registry.get(client), Env.current())
     assert reading.model == "managed-model", reading
     said = "\n".join(f.message for f in reading.findings)
-    assert "opencode.json (managed by an administrator) sets model, provider.gwconf" in said, said
-    h.run_client(env={variable: str(managed)})
+    assert f"{name} {said_here}" in said, said
+    run = h.run_client(env={variable: str(managed)})
     asked = {r.model for r in gateway.requests if r.path not in h.client.probes}
-    assert "managed-model" in asked, seen(gateway)  # (opencode's title request: small_model, gwconf's)
+    assert "managed-model" in asked, (seen(gateway), run)  # (opencode's title request: small_model, gwconf's)

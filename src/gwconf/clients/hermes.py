@@ -5,7 +5,8 @@ hermes-agent 0.19.0 (run against a test gateway, and ``hermes_constants.py``,
 ``hermes_cli/main.py``, ``hermes_cli/runtime_provider.py`` in the 0.19.0 wheel). Folder:
 ``HERMES_HOME``, else ``~/.hermes`` (Windows: ``%LOCALAPPDATA%\\hermes``, not ``%USERPROFILE%``
 as the reference had it). A sticky profile (``active_profile`` naming anything but ``default``)
-makes hermes read ``profiles/<name>/config.yaml`` instead: doctor says so.
+makes hermes read ``profiles/<name>/config.yaml`` instead: doctor says so. An administrator's
+folder (``$HERMES_MANAGED_DIR``, else ``/etc/hermes``) wins over both: ``read`` follows it.
 
 Managed keys, in the ``model`` mapping: ``default`` (the model), ``provider: custom``,
 ``base_url``, ``api_key`` (a plain string ``model:`` is turned into that mapping). Hermes's own
@@ -126,9 +127,38 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     )
 
 
+def managed_dir(env: Env) -> Path | None:
+    """The administrator's folder (0.19.0 ``managed_scope.get_managed_dir``): ``$HERMES_MANAGED_DIR``
+    when set and a folder, else ``/etc/hermes`` when it is one (POSIX only); None without one.
+    Its config.yaml's leaves win over the user's, its .env over every other value."""
+    moved = (env.get("HERMES_MANAGED_DIR") or "").strip()
+    path = Path(moved) if moved else None if env.platform == "win32" else Path("/etc/hermes")
+    return path if path is not None and path.is_dir() else None
+
+
+def _managed_model(env: Env) -> tuple[Any, str]:
+    """The administrator's config.yaml ``model`` (None without one) and where. ``load_config``
+    merges it over the user's leaf by leaf (``_deep_merge``) when it is a mapping; a bare name
+    replaces the user's whole mapping, provider, address and key with it (checked with 0.19.0:
+    "Hermes isn't configured yet")."""
+    managed = managed_dir(env)
+    if managed is None:
+        return None, ""
+    doc = load_other(managed / "config.yaml", "yaml", env)
+    data = doc.data() if doc is not None else None
+    return (data.get("model") if isinstance(data, dict) else None), shown(managed / "config.yaml", env)
+
+
 def _dotenv_value(env: Env, name: str) -> tuple[str | None, str]:
-    """A variable as hermes sees it: ~/.hermes/.env, which it loads over the shell's values
-    (0.19.0 ``load_hermes_dotenv``: "overrides stale shell-exported values"), else the shell."""
+    """A variable as hermes sees it: the administrator's .env (loaded last, over everything), then
+    ~/.hermes/.env, which it loads over the shell's values (0.19.0 ``load_hermes_dotenv``:
+    "overrides stale shell-exported values"), else the shell."""
+    managed = managed_dir(env)
+    if managed is not None:
+        doc = load_other(managed / ".env", "dotenv", env)
+        value = doc.get((name,), None) if doc is not None else None
+        if value:
+            return str(value), f"{shown(managed / '.env', env)} {name}"
     path = folder(env) / ".env"
     doc = load_other(path, "dotenv", env)
     value = doc.get((name,), None) if doc is not None else None
@@ -163,6 +193,25 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
     model: Any = config.get(("model",), None)
     settings: dict[str, Any] = model if isinstance(model, dict) else {"default": model}
+    pinned, managed_where = _managed_model(env)
+    if isinstance(pinned, dict):
+        overruled = sorted(k for k, v in pinned.items() if v is not None and settings.get(k) != v)
+        settings = {**settings, **{k: v for k, v in pinned.items() if v is not None}}
+        what = "model." + ", model.".join(overruled)
+    elif pinned is not None:  # a bare name: the user's mapping is gone
+        overruled, settings = ["model"], {"default": pinned}
+        what = f"model to the bare name {pinned!r}, which replaces {where}'s whole model mapping"
+    else:
+        overruled = []
+    if overruled:
+        f.append(
+            Finding(
+                "error",
+                "override",
+                f"{managed_where} (managed by an administrator) pins {what}: it wins over {where}.",
+                f"ask the administrator of {managed_where} to change it: users cannot",
+            )
+        )
     provider = str(settings.get("provider") or "").strip().lower() or None
     if provider is None and env.get("HERMES_INFERENCE_PROVIDER"):
         provider = (env.get("HERMES_INFERENCE_PROVIDER") or "").lower()
