@@ -73,6 +73,15 @@ CASES = {
         ('"theme": "dark"', '"theme": "light"'),
         None,
     ),
+    # models kept as [models.<alias>] tables: gwconf's own table, named after the model, is
+    # replaced by the next model's, and restore must not put the first one back (found by the
+    # stateful machine: the ledger recorded the removed table's "before" as gwconf's own values)
+    "mistral-vibe": (
+        ".vibe/config.toml",
+        '# my vibe\nactive_model = "mine"  # mine\ntextual_theme = "gruvbox"\n\n[models.mine]\nname = "own"\nprovider = "local"\n',
+        ('textual_theme = "gruvbox"', 'textual_theme = "nord"'),
+        "# a note I added\n",
+    ),
     "opencode": (
         ".config/opencode/opencode.json",
         '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "tokyonight",\n  "autoupdate": false\n}\n',
@@ -711,3 +720,35 @@ def test_a_file_without_a_final_newline_gets_none_back_after_an_edit_above(
     _apply_edit_and_restore(
         gwconf, home, client, name, original, lambda text: added + text, switch_to="second"
     )
+
+
+def test_an_entry_gwconf_removes_whole_keeps_the_value_from_before_its_first_write() -> None:
+    """The ledger's record of an entry a later write changes whole, over records of values inside
+    it: the entry as it was before gwconf's first write (``ledger._composed_before``)."""
+    from gwconf.ledger import _composed_before
+
+    removed = {"path": ["models", "m"], "after_hash": "h", "before": {"name": "m", "provider": "gwconf"}}
+    inner = [
+        {"path": ["models", "m", "name"], "after_hash": "h1", "before_missing": True},
+        {"path": ["models", "m", "provider"], "after_hash": "h2", "before_missing": True},
+    ]
+    # a table gwconf made: nothing was there
+    assert _composed_before(removed, inner, created=True) == {
+        "path": ["models", "m"],
+        "after_hash": "h",
+        "before_missing": True,
+    }
+    # the user's table that gwconf added a value to and changed another of: theirs, as it was
+    users = {"path": ["t"], "after_hash": "h", "before": {"mine": 1, "added": "gw", "changed": "gw"}}
+    inside = [
+        {"path": ["t", "added"], "after_hash": "a", "before_missing": True},
+        {"path": ["t", "changed"], "after_hash": "c", "before": "theirs"},
+    ]
+    assert _composed_before(users, inside, created=False) == {
+        "path": ["t"],
+        "after_hash": "h",
+        "before": {"mine": 1, "changed": "theirs"},
+    }
+    # a secret kept in a backup file cannot be composed inline: the records stay as they were
+    secret = [{"path": ["t", "key"], "after_hash": "k", "before_ref": "keys-1"}]
+    assert _composed_before(users, secret, created=False) is None

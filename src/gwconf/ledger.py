@@ -192,6 +192,38 @@ class FileWrite:
     pristine_mode: int | None = None  # the mode before gwconf, when this write took the pristine copy
 
 
+def _composed_before(
+    item: dict[str, Any], inner: list[dict[str, Any]], *, created: bool
+) -> dict[str, Any] | None:
+    """``item`` (a record of an entry a write changes whole) with the value the entry had before
+    gwconf's first write: none when gwconf created it (``created``), else the entry's value now
+    with each of ``inner`` (earlier records inside it) put back to its own "before". None when
+    that cannot be worked out inline (a secret kept in a backup file): the records stay as they are."""
+    import copy
+
+    composed = {k: v for k, v in item.items() if k not in ("before", "before_missing", "before_ref")}
+    if created:
+        return {**composed, "before_missing": True}
+    if "before" not in item or any("before_ref" in k for k in inner):
+        return None
+    value = copy.deepcopy(item["before"])
+    depth = len(item["path"])
+    for record in inner:
+        rest = tuple(record["path"])[depth:]
+        if not rest:
+            return None  # the entry itself was recorded: it is owned, never composed
+        node = value
+        for part in rest[:-1]:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            return None
+        if record.get("before_missing"):
+            node.pop(rest[-1], None)
+        else:
+            node[rest[-1]] = copy.deepcopy(record.get("before"))
+    return {**composed, "before": value}
+
+
 def _covers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Is ``b`` the path ``a`` or inside it?"""
     return b[: len(a)] == a
@@ -484,7 +516,20 @@ class Ledger:
         for key in write.keys:
             if any(_covers(p, key.path) for p in owned):
                 continue  # already owned (itself or an entry gwconf wrote whole): keep its "before"
-            record["keys"].append(key.to_json())
+            item = key.to_json()
+            inner = [k for k in record["keys"] if _covers(key.path, tuple(k["path"]))]
+            if inner or key.path in parents:
+                # an entry holding values an earlier write recorded (a model table gwconf made,
+                # now removed): its "before" is the value before gwconf's first touch, not the
+                # earlier write's own values, which restore would otherwise put back
+                composed = _composed_before(item, inner, created=key.path in parents)
+                if composed is not None:
+                    item = composed
+                    record["keys"] = [k for k in record["keys"] if not any(k is i for i in inner)]
+                    owned = [p for p in owned if not _covers(key.path, p)]
+                    parents = [p for p in parents if p != key.path]
+                    record["parents"] = [list(p) for p in parents]
+            record["keys"].append(item)
             owned.append(key.path)
         for item in record["keys"]:  # what gwconf wrote now, for drift and restore checks
             path = tuple(item["path"])

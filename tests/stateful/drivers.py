@@ -313,4 +313,126 @@ SHELL = Driver(
     env={"SHELL": "/bin/bash"},
 )
 
-DRIVERS = {d.fmt: d for d in (CODEX, CLAUDE, OPENCODE, AIDER, GEMINI, SHELL)}
+USERS_OPENCLAW_KEY = "sk-users-own-openclaw-00000000000000"
+
+# Shapes of real users' files the round of 2026-11-29 found (tests/e2e/variants.py proves each with
+# the real client): the same promises over a whole sequence of use.
+
+OPENCLAW_LEGACY = Driver(
+    fmt="json5",
+    client="openclaw",
+    seeds={
+        # installed as Clawdbot: only ~/.clawdbot exists, which OpenClaw 2026.9.6 still reads
+        ".clawdbot/clawdbot.json": (
+            "// my clawdbot settings\n{\n  ui: { seamColor: '#ff4400' }, // mine\n"
+            "  channels: { telegram: { enabled: true, } },\n"
+            "  models: {\n    providers: {\n      mine: {\n        baseUrl: 'http://localhost:1234/v1',\n"
+            "        apiKey: '" + USERS_OPENCLAW_KEY + "',\n        api: 'openai-completions',\n"
+            "        models: [{ id: 'own', name: 'own' }],\n      },\n    },\n  },\n"
+            "  agents: { defaults: { model: { primary: 'mine/own' } } },\n}\n",
+            0o600,
+        ),
+    },
+    # with clawdbot.json gone and the folder left, OpenClaw reads (and gwconf writes) openclaw.json there
+    mains=(".clawdbot/clawdbot.json", ".clawdbot/openclaw.json"),
+    extra_paths=(".clawdbot/openclaw.json",),
+    # (after OpenClaw's own rewrite the names are quoted: both spellings)
+    unmanaged=lambda text, m: (
+        replace_first(r"\"?seamColor\"?: [\"'][^\"']*[\"']", f"seamColor: '{m}'")(text)
+        or json_first_member(text, f"seamColor: '{m}'")
+    ),
+    managed=lambda text, m: replace_first(r"\"?primary\"?: [\"'][^\"']*[\"']", f"primary: '{m}'")(text),
+    comment=lambda text, m: append(f"// {m}", text),
+    # OpenClaw's own writer (config set): JSON.stringify, comments and JSON5 syntax gone
+    client_write=ClientWrite(
+        ".clawdbot/clawdbot.json",
+        lambda text, m: _openclaw_rewrite(text, m),
+        drops_comments=True,
+    ),
+    provider_markers=("gwconf/",),
+    user_secrets=(USERS_OPENCLAW_KEY,),
+)
+
+
+def _openclaw_rewrite(text: str | None, marker: str) -> str:
+    """OpenClaw's ``config set``: the file read as JSON5, a field set, written back as plain JSON."""
+    from gwconf import formats
+
+    data = formats.load("json5", text or "{}", "clawdbot.json").data() if text and text.strip() else {}
+    data.setdefault("meta", {})["lastTouchedVersion"] = marker
+    return json.dumps(data, indent=2) + "\n"
+
+
+CODEX_KEYRING = Driver(
+    fmt="toml-keyring",
+    client="codex",
+    seeds={
+        # the login kept in the OS keyring: Codex never reads auth.json, so the key goes in the
+        # provider table (experimental_bearer_token)
+        ".codex/config.toml": (
+            '# keyring login\ncli_auth_credentials_store = "keyring"\nmodel = "gpt-5"  # mine\n'
+            'approval_policy = "never"\n\n[tui]\nnotifications = false\n',
+            0o644,
+        ),
+    },
+    mains=(".codex/config.toml",),
+    extra_paths=(".codex/auth.json",),
+    unmanaged=lambda text, m: set_line(r"^approval_policy = .*$", f'approval_policy = "{m}"', at_end=False)(
+        text
+    ),
+    managed=lambda text, m: replace_first(r'^model = "[^"\n]*"', f'model = "{m}"')(text),
+    comment=lambda text, m: append(f"# {m}", text),
+    client_write=ClientWrite(
+        ".codex/config.toml",
+        lambda text, m: append(f'\n[projects."/home/me/{m}"]\ntrust_level = "trusted"', text or ""),
+    ),
+    project=_codex_project,
+    provider_markers=("model_providers.gwconf", '"gwconf"', "experimental_bearer_token"),
+)
+
+USERS_VIBE_KEY = "sk-users-own-vibe-0000000000000000"
+
+VIBE_ALIAS_TABLES = Driver(
+    fmt="toml-tables",
+    client="mistral-vibe",
+    seeds={
+        # models kept as [models.<alias>] tables (vibe 3.0.2 reads both forms): gwconf's model is
+        # added as a table of its own
+        ".vibe/config.toml": (
+            '# my vibe\nactive_model = "mine"  # the one I use\ntextual_theme = "gruvbox"\n\n'
+            '[[providers]]\nname = "local"\napi_base = "http://localhost:1234/v1"\n'
+            'api_key_env_var = "LOCAL_KEY"\napi_style = "openai"\nbackend = "generic"\n\n'
+            '[models.mine]\nname = "own"\nprovider = "local"  # my server\n',
+            0o644,
+        ),
+        ".vibe/.env": (f"# vibe keys\nLOCAL_KEY={USERS_VIBE_KEY}\n", 0o600),
+    },
+    mains=(".vibe/config.toml",),
+    unmanaged=lambda text, m: set_line(r"^textual_theme = .*$", f'textual_theme = "{m}"', at_end=False)(text),
+    managed=lambda text, m: replace_first(r'^active_model = "[^"\n]*"', f'active_model = "{m}"')(text),
+    comment=lambda text, m: append(f"# {m}", text),
+    # vibe's own settings writer (a setting changed in the UI): tomlkit, comments kept
+    client_write=ClientWrite(
+        ".vibe/config.toml",
+        lambda text, m: set_line(r"^vim_keybindings = .*$", f"vim_keybindings = false  # {m}", at_end=False)(
+            text or ""
+        ),
+    ),
+    provider_markers=('name = "gwconf"', "GWCONF_VIBE_API_KEY"),
+    user_secrets=(USERS_VIBE_KEY,),
+)
+
+DRIVERS = {
+    d.fmt: d
+    for d in (
+        CODEX,
+        CLAUDE,
+        OPENCODE,
+        AIDER,
+        GEMINI,
+        SHELL,
+        OPENCLAW_LEGACY,
+        CODEX_KEYRING,
+        VIBE_ALIAS_TABLES,
+    )
+}
