@@ -422,6 +422,37 @@ VIBE_ALIAS_TABLES = Driver(
     user_secrets=(USERS_VIBE_KEY,),
 )
 
+USERS_GOOSE_KEY = "sk-users-own-goose-000000000000000"
+
+GOOSE_MIGRATED = Driver(
+    fmt="yaml-active",
+    client="goose",
+    seeds={
+        # a config goose has migrated (since May 2026): active_provider and providers.<id>.model
+        # come before GOOSE_PROVIDER / GOOSE_MODEL, which goose's next write removes
+        ".config/goose/config.yaml": (
+            "# my goose\nGOOSE_MODE: smart_approve\nactive_provider: openai\nproviders:\n  openai:\n"
+            "    model: gpt-4o  # mine\nextensions:\n  developer:\n    enabled: true\n    name: developer\n"
+            "    type: builtin\n",
+            0o644,
+        ),
+        ".config/goose/secrets.yaml": (f"OPENAI_API_KEY: {USERS_GOOSE_KEY}\n", 0o600),
+    },
+    mains=(".config/goose/config.yaml",),
+    extra_paths=(".config/goose/custom_providers/custom_gwconf.json",),
+    unmanaged=lambda text, m: set_line(r"^GOOSE_MODE: .*$", f"GOOSE_MODE: {m}", at_end=False)(text),
+    managed=lambda text, m: replace_first(r"^active_provider: .*$", f"active_provider: {m}")(text),
+    comment=lambda text, m: append(f"# {m}", text),
+    # goose's own writer (serde_yaml): the whole file dumped again, comments gone
+    client_write=ClientWrite(
+        ".config/goose/config.yaml",
+        lambda text, m: yaml_redump(text, "GOOSE_CLI_THEME", m),
+        drops_comments=True,
+    ),
+    provider_markers=("custom_gwconf", "CUSTOM_GWCONF_API_KEY"),
+    user_secrets=(USERS_GOOSE_KEY,),
+)
+
 DRIVERS = {
     d.fmt: d
     for d in (
@@ -434,5 +465,6 @@ DRIVERS = {
         OPENCLAW_LEGACY,
         CODEX_KEYRING,
         VIBE_ALIAS_TABLES,
+        GOOSE_MIGRATED,
     )
 }
