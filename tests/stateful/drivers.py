@@ -453,6 +453,43 @@ GOOSE_MIGRATED = Driver(
     user_secrets=(USERS_GOOSE_KEY,),
 )
 
+USERS_PI_KEY = "sk-users-own-pi-000000000000000000"
+
+
+PI_SCOPED = Driver(
+    fmt="json-scoped",
+    client="pi",
+    seeds={
+        # scoped models led by the user's own server, gwconf's provider in scope through a glob
+        # (pi 0.73.1 starts on the saved default when it is in scope): gwconf keeps the list as it is
+        ".pi/agent/settings.json": (
+            '{\n  "enabledModels": ["local/x", "gwconf/*"],\n  "theme": "dark",\n'
+            '  "defaultProvider": "local",\n  "defaultModel": "x"\n}\n',
+            0o644,
+        ),
+        ".pi/agent/models.json": (
+            '{\n  // my own server\n  "providers": {\n    "local": {\n      "baseUrl": "http://localhost:1234/v1",\n'
+            '      "api": "openai-completions",\n      "apiKey": "' + USERS_PI_KEY + '",\n'
+            '      "models": [{"id": "x"}]\n    }\n  }\n}\n',
+            0o600,
+        ),
+    },
+    mains=(".pi/agent/settings.json",),
+    unmanaged=lambda text, m: (
+        replace_first(r'"theme": "[^"]*"', f'"theme": "{m}"')(text)
+        or json_first_member(text, f'"theme": "{m}"')
+    ),
+    managed=lambda text, m: replace_first(r'"defaultModel": "[^"]*"', f'"defaultModel": "{m}"')(text),
+    comment=lambda text, m: json_last_member(text, f'"{m}": true'),
+    comment_in_value=True,
+    # pi's own settings writer (a model picked in /model): JSON.stringify of settings.json
+    client_write=ClientWrite(
+        ".pi/agent/settings.json", lambda text, m: json_restringify(text, "lastChangelogVersion", m)
+    ),
+    provider_markers=('"gwconf"',),
+    user_secrets=(USERS_PI_KEY,),
+)
+
 DRIVERS = {
     d.fmt: d
     for d in (
@@ -466,5 +503,6 @@ DRIVERS = {
         CODEX_KEYRING,
         VIBE_ALIAS_TABLES,
         GOOSE_MIGRATED,
+        PI_SCOPED,
     )
 }
