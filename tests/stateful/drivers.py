@@ -96,6 +96,16 @@ def append(line: str, text: str) -> str:
     return text + ("" if not text or text.endswith("\n") else "\n") + line + "\n"
 
 
+def hash_comment(text: str, marker: str) -> str:
+    """The user appends a ``#`` comment (TOML, YAML, .env, shell)."""
+    return append(f"# {marker}", text)
+
+
+def slash_comment(text: str, marker: str) -> str:
+    """The user appends a ``//`` comment (JSONC, JSON5)."""
+    return append(f"// {marker}", text)
+
+
 def json_first_member(text: str | None, member: str) -> str:
     """``member`` inserted as the object's first member (a JSON/JSONC object, or a new file)."""
     if text is None or not text.strip():
@@ -111,6 +121,16 @@ def json_set_member(text: str | None, name: str, value: str) -> str:
     added first."""
     member = f'"{name}": "{value}"'
     return (text and replace_first(f'"{name}": "[^"]*"', member)(text)) or json_first_member(text, member)
+
+
+def json_string_member(name: str) -> Edit:
+    """The user sets a string member of a JSON(C) object: replaced where it is, else added first."""
+
+    def edit(text: str, marker: str) -> str:
+        member = f'"{name}": "{marker}"'
+        return replace_first(f'"{name}": "[^"]*"', member)(text) or json_first_member(text, member)
+
+    return edit
 
 
 def json_last_member(text: str, member: str) -> str:
@@ -185,7 +205,7 @@ CODEX = Driver(
     mains=(".codex/config.toml",),
     unmanaged=lambda text, m: set_line(r"^sandbox_mode = .*$", f'sandbox_mode = "{m}"', at_end=False)(text),
     managed=lambda text, m: replace_first(r'^model = "[^"\n]*"', f'model = "{m}"')(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     client_write=ClientWrite(
         ".codex/config.toml",
         lambda text, m: append(f'\n[projects."/home/me/{m}"]\ntrust_level = "trusted"', text or ""),
@@ -207,10 +227,7 @@ CLAUDE = Driver(
     },
     mains=(".claude/settings.json",),
     extra_paths=(".claude.json",),
-    unmanaged=lambda text, m: (
-        replace_first(r'"theme": "[^"]*"', f'"theme": "{m}"')(text)
-        or json_first_member(text, f'"theme": "{m}"')
-    ),
+    unmanaged=json_string_member("theme"),
     managed=lambda text, m: replace_first(r'"ANTHROPIC_MODEL": "[^"]*"', f'"ANTHROPIC_MODEL": "{m}"')(text),
     comment=lambda text, m: json_last_member(text, f'"{m}": true'),
     comment_in_value=True,
@@ -237,12 +254,9 @@ OPENCODE = Driver(
     },
     mains=(".config/opencode/opencode.jsonc", ".config/opencode/opencode.json"),
     extra_paths=(".config/opencode/opencode.json",),
-    unmanaged=lambda text, m: (
-        replace_first(r'"theme": "[^"]*"', f'"theme": "{m}"')(text)
-        or json_first_member(text, f'"theme": "{m}"')
-    ),
+    unmanaged=json_string_member("theme"),
     managed=lambda text, m: replace_first(r'^  "model": "[^"]*"', f'  "model": "{m}"')(text),
-    comment=lambda text, m: append(f"// {m}", text),
+    comment=slash_comment,
     client_write=ClientWrite(
         ".config/opencode/opencode.jsonc", lambda text, m: json_set_member(text, "share", m)
     ),
@@ -264,7 +278,7 @@ AIDER = Driver(
     mains=(".aider.conf.yml",),
     unmanaged=lambda text, m: set_line(r"^code-theme: .*$", f"code-theme: {m}")(text),
     managed=lambda text, m: replace_first(r"^model: .*$", f"model: {m}")(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     client_write=ClientWrite(
         ".aider.conf.yml", lambda text, m: yaml_redump(text, "cache-prompts", m), drops_comments=True
     ),
@@ -282,7 +296,7 @@ GEMINI = Driver(
     mains=(".gemini/.env",),
     unmanaged=lambda text, m: set_line(r"^MY_SETTING=.*$", f"MY_SETTING={m}")(text),
     managed=lambda text, m: replace_first(r"^GEMINI_MODEL=.*$", f"GEMINI_MODEL={m}")(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     client_write=ClientWrite(
         ".gemini/settings.json", lambda text, m: json_set_member(text, "hasSeenIdeIntegrationNudge", m)
     ),
@@ -305,7 +319,7 @@ SHELL = Driver(
     managed=lambda text, m: replace_first(
         r"^export OPENAI_API_BASE='[^']*'", f"export OPENAI_API_BASE='https://{m}.example/v1'"
     )(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     client_write=ClientWrite(
         ".bashrc", lambda text, m: append(f'export PATH="$HOME/.{m}/bin:$PATH"', text or "")
     ),
@@ -342,7 +356,7 @@ OPENCLAW_LEGACY = Driver(
         or json_first_member(text, f"seamColor: '{m}'")
     ),
     managed=lambda text, m: replace_first(r"\"?primary\"?: [\"'][^\"']*[\"']", f"primary: '{m}'")(text),
-    comment=lambda text, m: append(f"// {m}", text),
+    comment=slash_comment,
     # OpenClaw's own writer (config set): JSON.stringify, comments and JSON5 syntax gone
     client_write=ClientWrite(
         ".clawdbot/clawdbot.json",
@@ -381,7 +395,7 @@ CODEX_KEYRING = Driver(
         text
     ),
     managed=lambda text, m: replace_first(r'^model = "[^"\n]*"', f'model = "{m}"')(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     client_write=ClientWrite(
         ".codex/config.toml",
         lambda text, m: append(f'\n[projects."/home/me/{m}"]\ntrust_level = "trusted"', text or ""),
@@ -410,7 +424,7 @@ VIBE_ALIAS_TABLES = Driver(
     mains=(".vibe/config.toml",),
     unmanaged=lambda text, m: set_line(r"^textual_theme = .*$", f'textual_theme = "{m}"', at_end=False)(text),
     managed=lambda text, m: replace_first(r'^active_model = "[^"\n]*"', f'active_model = "{m}"')(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     # vibe's own settings writer (a setting changed in the UI): tomlkit, comments kept
     client_write=ClientWrite(
         ".vibe/config.toml",
@@ -442,7 +456,7 @@ GOOSE_MIGRATED = Driver(
     extra_paths=(".config/goose/custom_providers/custom_gwconf.json",),
     unmanaged=lambda text, m: set_line(r"^GOOSE_MODE: .*$", f"GOOSE_MODE: {m}", at_end=False)(text),
     managed=lambda text, m: replace_first(r"^active_provider: .*$", f"active_provider: {m}")(text),
-    comment=lambda text, m: append(f"# {m}", text),
+    comment=hash_comment,
     # goose's own writer (serde_yaml): the whole file dumped again, comments gone
     client_write=ClientWrite(
         ".config/goose/config.yaml",
@@ -475,10 +489,7 @@ PI_SCOPED = Driver(
         ),
     },
     mains=(".pi/agent/settings.json",),
-    unmanaged=lambda text, m: (
-        replace_first(r'"theme": "[^"]*"', f'"theme": "{m}"')(text)
-        or json_first_member(text, f'"theme": "{m}"')
-    ),
+    unmanaged=json_string_member("theme"),
     managed=lambda text, m: replace_first(r'"defaultModel": "[^"]*"', f'"defaultModel": "{m}"')(text),
     comment=lambda text, m: json_last_member(text, f'"{m}": true'),
     comment_in_value=True,
