@@ -752,3 +752,32 @@ def test_an_entry_gwconf_removes_whole_keeps_the_value_from_before_its_first_wri
     # a secret kept in a backup file cannot be composed inline: the records stay as they were
     secret = [{"path": ["t", "key"], "after_hash": "k", "before_ref": "keys-1"}]
     assert _composed_before(users, secret, created=False) is None
+
+
+def test_restore_settles_an_older_gwconfs_record_of_an_entry_it_removed(gwconf, home, two_profiles) -> None:
+    """A ledger an older gwconf wrote (before 034185a): the record of gwconf's model table, removed
+    by a later apply, holds gwconf's own values as its "before", beside records of the values
+    inside it. Restore must still take the table out, not put it back."""
+    relative, original, edit, comment = CASES["mistral-vibe"]
+    path = home / relative
+    path.parent.mkdir(parents=True)
+    path.write_text(original)
+    assert gwconf("apply", "mistral-vibe").exit_code == 0
+    _user_edit(path, edit, comment)
+    assert gwconf("apply", "mistral-vibe", "--model", "model-b").exit_code == 0
+    ledger_path = Path(os.environ["GWCONF_HOME"]) / "state" / "ledger.json"
+    ledger = json.loads(ledger_path.read_text())
+    [record] = [r for r in ledger["clients"]["mistral-vibe"]["files"].values() if r["format"] == "toml"]
+    table = ["models", "model-a"]
+    [entry] = [k for k in record["keys"] if k["path"] == table]
+    assert entry.pop("before_missing") is True  # what this gwconf records
+    entry["before"] = {"name": "model-a", "provider": "gwconf"}  # what the older one did
+    at = record["keys"].index(entry)
+    record["keys"][at:at] = [
+        {"path": [*table, leaf], "after_hash": "x", "before_missing": True} for leaf in ("name", "provider")
+    ]
+    record["parents"].append(table)
+    ledger_path.write_text(json.dumps(ledger, indent=2))
+    result = gwconf("restore", "mistral-vibe")
+    assert result.exit_code == 0, result
+    assert path.read_text() == original.replace(edit[0], edit[1]) + comment, path.read_text()

@@ -192,6 +192,27 @@ class FileWrite:
     pristine_mode: int | None = None  # the mode before gwconf, when this write took the pristine copy
 
 
+def settle_nested(record: dict[str, Any]) -> None:
+    """A file record from before ``_composed_before`` (gwconf 034185a): an entry's record beside
+    earlier records of values inside it, the entry's "before" holding gwconf's own earlier values,
+    which restore would put back. Composed in place, as ``record_apply`` now records it (an entry
+    is never recorded before the values inside it, so such a pair is always that case)."""
+    keys = record.get("keys")
+    if not isinstance(keys, list) or len(keys) < 2:
+        return
+    parents = [tuple(p) for p in record.get("parents", [])]
+    for index, outer in enumerate(keys):
+        path = tuple(outer["path"])
+        inner = [k for k in keys if k is not outer and _covers(path, tuple(k["path"]))]
+        composed = _composed_before(outer, inner, created=path in parents) if inner else None
+        if composed is None:
+            continue
+        keys[index] = composed
+        record["keys"] = keys = [k for k in keys if not any(k is i for i in inner)]
+        record["parents"] = [list(p) for p in parents if p != path]
+        return settle_nested(record)  # the list changed: look again (a rare repair, once per file)
+
+
 def _composed_before(
     item: dict[str, Any], inner: list[dict[str, Any]], *, created: bool
 ) -> dict[str, Any] | None:
@@ -484,6 +505,8 @@ class Ledger:
             files.pop(found[0])
             # a file that is gone (the user deleted it) starts a new history when gwconf writes it again
             record = None if write.created else found[1]
+            if record is not None:
+                settle_nested(record)
         if record is None:
             record = {"created": write.created, "history": "gwconf", "keys": [], "parents": [], "folders": []}
         elif record.get("written_sha256") != write.before_sha256:

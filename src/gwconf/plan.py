@@ -42,7 +42,15 @@ from gwconf.fileio import (
 )
 from gwconf.formats import MISSING, Document, get_plain
 from gwconf.formats._base import common_length, no_spelling
-from gwconf.ledger import FileWrite, KeyRecord, Ledger, is_sensitive, value_hash, written_by_gwconf
+from gwconf.ledger import (
+    FileWrite,
+    KeyRecord,
+    Ledger,
+    is_sensitive,
+    settle_nested,
+    value_hash,
+    written_by_gwconf,
+)
 from gwconf.paths import Env, display
 from gwconf.records import field
 
@@ -595,6 +603,7 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
     changed that very key, and every other byte stays as the user left it (issue 13)."""
     plan = ClientPlan(client=client)
     for key, record in ledger.files(client.id).items():
+        settle_nested(record)  # an older gwconf's record of an entry it removed
         file = _file_for(client, env, Path(key), record)
         shown = display(file.path, env)
         snap = read_snapshot(file.path, shown)
