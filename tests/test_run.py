@@ -538,3 +538,18 @@ def test_signals_reach_the_child_and_the_folder_is_removed(profile, fake, tmp_pa
     got = report(fake, "qwen")
     assert got["signals"] == [signum]
     assert temp_left(tmp_path) == []
+
+
+def test_a_dotenv_the_editor_cannot_read_still_loses_the_rivals(gwconf, profile, fake, home, tmp_path):
+    """A line python-dotenv skips (an unclosed quote) must not stop the launch, as the linked file
+    never did: the rival's line is left out of the copy, every other line kept as it is."""
+    text = 'BROKEN="never closed\nexport CUSTOM_BASE_URL=http://127.0.0.1:9/v1\nTELEGRAM_TOKEN=keep-me\n'
+    write(home / ".hermes" / ".env", text)
+    write(home / ".hermes" / "config.yaml", "model:\n  default: x\n")
+    before = state(home)
+    result = gwconf("run", "hermes", "--", "chat")
+    assert result.exit_code == 0, result
+    hermes = report(fake, "hermes")
+    copied = hermes["paths"][hermes["env"]["HERMES_HOME"]]["tree"][".env"]
+    assert copied["text"] == 'BROKEN="never closed\nTELEGRAM_TOKEN=keep-me\n', copied
+    assert temp_left(tmp_path) == [] and state(home) == before

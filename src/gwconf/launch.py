@@ -238,24 +238,55 @@ def scrub_dotenv(folder: Path, name: str, wanted: dict[str, str | None]) -> list
     """``folder/name``, a .env the client loads over its environment, without what would undo the
     launch: a variable it unsets (``wanted`` None), or sets to another value. Written as a
     private copy in place of the link to the user's file (which is never written), or over the
-    rendered file. A note names what was left out (the names only)."""
+    rendered file. A note names what was left out (the names only).
+
+    A .env the editor cannot read (a line python-dotenv skips: an unclosed quote, ``A B=1``)
+    still starts the client, as the plain link did: the rivals' lines are left out line by line
+    (``_scrub_lines``), every other line kept as it is."""
     from gwconf import formats
+    from gwconf.errors import ParseError
 
     path = _inside(folder, name)
     try:
         raw = path.read_bytes()  # through the link: the user's file
     except FileNotFoundError:
         return []
-    text, had_bom = formats.decode(raw, name)
-    doc = formats.load("dotenv", text, name)
-    before = doc.data()
-    rivals = [n for n, value in wanted.items() if doc.get((n,), None) not in (None, value)]
-    removed = sorted(n for n in rivals if doc.delete((n,)))
+    shown = os.path.realpath(path) if path.is_symlink() else name
+    text, had_bom = formats.decode(raw, shown)
+    try:
+        doc = formats.load("dotenv", text, shown)
+    except ParseError:
+        removed, kept = _scrub_lines(text, wanted)
+        data = formats.encode(kept, had_bom)
+    else:
+        before = doc.data()
+        rivals = [n for n, value in wanted.items() if doc.get((n,), None) not in (None, value)]
+        removed = sorted(n for n in rivals if doc.delete((n,)))
+        data = formats.encode(formats.verify_edit("dotenv", formats.Frozen(before), doc), had_bom)
     if not removed:
         return []
-    data = formats.encode(formats.verify_edit("dotenv", formats.Frozen(before), doc), had_bom)
     write_private(folder, name, data)
     return [f"left out of {name} for this launch (it loads them over the launch's own): {', '.join(removed)}"]
+
+
+def _scrub_lines(text: str, wanted: dict[str, str | None]) -> tuple[list[str], str]:
+    """The names of ``wanted`` that ``text`` sets (``NAME=``, ``export NAME=``), and ``text``
+    without their lines: whatever value they hold, a launch's own variable is in its environment."""
+    import re
+
+    names = "|".join(re.escape(n) for n in wanted)
+    if not names:
+        return [], text
+    setting = re.compile(rf"^[ \t]*(?:export[ \t]+)?({names})[ \t]*=")
+    removed: set[str] = set()
+    kept = []
+    for line in text.splitlines(keepends=True):
+        found = setting.match(line)
+        if found:
+            removed.add(found.group(1))
+        else:
+            kept.append(line)
+    return sorted(removed), "".join(kept)
 
 
 def _inside(folder: Path, name: str) -> Path:
