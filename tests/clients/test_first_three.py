@@ -69,6 +69,42 @@ def test_codex_login_in_the_keyring_gets_the_key_in_the_table(
     assert any(f.level == level and "OS keyring" in f.message for f in reading_of("codex").findings)
 
 
+def test_codex_follows_the_administrators_managed_config(
+    gwconf, home, profile, tmp_path, monkeypatch
+) -> None:
+    """/etc/codex/managed_config.toml is merged over config.toml (codex-rs config_loader): a
+    provider or model there wins, and gwconf's reading says so instead of calling it gwconf's."""
+    from gwconf.clients import codex
+
+    assert gwconf("apply", "codex").exit_code == 0
+    assert reading_of("codex").provider_is_gwconf
+    managed = tmp_path / "managed_config.toml"
+    monkeypatch.setattr(codex, "MANAGED_CONFIG", managed)  # the real one is under /etc
+    managed.write_text(
+        '# the company\'s\nmodel_provider = "corp"\n\n[model_providers.corp]\nname = "Corp"\nbase_url = "https://llm.corp.example/v1"\nenv_key = "CORP_KEY"\n'
+    )
+    reading = reading_of("codex")
+    assert (reading.provider, reading.base_url, reading.provider_is_gwconf) == (
+        "corp",
+        "https://llm.corp.example/v1",
+        False,
+    )
+    said = messages(reading)
+    assert (
+        "(managed by an administrator) sets model_provider, model_providers: it wins over ~/.codex/config.toml"
+        in said
+    ), said
+    managed.write_text('model = "corp-model"\n')  # a model only: gwconf's provider, the company's model
+    reading = reading_of("codex")
+    assert (
+        reading.provider_is_gwconf
+        and reading.model == "corp-model"
+        and reading.base_url == "https://gw.example.com/v1"
+    )
+    managed.unlink()
+    assert "administrator" not in messages(reading_of("codex"))
+
+
 def test_codex_home_env_moves_files(gwconf, home, profile, monkeypatch) -> None:
     monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
     assert gwconf("apply", "codex").exit_code == 0

@@ -42,6 +42,7 @@ from gwconf.clients._base import (
     env_override_findings,
     folders_to_project_root,
     get_str,
+    load_other,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -49,8 +50,12 @@ from gwconf.clients._base import (
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec
-from gwconf.formats import Document
+from gwconf.formats import MISSING, Document, get_plain
 from gwconf.paths import Env, display
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "codex"
 NAME = "Codex CLI"
@@ -176,8 +181,62 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     return LaunchSpec(argv=[*argv, *args], env={LAUNCH_KEY_VAR: target.api_key})
 
 
+# the administrator's layer (unix): merged over config.toml, so it wins (codex-rs
+# ``config_loader/layer_io.rs`` CODEX_MANAGED_CONFIG_SYSTEM_PATH; 0.171.0: "legacy
+# managed_config.toml", still read). macOS's MDM preferences are not read.
+MANAGED_CONFIG = Path("/etc/codex/managed_config.toml")
+
+
+class _Layered:
+    """config.toml's data with the administrator's merged over it (``merge_toml_values``: tables key
+    by key, anything else replaced), read as a document."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def data(self) -> Any:
+        return self._data
+
+    def get(self, path: tuple[Any, ...], default: Any = MISSING) -> Any:
+        value = get_plain(self._data, tuple(path))
+        return default if value is MISSING else value
+
+
+def _merged(base: Any, top: Any) -> Any:
+    if isinstance(base, dict) and isinstance(top, dict):
+        return {**base, **{k: _merged(base.get(k), v) for k, v in top.items()}}
+    return top
+
+
+def _managed(config: Document, env: Env) -> tuple[Any, list[Finding]]:
+    """``config`` as Codex reads it under ``MANAGED_CONFIG``, and what that layer overrules."""
+    if env.platform == "win32" or not MANAGED_CONFIG.is_file():
+        return config, []
+    doc = load_other(MANAGED_CONFIG, "toml", env)
+    data = doc.data() if doc is not None else None
+    if not isinstance(data, dict) or not data:
+        return config, []
+    wins = [k for k in ("model_provider", "model", "model_providers") if k in data]
+    where = display(MANAGED_CONFIG, env)
+    found = (
+        [
+            Finding(
+                "error",
+                "override",
+                f"{where} (managed by an administrator) sets {', '.join(wins)}: it wins over "
+                f"{display(codex_home(env) / 'config.toml', env)}.",
+                f"ask the administrator of {where} to change it: users cannot",
+            )
+        ]
+        if wins
+        else []
+    )
+    return _Layered(_merged(config.data(), data)), found
+
+
 def read(docs: dict[str, Document], env: Env) -> Reading:
-    config, auth = docs["config"], docs["auth"]
+    config, managed_findings = _managed(docs["config"], env)
+    auth = docs["auth"]
     provider = get_str(config, ("model_provider",)) or "openai"
     reading = Reading(
         provider=provider,
@@ -185,6 +244,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
         model=get_str(config, ("model",)),
         wire=WIRE,
     )
+    reading.findings += managed_findings
     table = config.get(("model_providers", provider), None)
     auth_file = display(codex_home(env) / "auth.json", env)
     if provider in RESERVED_IDS or not isinstance(table, dict):
