@@ -105,6 +105,33 @@ def test_codex_follows_the_administrators_managed_config(
     assert "administrator" not in messages(reading_of("codex"))
 
 
+def test_claude_code_follows_the_administrators_managed_settings(
+    gwconf, home, profile, tmp_path, monkeypatch
+) -> None:
+    """/etc/claude-code/managed-settings.json, then managed-settings.d/*.json, win over every other
+    settings source (Claude Code 2.1.332): their env block's Anthropic variables are what it sends."""
+    from gwconf.clients import claude_code
+
+    assert gwconf("apply", "claude-code").exit_code == 0
+    managed = tmp_path / "claude-code"
+    (managed / "managed-settings.d").mkdir(parents=True)
+    monkeypatch.setitem(claude_code.MANAGED, "linux", managed)  # the real one is /etc/claude-code
+    (managed / "managed-settings.json").write_text(json.dumps({"env": {"ANTHROPIC_MODEL": "corp-model"}}))
+    (managed / "managed-settings.d" / "20-gateway.json").write_text(
+        json.dumps({"env": {"ANTHROPIC_BASE_URL": "https://llm.corp.example"}})
+    )
+    reading = reading_of("claude-code")
+    assert (reading.model, reading.base_url) == ("corp-model", "https://llm.corp.example"), reading
+    said = messages(reading)
+    assert (
+        f"{managed / 'managed-settings.d' / '20-gateway.json'} (managed by an administrator) sets Anthropic"
+        in said
+    )
+    (managed / "managed-settings.json").unlink()
+    (managed / "managed-settings.d" / "20-gateway.json").unlink()
+    assert reading_of("claude-code").base_url == "https://gw.example.com"
+
+
 def test_codex_home_env_moves_files(gwconf, home, profile, monkeypatch) -> None:
     monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
     assert gwconf("apply", "codex").exit_code == 0

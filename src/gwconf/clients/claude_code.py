@@ -15,6 +15,9 @@ The model's limits (limits.py), when known, go to the env block as ``CLAUDE_CODE
 CLAUDE_CODE_MAX_CONTEXT_TOKENS to its real window"); a Claude-named id keeps its built-in window.
 ``CLAUDE_CODE_MAX_OUTPUT_TOKENS`` is the ``max_tokens`` it sends (capped at the model's upper limit),
 so a gateway model with a smaller output limit is not asked for more than it gives.
+An administrator's managed settings (``/etc/claude-code/managed-settings.json`` and
+``managed-settings.d/*.json``; macOS and Windows have their own folder) win over every other
+source: ``read`` follows their ``env`` block and names them.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from gwconf.clients._base import (
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document
 from gwconf.formats import Document
-from gwconf.paths import Env
+from gwconf.paths import Env, display
 
 TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
 if TYPE_CHECKING:
@@ -250,9 +253,15 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
             )
         )
     for label, _block in layers[1:]:
+        managed = label.endswith(MANAGED_LABEL)
         f.append(
             Finding(
-                "warning", "override", f"{label} sets Anthropic variables that override your user settings."
+                "error" if managed else "warning",
+                "override",
+                f"{label} sets Anthropic variables that override your user settings.",
+                f"ask the administrator of {label.removesuffix(MANAGED_LABEL)} to change them: users cannot"
+                if managed
+                else None,
             )
         )
     f += env_override_findings(
@@ -261,24 +270,48 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     return reading
 
 
+# the administrator's folder per OS (2.1.332: managed-settings.json, then managed-settings.d/*.json):
+# its settings win over every other source; nothing moves it
+MANAGED = {
+    "linux": Path("/etc/claude-code"),
+    "darwin": Path("/Library/Application Support/ClaudeCode"),
+    "win32": Path("C:\\Program Files\\ClaudeCode"),
+}
+MANAGED_LABEL = " (managed by an administrator)"
+
+
 def _layers(env: Env, settings: Document) -> list[tuple[str, dict[str, Any]]]:
-    """settings env blocks in precedence order: user, then the project's shared and local files."""
+    """settings env blocks in precedence order: user, then the project's shared and local files,
+    then the administrator's managed settings."""
     layers: list[tuple[str, dict[str, Any]]] = []
     block = settings.get(("env",), None)
     layers.append(("~/.claude/settings.json", block if isinstance(block, dict) else {}))
-    for name in ("settings.json", "settings.local.json"):
-        path = _project_root(env) / ".claude" / name
-        if path.is_file() and path != files(env)[0].path:
-            import json
-
-            try:
-                data = json.loads(path.read_text(encoding="utf-8-sig"))
-            except (OSError, ValueError):
-                continue
-            env_block = data.get("env") if isinstance(data, dict) else None
-            if isinstance(env_block, dict) and any(k.startswith("ANTHROPIC_") for k in env_block):
-                layers.append((str(path), env_block))
+    project = [_project_root(env) / ".claude" / name for name in ("settings.json", "settings.local.json")]
+    for path in project:
+        if path != files(env)[0].path:
+            _add_layer(layers, path, str(path))
+    managed = MANAGED.get(env.platform)
+    if managed is not None and managed.is_dir():
+        drop_ins = managed / "managed-settings.d"
+        extra = sorted(drop_ins.glob("*.json")) if drop_ins.is_dir() else []
+        for path in [managed / "managed-settings.json", *extra]:
+            _add_layer(layers, path, display(path, env) + MANAGED_LABEL)
     return layers
+
+
+def _add_layer(layers: list[tuple[str, dict[str, Any]]], path: Path, label: str) -> None:
+    """``path``'s env block, when it sets Anthropic variables."""
+    if not path.is_file():
+        return
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return
+    env_block = data.get("env") if isinstance(data, dict) else None
+    if isinstance(env_block, dict) and any(k.startswith("ANTHROPIC_") for k in env_block):
+        layers.append((label, env_block))
 
 
 def _project_root(env: Env) -> Path:
