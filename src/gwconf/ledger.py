@@ -193,10 +193,11 @@ class FileWrite:
 
 
 def settle_nested(record: dict[str, Any]) -> None:
-    """A file record from before ``_composed_before`` (gwconf 034185a): an entry's record beside
-    earlier records of values inside it, the entry's "before" holding gwconf's own earlier values,
-    which restore would put back. Composed in place, as ``record_apply`` now records it (an entry
-    is never recorded before the values inside it, so such a pair is always that case)."""
+    """An entry's record beside earlier records of values inside it (a write changed whole an
+    entry an earlier write had filled): the entry's "before" holds gwconf's own earlier values,
+    which restore would put back. Composed in place (``_composed_before``) by ``record_apply``,
+    and by restore for a ledger an older gwconf wrote (before 034185a). An entry is never recorded
+    before the values inside it (they would be owned by it), so such a pair is always that case."""
     keys = record.get("keys")
     if not isinstance(keys, list) or len(keys) < 2:
         return
@@ -204,7 +205,8 @@ def settle_nested(record: dict[str, Any]) -> None:
     for index, outer in enumerate(keys):
         path = tuple(outer["path"])
         inner = [k for k in keys if k is not outer and _covers(path, tuple(k["path"]))]
-        composed = _composed_before(outer, inner, created=path in parents) if inner else None
+        created = path in parents  # a container gwconf made: nothing was there before
+        composed = _composed_before(outer, inner, created=created) if inner or created else None
         if composed is None:
             continue
         keys[index] = composed
@@ -505,8 +507,6 @@ class Ledger:
             files.pop(found[0])
             # a file that is gone (the user deleted it) starts a new history when gwconf writes it again
             record = None if write.created else found[1]
-            if record is not None:
-                settle_nested(record)
         if record is None:
             record = {"created": write.created, "history": "gwconf", "keys": [], "parents": [], "folders": []}
         elif record.get("written_sha256") != write.before_sha256:
@@ -539,21 +539,12 @@ class Ledger:
         for key in write.keys:
             if any(_covers(p, key.path) for p in owned):
                 continue  # already owned (itself or an entry gwconf wrote whole): keep its "before"
-            item = key.to_json()
-            inner = [k for k in record["keys"] if _covers(key.path, tuple(k["path"]))]
-            if inner or key.path in parents:
-                # an entry holding values an earlier write recorded (a model table gwconf made,
-                # now removed): its "before" is the value before gwconf's first touch, not the
-                # earlier write's own values, which restore would otherwise put back
-                composed = _composed_before(item, inner, created=key.path in parents)
-                if composed is not None:
-                    item = composed
-                    record["keys"] = [k for k in record["keys"] if not any(k is i for i in inner)]
-                    owned = [p for p in owned if not _covers(key.path, p)]
-                    parents = [p for p in parents if p != key.path]
-                    record["parents"] = [list(p) for p in parents]
-            record["keys"].append(item)
+            record["keys"].append(key.to_json())
             owned.append(key.path)
+        # an entry holding values an earlier write recorded (a model table gwconf made, now
+        # removed): its "before" becomes the value before gwconf's first touch, not the earlier
+        # write's own values, which restore would otherwise put back (an older ledger's too)
+        settle_nested(record)
         for item in record["keys"]:  # what gwconf wrote now, for drift and restore checks
             path = tuple(item["path"])
             if not any(_covers(path, t) or _covers(t, path) for t in touched):
