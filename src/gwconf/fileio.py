@@ -726,11 +726,11 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             f"{shown}: is a symlink to {target}, which does not exist.",
             "Create that file (or fix or remove the link), then run again.",
         )
-    parts = Path(path or target).parts
-    if "~" in parts:
+    named = os.fspath(path or target)
+    if f"{os.sep}~{os.sep}" in named:  # (a string search: this check runs for every file previewed)
         # a variable moving the client's folder held a quoted ~, which the client does not expand
         raise WriteRefused(
-            f"{shown}: lies under a folder named `~` in {Path(*parts[: parts.index('~')])}, which is "
+            f"{shown}: lies under a folder named `~` in {named[: named.index(f'{os.sep}~{os.sep}')]}, which is "
             "where the client reads it: a variable naming its folder starts with a literal `~` "
             "(quoted in the shell, or set in a .env file), and nothing expands it.",
             f"Set that variable with $HOME instead of ~ (gwconf status {client} names it), then run again.",
