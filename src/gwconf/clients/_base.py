@@ -137,8 +137,6 @@ def _tilde_folders(client: ClientAdapter, env: Env) -> list[Finding]:
     """A file the client reads under a folder named ``~``: a variable that moves its folder holds
     a literal ``~`` (quoted in the shell, or set in a .env), which the client does not expand
     (``Env.as_given``). It reads a folder named ``~`` under the current one, not the home folder."""
-    from gwconf.paths import display
-
     names = ", ".join(f"${name}" for name in env.literal_tildes)
     return [
         Finding(
@@ -346,6 +344,17 @@ def default_target_for(module_name: str) -> Callable[[Any, Env], Target]:
     return target
 
 
+def merge_deep(base: Any, top: Any) -> Any:
+    """``top`` over ``base`` as the clients' layered configs merge: objects (tables) key by key,
+    anything else replaced (opencode's ``mergeDeep``, codex-rs ``merge_toml_values``)."""
+    if isinstance(base, dict) and isinstance(top, dict):
+        result = dict(base)
+        for key, value in top.items():
+            result[key] = merge_deep(result.get(key), value)
+        return result
+    return top
+
+
 def empty_folder_variables(env: Env, names: tuple[str, ...]) -> list[str]:
     """The variables of ``names`` set to nothing. A client that takes a set variable as it is
     (Rust's ``env::var``, Python's ``os.environ.get`` with a default) reads its files from the
@@ -356,8 +365,6 @@ def empty_folder_variables(env: Env, names: tuple[str, ...]) -> list[str]:
 def refuse_empty_folder_variables(env: Env, names: tuple[str, ...], client: str, force: bool) -> list[str]:
     """The pre-flight check for ``empty_folder_variables``: refused, or with ``--force`` written in
     the current folder (where the client, started there, reads it), with a note."""
-    from gwconf.paths import display
-
     empty = empty_folder_variables(env, names)
     if not empty:
         return []
@@ -375,8 +382,6 @@ def refuse_empty_folder_variables(env: Env, names: tuple[str, ...], client: str,
 
 def empty_folder_findings(env: Env, names: tuple[str, ...], client: str) -> list[Finding]:
     """What doctor and verify say of ``empty_folder_variables``."""
-    from gwconf.paths import display
-
     return [
         Finding(
             "warning",

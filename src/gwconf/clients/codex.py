@@ -43,6 +43,7 @@ from gwconf.clients._base import (
     folders_to_project_root,
     get_str,
     load_other,
+    merge_deep,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -202,12 +203,6 @@ class _Layered:
         return default if value is MISSING else value
 
 
-def _merged(base: Any, top: Any) -> Any:
-    if isinstance(base, dict) and isinstance(top, dict):
-        return {**base, **{k: _merged(base.get(k), v) for k, v in top.items()}}
-    return top
-
-
 def _managed(config: Document, env: Env) -> tuple[Any, list[Finding]]:
     """``config`` as Codex reads it under ``MANAGED_CONFIG``, and what that layer overrules."""
     if env.platform == "win32" or not MANAGED_CONFIG.is_file():
@@ -231,7 +226,7 @@ def _managed(config: Document, env: Env) -> tuple[Any, list[Finding]]:
         if wins
         else []
     )
-    return _Layered(_merged(config.data(), data)), found
+    return _Layered(merge_deep(config.data(), data)), found
 
 
 def read(docs: dict[str, Document], env: Env) -> Reading:

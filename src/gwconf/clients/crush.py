@@ -51,6 +51,7 @@ from gwconf.clients._base import (
     default_target_for,
     folders_to_project_root,
     local_appdata,
+    merge_deep,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -201,15 +202,6 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _merge(base: Any, top: Any) -> Any:
-    if isinstance(base, dict) and isinstance(top, dict):
-        result = dict(base)
-        for key, value in top.items():
-            result[key] = _merge(result.get(key), value)
-        return result
-    return top
-
-
 def scan_crushrc(text: str) -> dict[str, Any]:
     """What a crushrc's plain ``provider add`` and ``model large|small`` lines set (best effort:
     it is a Bash script; conditionals and ``source`` are not followed)."""
@@ -310,7 +302,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     later = _later_layers(docs, env, f)
     merged: dict[str, Any] = config.data() or {}
     for _, data in later:
-        merged = _merge(merged, data)
+        merged = merge_deep(merged, data)
     slots = as_dict(merged.get("models"))
     large = as_dict(slots.get("large"))
     provider_id, model = large.get("provider"), large.get("model")

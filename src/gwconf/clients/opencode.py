@@ -49,6 +49,7 @@ from gwconf.clients._base import (
     default_target_for,
     folders_to_project_root,
     load_other,
+    merge_deep,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -265,16 +266,6 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- read ----------------------------------------------------------------------------------------
 
 
-def merge(base: Any, top: Any) -> Any:
-    """opencode's mergeDeep: objects merge key by key, anything else is replaced."""
-    if isinstance(base, dict) and isinstance(top, dict):
-        result = dict(base)
-        for key, value in top.items():
-            result[key] = merge(result.get(key), value)
-        return result
-    return top
-
-
 def _load_extra(path: Path, env: Env, findings: list[Finding]) -> dict[str, Any] | None:
     """A layer gwconf does not edit (project file, OPENCODE_CONFIG): its data, or None."""
     doc = load_other(path, "jsonc", env, findings)
@@ -390,11 +381,11 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
     stack = layers(docs, env, layout, findings)
     merged: dict[str, Any] = {}
     for _, data in stack:
-        merged = merge(merged, data)
+        merged = merge_deep(merged, data)
     folder = config_dir(env, layout)
     choice = merged.get("model")
     source = "`model`"
-    agents = merge(as_dict(merged.get("agent")), as_dict(merged.get("mode")))  # mode: the old name
+    agents = merge_deep(as_dict(merged.get("agent")), as_dict(merged.get("mode")))  # mode: the old name
     default_agent = merged.get("default_agent")
     default_agent = (
         default_agent if isinstance(default_agent, str) and default_agent else layout.default_agent
