@@ -317,8 +317,13 @@ def preflight_preview(client: ClientAdapter, env: Env, force: bool) -> list[str]
     try:
         notes = client.preflight(env, force)
     except GwconfError as exc:
-        return [f"the real run will refuse this: {exc.message} {exc.hint or ''}".rstrip()]
+        return [_refused_note(exc)]
     return [f"the real run will note: {note}" for note in notes]
+
+
+def _refused_note(exc: GwconfError) -> str:
+    """A dry run's note for a refusal the real run will make, with its remedy."""
+    return f"the real run will refuse this: {exc.message} {exc.hint or ''}".rstrip()
 
 
 def refused_later(plan: planning.ClientPlan) -> list[str]:
@@ -333,7 +338,7 @@ def refused_later(plan: planning.ClientPlan) -> list[str]:
                 change.snapshot.target, change.display, change.snapshot.path, plan.client.id
             )
         except GwconfError as exc:
-            notes.append(f"the real run will refuse this: {exc.message} {exc.hint or ''}".rstrip())
+            notes.append(_refused_note(exc))
     return notes
 
 
