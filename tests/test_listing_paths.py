@@ -324,7 +324,8 @@ def test_status_leaves_a_damaged_profile_out(profile: str, tmp_path: Path) -> No
 # into arrays or values, escapes, dates, underscores, dotted keys, forbidden characters...)
 _TOML_HEADER = st.sampled_from(
     ["[a]", "[a.b]", "[ a . 'b c' ]", '["a"]', "[[a]]", "[[a.b]]", "[b]", "[a.b.c]", "[a]]", "[[a]",
-     "[a] # c", "[a] x", "[]", "[ [a] ]", '[p."/home/me"]', "[a.c]", "[[b]]"]
+     "[a] # c", "[a] x", "[]", "[ [a] ]", '[p."/home/me"]', "[a.c]", "[[b]]", "[ a . b ]", "[[a.b] ]", "[a.b]]",
+     "[[ a ]]#c", "[a-1.b_2]"]
 )  # fmt: skip
 _TOML_KEY = st.sampled_from(["a", "b", "c", '"a"', "'b'", '""', "a.b", "c-d", "é", "x", "b c"])
 _TOML_VALUE = st.sampled_from(
@@ -332,7 +333,9 @@ _TOML_VALUE = st.sampled_from(
      "1_000", "0x1f", "01", "00.5", "1.", ".5", "inf", "nan", "true", "false", "truex", '[1, "a"]',
      "[1,]", "[,]", "[[1], [2]]", "[ ]", "{x = 1}", "{x = 1, x = 2}", "{x = 1,}", "{}", '{ "k" = \'v\', L = 2 }',
      "{a.b = 1}", "1979-05-27", '"a"b', "99999999999999999999", "1e400", '"tab\there"', '"a # b"',
-     "12:00:00", "[1", "{x = [1, {y = true}]}", '"\x7f"', '"\x01"', "+inf", '"é"', ""]
+     "12:00:00", "[1", "{x = [1, {y = true}]}", '"\x7f"', '"\x01"', "+inf", '"é"', "",
+     '["a", "b",]', '["a,b", "c"]', '[ "x" ]', '["a" "b"]', '["a",,]', '["a\\"]', "{ a = \"x = 'y'\", b = 1 }",
+     '{ "a.b" = 1 }', "{a = 01}", "{a = +0, b = -1}", "{a = 'x', }", "{ 'k' = true, k = false }", '{a = "#"} # c']
 )  # fmt: skip
 _TOML_TAIL = st.sampled_from(["", " # c", "#c", " x", "\t", " # \x01"])
 _TOML_LINE = st.one_of(
@@ -415,14 +418,17 @@ def test_listing_reads_a_toml_file_as_the_editor_does(
 # YAML lines at a few indents: what plainyaml takes and what it must leave to PyYAML (numbers
 # and dates of YAML 1.1, booleans' spellings, flow collections, anchors, tags, block scalars'
 # indicators, multi-line scalars, keys twice, document markers, tabs...)
-_YAML_KEY = st.sampled_from(["a", "b", "c d", '"q"', "'r'", "on", "1", "-x", "~x", "a#b", "key "])
+_YAML_KEY = st.sampled_from(
+    ["a", "b", "c d", '"q"', "'r'", "on", "1", "-x", "~x", "a#b", "key ", "a_b-1", "Null", "_"]
+)
 _YAML_SCALAR = st.sampled_from(
     ["x", "hello world", "1", "-1", "+0", "007", "1.0", "1.0.0", "1.", "1e5", "1.0e+5", "0o7", "0x1f",
      "1_000", "1:30", "190:20:30.15", "-", "- a", ".", ".5", ".inf", "-.inf", ".NaN", "yes", "No", "OFF",
      "y", "null", "Null", "~", "", "~/x", "${{ secrets.X }}", "a: b", "a #c", "a#b", "http://x:1", "x:",
      '"x"', "'it''s'", '"a\\n"', '"a" # c', '"a"b', "'unclosed", "[a, 'b', 1]", "[]", "[a,]", "[a, [b]]",
      '["x" , y]  # c', "{}", "{} # c", "{a: 1}", "&x a", "*x", "!!str 1", "2001-12-14", "2001-12-14 21:59:43.10 -5",
-     "<<", "=", "@x", "%x", "?", "`x`", "é", "a\u00a0b", "--flag", "a, b", "x]"]
+     "<<", "=", "@x", "%x", "?", "`x`", "é", "a\u00a0b", "--flag", "a, b", "x]", "$x", "/tmp/x", "a,b", "a{b",
+     "x # c", "'a' # c", '"a: b"', '"#"', "''", '""', "'a''b'", "~ # c", "yes # c", "a#", "_x"]
 )  # fmt: skip
 _YAML_BLOCK = st.sampled_from([">-", ">", "|", "|-", ">+", "|2", "> # c", ">-x"])
 _YAML_LINE = st.builds(
