@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import _imp
 import importlib
-import marshal
 import os
 import sys
 from functools import cache
 from types import ModuleType
 
+from gwconf import _bytecode
 from gwconf.clients._base import ClientAdapter
 
 # client id -> module under gwconf.clients
@@ -120,7 +119,7 @@ def _from_bytecode(name: str) -> ModuleType | None:
     ``SourceLoader`` checks), the same spec, loader, attributes and parent binding. Anything else
     (no bytecode, hash-checked or optimised bytecode, a pycache prefix, a package folder that is
     not one plain folder) goes to ``importlib``, as does every later import of the module."""
-    if sys.flags.optimize or sys.pycache_prefix is not None:
+    if not _bytecode.usable():
         return None
     package = sys.modules.get("gwconf.clients")
     folders = list(getattr(package, "__path__", ()))
@@ -129,22 +128,11 @@ def _from_bytecode(name: str) -> ModuleType | None:
     leaf, sep = name.rpartition(".")[2], os.sep  # joined as importlib joins them
     source = f"{folders[0]}{sep}{leaf}.py"
     cached = f"{folders[0]}{sep}__pycache__{sep}{leaf}.{sys.implementation.cache_tag}.pyc"
-    try:
-        stat = os.stat(source)
-        with open(cached, "rb") as file:
-            data = file.read()
-    except OSError:
+    code = _bytecode.checked_code(source, cached)
+    if code is None:
         return None
     from importlib import _bootstrap, _bootstrap_external
 
-    header = _bootstrap_external.MAGIC_NUMBER + bytes(4)  # flags 0: checked by timestamp
-    stamp = (int(stat.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
-    size = (stat.st_size & 0xFFFFFFFF).to_bytes(4, "little")
-    if len(data) < 16 or data[:8] != header or data[8:12] != stamp or data[12:16] != size:
-        return None
-    code = marshal.loads(memoryview(data)[16:])  # damaged: the error importlib's reading raises
-    # as importlib does: the code names the file where it is now, not where it was compiled
-    _imp._fix_co_filename(code, source)  # type: ignore[attr-defined]
     loader = _bootstrap_external.SourceFileLoader(name, source)
     spec = _bootstrap.ModuleSpec(name, loader, origin=source)
     spec.has_location = True

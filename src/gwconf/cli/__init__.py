@@ -396,6 +396,9 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
     _defer_unused_modules()
     _fewer_collections()
+    from gwconf import _bytecode
+
+    _bytecode.install()
     code = run(sys.argv[1:] if argv is None else argv)
     code = _flushed(code)
     _spare_the_last_collections()
