@@ -1273,7 +1273,7 @@ def test_sections_after_an_edit_are_found_from_the_last_texts(
     if inside and at < len(lines):  # or a change of characters inside line ``at``
         start = sum(len(line) + 1 for line in lines[:at]) + min(inside, len(lines[at]))
         new = old[:start] + "".join(added)[:3] + old[start + inside :]
-    size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, (0 if fast else toml_format._FAST_SCAN)
+    size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, (-1 if fast else 1 << 62)
     try:
         try:
             before = toml_format._sections(old)
@@ -1520,7 +1520,9 @@ def test_the_first_header_is_where_the_whole_scan_finds_it(
     import gwconf.formats.toml as toml_format
 
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")
-    size, toml_format._FAST_SCAN = toml_format._FAST_SCAN, window
+    # texts over ``window`` characters scanned fast, ``window`` characters at a time
+    saved = toml_format._FAST_SCAN, toml_format._SCAN_WINDOW
+    toml_format._FAST_SCAN = toml_format._SCAN_WINDOW = window
     try:
         try:
             sections = toml_format._sections(text)
@@ -1528,7 +1530,7 @@ def test_the_first_header_is_where_the_whole_scan_finds_it(
             return
         assert toml_format._first_header(text) == (sections[1].start if len(sections) > 1 else len(text))
     finally:
-        toml_format._FAST_SCAN = size
+        toml_format._FAST_SCAN, toml_format._SCAN_WINDOW = saved
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -343,7 +343,12 @@ _PLAIN_HEADER_LINES = lazy(
 )
 
 
-_FAST_SCAN = 1 << 16  # characters
+# texts over this many characters take the fast scan (tests set it to force either way): any
+# size now, the patterns coming compiled from ``gwconf._regex_code`` (compiling them was 5 ms, a
+# common config.toml's whole scan, when only files over 64 KB took it). Line by line in Python,
+# the 6 KB files of a home took 10M of a dry run's 666M instructions more (issue 15)
+_FAST_SCAN = -1
+_SCAN_WINDOW = 1 << 16  # characters a scan that may stop early looks at in one go
 
 
 def _sections(text: str) -> list[_Section]:
@@ -372,15 +377,14 @@ def _scan_headers(
     ml: str | None = None
     depth = 0
     size = len(text)
-    # no multi-line strings: a line's state is its own; and big enough to pay for compiling the
-    # pattern (5 ms, a common config.toml's whole scan)
+    # no multi-line strings: a line's state is its own
     fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
     while pos < size:
         if fast and ml is None and depth == 0:
             # a scan that may stop early (at the first header, or at one already known): a
             # window at a time, not the whole run at once (a key's line edited at the top of a
             # 4 MB file matched all of it before finding the next header)
-            window = min(size, pos + _FAST_SCAN) if first or known is not None else size
+            window = min(size, pos + _SCAN_WINDOW) if first or known is not None else size
             run_end = _CLEAN_LINES.match(text, pos, window).end()
             if run_end > pos:
                 for found in _PLAIN_HEADER_LINES.finditer(text, pos, run_end):
