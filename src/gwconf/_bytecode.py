@@ -15,11 +15,14 @@ in-process callers import as usual.
 
 from __future__ import annotations
 
+# importlib's own machinery as the interpreter loaded it at start (``import importlib`` would
+# bring the package and ``warnings`` into commands such as ``gwconf current`` that need neither)
+import _frozen_importlib as _bootstrap
+import _frozen_importlib_external as _bootstrap_external
 import _imp
 import marshal
 import os
 import sys
-from importlib import _bootstrap, _bootstrap_external
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
