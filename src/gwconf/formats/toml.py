@@ -348,7 +348,11 @@ _PLAIN_HEADER_LINES = lazy(
 # common config.toml's whole scan, when only files over 64 KB took it). Line by line in Python,
 # the 6 KB files of a home took 10M of a dry run's 666M instructions more (issue 15)
 _FAST_SCAN = -1
-_SCAN_WINDOW = 1 << 16  # characters a scan that may stop early looks at in one go
+# a scan that may stop early looks at this many characters first, then twice as many each time,
+# up to _SCAN_WINDOW: the first header of a 6 KB file is near its top (a 64 KB window made the
+# dry run match each file whole for it: 10M instructions)
+_SCAN_FIRST_WINDOW = 1 << 10
+_SCAN_WINDOW = 1 << 16
 
 
 def _sections(text: str) -> list[_Section]:
@@ -379,12 +383,14 @@ def _scan_headers(
     size = len(text)
     # no multi-line strings: a line's state is its own
     fast = size > _FAST_SCAN and '"""' not in text and "'''" not in text
+    step = min(_SCAN_FIRST_WINDOW, _SCAN_WINDOW)
     while pos < size:
         if fast and ml is None and depth == 0:
             # a scan that may stop early (at the first header, or at one already known): a
             # window at a time, not the whole run at once (a key's line edited at the top of a
             # 4 MB file matched all of it before finding the next header)
-            window = min(size, pos + _SCAN_WINDOW) if first or known is not None else size
+            window = min(size, pos + step) if first or known is not None else size
+            step = min(step * 2, _SCAN_WINDOW)
             run_end = _CLEAN_LINES.match(text, pos, window).end()
             if run_end > pos:
                 for found in _PLAIN_HEADER_LINES.finditer(text, pos, run_end):
