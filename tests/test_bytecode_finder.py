@@ -9,20 +9,16 @@ compiled there, so what ``__pycache__`` holds is known.
 
 from __future__ import annotations
 
-import compileall
 import json
 import os
 import py_compile
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-import gwconf
-
-SRC = Path(gwconf.__file__).parent
+from tests.test_registry_loader import compile_clients, copy_package  # a copy, compiled there
 
 # modules, packages among them, that nothing imports before gwconf.cli.main installs the finder
 MODULES = ["gwconf.plan", "gwconf.formats", "gwconf.formats.json", "gwconf.operations", "gwconf.cli._listing"]
@@ -66,17 +62,6 @@ print(json.dumps(out))
 """
 
 
-def copy_package(tmp_path: Path) -> Path:
-    """A copy of the gwconf package without bytecode; returns the folder to put on sys.path."""
-    root = tmp_path / "site"
-    shutil.copytree(SRC, root / "gwconf", ignore=shutil.ignore_patterns("__pycache__"))
-    return root
-
-
-def compile_package(root: Path, **options: object) -> None:
-    assert compileall.compile_dir(str(root / "gwconf"), quiet=1, **options)  # type: ignore[arg-type]
-
-
 def probe(root: Path, names: list[str], *, finder: bool = True) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONPATH"] = str(root)
@@ -94,7 +79,7 @@ def probe(root: Path, names: list[str], *, finder: bool = True) -> dict:
 
 def test_the_finder_gives_the_module_importlib_gives(tmp_path: Path) -> None:
     compiled = copy_package(tmp_path)
-    compile_package(compiled)
+    compile_clients(compiled)
     root = compiled.rename(tmp_path / "moved")  # the bytecode names the old folder: fixed on load
     quick = probe(root, MODULES)
     plain = probe(root, MODULES, finder=False)
@@ -113,7 +98,7 @@ def test_the_code_comes_from_the_source_as_it_is_now(tmp_path: Path) -> None:
     """Bytecode that does not match its source (another size and the same mtime, or the same size
     and another mtime) is not used: importlib reads the source."""
     root = copy_package(tmp_path)
-    compile_package(root)
+    compile_clients(root)
     plan, ledger = root / "gwconf" / "plan.py", root / "gwconf" / "ledger.py"
     compiled_at = plan.stat()
     first = plan.read_text().split("\n", 1)[0]
@@ -133,7 +118,7 @@ def test_the_code_comes_from_the_source_as_it_is_now(tmp_path: Path) -> None:
 def test_other_bytecode_goes_to_importlib(tmp_path: Path, kind: str) -> None:
     root = copy_package(tmp_path)
     if kind == "hash-checked":
-        compile_package(root, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+        compile_clients(root, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
     got = probe(root, MODULES)
     for name in MODULES:
         assert got[name]["taken"] is False, name
@@ -144,7 +129,7 @@ def test_a_module_that_fails_to_run_is_not_left_half_made(tmp_path: Path) -> Non
     root = copy_package(tmp_path)
     plan = root / "gwconf" / "plan.py"
     plan.write_text(plan.read_text() + "\nraise RuntimeError('plan is broken here')\n")
-    compile_package(root)
+    compile_clients(root)
     got = probe(root, ["gwconf.plan", "gwconf.ledger"])
     assert got["gwconf.plan"] == {"error": "RuntimeError: plan is broken here", "in_modules": False}
     assert got["gwconf.ledger"]["taken"] is True

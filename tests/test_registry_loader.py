@@ -95,6 +95,7 @@ def probe(root: Path, clients: list[str], *, importlib_only: bool = False) -> di
 
 
 def compile_clients(root: Path, **options: object) -> None:
+    """Compile the copy's whole package (its client modules among them)."""
     assert compileall.compile_dir(str(root / "gwconf"), quiet=1, **options)  # type: ignore[arg-type]
 
 
