@@ -35,12 +35,13 @@ _NULLS = frozenset(("~", "null", "Null", "NULL"))
 # each word YAML 1.1 reads as a boolean or null, with what it reads as
 _WORDS = {**_BOOLS, **dict.fromkeys(_NULLS)}
 # the usual lines whole, in C: a key of word characters, then nothing (a block follows), a
-# quoted scalar without escapes or a one-word plain one (no ":", no "#", no blank), then a
-# comment at most; a sequence item of such a scalar likewise. Every other line takes the
+# quoted scalar without escapes, a one-word plain one (no ":", no "#", no blank) or a block
+# scalar's "|", ">", "|-" or ">-", then a comment at most; a sequence item of such a scalar
+# likewise. Every other line takes the
 # careful path, which reads these lines the same way with a call or more a step (5.2M
 # instructions a read of a home's 6 KB client file, the most of a listing's YAML: issue 15)
 _SCALAR_P = r"""(?:"([^"\\]*)"|'([^']*)'|([A-Za-z_/$~][^ :#]*))"""
-_SIMPLE_ENTRY = lazy(rf"([A-Za-z_][A-Za-z0-9_-]*):(?: +{_SCALAR_P})?(?: +#.*)?")
+_SIMPLE_ENTRY = lazy(rf"([A-Za-z_][A-Za-z0-9_-]*):(?: +(?:{_SCALAR_P}|([|>]-?)))?(?: +#.*)?")
 _SIMPLE_ITEM = lazy(rf"- +{_SCALAR_P}(?: +#.*)?")
 _WORD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_/$")
 _DIGITS = frozenset("0123456789")
@@ -122,7 +123,7 @@ class _Reader:
         while self.indent == indent and not self._is_item():
             line = simple(self.content)
             if line is not None:
-                key, double, single, word = line.groups()
+                key, double, single, word, block = line.groups()
                 if key not in _WORDS:
                     if key in found:
                         raise _NotPlain
@@ -130,6 +131,9 @@ class _Reader:
                         found[key] = _WORDS.get(word, word)
                     elif double is not None or single is not None:
                         found[key] = single if double is None else double
+                    elif block is not None:  # "|", ">", "|-" or ">-": its lines follow
+                        found[key] = self._literal(block, indent)
+                        continue
                     else:
                         found[key] = self._value("", indent, depth, in_mapping=True)
                         continue
