@@ -93,3 +93,21 @@ def test_a_folder_variable_set_but_empty_is_the_current_folder_and_refused(
     forced = gwconf("apply", client, "--force")
     assert forced.exit_code == 0 and "is set but empty" in forced.output, forced
     assert (work / where).is_file()
+
+
+def test_the_finding_names_the_variable_that_leads_to_the_file(tmp_path: Path) -> None:
+    """Another variable holding a literal ~ (one the shell left quoted for some other program) is
+    not this client's: the finding names only the one whose folder holds the file."""
+    from gwconf.clients._base import _tilde_folders
+
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    environ = {"CONTINUE_GLOBAL_DIR": "~/.continue", "OTHER_TOOL_HOME": "~/other"}
+    env = Env(home=home, platform="linux", environ=environ, cwd=cwd)
+    (finding,) = _tilde_folders(registry.get("continue"), env)
+    assert "$CONTINUE_GLOBAL_DIR starts with a literal `~`" in finding.message, finding.message
+    assert "$OTHER_TOOL_HOME" not in finding.message
+    # "~" alone holds every folder named ~ under the current one: it may be the one, so it is named
+    env = Env(home=home, platform="linux", environ={**environ, "EDITOR_DIR": "~"}, cwd=cwd)
+    (finding,) = _tilde_folders(registry.get("continue"), env)
+    assert "$CONTINUE_GLOBAL_DIR and $EDITOR_DIR start with" in finding.message, finding.message
+    assert "$OTHER_TOOL_HOME" not in finding.message and "Set them with $HOME" in finding.fix

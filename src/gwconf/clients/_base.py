@@ -137,19 +137,31 @@ def _tilde_folders(client: ClientAdapter, env: Env) -> list[Finding]:
     """A file the client reads under a folder named ``~``: a variable that moves its folder holds
     a literal ``~`` (quoted in the shell, or set in a .env), which the client does not expand
     (``Env.as_given``). It reads a folder named ``~`` under the current one, not the home folder."""
-    names = ", ".join(f"${name}" for name in env.literal_tildes)
-    return [
-        Finding(
-            "error",
-            "files",
-            f"{client.name} reads {display(file.path, env)}, under a folder named `~` in "
-            f"{display(env.cwd, env)}: {names} starts with a literal `~`, which {client.name} does not "
-            "expand.",
-            'Set it with $HOME instead of ~ (export NAME="$HOME/..."), or leave the ~ unquoted.',
-        )
-        for file in client.files(env)
-        if "~" in file.path.parts
-    ][:1]
+    for file in client.files(env):
+        if "~" not in file.path.parts:
+            continue
+        # the variables whose folder, taken as given, holds the file (any other ~-variable of the
+        # environment is not this client's); all of them when none does (a path made in steps)
+        leading = [
+            name
+            for name in env.literal_tildes
+            if file.path.is_relative_to(env.as_given(env.environ[name].strip()))
+        ]
+        names = leading or list(env.literal_tildes)
+        said = " and ".join(f"${name}" for name in names)
+        verb = "starts" if len(names) == 1 else "start"
+        return [
+            Finding(
+                "error",
+                "files",
+                f"{client.name} reads {display(file.path, env)}, under a folder named `~` in "
+                f"{display(env.cwd, env)}: {said} {verb} with a literal `~`, which {client.name} does "
+                "not expand.",
+                f'Set {"it" if len(names) == 1 else "them"} with $HOME instead of ~ (export NAME="$HOME/..."), '
+                "or leave the ~ unquoted.",
+            )
+        ]
+    return []
 
 
 def _only_text(reading: Reading, client_id: str) -> None:
