@@ -42,6 +42,7 @@ from gwconf.clients._base import (
     default_detect_for,
     default_target_for,
     load_other,
+    merge_deep,
     no_doctor,
     no_import_link,
     no_preflight,
@@ -211,15 +212,6 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _merge(base: Any, top: Any) -> Any:
-    if isinstance(base, dict) and isinstance(top, dict):
-        result = dict(base)
-        for key, value in top.items():
-            result[key] = _merge(result.get(key), value)
-        return result
-    return top
-
-
 def settings_layers(settings: Document, env: Env) -> list[tuple[str, dict[str, Any]]]:
     """user < project < system (system settings override), as (label, data)."""
     found = [(display(qwen_dir(env) / "settings.json", env), settings.data() or {})]
@@ -307,7 +299,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     layers = settings_layers(settings, env)
     merged: dict[str, Any] = {}
     for _, data in layers:
-        merged = _merge(merged, data)
+        merged = merge_deep(merged, data)
     dotenvs = env_files(env, dotenv)
     settings_env = as_dict(merged.get("env"))
 
