@@ -135,3 +135,23 @@ def test_the_dry_run_says_what_the_real_run_will_refuse(gwconf, home, profile) -
             "the real run will refuse this: ~/.codex/config.toml is marked immutable (+i)" in preview.stdout
         )
         assert gwconf("restore", "codex").exit_code != 0
+
+
+@pytest.mark.parametrize("marked", ["file", "folder"])
+def test_the_dry_run_names_an_append_only_mark_that_access_calls_writable(
+    gwconf, home, profile, marked
+) -> None:
+    """``os.access`` says yes to a file or folder marked append-only, even as its owner, and the
+    dry run said nothing; the real run then failed at its rename. Both now name the mark."""
+    config = _codex(home)
+    path = config if marked == "file" else config.parent
+    with _marked(path, "+a"):
+        preview = gwconf("apply", "codex", "--dry-run")
+        assert preview.exit_code == 0, preview
+        assert "the real run will refuse this: ~/.codex/" in preview.stdout, preview
+        assert "is marked append-only (+a)" in preview.stdout
+        assert f"chattr -a {path}" in preview.stdout
+        refused = gwconf("apply", "codex")
+        assert refused.exit_code != 0 and "append-only (+a)" in refused.stderr
+        assert config.read_text() == ORIGINAL
+    assert "will refuse" not in gwconf("apply", "codex", "--dry-run").stdout

@@ -648,21 +648,21 @@ _IMMUTABLE, _APPEND_ONLY = 0x10, 0x20
 
 def _marks(path: Path) -> str:
     """The mark ``path`` carries, "+i" or "+a" (Linux ``chattr``, BSD and macOS ``chflags``), or ""."""
-    flags = getattr(os.stat(path, follow_symlinks=False), "st_flags", None)  # BSD, macOS
-    if flags is not None:
-        if flags & (stat.UF_IMMUTABLE | stat.SF_IMMUTABLE):
-            return "+i"
-        return "+a" if flags & (stat.UF_APPEND | stat.SF_APPEND) else ""
-    if not sys.platform.startswith("linux"):
-        return ""
-    import fcntl
+    if sys.platform.startswith("linux"):  # (first: every file a write or a preview checks asks)
+        import fcntl
 
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    try:
-        value = int.from_bytes(fcntl.ioctl(fd, _GET_FLAGS, bytes(8))[:4], sys.byteorder)
-    finally:
-        os.close(fd)
-    return "+i" if value & _IMMUTABLE else "+a" if value & _APPEND_ONLY else ""
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            value = int.from_bytes(fcntl.ioctl(fd, _GET_FLAGS, bytes(8))[:4], sys.byteorder)
+        finally:
+            os.close(fd)
+        return "+i" if value & _IMMUTABLE else "+a" if value & _APPEND_ONLY else ""
+    flags = getattr(os.stat(path, follow_symlinks=False), "st_flags", None)  # BSD, macOS
+    if flags is None:
+        return ""
+    if flags & (stat.UF_IMMUTABLE | stat.SF_IMMUTABLE):
+        return "+i"
+    return "+a" if flags & (stat.UF_APPEND | stat.SF_APPEND) else ""
 
 
 def _marked(path: Path, what: str) -> tuple[str, str] | None:
@@ -763,6 +763,8 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
         raise WriteRefused(
             f"{shown}: its folder {probe} is not writable.", "Check the folder's owner and mode."
         )
+    if probe == os.path.dirname(target):  # the write renames its temporary file in this folder
+        _refuse_append_only(Path(probe), f"{shown}: its folder {probe}", folder=True)
     try:
         st = os.stat(target)
     except OSError:
@@ -784,6 +786,27 @@ def check_writable(target: Path, shown: str, path: Path | None = None, client: s
             refused = _read_only_file_system(shown, client)
         if refused is not None:
             raise WriteRefused(f"{refused[0]}.", refused[1])
+    else:
+        _refuse_append_only(target, shown)
+
+
+def _refuse_append_only(path: Path, what: str, folder: bool = False) -> None:
+    """Refuse a file or folder marked append-only (``chattr +a``), which ``os.access`` calls
+    writable: such a file cannot be replaced, and no name in such a folder renamed or removed,
+    so the write failed only at its rename, after a dry run had shown it as fine. (An immutable
+    mark, ``+i``, access sees.) A folder is asked once per command (``viewed``)."""
+    mark = viewed(("mark", str(path)), lambda: _mark_of(path)) if folder else _mark_of(path)
+    if mark == "+a":
+        refused = _marked(path, what)
+        if refused is not None:
+            raise WriteRefused(f"{refused[0]}.", refused[1])
+
+
+def _mark_of(path: Path) -> str:
+    try:
+        return _marks(path)
+    except OSError:  # unreadable (another user's): the write finds out as before
+        return ""
 
 
 def _sudo_root() -> bool:
