@@ -288,11 +288,12 @@ def _init_25(self, kind, path, value):
     _setattr(self, 'value', value)
 
 
-def _init_26(self, level, area, message, fix):
+def _init_26(self, level, area, message, fix, administrator):
     self.level = level
     self.area = area
     self.message = message
     self.fix = fix
+    self.administrator = administrator
 
 
 def _init_27(self, manager, evidence, blocks):
@@ -530,7 +531,7 @@ CODES = {
     "def __init__(self, id, name, state, next_switch, when=_d4, choice=_d5):\n _setattr(self, 'id', id)\n _setattr(self, 'name', name)\n _setattr(self, 'state', state)\n _setattr(self, 'next_switch', next_switch)\n _setattr(self, 'when', when)\n _setattr(self, 'choice', choice)\n": _init_23.__code__,
     'def __init__(self, id, name, tier, detected, files, reading=_d5, profile=_d6, applied_profile=_d7, drift=MISSING, error=_d9, others=MISSING):\n self.id = id\n self.name = name\n self.tier = tier\n self.detected = detected\n self.files = files\n self.reading = reading\n self.profile = profile\n self.applied_profile = applied_profile\n self.drift = _f8() if drift is MISSING else drift\n self.error = error\n self.others = _f10() if others is MISSING else others\n': _init_24.__code__,
     "def __init__(self, kind, path, value=_d2):\n _setattr(self, 'kind', kind)\n _setattr(self, 'path', path)\n _setattr(self, 'value', value)\n": _init_25.__code__,
-    'def __init__(self, level, area, message, fix=_d3):\n self.level = level\n self.area = area\n self.message = message\n self.fix = fix\n': _init_26.__code__,
+    'def __init__(self, level, area, message, fix=_d3, administrator=_d4):\n self.level = level\n self.area = area\n self.message = message\n self.fix = fix\n self.administrator = administrator\n': _init_26.__code__,
     'def __init__(self, manager, evidence, blocks=MISSING):\n self.manager = manager\n self.evidence = evidence\n self.blocks = _f2() if blocks is MISSING else blocks\n': _init_27.__code__,
     'def __init__(self, name, base_url, model=_d2, key=_d3, key_env=_d4, key_cmd=_d5, key_keyring=_d6, anthropic_base_url=_d7, gemini_base_url=_d8, client_models=MISSING, context_window=_d10, max_output_tokens=_d11, source=_d12, chosen=_d13):\n self.name = name\n self.base_url = base_url\n self.model = model\n self.key = key\n self.key_env = key_env\n self.key_cmd = key_cmd\n self.key_keyring = key_keyring\n self.anthropic_base_url = anthropic_base_url\n self.gemini_base_url = gemini_base_url\n self.client_models = _f9() if client_models is MISSING else client_models\n self.context_window = context_window\n self.max_output_tokens = max_output_tokens\n self.source = source\n self.chosen = chosen\n': _init_28.__code__,
     'def __init__(self, name, value, token, span):\n self.name = name\n self.value = value\n self.token = token\n self.span = span\n': _init_29.__code__,

@@ -95,6 +95,7 @@ def plan_launch(
         raise UsageError(
             f"nothing to run for {client.id}.", f"Name the command: gwconf run {client.id} -- CMD"
         )
+    spec.notes += administrator_notes(client, env)
     import shutil
 
     first = spec.argv[0]
@@ -111,6 +112,25 @@ def plan_launch(
         )
         raise ProgramNotFound(f"{name} was not found on PATH.", hint)
     return Launch(client, target, spec, found, profile.name)
+
+
+def administrator_notes(client: ClientAdapter, env: Env) -> list[str]:
+    """What an administrator's layer (``/etc/codex/managed_config.toml``, Claude Code's managed
+    settings...) sets over the client's own files: it wins over a launch's variables and options
+    as well, so the launch may not reach the gateway. Read from the client's files as status reads
+    them; a file the client cannot read takes nothing from the launch, which needs none."""
+    from gwconf.operations import read_client
+
+    try:
+        findings = read_client(client, env).findings
+    except (GwconfError, OSError):
+        return []
+    return [
+        f"{finding.message.rstrip('.')}; it wins over this launch as well, which may not reach the "
+        f"gateway: {finding.fix or 'ask the administrator'}."
+        for finding in findings
+        if finding.administrator
+    ]
 
 
 def child_environ(parent: dict[str, str] | Any, launch: Launch, folder: Path | None) -> dict[str, str]:

@@ -78,6 +78,8 @@ class Finding:
     area: str
     message: str
     fix: str | None = None
+    # an administrator's layer wins here: over the user's files, and over ``gwconf run`` as well
+    administrator: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"level": self.level, "area": self.area, "message": self.message, "fix": self.fix}

@@ -262,6 +262,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 f"ask the administrator of {label.removesuffix(MANAGED_LABEL)} to change them: users cannot"
                 if managed
                 else None,
+                administrator=managed,
             )
         )
     f += env_override_findings(

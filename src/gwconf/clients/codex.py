@@ -221,6 +221,7 @@ def _managed(config: Document, env: Env) -> tuple[Any, list[Finding]]:
                 f"{where} (managed by an administrator) sets {', '.join(wins)}: it wins over "
                 f"{display(codex_home(env) / 'config.toml', env)}.",
                 f"ask the administrator of {where} to change it: users cannot",
+                administrator=True,
             )
         ]
         if wins

@@ -307,6 +307,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 f'the system settings enforce security.auth.enforcedType = "{enforced}": gwconf cannot switch '
                 "the auth type.",
                 "ask the administrator, or use another machine",
+                administrator=True,
             )
         )
     if not at_gateway:

@@ -210,6 +210,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 "override",
                 f"{managed_where} (managed by an administrator) pins {what}: it wins over {where}.",
                 f"ask the administrator of {managed_where} to change it: users cannot",
+                administrator=True,
             )
         )
     provider = str(settings.get("provider") or "").strip().lower() or None

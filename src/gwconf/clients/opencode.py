@@ -529,6 +529,7 @@ def read_layout(docs: dict[str, Document], env: Env, layout: Layout, name: str) 
                     "every file of yours and over `gwconf run`"
                     if label.endswith(_MANAGED)
                     else f"remove {', '.join(touched)} from {label}",
+                    administrator=label.endswith(_MANAGED),
                 )
             )
     return reading
