@@ -85,3 +85,15 @@ def test_a_launch_still_starts_when_the_clients_file_cannot_be_read(gwconf, home
     preview = gwconf("run", "codex", "--dry-run")
     assert preview.exit_code == 0, preview
     assert RUN_NOTE not in preview.stdout
+
+
+def test_a_finding_from_an_administrators_layer_says_so_in_json() -> None:
+    """Scripts reading doctor --json tell the findings users cannot fix themselves apart."""
+    from gwconf.clients._base import Finding
+
+    plain = Finding("warning", "override", "a project file sets model")
+    pinned = Finding(
+        "error", "override", "/etc/x (managed by an administrator) sets model", administrator=True
+    )
+    assert "administrator" not in plain.to_json()  # the shape scripts already read, unchanged
+    assert pinned.to_json()["administrator"] is True

@@ -82,7 +82,8 @@ class Finding:
     administrator: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"level": self.level, "area": self.area, "message": self.message, "fix": self.fix}
+        found = {"level": self.level, "area": self.area, "message": self.message, "fix": self.fix}
+        return {**found, "administrator": True} if self.administrator else found
 
 
 @record
