@@ -39,6 +39,20 @@ def test_display_is_pathlibs_answer(home: str, path: str) -> None:
 
 
 @settings(max_examples=400, deadline=None)
+@given(home=_PATH, path=_PATH)
+def test_other_tools_relative_path_is_pathlibs_answer(home: str, path: str) -> None:
+    """``managers._relative`` (which CC Switch and claude-code-router file a path is) by strings."""
+    from gwconf.managers import _relative
+
+    env = Env(home=Path(home), platform="linux", environ={})
+    try:
+        expected = Path(path).relative_to(Path(home)).as_posix()
+    except ValueError:
+        expected = ""
+    assert _relative(Path(path), env) == expected
+
+
+@settings(max_examples=400, deadline=None)
 @given(gwconf_home=st.one_of(st.none(), _PATH), path=_PATH)
 def test_gwconf_folders_are_pathlibs_answer(gwconf_home: str | None, path: str) -> None:
     environ = {} if gwconf_home is None else {"GWCONF_HOME": gwconf_home}

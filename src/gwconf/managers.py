@@ -331,10 +331,13 @@ def _chezmoi_target(name: str) -> str:
 
 
 def _relative(path: Path, env: Env) -> str:
-    try:
-        return path.relative_to(env.home).as_posix()
-    except ValueError:
+    """``path`` relative to the home folder in POSIX form, "" when outside it: read off
+    ``display``'s ``~/`` form (strings; pathlib's ``relative_to`` was half of the look for
+    other tools that ``status`` makes for every file, issue 15)."""
+    shown = display(path, env)
+    if shown == str(path) or not shown.startswith("~/"):
         return ""
+    return "." if shown == "~/." else shown[2:]
 
 
 def _ccr_blocks(lines: list[str]) -> list[Block]:
