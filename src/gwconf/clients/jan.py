@@ -3,6 +3,12 @@
 Docs: https://jan.ai/docs/remote-models/openai ; checked against janhq/jan
 ``web-app/src/hooks/useModelProvider.ts`` @00ec5d11 (version and UI
 wording UNVERIFIED). No deep link or import for providers was found.
+
+Found by its folders: the Electron app's ``<appData>/Jan``; the Tauri app's (0.6 on,
+``src-tauri/tauri.conf.json`` 0.8.4: identifier ``jan.ai.app``, program ``Jan-Desktop``)
+``<appData>/jan.ai.app`` on macOS and Windows, and on Linux its data folder,
+``$XDG_DATA_HOME/jan.ai.app`` (``~/.local/share``: Tauri's ``app_data_dir``, where the
+WebView's storage lives), besides ``~/.config/jan.ai.app``.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ FAMILY = "openai"
 WIRE = "chat"
 TIER = 3
 BASE_FORM = "v1"
-PROGRAMS = ("jan", "Jan")
+PROGRAMS = ("jan", "Jan", "Jan-Desktop")
 DOCS = "https://jan.ai/docs/remote-models/openai"
 RESTART = _steps.RESTART
 RESTAMPED: tuple[str, ...] = ()
@@ -46,9 +52,10 @@ import_link = no_import_link
 
 
 def detect(env: Env) -> bool:
-    return any(_desktop.user_data(env, name).is_dir() for name in ("Jan", "jan.ai.app")) or any(
-        env.which(p) for p in PROGRAMS
-    )
+    folders = [_desktop.user_data(env, name) for name in ("Jan", "jan.ai.app")]
+    if env.platform == "linux":
+        folders.append(env.xdg_data_home / "jan.ai.app")
+    return any(folder.is_dir() for folder in folders) or any(env.which(p) for p in PROGRAMS)
 
 
 def steps(target: Target, show_key: bool) -> list[str]:
