@@ -11,6 +11,7 @@ company's endpoint or model instead of the gateway.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,20 +42,33 @@ def _claude_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "(managed by an administrator) sets Anthropic variables"
 
 
-def _opencode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    managed = tmp_path / "etc"
-    managed.mkdir()
-    (managed / "opencode.json").write_text('{"model": "corp/approved"}\n')
-    monkeypatch.setenv("OPENCODE_TEST_MANAGED_CONFIG_DIR", str(managed))
-    return "(managed by an administrator) sets model"
+def _layer_in_env(
+    variable: str, name: str, text: str, said: str
+) -> Callable[[Path, pytest.MonkeyPatch], str]:
+    """An administrator's folder that ``variable`` names (the real ones are under /etc)."""
+
+    def make(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+        managed = tmp_path / "managed"
+        managed.mkdir()
+        (managed / name).write_text(text)
+        monkeypatch.setenv(variable, str(managed))
+        return said
+
+    return make
 
 
-def _hermes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    managed = tmp_path / "etc-hermes"
-    managed.mkdir()
-    (managed / "config.yaml").write_text("model:\n  default: corp-model\n")
-    monkeypatch.setenv("HERMES_MANAGED_DIR", str(managed))
-    return "(managed by an administrator) pins model.default"
+_opencode = _layer_in_env(
+    "OPENCODE_TEST_MANAGED_CONFIG_DIR",
+    "opencode.json",
+    '{"model": "corp/approved"}\n',
+    "(managed by an administrator) sets model",
+)
+_hermes = _layer_in_env(
+    "HERMES_MANAGED_DIR",
+    "config.yaml",
+    "model:\n  default: corp-model\n",
+    "(managed by an administrator) pins model.default",
+)
 
 
 LAYERS = {"codex": _codex, "claude-code": _claude_code, "opencode": _opencode, "hermes": _hermes}
