@@ -152,6 +152,35 @@ def test_mini_keeps_the_users_configured_flag_and_names_openai_base_url(gwconf, 
     )
 
 
+def test_mini_follows_the_config_file_its_variable_names(gwconf, home, profile, tmp_path) -> None:
+    """``MSWEA_MINI_CONFIG_PATH`` (shell or .env: mini loads the .env first) names the config mini
+    reads in place of its built-in mini.yaml (2.4.6 ``run/mini.py``). Its ``model.model_name``
+    beats ``MSWEA_MODEL_NAME``, its ``model_kwargs`` go to every litellm call: status and verify
+    follow them, with the file named, instead of the .env gwconf wrote."""
+    assert gwconf("apply", "mini-swe-agent").exit_code == 0
+    config = tmp_path / "corp.yaml"
+    config.write_text(
+        "agent:\n  step_limit: 3\nmodel:\n  model_name: openai/corp-model\n"
+        "  model_kwargs:\n    api_base: https://llm.corp.example/v1\n    drop_params: true\n"
+    )
+    found = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH=str(config))
+    assert (found.model, found.base_url) == ("corp-model", "https://llm.corp.example/v1"), found
+    assert found.api_key == TEST_KEY  # no key in the file: the .env's
+    assert has_finding(found.findings, "warning", "sets model.model_name, model.model_kwargs.api_base")
+    # named without its suffix, from the .env
+    dotenv = home / ".config/mini-swe-agent/.env"
+    dotenv.write_text(dotenv.read_text() + f"MSWEA_MINI_CONFIG_PATH={tmp_path / 'corp'}\n")
+    from_file = reading("mini-swe-agent")
+    assert from_file.base_url == "https://llm.corp.example/v1"
+    assert has_finding(
+        from_file.findings, "warning", "named by ~/.config/mini-swe-agent/.env MSWEA_MINI_CONFIG_PATH"
+    )
+    config.write_text("model:\n  model_kwargs:\n    temperature: 0\n")  # nothing of the route: the .env's
+    plain = reading("mini-swe-agent")
+    assert (plain.model, plain.base_url) == ("my-model", "https://gw.example.com/v1")
+    assert not has_finding(plain.findings, "warning", "wins over the .env")
+
+
 def test_openhands_condenser_on_another_model_is_named(gwconf, home, profile) -> None:
     assert gwconf("apply", "openhands").exit_code == 0
     path = home / ".openhands/agent_settings.json"

@@ -16,12 +16,18 @@ its first reply with "Error calculating cost ... This model isn't mapped yet") a
 ``MSWEA_CONFIGURED=true`` when missing (without it ``mini`` first runs its interactive set-up
 questions). Restore takes all of them back.
 
+``MSWEA_MINI_CONFIG_PATH`` (the shell's or the .env's) names a config mini reads in place of its
+built-in mini.yaml: its ``model.model_name`` and ``model.model_kwargs`` (``api_base``, ``api_key``)
+win over the .env, and ``read`` follows them (``run/mini.py``, ``models/__init__.py``
+``get_model_name`` at 2.4.6).
+
 ``gwconf run mini-swe-agent`` exports the same names to mini alone (exported values win over the file).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -152,10 +158,13 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     reading.base_url = base_url or api_base or urls.OFFICIAL_OPENAI_BASE
     reading.api_key, reading.key_origin = value("OPENAI_API_KEY")
     model, _ = value(MODEL_VAR)
+    layer, layer_from = value("MSWEA_MINI_CONFIG_PATH")
+    model = _follow_default_config(reading, env, layer, layer_from) or model
+    pointed = bool(base_url or api_base) or reading.base_url != urls.OFFICIAL_OPENAI_BASE
     if model and model.startswith(PREFIX):
         reading.model = model[len(PREFIX) :]
         reading.provider = "openai-compatible (litellm openai/ route)"
-        reading.provider_is_gwconf = bool(base_url or api_base)
+        reading.provider_is_gwconf = pointed
     else:
         reading.model = model
         reading.provider = f"litellm's own routing for {model!r}" if model else "(no model)"
@@ -191,30 +200,66 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
                 f"gwconf apply {ID}",
             )
         )
-    f.extend(_default_config_findings(env))
     return reading
 
 
-def _default_config_findings(env: Env) -> list[Finding]:
-    """``MSWEA_MINI_CONFIG_PATH`` replaces mini's built-in mini.yaml; its ``model:`` section wins."""
-    moved = env.get("MSWEA_MINI_CONFIG_PATH")
-    if not moved:
-        return []
-    found: list[Finding] = []
-    doc = load_other(env.as_given(moved), "yaml", env, found)
-    model = doc.data().get("model") if doc is not None and isinstance(doc.data(), dict) else None
-    if isinstance(model, dict):
-        kwargs = as_dict(model.get("model_kwargs"))
-        keys = [k for k in ("model_name",) if model.get(k)] + [
-            f"model_kwargs.{k}" for k in ("api_base", "base_url", "api_key") if kwargs.get(k)
-        ]
-        if keys:
-            found.append(
-                Finding(
-                    "warning",
-                    "override",
-                    f"$MSWEA_MINI_CONFIG_PATH ({moved}) sets model.{', model.'.join(keys)}, which wins over the .env.",
-                    f"remove those keys from {moved}",
-                )
+def _default_config(env: Env, setting: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The ``model:`` section of the file ``MSWEA_MINI_CONFIG_PATH`` names (``setting``: the
+    variable's value, from the shell or the .env, which mini loads first), with the file's name.
+
+    mini 2.4.6 (``run/mini.py``) reads that file in place of its built-in mini.yaml, found as
+    ``get_config_path`` finds a config: ``.yaml`` added when it has another suffix, then as given
+    (relative to the current folder), then under ``$MSWEA_CONFIG_DIR``. Its ``model.model_name``
+    beats ``MSWEA_MODEL_NAME`` (``models.get_model_name``), and ``model.model_kwargs`` go to
+    every litellm call, so an ``api_base`` or ``api_key`` there beats the .env's variables."""
+    if not setting:
+        return None
+    spec = Path(setting)
+    if spec.suffix != ".yaml":
+        spec = spec.with_suffix(".yaml")
+    candidates = [env.as_given(str(spec))]
+    if not spec.is_absolute():
+        candidates.append(env.as_given(env.get("MSWEA_CONFIG_DIR") or ".") / spec)
+    for path in candidates:
+        doc = load_other(path, "yaml", env)
+        data = doc.data() if doc is not None else None
+        if isinstance(data, dict):
+            model = data.get("model")
+            return shown(path, env), model if isinstance(model, dict) else {}
+    return None
+
+
+def _follow_default_config(reading: Reading, env: Env, setting: str | None, origin: str) -> str | None:
+    """``reading`` as mini sends under ``MSWEA_MINI_CONFIG_PATH``'s model section (its base address
+    and key), and the model name it sets (None: the .env's stands)."""
+    found = _default_config(env, setting)
+    if found is None:
+        return None
+    where, model = found
+    kwargs = as_dict(model.get("model_kwargs"))
+    name = (
+        model.get("model_name")
+        if isinstance(model.get("model_name"), str) and model.get("model_name")
+        else None
+    )
+    keys = ["model_name"] if name else []
+    for field in ("api_base", "base_url", "api_key"):
+        if isinstance(kwargs.get(field), str) and kwargs[field]:
+            keys.append(f"model_kwargs.{field}")
+    base = next(
+        (kwargs[k] for k in ("api_base", "base_url") if isinstance(kwargs.get(k), str) and kwargs[k]), None
+    )
+    if base:
+        reading.base_url = base
+    if isinstance(kwargs.get("api_key"), str) and kwargs["api_key"]:
+        reading.api_key, reading.key_origin = kwargs["api_key"], f"{where} model.model_kwargs.api_key"
+    if keys:
+        reading.findings.append(
+            Finding(
+                "warning",
+                "override",
+                f"{where} (named by {origin}) sets model.{', model.'.join(keys)}, which wins over the .env.",
+                f"remove those keys from {where}",
             )
-    return found
+        )
+    return name
