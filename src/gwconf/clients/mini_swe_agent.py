@@ -27,7 +27,6 @@ win over the .env, and ``read`` follows them (``run/mini.py``, ``models/__init__
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from gwconf import urls
 from gwconf.clients._base import (
@@ -50,6 +49,10 @@ from gwconf.clients._base import (
 from gwconf.clients._launch_types import LaunchSpec, TempPath, fresh_document, require_model
 from gwconf.formats import Document
 from gwconf.paths import Env
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "mini-swe-agent"
 NAME = "mini-swe-agent"
