@@ -665,12 +665,10 @@ def _marks(path: Path) -> str:
     return "+a" if flags & (stat.UF_APPEND | stat.SF_APPEND) else ""
 
 
-def _marked(path: Path, what: str) -> tuple[str, str] | None:
-    """(what is wrong, what to do) when ``path`` is marked immutable or append-only, else None."""
-    try:
-        mark = _marks(path)
-    except OSError:
-        return None
+def _marked(path: Path, what: str, mark: str | None = None) -> tuple[str, str] | None:
+    """(what is wrong, what to do) when ``path`` is marked immutable or append-only, else None.
+    ``mark``: ``path``'s, when the caller has asked for it already."""
+    mark = _mark_of(path) if mark is None else mark
     if not mark:
         return None
     kind = "immutable" if mark == "+i" else "append-only"
@@ -797,15 +795,16 @@ def _refuse_append_only(path: Path, what: str, folder: bool = False) -> None:
     mark, ``+i``, access sees.) A folder is asked once per command (``viewed``)."""
     mark = viewed(("mark", str(path)), lambda: _mark_of(path)) if folder else _mark_of(path)
     if mark == "+a":
-        refused = _marked(path, what)
+        refused = _marked(path, what, mark)
         if refused is not None:
             raise WriteRefused(f"{refused[0]}.", refused[1])
 
 
 def _mark_of(path: Path) -> str:
+    """``_marks``, "" when it cannot be asked (unreadable, another user's: a write finds out then)."""
     try:
         return _marks(path)
-    except OSError:  # unreadable (another user's): the write finds out as before
+    except OSError:
         return ""
 
 
