@@ -179,6 +179,10 @@ def test_mini_follows_the_config_file_its_variable_names(gwconf, home, profile, 
     plain = reading("mini-swe-agent")
     assert (plain.model, plain.base_url) == ("my-model", "https://gw.example.com/v1")
     assert not has_finding(plain.findings, "warning", "wins over the .env")
+    config.write_text("model: [unclosed\n")  # mini stops on it: named, and the .env's route stands
+    broken = reading("mini-swe-agent")
+    assert has_finding(broken.findings, "warning", "corp.yaml cannot be read")
+    assert broken.base_url == "https://gw.example.com/v1"
 
 
 def test_openhands_condenser_on_another_model_is_named(gwconf, home, profile) -> None:

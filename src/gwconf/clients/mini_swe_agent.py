@@ -206,7 +206,9 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     return reading
 
 
-def _default_config(env: Env, setting: str | None) -> tuple[str, dict[str, Any]] | None:
+def _default_config(
+    env: Env, setting: str | None, findings: list[Finding]
+) -> tuple[str, dict[str, Any]] | None:
     """The ``model:`` section of the file ``MSWEA_MINI_CONFIG_PATH`` names (``setting``: the
     variable's value, from the shell or the .env, which mini loads first), with the file's name.
 
@@ -214,7 +216,8 @@ def _default_config(env: Env, setting: str | None) -> tuple[str, dict[str, Any]]
     ``get_config_path`` finds a config: ``.yaml`` added when it has another suffix, then as given
     (relative to the current folder), then under ``$MSWEA_CONFIG_DIR``. Its ``model.model_name``
     beats ``MSWEA_MODEL_NAME`` (``models.get_model_name``), and ``model.model_kwargs`` go to
-    every litellm call, so an ``api_base`` or ``api_key`` there beats the .env's variables."""
+    every litellm call, so an ``api_base`` or ``api_key`` there beats the .env's variables. A
+    file that cannot be read goes into ``findings``."""
     if not setting:
         return None
     spec = Path(setting)
@@ -223,39 +226,37 @@ def _default_config(env: Env, setting: str | None) -> tuple[str, dict[str, Any]]
     candidates = [env.as_given(str(spec))]
     if not spec.is_absolute():
         candidates.append(env.as_given(env.get("MSWEA_CONFIG_DIR") or ".") / spec)
-    for path in candidates:
-        doc = load_other(path, "yaml", env)
-        data = doc.data() if doc is not None else None
-        if isinstance(data, dict):
-            model = data.get("model")
-            return shown(path, env), model if isinstance(model, dict) else {}
-    return None
+    path = next((path for path in candidates if path.is_file()), None)
+    if path is None:
+        return None
+    doc = load_other(path, "yaml", env, findings)  # mini takes the first found, and stops on a bad one
+    data = doc.data() if doc is not None else None
+    return (shown(path, env), as_dict(data.get("model"))) if isinstance(data, dict) else None
+
+
+def _text(mapping: dict[str, Any], key: str) -> str | None:
+    """``mapping[key]`` when it is a non-empty string."""
+    value = mapping.get(key)
+    return value if isinstance(value, str) and value else None
 
 
 def _follow_default_config(reading: Reading, env: Env, setting: str | None, origin: str) -> str | None:
     """``reading`` as mini sends under ``MSWEA_MINI_CONFIG_PATH``'s model section (its base address
     and key), and the model name it sets (None: the .env's stands)."""
-    found = _default_config(env, setting)
+    found = _default_config(env, setting, reading.findings)
     if found is None:
         return None
     where, model = found
     kwargs = as_dict(model.get("model_kwargs"))
-    name = (
-        model.get("model_name")
-        if isinstance(model.get("model_name"), str) and model.get("model_name")
-        else None
-    )
+    name = _text(model, "model_name")
     keys = ["model_name"] if name else []
-    for field in ("api_base", "base_url", "api_key"):
-        if isinstance(kwargs.get(field), str) and kwargs[field]:
-            keys.append(f"model_kwargs.{field}")
-    base = next(
-        (kwargs[k] for k in ("api_base", "base_url") if isinstance(kwargs.get(k), str) and kwargs[k]), None
-    )
+    keys += [f"model_kwargs.{field}" for field in ("api_base", "base_url", "api_key") if _text(kwargs, field)]
+    base = _text(kwargs, "api_base") or _text(kwargs, "base_url")
     if base:
         reading.base_url = base
-    if isinstance(kwargs.get("api_key"), str) and kwargs["api_key"]:
-        reading.api_key, reading.key_origin = kwargs["api_key"], f"{where} model.model_kwargs.api_key"
+    key = _text(kwargs, "api_key")
+    if key:
+        reading.api_key, reading.key_origin = key, f"{where} model.model_kwargs.api_key"
     if keys:
         reading.findings.append(
             Finding(
