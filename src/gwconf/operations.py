@@ -160,11 +160,13 @@ def apply_profile(
     model: str | None = None,
     force: bool = False,
     skip_not_set_up: bool = False,
+    swept: bool = False,
 ) -> list[ClientResult]:
     """Plan every client, then write the pending changes (unless ``dry_run``).
 
     ``skip_not_set_up`` (``apply --all``): a client with nothing here to configure yet (no server
     folder, no file its app makes first) is skipped with its reason instead of failing the run.
+    ``swept``: the command ran ``repair_interrupted`` first.
     """
     results: list[ClientResult] = []
     plans: list[planning.ClientPlan] = []
@@ -178,7 +180,7 @@ def apply_profile(
                 _leave_planned(planned, plan)
     if not dry_run:
         by_id = {r.id: r for r in results}
-        writes = Writes(env, profile.name)
+        writes = Writes(env, profile.name, swept=swept)
         for plan in plans:
             result = by_id[plan.client.id]
             try:
@@ -254,12 +256,14 @@ class Writes:
     clients as can go at once (issue 15). A plan that reads a file an earlier one writes waits
     for that write and is planned again."""
 
-    def __init__(self, env: Env, profile: str | None = None) -> None:
+    def __init__(self, env: Env, profile: str | None = None, *, swept: bool = False) -> None:
         self.env, self.profile = env, profile
         self.ledger = Ledger(env)  # refreshed by each write under its lock, and kept up to date by it
         self.batch: list[tuple[planning.ClientPlan, ClientResult]] = []
         self.targets: set[Path] = set()  # the files the plans so far change, written or not yet
-        self.swept = False  # the first write sweeps stray temp files for the whole command
+        # the first write sweeps stray temp files for the whole command, unless the command's
+        # start did (``repair_interrupted``: a second walk of every backup folder, issue 15)
+        self.swept = swept
 
     def replan(self, plan: planning.ClientPlan) -> bool:
         """Whether ``plan`` rests on a file an earlier plan changes; if so, that write is done first."""
@@ -408,9 +412,10 @@ def restore_order(clients: list[ClientAdapter], ledger: Ledger) -> list[ClientAd
 
 @fileio.one_view()
 def restore_clients(
-    clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False
+    clients: list[ClientAdapter], env: Env, *, dry_run: bool = False, force: bool = False, swept: bool = False
 ) -> list[ClientResult]:
-    writes = Writes(env)
+    """``swept``: the command ran ``repair_interrupted`` first."""
+    writes = Writes(env, swept=swept)
     ledger = writes.ledger  # the one the writes keep up to date
     results = []
     folders: list[str] = []  # the folders gwconf created for the files it removes
@@ -499,11 +504,14 @@ def _forget(env: Env, client_id: str, planned: Any) -> bool:
 
 
 def repair_interrupted(env: Env) -> list[str]:
-    """What an interrupted earlier run left half-done, put back (run at the start of writing commands)."""
+    """What an interrupted earlier run left half-done, put back (run at the start of writing
+    commands). Afterwards the state folder holds no stray temp file or journal copy, so the
+    command's writes need not look for them again (``swept``)."""
     left = (
         (env.state_dir / "journal.json").exists()
         or next(planning.walk_matches(env.state_dir, "", TEMP_SUFFIX), None) is not None
         or any(named_like(folder, suffix=TEMP_SUFFIX) for folder in (env.config_dir, env.profiles_dir))
+        or any(named_like(env.state_dir, planning.PENDING_COPY))
     )
     if not left:
         return []

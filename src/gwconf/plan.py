@@ -59,6 +59,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 BACKUPS_KEPT = 10
+PENDING_COPY = (
+    "journal.pending-"  # + a number: a new file's bytes the journal points to (``_pending_copies``)
+)
 _PENDING_REF = "\x00pending-backup"
 
 
@@ -1126,7 +1129,7 @@ class BackupStore:
         except (OSError, ValueError):
             return None
 
-    def write_meta(self, meta: dict[str, Any]) -> None:
+    def write_meta(self, meta: dict[str, Any], listing: list[str] | None = None) -> None:
         """What this folder's copies belong to (client, the path the client reads, gwconf's last
         write), so restore can still find and judge them when the ledger is damaged.
 
@@ -1139,9 +1142,10 @@ class BackupStore:
 
         The name is not synced: lost in a crash, it leaves the name before it (or none), which
         never matches the file gwconf has replaced since. A restore over a damaged ledger then
-        leaves that file as it is, never the other way round; meta.json itself is synced."""
+        leaves that file as it is, never the other way round; meta.json itself is synced.
+        ``listing``: the folder's names, if the caller has just read them (``listing``)."""
         old = self._meta_json()
-        names = self._written_names()
+        names = self._written_names(listing)
         wanted = _written_name(meta)
         if wanted is None or not isinstance(old, dict) or _lasting(old) != _lasting(meta):
             self._write_whole_meta(meta, names)
@@ -1198,11 +1202,19 @@ class BackupStore:
                 self._read_meta = None
         return self._read_meta
 
-    def _written_names(self) -> list[str]:
+    def listing(self) -> list[str]:
+        """The folder's names ([] when it cannot be read): read once for the clean-up after a
+        commit, where rotating the copies and naming gwconf's last write each listed the folder
+        (100 listings in ``gwconf use``; issue 15)."""
         try:
-            return [name for name in os.listdir(self.folder) if name.startswith(_WRITTEN)]
+            return os.listdir(self.folder)
         except OSError:
             return []
+
+    def _written_names(self, listing: list[str] | None = None) -> list[str]:
+        return [
+            name for name in (self.listing() if listing is None else listing) if name.startswith(_WRITTEN)
+        ]
 
     def meta(self) -> dict[str, Any] | None:
         """``meta.json``, with gwconf's last write read from the name beside it when there is one
@@ -1265,12 +1277,13 @@ class BackupStore:
         path = self.folder / name
         return path.read_bytes() if path.is_file() else None
 
-    def rotate(self, keep_refs: set[str]) -> None:
-        if not self.folder.is_dir():
-            return
-        stamped = sorted(p for p in named_like(self.folder, suffix=".bak") if p.name not in keep_refs)
+    def rotate(self, keep_refs: set[str], listing: list[str] | None = None) -> None:
+        """The timestamped copies beyond the last ``BACKUPS_KEPT``, removed (but those the ledger's
+        keys still refer to); ``listing`` as for ``write_meta``. Removes no other name."""
+        names = self.listing() if listing is None else listing
+        stamped = sorted(name for name in names if name.endswith(".bak") and name not in keep_refs)
         for old in stamped[:-BACKUPS_KEPT]:
-            old.unlink(missing_ok=True)
+            (self.folder / old).unlink(missing_ok=True)
 
 
 _UNREAD = object()  # a BackupStore's meta.json not read yet
@@ -1591,7 +1604,7 @@ def _pending_copies(
     for plan in plans:
         for item in prepared[plan.client.id]:
             if item.change.after is not None and len(item.change.after) > _IN_JOURNAL:
-                copy = env.state_dir / f"journal.pending-{len(copies)}"
+                copy = env.state_dir / f"{PENDING_COPY}{len(copies)}"
                 write_private(copy, item.change.after)
                 copies[id(item.change)] = str(copy)
     return copies
@@ -1718,9 +1731,10 @@ def _after_commit(prepared: list[_Prepared], ledger: Ledger, metas: set[int] | N
             item.backups.retire_pristine()
         found = ledger.record_of(change.client_id, change.snapshot.path, change.snapshot.target)
         refs = {k.get("before_ref") for k in (found[1].get("keys", []) if found else [])}
-        item.backups.rotate({r for r in refs if r})
+        listing = item.backups.listing()  # (rotate removes only copies: write_meta reads other names)
+        item.backups.rotate({r for r in refs if r}, listing)
         if found is not None and not change.restoring and (metas is None or id(change) not in metas):
-            item.backups.write_meta(_meta(change.client_id, *found))
+            item.backups.write_meta(_meta(change.client_id, *found), listing)
 
 
 def _meta(client_id: str, key: str, record: dict[str, Any]) -> dict[str, Any]:
@@ -1759,7 +1773,7 @@ def remove_created_folders(folders: list[str]) -> None:
 
 
 def _remove_pending_copies(state_dir: Path) -> None:
-    for copy in named_like(state_dir, "journal.pending-"):
+    for copy in named_like(state_dir, PENDING_COPY):
         with contextlib.suppress(OSError):
             copy.unlink()
 

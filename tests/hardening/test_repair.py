@@ -17,7 +17,7 @@ import pytest
 
 from gwconf import plan as planning
 from tests.conftest import invoke
-from tests.hardening._world import SEED, USERS_OWN_KEY, World, run_forked
+from tests.hardening._world import SEED, TMP_SUFFIX, USERS_OWN_KEY, World, run_forked
 
 
 @pytest.fixture(params=["in the journal", "in copy files", "in an earlier journal"])
@@ -218,3 +218,31 @@ def test_a_damaged_copy_of_the_new_bytes_is_never_written(killed: World) -> None
     assert config.read_text() == theirs, "a file another program wrote is left as it is"
     assert "changed by another program after an interrupted gwconf run; left as it is" in result.stderr
     assert not journal_path.exists() and not w.litter()
+
+
+@pytest.mark.parametrize("left", ["a temp file in a backup folder", "a copy of new bytes", "both"])
+@pytest.mark.parametrize("command", [("apply", "claude-code"), ("use", "b"), ("restore", "--all")])
+def test_leftovers_without_a_journal_go_at_the_next_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...], left: str
+) -> None:
+    """A run killed after its journal was removed, or while writing it, leaves no journal but may
+    leave temp files deep in a backup folder, or copies of big files' new bytes
+    (``journal.pending-N``). The next writing command looks for them before it starts, and its
+    writes do not walk the backups again: so that look must see either alone."""
+    w = World(tmp_path).activate(monkeypatch)
+    w.seed()
+    w.add_profiles()
+    assert invoke("use", "a").exit_code == 0 and invoke("apply", "claude-code").exit_code == 0
+    (folder,) = (w.state_dir / "backups" / "claude-code").glob("settings.json-*")
+    planted = []
+    if left != "a copy of new bytes":
+        planted.append(folder / f".meta.json.4242-1{TMP_SUFFIX}")
+    if left != "a temp file in a backup folder":
+        planted.append(w.state_dir / f"{planning.PENDING_COPY}0")
+    for path in planted:
+        path.write_text("left by a killed run")
+    assert not (w.state_dir / "journal.json").exists()
+    result = invoke(*command)
+    assert result.exit_code == 0, result
+    assert not any(path.exists() for path in planted)
+    assert not w.litter()

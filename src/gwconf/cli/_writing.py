@@ -67,6 +67,7 @@ def apply(
         model=model,
         force=force,
         skip_not_set_up=all_clients or all_supported,
+        swept=True,  # (a write happens only where repair_interrupted ran above)
     )
     _add_notes_and_steps(results, missing, profile, env, show_key)
     failed = any(r.error for r in results)
@@ -239,7 +240,9 @@ def _apply_project(
     # a link inside the project: the file it leads to must stay out of git as well
     secret_files += [real for f, real in zip(files, real_files, strict=True) if f.secret and real != f.path]
     guard_notes = project.guard_from_git(secret_files, env, dry_run=dry_run or check)
-    results = operations.apply_profile(adapters, profile, env, dry_run=dry_run or check, model=model)
+    results = operations.apply_profile(
+        adapters, profile, env, dry_run=dry_run or check, model=model, swept=True
+    )
     for adapter, result in zip(adapters, results, strict=True):
         result.id = adapter.client_id
     if results and guard_notes:
@@ -305,7 +308,7 @@ def use(
     results = []
     if clients:
         _output.remember_key(profile.resolve_key(env))
-        results = operations.apply_profile(clients, profile, env, dry_run=dry_run, force=force)
+        results = operations.apply_profile(clients, profile, env, dry_run=dry_run, force=force, swept=True)
     if as_json:
         _output.emit_json(
             {"active": profile.name, "dry_run": dry_run, "clients": [r.to_json() for r in results]}
@@ -443,11 +446,11 @@ def restore(
                 "--project takes client names, not --all.", "e.g. gwconf restore claude-code --project"
             )
         scoped = projects.adapters(clients, env)
-        results = operations.restore_clients(list(scoped), env, dry_run=dry_run, force=force)
+        results = operations.restore_clients(list(scoped), env, dry_run=dry_run, force=force, swept=True)
         for adapter, result in zip(scoped, results, strict=True):
             result.id = adapter.client_id
     else:
-        results = operations.restore_clients(clients, env, dry_run=dry_run, force=force)
+        results = operations.restore_clients(clients, env, dry_run=dry_run, force=force, swept=True)
     aside = None
     if ledger.damaged and not dry_run:
         aside = operations.settle_damaged_ledger(env, results, every=all_clients)
