@@ -217,7 +217,13 @@ def _default_config(
     (relative to the current folder), then under ``$MSWEA_CONFIG_DIR``. Its ``model.model_name``
     beats ``MSWEA_MODEL_NAME`` (``models.get_model_name``), and ``model.model_kwargs`` go to
     every litellm call, so an ``api_base`` or ``api_key`` there beats the .env's variables. A
-    file that cannot be read goes into ``findings``."""
+    file that cannot be read goes into ``findings``.
+
+    ``get_config_path`` then looks among mini's own configs, which are not followed here: run
+    with the real mini 2.4.6, those ``mini`` can start with (mini, mini_textbased, default) set
+    no model route, the benchmark ones (``swebench``: an Anthropic ``model_name``) stop at
+    validation before any request (no Docker ``image``), and so does a ``key=value`` value
+    (no agent templates)."""
     if not setting:
         return None
     spec = Path(setting)
