@@ -59,9 +59,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 BACKUPS_KEPT = 10
-PENDING_COPY = (
-    "journal.pending-"  # + a number: a new file's bytes the journal points to (``_pending_copies``)
-)
+# + a number: a big file's new bytes, which the journal points to (``_pending_copies``)
+PENDING_COPY = "journal.pending-"
 _PENDING_REF = "\x00pending-backup"
 
 
@@ -1143,7 +1142,7 @@ class BackupStore:
         The name is not synced: lost in a crash, it leaves the name before it (or none), which
         never matches the file gwconf has replaced since. A restore over a damaged ledger then
         leaves that file as it is, never the other way round; meta.json itself is synced.
-        ``listing``: the folder's names, if the caller has just read them (``listing``)."""
+        ``listing``: the folder's names, when the caller has just read them (``listing()``)."""
         old = self._meta_json()
         names = self._written_names(listing)
         wanted = _written_name(meta)
