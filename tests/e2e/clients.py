@@ -65,6 +65,9 @@ class E2EClient:
     via_bashrc: bool = False
     # a file in the run folder (written by ``seed``) fed to the client's standard input
     stdin_file: str | None = None
+    # why the client may stay running after it printed its reply (seen, not guessed): such a run is
+    # ended ``LINGER_GRACE`` seconds after the reply and counts as finished; None: it must exit
+    lingers: str | None = None
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -831,6 +834,11 @@ OPENCLAW = E2EClient(
     # restored, its default is the user's own provider again (port 9, closed)
     restored_env=lambda dead: {},
     restored_timeout=90,
+    lingers=(
+        "OpenClaw 2026.9.6 exits about 6 s after its reply here, but once in CI (2026-11-29, "
+        "`gwconf run openclaw`) it printed `ended with stopReason=stop` and was still running 180 s "
+        "after its start; twelve runs here, three at a time, all exited"
+    ),
 )
 
 

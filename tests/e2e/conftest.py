@@ -205,6 +205,10 @@ def _has_marker(pid: int, marker: str) -> bool:
     return f"{MARKER}={marker}".encode() in environ.split(b"\0")
 
 
+# How long a client that printed its reply may take to exit before it is ended (``E2EClient.lingers``)
+LINGER_GRACE = 60.0
+
+
 @dataclass
 class Run:
     argv: list[str]
@@ -214,10 +218,12 @@ class Run:
     seconds: float
     timed_out: bool = False  # ended by us at the time limit
     leftovers: list[int] = field(default_factory=list)  # daemons it left behind (ended by us)
+    lingered: bool = False  # done, by its own output, but ended by us ``grace`` seconds later
 
     def __repr__(self) -> str:
         return (
-            f"Run({self.argv!r}, rc={self.returncode}, {self.seconds:.1f} s{' (timed out)' if self.timed_out else ''},\n--- stdout ---\n{self.stdout[-4000:]}"
+            f"Run({self.argv!r}, rc={self.returncode}, {self.seconds:.1f} s{' (timed out)' if self.timed_out else ''}"
+            f"{' (lingered)' if self.lingered else ''},\n--- stdout ---\n{self.stdout[-4000:]}"
             f"\n--- stderr ---\n{self.stderr[-4000:]})"
         )
 
@@ -229,7 +235,19 @@ class Processes:
         self.marker = uuid.uuid4().hex
         self.started: list[int] = []
 
-    def run(self, argv: list[str], *, env: dict[str, str], cwd: pathlib.Path, timeout: float) -> Run:
+    def run(
+        self,
+        argv: list[str],
+        *,
+        env: dict[str, str],
+        cwd: pathlib.Path,
+        timeout: float,
+        done_text: str | None = None,
+        grace: float = LINGER_GRACE,
+    ) -> Run:
+        """Run ``argv`` to its end, or end it (and its group) at ``timeout``. ``done_text``: what
+        the program prints when its work is done; if it is still running ``grace`` seconds after
+        printing it, it is ended then and the run is marked ``lingered`` instead of timed out."""
         env = {**env, MARKER: self.marker}
         before = set(self._our_children())
         zombies = _our_zombies()
@@ -245,15 +263,30 @@ class Processes:
             start_new_session=True,  # its own process group: pgid == pid
         )
         self.started.append(child.pid)
-        timed_out = False
-        try:
-            out, err = child.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        timed_out = lingered = False
+        done_at: float | None = None
+        while True:
+            try:  # in steps: the output so far is looked at between them (none of it is lost)
+                out, err = child.communicate(timeout=max(0.0, min(2.0, started + timeout - time.monotonic())))
+                break
+            except subprocess.TimeoutExpired as waiting:
+                now = time.monotonic()
+                if done_text and done_at is None and done_text.encode() in (waiting.stdout or b""):
+                    done_at = now
+                over = now - started >= timeout
+                lingered = done_at is not None and (over or now - done_at >= grace)
+                timed_out = done_at is None and over
+                if not (lingered or timed_out):
+                    continue
             self._end_group(child.pid)
             self._end([pid for pid in self._our_children() if pid not in before])  # they may hold its pipes
             out, err = child.communicate(timeout=30)
-            err += f"\n[e2e] ended after {timeout} s"
+            err += (
+                f"\n[e2e] ended {grace:.0f} s after it printed {done_text!r}"
+                if lingered
+                else f"\n[e2e] ended after {timeout} s"
+            )
+            break
         self._end_group(child.pid)  # whatever is still in its group
         leftovers = [pid for pid in self._our_children() if pid not in before]
         self._end(leftovers)
@@ -267,7 +300,7 @@ class Processes:
         sys.stderr.write(f"[e2e] {' '.join(argv[:2])}… rc {child.returncode} in {seconds:.1f} s{left}\n")
         if REAL_ENV.get("GWCONF_E2E_DEBUG"):
             sys.stderr.write(f"--- stdout\n{out[-3000:]}\n--- stderr\n{err[-3000:]}\n")
-        return Run(argv, child.returncode, out, err, seconds, timed_out, leftovers)
+        return Run(argv, child.returncode, out, err, seconds, timed_out, leftovers, lingered)
 
     def _our_children(self) -> list[int]:
         """Live children of this process that carry this fixture's marker (re-parented daemons)."""

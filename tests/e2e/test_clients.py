@@ -106,7 +106,11 @@ class Harness:
             argv = ["bash", "-c", 'exec "$0" "$@" <"$GWCONF_E2E_STDIN"', *argv]
             env = {**(env or {}), "GWCONF_E2E_STDIN": str(self.cwd / self.client.stdin_file)}
         return self.processes.run(
-            argv, env=self.env(env), cwd=self.cwd, timeout=timeout or self.client.timeout
+            argv,
+            env=self.env(env),
+            cwd=self.cwd,
+            timeout=timeout or self.client.timeout,
+            done_text=DEFAULT_REPLY if self.client.lingers else None,
         )
 
     def run_tui(self, argv: list[str], env: dict[str, str], timeout: float) -> Run:
@@ -243,7 +247,7 @@ def start(h: Harness, gateway: GatewayServer) -> tuple[dict, dict]:
 def run_on_the_gateway(h: Harness, gateway: GatewayServer) -> Run:
     """The one-shot command: it must print the reply, and the gateway must see key and model."""
     run = h.run_client()
-    assert run.returncode == 0 and not run.timed_out, run
+    assert (run.returncode == 0 and not run.timed_out) or run.lingered, run
     reply = run.stdout + (h.client.reply(h.home, h.cwd) if h.client.reply else "")
     assert DEFAULT_REPLY in reply, run
     wire = gateway.requests_to(h.client.wire_path)

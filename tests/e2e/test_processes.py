@@ -69,3 +69,34 @@ def test_a_hanging_client_is_ended_at_its_time_limit_with_its_group(
     run = processes.run(["sh", "-c", script], env=env(), cwd=tmp_path, timeout=1)
     assert run.timed_out and run.returncode != 0
     assert not alive(int(marker.read_text()))  # its child, in its process group, went with it
+
+
+def test_a_client_still_running_after_its_reply_is_ended_then_and_marked_lingered(
+    processes: Processes, tmp_path: pathlib.Path
+) -> None:
+    """The grace runs from the reply, not from the start; what it printed before is all kept."""
+    script = "echo working; sleep 1; echo 'the reply'; echo to-stderr >&2; exec sleep 300"
+    run = processes.run(
+        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=120, done_text="the reply", grace=1
+    )
+    assert run.lingered and not run.timed_out and run.returncode != 0
+    assert run.stdout == "working\nthe reply\n" and run.stderr.startswith("to-stderr\n")
+
+
+def test_a_client_that_never_prints_its_reply_times_out_and_does_not_linger(
+    processes: Processes, tmp_path: pathlib.Path
+) -> None:
+    script = "echo working; exec sleep 300"
+    run = processes.run(
+        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=2, done_text="the reply", grace=1
+    )
+    assert run.timed_out and not run.lingered
+
+
+def test_a_client_that_exits_after_its_reply_neither_lingers_nor_times_out(
+    processes: Processes, tmp_path: pathlib.Path
+) -> None:
+    run = processes.run(
+        ["sh", "-c", "echo 'the reply'"], env=env(), cwd=tmp_path, timeout=30, done_text="the reply"
+    )
+    assert run.returncode == 0 and not run.lingered and not run.timed_out and run.stdout == "the reply\n"

@@ -115,8 +115,9 @@ def run_on_the_gateway_writing_nothing(
     if spec.tui is not None:  # full-screen: in its own tmux server, the screen read as its output
         run = h.run_tui(argv, env, spec.timeout)
     else:
-        run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout)
-    assert run.returncode == 0, run
+        done = DEFAULT_REPLY if spec.lingers else None
+        run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout, done_text=done)
+    assert run.returncode == 0 or run.lingered, run  # (lingered: gwconf passed the signal on)
     reply = run.stdout + (spec.reply(h.home, h.cwd) if spec.reply else "")  # (mini: its trajectory)
     assert DEFAULT_REPLY in reply, run
     assert gateway.requests, f"nothing reached the gateway: {seen(gateway)}"
