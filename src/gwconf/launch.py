@@ -96,11 +96,9 @@ def plan_launch(
             f"nothing to run for {client.id}.", f"Name the command: gwconf run {client.id} -- CMD"
         )
     spec.notes += administrator_notes(client, env)
-    import shutil
-
     first = spec.argv[0]
     name = first.resolve(Path(".")) if isinstance(first, TempPath) else first
-    found = shutil.which(name, path=env.environ.get("PATH", ""))
+    found = env.which(name)  # the explicit environment's PATH, as detection looks
     if found is None and dry_run:  # show what would run anyway, and say why it cannot yet
         spec.notes.append(f"{name} is not on PATH: install {client.name} (or fix PATH) before running it.")
         return Launch(client, target, spec, name, profile.name)
