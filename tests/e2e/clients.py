@@ -65,9 +65,10 @@ class E2EClient:
     via_bashrc: bool = False
     # a file in the run folder (written by ``seed``) fed to the client's standard input
     stdin_file: str | None = None
-    # why the client may stay running after it printed its reply (seen, not guessed): such a run is
-    # ended ``LINGER_GRACE`` seconds after the reply and counts as finished; None: it must exit
-    lingers: str | None = None
+    # (what the client prints when its run is over, why it may stay running after that): seen, not
+    # guessed. Such a run is ended ``LINGER_GRACE`` seconds after that text and counts as finished
+    # if the gateway answered it (its reply may be printed only at the exit). None: it must exit.
+    lingers: tuple[str, str] | None = None
 
 
 # -- file helpers ---------------------------------------------------------------------------------
@@ -835,9 +836,11 @@ OPENCLAW = E2EClient(
     restored_env=lambda dead: {},
     restored_timeout=90,
     lingers=(
-        "OpenClaw 2026.9.6 exits about 6 s after its reply here, but once in CI (2026-11-29, "
-        "`gwconf run openclaw`) it printed `ended with stopReason=stop` and was still running 180 s "
-        "after its start; twelve runs here, three at a time, all exited"
+        "ended with stopReason=stop",
+        "OpenClaw 2026.9.6 logs this when the model's answer is in, then cleans up (workers, its "
+        "SQLite state, the state lock) and only then prints the reply and exits, 3-6 s later here; "
+        "once in CI (2026-11-29, `gwconf run openclaw`) it was still running 160 s after the log "
+        "line. Twelve runs here, three at a time, all exited.",
     ),
 )
 

@@ -246,8 +246,9 @@ class Processes:
         grace: float = LINGER_GRACE,
     ) -> Run:
         """Run ``argv`` to its end, or end it (and its group) at ``timeout``. ``done_text``: what
-        the program prints when its work is done; if it is still running ``grace`` seconds after
-        printing it, it is ended then and the run is marked ``lingered`` instead of timed out."""
+        the program prints (on either stream) when its work is done; if it is still running
+        ``grace`` seconds after printing it, it is ended then and the run is marked ``lingered``
+        instead of timed out."""
         env = {**env, MARKER: self.marker}
         before = set(self._our_children())
         zombies = _our_zombies()
@@ -271,7 +272,11 @@ class Processes:
                 break
             except subprocess.TimeoutExpired as waiting:
                 now = time.monotonic()
-                if done_text and done_at is None and done_text.encode() in (waiting.stdout or b""):
+                if (
+                    done_text
+                    and done_at is None
+                    and done_text.encode() in (waiting.stdout or b"") + (waiting.stderr or b"")
+                ):
                     done_at = now
                 over = now - started >= timeout
                 lingered = done_at is not None and (over or now - done_at >= grace)

@@ -74,7 +74,7 @@ def test_a_hanging_client_is_ended_at_its_time_limit_with_its_group(
 def test_a_client_still_running_after_its_reply_is_ended_then_and_marked_lingered(
     processes: Processes, tmp_path: pathlib.Path
 ) -> None:
-    """The grace runs from the reply, not from the start; what it printed before is all kept."""
+    """The grace runs from the text, not from the start; what it printed before is all kept."""
     script = "echo working; sleep 1; echo 'the reply'; echo to-stderr >&2; exec sleep 300"
     run = processes.run(
         ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=120, done_text="the reply", grace=1
@@ -100,3 +100,12 @@ def test_a_client_that_exits_after_its_reply_neither_lingers_nor_times_out(
         ["sh", "-c", "echo 'the reply'"], env=env(), cwd=tmp_path, timeout=30, done_text="the reply"
     )
     assert run.returncode == 0 and not run.lingered and not run.timed_out and run.stdout == "the reply\n"
+
+
+def test_the_done_text_counts_on_standard_error_too(processes: Processes, tmp_path: pathlib.Path) -> None:
+    """A client that logs the end of its run on stderr and prints its reply only at its exit."""
+    script = "echo 'run ended' >&2; exec sleep 300"
+    run = processes.run(
+        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=120, done_text="run ended", grace=1
+    )
+    assert run.lingered and not run.timed_out and run.stdout == ""
