@@ -71,41 +71,30 @@ def test_a_hanging_client_is_ended_at_its_time_limit_with_its_group(
     assert not alive(int(marker.read_text()))  # its child, in its process group, went with it
 
 
-def test_a_client_still_running_after_its_reply_is_ended_then_and_marked_lingered(
-    processes: Processes, tmp_path: pathlib.Path
+# (a client's script, its time limit, then how the run must end: lingered, timed out, its stdout)
+ENDINGS = {
+    # the grace runs from the text, not from the start; what it printed before is all kept
+    "still running after its reply: ended then": (
+        "echo working; sleep 1; echo 'the reply'; exec sleep 300",
+        120,
+        True,
+        False,
+        "working\nthe reply\n",
+    ),
+    # a client that logs the end of its run on stderr and prints its reply only at its exit
+    "the text on stderr counts too": ("echo 'the reply' >&2; exec sleep 300", 120, True, False, ""),
+    "never prints it: timed out": ("echo working; exec sleep 300", 2, False, True, "working\n"),
+    "exits after it: neither": ("echo 'the reply'", 30, False, False, "the reply\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(ENDINGS))
+def test_a_client_that_stays_running_after_its_done_text_is_ended_a_grace_later(
+    case: str, processes: Processes, tmp_path: pathlib.Path
 ) -> None:
-    """The grace runs from the text, not from the start; what it printed before is all kept."""
-    script = "echo working; sleep 1; echo 'the reply'; echo to-stderr >&2; exec sleep 300"
+    script, timeout, lingered, timed_out, stdout = ENDINGS[case]
     run = processes.run(
-        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=120, done_text="the reply", grace=1
+        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=timeout, done_text="the reply", grace=1
     )
-    assert run.lingered and not run.timed_out and run.returncode != 0
-    assert run.stdout == "working\nthe reply\n" and run.stderr.startswith("to-stderr\n")
-
-
-def test_a_client_that_never_prints_its_reply_times_out_and_does_not_linger(
-    processes: Processes, tmp_path: pathlib.Path
-) -> None:
-    script = "echo working; exec sleep 300"
-    run = processes.run(
-        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=2, done_text="the reply", grace=1
-    )
-    assert run.timed_out and not run.lingered
-
-
-def test_a_client_that_exits_after_its_reply_neither_lingers_nor_times_out(
-    processes: Processes, tmp_path: pathlib.Path
-) -> None:
-    run = processes.run(
-        ["sh", "-c", "echo 'the reply'"], env=env(), cwd=tmp_path, timeout=30, done_text="the reply"
-    )
-    assert run.returncode == 0 and not run.lingered and not run.timed_out and run.stdout == "the reply\n"
-
-
-def test_the_done_text_counts_on_standard_error_too(processes: Processes, tmp_path: pathlib.Path) -> None:
-    """A client that logs the end of its run on stderr and prints its reply only at its exit."""
-    script = "echo 'run ended' >&2; exec sleep 300"
-    run = processes.run(
-        ["sh", "-c", script], env=env(), cwd=tmp_path, timeout=120, done_text="run ended", grace=1
-    )
-    assert run.lingered and not run.timed_out and run.stdout == ""
+    assert (run.lingered, run.timed_out, run.stdout) == (lingered, timed_out, stdout), run
+    assert (run.returncode == 0) == (not lingered and not timed_out), run
