@@ -185,6 +185,46 @@ def test_mini_follows_the_config_file_its_variable_names(gwconf, home, profile, 
     assert broken.base_url == "https://gw.example.com/v1"
 
 
+def test_mini_config_variable_naming_no_usable_config_is_a_finding(gwconf, home, profile, tmp_path) -> None:
+    """mini 2.4.6 stops before any request when ``MSWEA_MINI_CONFIG_PATH`` names a config it finds
+    nowhere (as given, under ``$MSWEA_CONFIG_DIR``, among its own) or holds "=" (one key=value
+    setting in place of the whole mini.yaml): the .env's route is then never used, and status and
+    verify say so. Its own configs, by name or under benchmarks/, are no finding."""
+    assert gwconf("apply", "mini-swe-agent").exit_code == 0
+    missing = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH=str(tmp_path / "corp"))
+    assert has_finding(
+        missing.findings, "error", "$MSWEA_MINI_CONFIG_PATH names", "corp.yaml", "Could not find"
+    )
+    assert missing.base_url == "https://gw.example.com/v1"  # the .env's, which mini never gets to
+    relative = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH="corp")  # maybe where mini starts
+    assert has_finding(relative.findings, "warning", "corp.yaml", "nor under $MSWEA_CONFIG_DIR")
+    (tmp_path / "corp.yaml").write_text("model:\n  model_name: openai/corp-model\n")
+    under_dir = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH="corp", MSWEA_CONFIG_DIR=str(tmp_path))
+    assert under_dir.model == "corp-model" and not has_finding(under_dir.findings, "warning", "not there")
+    for own in ("swebench", "benchmarks/swebench_xml", "mini_textbased.yaml"):
+        found = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH=own).findings
+        assert not any("MSWEA_MINI_CONFIG_PATH" in f.message for f in found), (own, found)
+    # "=" anywhere: a setting, even where a file of that name exists; its value is not shown
+    spec = "model.model_kwargs.api_key=sk-inline-secret-4242"
+    setting = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH=spec)
+    assert has_finding(setting.findings, "error", "$MSWEA_MINI_CONFIG_PATH holds '='")
+    assert not any("sk-inline" in f.message + (f.fix or "") for f in setting.findings)
+    odd = tmp_path / "a=b.yaml"
+    odd.write_text("model:\n  model_name: openai/odd\n")
+    named = reading("mini-swe-agent", MSWEA_MINI_CONFIG_PATH=str(odd))
+    assert named.model == "my-model" and has_finding(named.findings, "error", "holds '='")
+    # from the .env: the remedy names the file's line
+    dotenv = home / ".config/mini-swe-agent/.env"
+    dotenv.write_text(dotenv.read_text() + f"MSWEA_MINI_CONFIG_PATH={tmp_path / 'gone'}\n")
+    from_file = [f for f in reading("mini-swe-agent").findings if "gone.yaml" in f.message]
+    assert [f.level for f in from_file] == ["error"]
+    assert from_file[0].fix and from_file[0].fix.startswith(
+        "remove ~/.config/mini-swe-agent/.env MSWEA_MINI_CONFIG_PATH"
+    )
+    doctor = gwconf("doctor", "mini-swe-agent")
+    assert "gone.yaml" in doctor.stdout and "fix: remove" in doctor.stdout, doctor
+
+
 def test_openhands_condenser_on_another_model_is_named(gwconf, home, profile) -> None:
     assert gwconf("apply", "openhands").exit_code == 0
     path = home / ".openhands/agent_settings.json"

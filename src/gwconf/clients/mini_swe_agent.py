@@ -207,7 +207,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
 
 
 def _default_config(
-    env: Env, setting: str | None, findings: list[Finding]
+    env: Env, setting: str | None, origin: str, findings: list[Finding]
 ) -> tuple[str, dict[str, Any]] | None:
     """The ``model:`` section of the file ``MSWEA_MINI_CONFIG_PATH`` names (``setting``: the
     variable's value, from the shell or the .env, which mini loads first), with the file's name.
@@ -223,7 +223,8 @@ def _default_config(
     with the real mini 2.4.6, those ``mini`` can start with (mini, mini_textbased, default) set
     no model route, the benchmark ones (``swebench``: an Anthropic ``model_name``) stop at
     validation before any request (no Docker ``image``), and so does a ``key=value`` value
-    (no agent templates)."""
+    (no agent templates). That value, and a name found nowhere, go into ``findings``: mini stops
+    before any request, whatever route the .env gives (``_unusable_config``)."""
     if not setting:
         return None
     spec = Path(setting)
@@ -232,8 +233,9 @@ def _default_config(
     candidates = [env.as_given(str(spec))]
     if not spec.is_absolute():
         candidates.append(env.as_given(env.get("MSWEA_CONFIG_DIR") or ".") / spec)
-    path = next((path for path in candidates if path.is_file()), None)
+    path = None if "=" in setting else next((path for path in candidates if path.is_file()), None)
     if path is None:
+        findings.extend(_unusable_config(setting, spec, origin))
         return None
     doc = load_other(path, "yaml", env, findings)  # mini takes the first found, and stops on a bad one
     data = doc.data() if doc is not None else None
@@ -246,10 +248,46 @@ def _text(mapping: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+# mini 2.4.6's own configs (``minisweagent/config``, its ``benchmarks/``; ``extra/`` holds none):
+# ``get_config_path`` finds them by name, a benchmark's also under "benchmarks/", wherever mini starts
+_OWN_BENCHMARKS = ("swebench", "swebench_backticks", "swebench_xml", "swebench_modal", "programbench")
+_OWN_CONFIGS = frozenset(
+    [f"{name}.yaml" for name in ("mini", "mini_textbased", "default", *_OWN_BENCHMARKS)]
+    + [f"benchmarks/{name}.yaml" for name in _OWN_BENCHMARKS]
+)
+
+
+def _unusable_config(setting: str, spec: Path, origin: str) -> list[Finding]:
+    """Why mini 2.4.6 stops before any request with ``MSWEA_MINI_CONFIG_PATH`` = ``setting`` (``spec``:
+    the name it looks for), when it runs without ``-c``: a value holding "=" is read as one
+    ``key=value`` setting in place of the whole mini.yaml (``get_config_from_spec``), which
+    leaves the agent without its templates; a name found neither as given, nor under
+    ``$MSWEA_CONFIG_DIR``, nor among mini's own raises "Could not find config file". A relative
+    name is looked for from the folder mini starts in, which may not be this one: a warning."""
+    remedy = (
+        "unset MSWEA_MINI_CONFIG_PATH" if origin.startswith("$") else f"remove {origin}"
+    ) + ", or make it name a config file that exists"
+    if "=" in setting:
+        message = (
+            f"{origin} holds '=': mini reads it as one setting in place of its whole mini.yaml and "
+            "stops before any request (its agent has no templates)."
+        )
+        return [Finding("error", "other", message, remedy)]
+    if str(spec) in _OWN_CONFIGS:
+        return []
+    relative = not spec.is_absolute()
+    where = " from this folder, nor under $MSWEA_CONFIG_DIR" if relative else ""
+    message = (
+        f"{origin} names {spec}, which is not there{where}: mini stops with "
+        "'Could not find config file' before any request (unless it is given its own -c)."
+    )
+    return [Finding("warning" if relative else "error", "other", message, remedy)]
+
+
 def _follow_default_config(reading: Reading, env: Env, setting: str | None, origin: str) -> str | None:
     """``reading`` as mini sends under ``MSWEA_MINI_CONFIG_PATH``'s model section (its base address
     and key), and the model name it sets (None: the .env's stands)."""
-    found = _default_config(env, setting, reading.findings)
+    found = _default_config(env, setting, origin, reading.findings)
     if found is None:
         return None
     where, model = found
