@@ -5,6 +5,7 @@ paths per OS, and each client's own traps as doctor reads them."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -530,3 +531,45 @@ def test_oterm_has_no_model_to_preset(gwconf, home, profile) -> None:
     path.write_text(json.dumps(data))
     assert reading("oterm").api_key == "sk-default-0000"
     assert reading("oterm", GW_KEY=TEST_KEY).api_key == TEST_KEY
+
+
+def fake_oterm_install(home: Path) -> Path:
+    """oterm as ``uv tool install`` lays it out: its code in a virtual environment under the home
+    folder, the program on PATH a link to the environment's script, whose ``#!`` names its python."""
+    venv = home / ".local/share/uv/tools/oterm"
+    (venv / "lib/python3.12/site-packages/oterm").mkdir(parents=True)
+    (venv / "bin").mkdir()
+    (venv / "bin/python").write_text("")  # (a link to the base interpreter in a real one)
+    script = venv / "bin/oterm"
+    script.write_text(f"#!{venv}/bin/python\nimport sys\nfrom oterm.cli.oterm import cli\nsys.exit(cli())\n")
+    script.chmod(0o755)
+    (home / ".local/bin").mkdir(parents=True)
+    (home / ".local/bin/oterm").symlink_to(script)
+    return home / ".local/bin"
+
+
+def test_oterm_reads_the_dotenv_its_load_dotenv_finds(gwconf, home, profile, monkeypatch) -> None:
+    """oterm 0.26.1 calls ``load_dotenv()``: python-dotenv walks up from oterm's package folder, and
+    for an install under the home folder it finds ``~/.env``. Its ``OTERM_DATA_DIR`` moves
+    config.json (apply writes there), and it fills a ``${VAR}`` key; the shell still wins. Without
+    the program on PATH there is no install to start from, and the .env is not followed."""
+    (home / ".env").write_text(f"OTERM_DATA_DIR={home}/odata\nGW_KEY=sk-from-dotenv-7777\n")
+    assert gwconf("apply", "oterm").exit_code == 0
+    assert (home / ".local/share/oterm/config.json").exists()  # no oterm on PATH: the default place
+
+    monkeypatch.setenv("PATH", f"{fake_oterm_install(home)}:{os.environ['PATH']}")
+    moved = home / "odata/config.json"
+    assert gwconf("apply", "oterm").exit_code == 0 and moved.exists()
+    data = json.loads(moved.read_text())
+    data["openaiCompatible"]["gwconf"]["api_key"] = "${GW_KEY}"
+    moved.write_text(json.dumps(data))
+    found = reading("oterm")
+    assert found.api_key == "sk-from-dotenv-7777"
+    assert found.key_origin.startswith("~/.env GW_KEY (named in ~/odata/config.json")
+    shell = reading("oterm", GW_KEY=TEST_KEY)  # load_dotenv(override=False)
+    assert shell.api_key == TEST_KEY and shell.key_origin.startswith("$GW_KEY")
+    # a .env nearer the package is the one found, and it does not move the folder
+    (home / ".local/share/uv/tools/oterm/.env").write_text("GW_KEY=sk-nearer-1111\n")
+    nearer = reading("oterm")  # the default folder's file again: the one the first apply wrote
+    assert nearer.key_origin.startswith("~/.local/share/oterm/config.json"), nearer.key_origin
+    assert gwconf("status", "oterm").exit_code == 0

@@ -8,6 +8,12 @@ Docs: https://ggozad.github.io/oterm/app_config/ ; checked against oterm 0.26.1
 not ``%APPDATA%``); ``OTERM_DATA_DIR`` moves it. oterm merges the file over its defaults and writes
 it back whole (compact JSON) whenever a setting changes in the app.
 
+oterm calls python-dotenv's ``load_dotenv()`` at start (``config.py``): ``find_dotenv`` walks up
+from the folder of oterm's own code and loads the first ``.env`` (the shell's variables win).
+For a uv, pipx or ``pip --user`` install that walk passes the home folder, so ``~/.env`` can set
+``OTERM_DATA_DIR`` (where config.json is) and the variable a ``${VAR}`` key names. gwconf takes
+the same ``.env``, found from the ``oterm`` program on PATH (``install_dotenv``).
+
 Managed keys: ``openaiCompatible.gwconf`` (``base_url``, ``api_key``); oterm lists it as provider
 ``gwconf`` in its new-chat dialog (``openai-compat/gwconf`` inside; seen in 0.26.1 run through tmux) and asks the gateway for its models (``GET /v1/models``). **The model
 cannot be preset:** each chat's provider and model are picked in the new-chat dialog (Ctrl+N), so
@@ -25,6 +31,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
+    load_other,
     no_doctor,
     no_import_link,
     no_launch,
@@ -68,7 +75,50 @@ project_scope_files = no_project_scope_files
 import_link = no_import_link
 
 
+def install_dotenv(env: Env) -> Path | None:
+    """The ``.env`` oterm's ``load_dotenv()`` would load: the first in its package's folder or
+    above. The package is found from the ``oterm`` program on PATH (links followed), through its
+    ``#!`` interpreter in a virtual environment's ``bin``: ``lib/python*/site-packages/oterm``
+    beside it, else the environment's own folder. None off POSIX, without the program, or
+    without a ``.env`` on the way up."""
+    import os
+
+    program = env.which("oterm") if env.platform != "win32" else None
+    if program is None:
+        return None
+    try:
+        with open(os.path.realpath(program), "rb") as script:
+            first = script.readline(4096)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words or not words[0].startswith("/") or os.path.basename(words[0]) == "env":
+        return None  # an interpreter found through PATH: no environment to start from
+    root = Path(words[0]).parent.parent  # .../bin/python: the environment (links not followed)
+    start = next(iter(sorted(root.glob("lib/python*/site-packages/oterm"))), root)
+    for folder in (start, *start.parents):
+        candidate = folder / ".env"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def with_install_dotenv(env: Env) -> tuple[Env, Path | None]:
+    """``env`` as oterm sees it after ``load_dotenv()``: the ``.env``'s variables under the
+    shell's (``override=False``), and that file."""
+    path = install_dotenv(env)
+    doc = load_other(path, "dotenv", env) if path is not None else None
+    data = doc.data() if doc is not None else None
+    if not isinstance(data, dict):
+        return env, path
+    loaded = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+    return Env(home=env.home, platform=env.platform, environ={**loaded, **env.environ}, cwd=env.cwd), path
+
+
 def data_dir(env: Env) -> Path:
+    env = with_install_dotenv(env)[0]
     moved = env.get("OTERM_DATA_DIR")
     if moved:
         return env.as_given(moved)  # no ~ expanded
@@ -121,13 +171,16 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     raw_key = entry.get("api_key")
     key, variable = raw_key if isinstance(raw_key, str) else None, None
     match = _ENV_REFERENCE.fullmatch(key.strip()) if key else None
+    origin = f"{where} openaiCompatible.{ENTRY}.api_key"
     if match:  # oterm: the variable when it is set at all (even empty), else the default
         variable = match.group(1)
-        key = env.environ[variable] if variable in env.environ else match.group(3)
+        loaded, dotenv = with_install_dotenv(env)
+        key = loaded.environ[variable] if variable in loaded.environ else match.group(3)
+        origin = f"${variable} (named in {where})"
+        if variable not in env.environ and variable in loaded.environ and dotenv is not None:
+            origin = f"{shown(dotenv, env)} {variable} (named in {where}; oterm loads that .env)"
     reading.api_key = key
-    reading.key_origin = (
-        f"${variable} (named in {where})" if variable else f"{where} openaiCompatible.{ENTRY}.api_key"
-    )
+    reading.key_origin = origin
     reading.model = None  # picked per chat in the app
     f.append(
         Finding(
