@@ -572,4 +572,9 @@ def test_oterm_reads_the_dotenv_its_load_dotenv_finds(gwconf, home, profile, mon
     (home / ".local/share/uv/tools/oterm/.env").write_text("GW_KEY=sk-nearer-1111\n")
     nearer = reading("oterm")  # the default folder's file again: the one the first apply wrote
     assert nearer.key_origin.startswith("~/.local/share/oterm/config.json"), nearer.key_origin
+    # pip's script for an interpreter path too long or spaced for "#!": found through its second line
+    (home / ".local/share/uv/tools/oterm/.env").unlink()
+    venv = home / ".local/share/uv/tools/oterm"
+    (venv / "bin/oterm").write_text(f"#!/bin/sh\n'''exec' \"{venv}/bin/python\" \"$0\" \"$@\"\n' '''\n")
+    assert reading("oterm").api_key == "sk-from-dotenv-7777"
     assert gwconf("status", "oterm").exit_code == 0

@@ -62,6 +62,8 @@ RESTAMPED: tuple[str, ...] = ()
 ENTRY = "gwconf"
 # api_key: "${VARIABLE}" or "${VARIABLE:-default}" (0.26.1 ``utils.expand_env_vars``)
 _ENV_REFERENCE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
+# the second line of pip's ``#!/bin/sh`` script: ``'''exec' "/path/bin/python" "$0" "$@"``
+_TRAMPOLINE = lazy(r"""'''exec' (?:"([^"]+)"|(\S+))""")
 
 
 # hooks this client leaves to the shared defaults (ClientModule in _base.py)
@@ -88,12 +90,13 @@ def install_dotenv(env: Env) -> Path | None:
         return None
     try:
         with open(os.path.realpath(program), "rb") as script:
-            first = script.readline(4096)
+            first, second = script.readline(4096), script.readline(4096)
     except OSError:
         return None
-    if not first.startswith(b"#!"):
-        return None
-    words = first[2:].decode("utf-8", "replace").split()
+    words = first[2:].decode("utf-8", "replace").split() if first.startswith(b"#!") else []
+    if words and os.path.basename(words[0]) == "sh":  # pip's trampoline for a long or spaced path
+        trampoline = _TRAMPOLINE.match(second.decode("utf-8", "replace"))
+        words = [trampoline.group(1) or trampoline.group(2)] if trampoline else []
     if not words or not words[0].startswith("/") or os.path.basename(words[0]) == "env":
         return None  # an interpreter found through PATH: no environment to start from
     root = Path(words[0]).parent.parent  # .../bin/python: the environment (links not followed)
