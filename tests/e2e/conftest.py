@@ -205,7 +205,7 @@ def _has_marker(pid: int, marker: str) -> bool:
     return f"{MARKER}={marker}".encode() in environ.split(b"\0")
 
 
-# How long a client that printed its reply may take to exit before it is ended (``E2EClient.lingers``)
+# How long a client may run on after it printed its done text before it is ended (``E2EClient.lingers``)
 LINGER_GRACE = 60.0
 
 

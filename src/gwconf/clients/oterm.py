@@ -80,7 +80,8 @@ import_link = no_import_link
 def install_dotenv(env: Env) -> Path | None:
     """The ``.env`` oterm's ``load_dotenv()`` would load: the first in its package's folder or
     above. The package is found from the ``oterm`` program on PATH (links followed), through its
-    ``#!`` interpreter in a virtual environment's ``bin``: ``lib/python*/site-packages/oterm``
+    ``#!`` interpreter (or the one pip's ``#!/bin/sh`` trampoline execs) in a virtual
+    environment's ``bin``: ``lib/python*/site-packages/oterm``
     beside it, else the environment's own folder. None off POSIX, without the program, or
     without a ``.env`` on the way up."""
     import os
