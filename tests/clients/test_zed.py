@@ -128,3 +128,47 @@ def test_a_channel_os_or_profile_block_that_sets_the_model_is_named(gwconf, home
     assert '"macos"' not in applied.output  # another OS's block does not apply here
     assert 'profile "work" sets agent.default_model' in applied.output
     assert '"linux" sets agent.default_model' in messages(reading_of("zed"))
+
+
+def test_an_agent_profile_with_its_own_model_is_named(gwconf, home, profile) -> None:
+    """An agent profile (``agent.profiles``, the Agent Panel's Write/Ask/Minimal or the user's own)
+    can set its own default_model, which threads on that profile use (Zed's ai/agent-profiles): the
+    one new threads start on (``agent.default_profile``, "write" unset) is named as such, another
+    as used by its threads; a profile on gwconf's provider, or with no model, is no finding."""
+    path = home / SETTINGS
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        '{\n  "agent": {\n    "profiles": {\n'
+        '      "write": {"name": "Write", "default_model": {"provider": "zed.dev", "model": "claude-sonnet-4-5"}},\n'
+        '      "ask": {"name": "Ask", "default_model": {"provider": "ollama", "model": "llama3"}},\n'
+        '      "mine": {"name": "Mine", "default_model": {"provider": "gwconf", "model": "my-model"}},\n'
+        '      "minimal": {"name": "Minimal", "tools": {}}\n    }\n  }\n}\n'
+    )
+    applied = gwconf("apply", "zed")
+    assert applied.exit_code == 0
+    said = " ".join(applied.output.split())
+    assert (
+        "agent profile \"write\" sets its own default_model (provider 'zed.dev'), which Zed uses for every new thread"
+        in said
+    )
+    assert (
+        "agent profile \"ask\" sets its own default_model (provider 'ollama'), which Zed uses for threads on it"
+        in said
+    )
+    assert '"mine"' not in said and '"minimal"' not in said
+    data = json.loads(path.read_text())  # (no comments here) the profiles are the user's: untouched
+    assert data["agent"]["profiles"]["write"]["default_model"]["provider"] == "zed.dev"
+    found = [f for f in reading_of("zed").findings if "agent profile" in f.message]
+    assert [(f.level, f.fix) for f in found] == [
+        ("warning", "edit agent.profiles.write.default_model in settings.json"),
+        ("warning", "edit agent.profiles.ask.default_model in settings.json"),
+    ]
+    data["agent"]["default_profile"] = "ask"  # now new threads start on Ask
+    path.write_text(json.dumps(data))
+    said = messages(reading_of("zed"))
+    assert (
+        "\"ask\" sets its own default_model (provider 'ollama'), which Zed uses for every new thread" in said
+    )
+    assert (
+        "\"write\" sets its own default_model (provider 'zed.dev'), which Zed uses for threads on it" in said
+    )

@@ -10,7 +10,9 @@ never from settings.json, so gwconf writes no key and says how to set it (apply'
 ``$FLATPAK_XDG_CONFIG_HOME/zed`` or ``$XDG_CONFIG_HOME/zed`` (``~/.config/zed``), macOS
 ``~/.config/zed``, Windows ``%APPDATA%\\Zed``. The ``available_models`` entry gwconf adds demands
 ``max_tokens`` (the context window): the known one (limits.py), else gwconf's stated default 128000,
-named in apply's output; ``max_output_tokens`` (optional) only when known.
+named in apply's output; ``max_output_tokens`` (optional) only when known. A block of settings.json
+that sets ``agent.default_model`` over the root one, and an agent profile with a model of its own
+(``agent.profiles.<id>.default_model``, docs ``ai/agent-profiles``), are named, not edited.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ from gwconf.errors import ClientError
 from gwconf.formats import Document
 from gwconf.limits import known_limits, window_or_default
 from gwconf.paths import Env
+
+TYPE_CHECKING = False  # typing costs ~6 ms to import (issue 15): annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = "zed"
 NAME = "Zed"
@@ -158,6 +164,31 @@ def _block_overrides(settings: Document, env: Env) -> list[tuple[str, str]]:
                     f'settings.json profile "{name}" sets agent.default_model, which wins while that '
                     "profile is active",
                     f"profiles.{name}",
+                )
+            )
+    return found + _agent_profile_overrides(as_dict(data.get("agent")))
+
+
+def _agent_profile_overrides(agent: dict[str, Any]) -> list[tuple[str, str]]:
+    """(message, where) for each agent profile (``agent.profiles``: the Agent Panel's Write, Ask,
+    Minimal and the user's own) whose ``default_model`` names a provider other than gwconf's: Zed's
+    docs (ai/agent-profiles) say a profile sets the model of threads that use it, so the root
+    ``agent.default_model`` gwconf sets does not reach them. The profile new threads start on is
+    ``agent.default_profile`` ("write" when unset)."""
+    starting = agent.get("default_profile")
+    starting = starting if isinstance(starting, str) and starting else "write"
+    found = []
+    for name, profile in as_dict(agent.get("profiles")).items():
+        chosen = as_dict(as_dict(profile).get("default_model"))
+        provider = chosen.get("provider")
+        if chosen and provider != PROVIDER_ID:
+            when = "every new thread (it is agent.default_profile)" if name == starting else "threads on it"
+            found.append(
+                (
+                    f'settings.json agent profile "{name}" sets its own default_model (provider '
+                    f"{provider if isinstance(provider, str) else '?'!r}), which Zed uses for {when}, not "
+                    "gwconf's",
+                    f"agent.profiles.{name}.default_model",
                 )
             )
     return found
