@@ -182,7 +182,7 @@ def _agent_profile_overrides(agent: dict[str, Any]) -> list[tuple[str, str]]:
         chosen = as_dict(as_dict(profile).get("default_model"))
         provider = chosen.get("provider")
         if chosen and provider != PROVIDER_ID:
-            when = "every new thread (it is agent.default_profile)" if name == starting else "threads on it"
+            when = "every new thread (they start on it)" if name == starting else "threads on it"
             found.append(
                 (
                     f'settings.json agent profile "{name}" sets its own default_model (provider '
