@@ -666,6 +666,14 @@ def load_other(path: Path, fmt: str, env: Env, findings: list[Finding] | None = 
         return None
 
 
+def dotenv_values(path: Path, env: Env, fmt: str = "dotenv") -> dict[str, str]:
+    """The names a ``.env`` the client loads sets (``load_other``: {} when it is missing or cannot
+    be read), as its library reads them."""
+    doc = load_other(path, fmt, env)
+    data = doc.data() if doc is not None else None
+    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+
+
 def folders_to_project_root(env: Env, *, stop_at_home: bool = False) -> tuple[list[Path], Path | None]:
     """The folders from cwd upwards to the project root (the first holding ``.git``), and that root.
 

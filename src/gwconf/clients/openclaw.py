@@ -47,6 +47,7 @@ from gwconf.clients._base import (
     as_list,
     default_detect_for,
     default_target_for,
+    dotenv_values,
     env_dir,
     load_other,
     no_doctor,
@@ -209,12 +210,6 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
 # -- read ----------------------------------------------------------------------------------------
 
 
-def _dotenv(env: Env) -> dict[str, str]:
-    doc = load_other(state_dir(env) / ".env", "dotenv", env)
-    data = doc.data() if doc is not None else None
-    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
-
-
 def substitute(value: Any, env: Env, findings: list[Finding], field: str) -> str | None:
     """``${VAR}``: the environment first, then ``<state>/.env`` (which never overrides it)."""
     if not isinstance(value, str):
@@ -222,7 +217,7 @@ def substitute(value: Any, env: Env, findings: list[Finding], field: str) -> str
     names = _ENV_REF.findall(value)
     if not names:
         return value
-    extra = _dotenv(env)
+    extra = dotenv_values(state_dir(env) / ".env", env)
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)

@@ -22,8 +22,10 @@ cannot be preset:** each chat's provider and model are picked in the new-chat di
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from gwconf import records
 from gwconf.clients._base import (
     ConfigFile,
     Finding,
@@ -31,7 +33,7 @@ from gwconf.clients._base import (
     Target,
     default_detect_for,
     default_target_for,
-    load_other,
+    dotenv_values,
     no_doctor,
     no_import_link,
     no_launch,
@@ -84,8 +86,6 @@ def install_dotenv(env: Env) -> Path | None:
     environment's ``bin``: ``lib/python*/site-packages/oterm``
     beside it, else the environment's own folder. None off POSIX, without the program, or
     without a ``.env`` on the way up."""
-    import os
-
     program = env.which("oterm") if env.platform != "win32" else None
     if program is None:
         return None
@@ -113,16 +113,16 @@ def with_install_dotenv(env: Env) -> tuple[Env, Path | None]:
     """``env`` as oterm sees it after ``load_dotenv()``: the ``.env``'s variables under the
     shell's (``override=False``), and that file."""
     path = install_dotenv(env)
-    doc = load_other(path, "dotenv", env) if path is not None else None
-    data = doc.data() if doc is not None else None
-    if not isinstance(data, dict):
-        return env, path
-    loaded = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
-    return Env(home=env.home, platform=env.platform, environ={**loaded, **env.environ}, cwd=env.cwd), path
+    loaded = dotenv_values(path, env) if path is not None else {}
+    return (records.replace(env, environ={**loaded, **env.environ}) if loaded else env), path
 
 
 def data_dir(env: Env) -> Path:
-    env = with_install_dotenv(env)[0]
+    return _data_dir(with_install_dotenv(env)[0])
+
+
+def _data_dir(env: Env) -> Path:
+    """``data_dir`` in ``env`` as oterm sees it (its ``.env`` loaded)."""
     moved = env.get("OTERM_DATA_DIR")
     if moved:
         return env.as_given(moved)  # no ~ expanded
@@ -148,7 +148,8 @@ def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
 
 def read(docs: dict[str, Document], env: Env) -> Reading:
     config = docs["config"]
-    where = shown(files(env)[0].path, env)
+    loaded, dotenv = with_install_dotenv(env)  # (once: the folder and a ${VAR} key both need it)
+    where = shown(_data_dir(loaded) / "config.json", env)
     reading = Reading(wire=WIRE)
     f = reading.findings
     entries = config.get(("openaiCompatible",), None)
@@ -178,7 +179,6 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     origin = f"{where} openaiCompatible.{ENTRY}.api_key"
     if match:  # oterm: the variable when it is set at all (even empty), else the default
         variable = match.group(1)
-        loaded, dotenv = with_install_dotenv(env)
         key = loaded.environ[variable] if variable in loaded.environ else match.group(3)
         origin = f"${variable} (named in {where})"
         if variable not in env.environ and variable in loaded.environ and dotenv is not None:
