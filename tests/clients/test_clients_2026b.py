@@ -578,3 +578,26 @@ def test_oterm_reads_the_dotenv_its_load_dotenv_finds(gwconf, home, profile, mon
     (venv / "bin/oterm").write_text(f"#!/bin/sh\n'''exec' \"{venv}/bin/python\" \"$0\" \"$@\"\n' '''\n")
     assert reading("oterm").api_key == "sk-from-dotenv-7777"
     assert gwconf("status", "oterm").exit_code == 0
+
+
+@pytest.mark.parametrize("path_entry", [".", ""])
+def test_an_oterm_in_the_current_folder_does_not_choose_where_the_key_goes(
+    gwconf, home, profile, tmp_path, monkeypatch, path_entry: str
+) -> None:
+    """A PATH with "." or an empty entry finds programs in the current folder, which may be a
+    repository the user cloned: its ``oterm`` script, its environment and that environment's
+    ``.env`` (``OTERM_DATA_DIR`` inside the clone) would have gwconf write the key there. Only a
+    program found through an absolute PATH entry is followed."""
+    clone = tmp_path / "clone"
+    venv = clone / "venv"
+    (venv / "lib/python3.12/site-packages/oterm").mkdir(parents=True)
+    (venv / "bin").mkdir()
+    (venv / ".env").write_text(f"OTERM_DATA_DIR={clone}/leak\n")
+    script = clone / "oterm"
+    script.write_text(f"#!{venv}/bin/python\n")
+    script.chmod(0o755)
+    monkeypatch.chdir(clone)
+    monkeypatch.setenv("PATH", f"{path_entry}:{os.environ['PATH']}")
+    assert gwconf("apply", "oterm").exit_code == 0
+    assert (home / ".local/share/oterm/config.json").exists()
+    assert not (clone / "leak").exists()

@@ -84,11 +84,12 @@ def install_dotenv(env: Env) -> Path | None:
     above. The package is found from the ``oterm`` program on PATH (links followed), through its
     ``#!`` interpreter (or the one pip's ``#!/bin/sh`` trampoline execs) in a virtual
     environment's ``bin``: ``lib/python*/site-packages/oterm``
-    beside it, else the environment's own folder. None off POSIX, without the program, or
-    without a ``.env`` on the way up."""
+    beside it, else the environment's own folder. None off POSIX, without the program, for a
+    program found through a relative PATH entry (a repository the user cloned must not choose
+    the folder gwconf writes the key to), or without a ``.env`` on the way up."""
     program = env.which("oterm") if env.platform != "win32" else None
-    if program is None:
-        return None
+    if program is None or not os.path.isabs(program):
+        return None  # found through "." or an empty PATH entry: the current folder, maybe a clone's
     try:
         with open(os.path.realpath(program), "rb") as script:
             first, second = script.readline(4096), script.readline(4096)
