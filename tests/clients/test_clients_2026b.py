@@ -601,3 +601,37 @@ def test_an_oterm_in_the_current_folder_does_not_choose_where_the_key_goes(
     assert gwconf("apply", "oterm").exit_code == 0
     assert (home / ".local/share/oterm/config.json").exists()
     assert not (clone / "leak").exists()
+
+
+def test_oterm_in_its_dotenv_folder_over_apply_edit_use_edit_restore(
+    gwconf, home, profile, monkeypatch
+) -> None:
+    """The folder oterm's ``~/.env`` names holds the file through a whole sequence: apply, the
+    user's edit, ``use`` of another profile, oterm's own rewrite (compact JSON), restore. The
+    user's settings stay; the default folder is never written."""
+    (home / ".env").write_text(f"OTERM_DATA_DIR={home}/odata\n")
+    monkeypatch.setenv("PATH", f"{fake_oterm_install(home)}:{os.environ['PATH']}")
+    moved = home / "odata/config.json"
+    moved.parent.mkdir()
+    moved.write_text('{\n  "theme": "textual-light",\n  "splash-screen": false\n}\n')
+    assert gwconf("apply", "oterm").exit_code == 0
+    data = json.loads(moved.read_text())
+    assert data["openaiCompatible"]["gwconf"]["base_url"] == "https://gw.example.com/v1"
+    data["theme"] = "nord"  # the user's edit in the app
+    moved.write_text(json.dumps(data, indent=2) + "\n")
+    added = gwconf(
+        "profile", "add", "other", "--base-url", "https://other.example.com/v1", "--model", "m2",
+        "--key-stdin", input="sk-other-0000111122223333\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    assert gwconf("use", "other").exit_code == 0
+    data = json.loads(moved.read_text())
+    assert data["openaiCompatible"]["gwconf"]["base_url"] == "https://other.example.com/v1"
+    assert data["theme"] == "nord"
+    data["splash-screen"] = True  # oterm writes the whole file back, compact
+    moved.write_text(json.dumps(data, separators=(",", ":")))
+    restored = gwconf("restore", "oterm")
+    assert restored.exit_code == 0, restored
+    data = json.loads(moved.read_text())
+    assert "openaiCompatible" not in data and data["theme"] == "nord" and data["splash-screen"] is True
+    assert not (home / ".local/share/oterm").exists()
