@@ -70,6 +70,11 @@ class E2EClient:
     # if the gateway answered it (its reply may be printed only at the exit). None: it must exit.
     lingers: tuple[str, str] | None = None
 
+    @property
+    def done_text(self) -> str | None:
+        """What ``Processes.run`` watches for (``lingers``' text), or None."""
+        return self.lingers[0] if self.lingers else None
+
 
 # -- file helpers ---------------------------------------------------------------------------------
 

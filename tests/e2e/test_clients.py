@@ -110,7 +110,7 @@ class Harness:
             env=self.env(env),
             cwd=self.cwd,
             timeout=timeout or self.client.timeout,
-            done_text=self.client.lingers[0] if self.client.lingers else None,
+            done_text=self.client.done_text,
         )
 
     def run_tui(self, argv: list[str], env: dict[str, str], timeout: float) -> Run:

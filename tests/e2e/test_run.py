@@ -115,8 +115,7 @@ def run_on_the_gateway_writing_nothing(
     if spec.tui is not None:  # full-screen: in its own tmux server, the screen read as its output
         run = h.run_tui(argv, env, spec.timeout)
     else:
-        done = spec.lingers[0] if spec.lingers else None
-        run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout, done_text=done)
+        run = processes.run(argv, env=env, cwd=h.cwd, timeout=spec.timeout, done_text=spec.done_text)
     assert run.returncode == 0 or run.lingered, run  # (lingered: gwconf passed the signal on)
     reply = run.stdout + (spec.reply(h.home, h.cwd) if spec.reply else "")  # (mini: its trajectory)
     answered = any(r.status == 200 for r in gateway.requests_to(spec.wire_path))

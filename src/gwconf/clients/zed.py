@@ -139,7 +139,8 @@ _OS_BLOCK = {"linux": "linux", "darwin": "macos", "win32": "windows"}
 
 def _block_overrides(settings: Document, env: Env) -> list[tuple[str, str]]:
     """(message, block) for each block of settings.json that sets ``agent.default_model`` over the
-    root one gwconf edits: a release channel's (the one Zed runs as applies), this OS's, a profile's."""
+    root one gwconf edits: a release channel's (the one Zed runs as applies), this OS's, a profile's;
+    then each agent profile with a model of its own (``_agent_profile_overrides``)."""
     data = settings.data()
     if not isinstance(data, dict):
         return []
