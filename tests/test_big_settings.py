@@ -150,6 +150,51 @@ def test_zeds_render_and_read_keep_to_the_members_they_ask_for(home: Path, platf
     assert any(f'"{block}" sets agent.default_model' in f.message for f in reading.findings)
 
 
+# the files real users grow to megabytes: VS Code's and Zed's settings.json, ~/.claude.json
+_BIG_IN_REAL_HOMES = [
+    ("zed", "user-settings", "settings"),
+    ("roo-code", "vscode-settings", "settings:code"),
+    ("kilo", "jsonc-with-extension", "vscode:Code"),
+    ("claude-code", "user-settings", "state"),
+]
+
+
+@pytest.mark.parametrize(("client_id", "case", "role"), _BIG_IN_REAL_HOMES)
+def test_every_client_of_a_big_settings_file_reads_only_the_members_it_needs(
+    tmp_path: Path, client_id: str, case: str, role: str
+) -> None:
+    """Each client that edits one of those files plans and reads it through the stand-in
+    (``formats.json_windows``): a ``data()`` in its render or read brings in every window, as
+    Zed's did (add031f) unseen by the tests; the scale bench grows Zed's file only."""
+    import re
+    import shutil
+
+    from gwconf import registry
+    from gwconf.profiles import Profile
+
+    home = tmp_path / "big-home"
+    shutil.copytree(Path(__file__).parent / "fixtures" / client_id / case / "before", home)
+    env = Env(home=home, platform="linux", environ={"HOME": str(home)}, cwd=home)
+    client = registry.get(client_id)
+    path = next(f.path for f in client.files(env) if f.role == role)
+    text = path.read_text(encoding="utf-8").rstrip()
+    indent = re.search(r'\{(?:[^"\n]*\n)*?([ \t]*)"', text).group(1)  # type: ignore[union-attr]
+    filler = ",\n".join(
+        f'{indent}"filler.{n}": {{ "enabled": true, "name": "名前 {n}" }}' for n in range(100_000)
+    )
+    body = text[: text.rindex("}")].rstrip()
+    path.write_text(f"{body}{'' if body.endswith((',', '{')) else ','}\n{filler}\n}}\n", encoding="utf-8")
+    assert path.stat().st_size > 5 << 20
+
+    loaded = plan.load_client(client, env, windowed=True)
+    doc = loaded[role].doc
+    assert type(doc).__name__ == "WindowedJson"
+    profile = Profile(name="work", base_url="https://work.example.com/v1", model="work-model", key=TEST_KEY)
+    client.render(plan.docs_of(loaded), client.target(profile, env), env)
+    client.read(plan.docs_of(loaded), env)
+    assert len(doc.original) < path.stat().st_size // 4
+
+
 def test_claude_codes_big_state_file_is_edited_without_its_projects(
     gwconf, home: Path, profiles: None
 ) -> None:
