@@ -5,7 +5,7 @@
     .venv/bin/python bench/run.py --only startup,apply --runs 21
     .venv/bin/python bench/run.py --only startup,apply --instructions   # + callgrind's counts
 
-Groups: startup, apply, io, verify, scale, shapes (see each module's docstring; io needs strace). Every benchmark uses a
+Groups: startup, apply, io, least, verify, scale, shapes (see each module's docstring; io needs strace). Every benchmark uses a
 temporary HOME and GWCONF_HOME, servers listen on 127.0.0.1 only, and every process started is
 waited for or ended by its pid. Timings are medians of interleaved runs; ratios are against
 ``python -c pass`` started by the same interpreter binary in the same run (the floor).
@@ -24,13 +24,14 @@ sys.path.insert(0, os.path.dirname(__file__))
 import _util
 import apply as apply_bench
 import io_floor as io_bench
+import least as least_bench
 import scale as scale_bench
 import shapes as shapes_bench
 import startup as startup_bench
 import verify as verify_bench
 from _util import Row, machine, print_table
 
-GROUPS = ("startup", "apply", "io", "verify", "scale", "shapes")
+GROUPS = ("startup", "apply", "io", "least", "verify", "scale", "shapes")
 
 
 def main() -> int:
@@ -84,6 +85,8 @@ def main() -> int:
             rows += apply_bench.run(max(5, runs // 2))
         elif group == "io":
             rows += io_bench.run(max(5, runs // 3))
+        elif group == "least":
+            rows += least_bench.run(max(5, runs // 3))
         elif group == "verify":
             rows += verify_bench.run(max(5, runs // 2))
         elif group == "scale":
