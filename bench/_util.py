@@ -350,3 +350,12 @@ def machine() -> str:
         f"{platform.python_implementation()} {platform.python_version()} ({REAL_PYTHON}), "
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
     )
+
+
+def run_alone(run: Callable[[int], list[Row]], doc: str | None, runs: int = 7) -> None:
+    """A group's module run by itself: ``--runs N``, then its table."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=runs)
+    print_table(run(parser.parse_args().runs))

@@ -13,6 +13,7 @@ import argparse
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +72,21 @@ def on_disk() -> None:
         os.sync()
 
 
+def apply_cases(env: dict[str, str], cwd: Path, reset: Callable[[], None]) -> tuple[Case, Case]:
+    """``apply --all --dry-run`` and ``apply --all``, each run from the same untouched home
+    (``reset``): without it, every run but the first met the home a real apply had configured."""
+
+    def case(name: str, *args: str) -> Case:
+        # a client with nothing here to set up (a server checkout, an app's first start) is skipped
+        # by --all with exit 0; any other failure makes the figure meaningless, so it stops the run
+        # (exit 1 was once accepted here, and hid apply --all failing on every run)
+        return Case(name, [*gwconf_command(), *args], env, cwd, prepare=reset, ok_codes=(0,))
+
+    return case("gwconf apply --all --dry-run", "apply", "--all", "--dry-run"), case(
+        "gwconf apply --all", "apply", "--all"
+    )
+
+
 def run(runs: int = 10, show_home: bool = False) -> list[Row]:
     with Sandbox("gwconf-bench-apply") as box:
         report = prepare_home(box)
@@ -91,28 +107,7 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
         env = box.environ()
         floor = floor_case(env, box.work)
         real_python = real_path_case(env, box.work)
-        # a client with nothing here to set up (a server checkout, an app's first start) is skipped
-        # by --all with exit 0; any other failure makes the figure meaningless, so it stops the run
-        # (exit 1 was once accepted here, and hid apply --all failing on every run)
-        codes = (0,)
-        dry = Case(
-            "gwconf apply --all --dry-run",
-            [*gwconf_command(), "apply", "--all", "--dry-run"],
-            env,
-            box.work,
-            # from the same untouched home as every real apply: without the reset, every run but
-            # the first met the home the real apply before it had already configured
-            prepare=reset,
-            ok_codes=codes,
-        )
-        real = Case(
-            "gwconf apply --all",
-            [*gwconf_command(), "apply", "--all"],
-            env,
-            box.work,
-            prepare=reset,
-            ok_codes=codes,
-        )
+        dry, real = apply_cases(env, box.work, reset)
         interleave([floor, dry, real, *([real_python] if real_python else [])], runs)
         count_instructions([floor, dry, real])
         # the applied home: restore and use start from it; status and clients read every client

@@ -18,7 +18,6 @@ Needs ``strace`` (Linux); skipped without it. Run alone: ``.venv/bin/python benc
 
 from __future__ import annotations
 
-import argparse
 import marshal
 import os
 import re
@@ -40,8 +39,8 @@ from _util import (
     imports_case,
     interleave,
     ms,
-    print_table,
     ratios,
+    run_alone,
 )
 from apply import OTHER, _copy, on_disk, prepare_home
 
@@ -246,11 +245,5 @@ def run(runs: int = 7) -> list[Row]:
     return rows
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
-    print_table(run(parser.parse_args().runs))
-
-
 if __name__ == "__main__":
-    main()
+    run_alone(run, __doc__)

@@ -13,7 +13,6 @@ Run alone: ``.venv/bin/python bench/least.py [--runs N]``, or ``bench/run.py --o
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -32,10 +31,10 @@ from _util import (
     gwconf_command,
     interleave,
     ms,
-    print_table,
     ratios,
+    run_alone,
 )
-from apply import DRY_RUN_TARGET, WRITE_TARGET, _copy, on_disk, prepare_home
+from apply import DRY_RUN_TARGET, WRITE_TARGET, _copy, apply_cases, on_disk, prepare_home
 
 
 def changed_files(box: Sandbox) -> list[str]:
@@ -84,13 +83,6 @@ def run(runs: int = 7) -> list[Row]:
         least_plan = Case(
             "least program: parse, edit, re-parse, diff", [*worker, "plan", str(files)], env, box.work
         )
-        dry = Case(
-            "gwconf apply --all --dry-run",
-            [*gwconf_command(), "apply", "--all", "--dry-run"],
-            env,
-            box.work,
-            prepare=reset,
-        )
         least_write = Case(
             "least program: the same, backed up and written",
             [*worker, "write", str(files), str(state)],
@@ -98,7 +90,7 @@ def run(runs: int = 7) -> list[Row]:
             box.work,
             prepare=reset,
         )
-        real = Case("gwconf apply --all", [*gwconf_command(), "apply", "--all"], env, box.work, prepare=reset)
+        dry, real = apply_cases(env, box.work, reset)
         reset()
         summary = subprocess.run(least_plan.argv, env=env, cwd=box.work, capture_output=True, check=True)
         read = summary.stdout.decode().rstrip().rsplit("\n", 1)[-1]
@@ -137,11 +129,5 @@ def run(runs: int = 7) -> list[Row]:
     return rows
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
-    print_table(run(parser.parse_args().runs))
-
-
 if __name__ == "__main__":
-    main()
+    run_alone(run, __doc__)
