@@ -1,6 +1,6 @@
 """Run every gwconf benchmark and print one table with the ratios and the targets.
 
-    .venv/bin/python bench/run.py            # everything (10-15 minutes: TOML's big files take most)
+    .venv/bin/python bench/run.py            # everything (390 s in the thirty-fifth round, --runs 15)
     .venv/bin/python bench/run.py --quick    # fewer runs, smaller files (2-4 minutes)
     .venv/bin/python bench/run.py --only startup,apply --runs 21
     .venv/bin/python bench/run.py --only startup,apply --instructions   # + callgrind's counts
