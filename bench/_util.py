@@ -356,6 +356,6 @@ def run_alone(run: Callable[[int], list[Row]], doc: str | None, runs: int = 7) -
     """A group's module run by itself: ``--runs N``, then its table."""
     import argparse
 
-    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(doc or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=runs)
     print_table(run(parser.parse_args().runs))

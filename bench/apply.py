@@ -72,6 +72,22 @@ def on_disk() -> None:
         os.sync()
 
 
+def keep_homes(box: Sandbox, name: str) -> Callable[[], None]:
+    """Save the home and gwconf's home as they are now (under ``box.root / name``); returns the
+    reset that puts both back, written out to disk (``on_disk``), before a timed run."""
+    saved = box.root / name
+    saved.mkdir()
+    shutil.copytree(box.home, saved / "home", symlinks=True)
+    shutil.copytree(box.gwconf_home, saved / "gwconf", symlinks=True)
+
+    def reset() -> None:
+        _copy(saved / "home", box.home)
+        _copy(saved / "gwconf", box.gwconf_home)
+        on_disk()
+
+    return reset
+
+
 def apply_cases(env: dict[str, str], cwd: Path, reset: Callable[[], None]) -> tuple[Case, Case]:
     """``apply --all --dry-run`` and ``apply --all``, each run from the same untouched home
     (``reset``): without it, every run but the first met the home a real apply had configured."""
@@ -94,16 +110,7 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
             for client_id, rows in report.files.items():
                 files = ", ".join(f"{p} ({fmt}, {size} B)" for p, fmt, size in rows) or "-"
                 print(f"  {client_id:18} {report.sources.get(client_id, ''):28} {files}")
-        pristine = box.root / "pristine"
-        pristine.mkdir()
-        shutil.copytree(box.home, pristine / "home", symlinks=True)
-        shutil.copytree(box.gwconf_home, pristine / "gwconf", symlinks=True)
-
-        def reset() -> None:
-            _copy(pristine / "home", box.home)
-            _copy(pristine / "gwconf", box.gwconf_home)
-            on_disk()
-
+        reset = keep_homes(box, "pristine")
         env = box.environ()
         floor = floor_case(env, box.work)
         real_python = real_path_case(env, box.work)
@@ -114,16 +121,7 @@ def run(runs: int = 10, show_home: bool = False) -> list[Row]:
         # back and compare with the ledger
         reset()
         real.once()
-        applied = box.root / "applied"
-        applied.mkdir()
-        shutil.copytree(box.home, applied / "home", symlinks=True)
-        shutil.copytree(box.gwconf_home, applied / "gwconf", symlinks=True)
-
-        def reset_applied() -> None:
-            _copy(applied / "home", box.home)
-            _copy(applied / "gwconf", box.gwconf_home)
-            on_disk()
-
+        reset_applied = keep_homes(box, "applied")
         restore = Case(
             "gwconf restore --all",
             [*gwconf_command(), "restore", "--all"],

@@ -42,7 +42,7 @@ from _util import (
     ratios,
     run_alone,
 )
-from apply import OTHER, _copy, on_disk, prepare_home
+from apply import OTHER, keep_homes, prepare_home
 
 TRACED = "openat,read,write,close,fsync,fdatasync,fchmod,fchown,chmod,rename,renameat2,link,linkat,unlink,mkdir,rmdir,flock,listxattr"
 _LINE = re.compile(r"^(?:\d+ +)?(\w+)\((.*)\) += (-?\d+)")
@@ -165,27 +165,10 @@ def run(runs: int = 7) -> list[Row]:
     rows: list[Row] = []
     with Sandbox("gwconf-bench-io") as box:
         prepare_home(box)
-        saved = {}
-        for label in ("pristine", "applied"):
-            saved[label] = box.root / label
-            saved[label].mkdir()
-
-        def keep(label: str) -> None:
-            shutil.copytree(box.home, saved[label] / "home", symlinks=True)
-            shutil.copytree(box.gwconf_home, saved[label] / "gwconf", symlinks=True)
-
-        def resetter(label: str):  # type: ignore[no-untyped-def]
-            def reset() -> None:
-                _copy(saved[label] / "home", box.home)
-                _copy(saved[label] / "gwconf", box.gwconf_home)
-                on_disk()  # as the apply group: a user's files are on disk
-
-            return reset
-
-        keep("pristine")
+        resets = {"pristine": keep_homes(box, "pristine")}  # as the apply group's
         env = box.environ()
         box.run([*gwconf_command(), "apply", "--all"])
-        keep("applied")
+        resets["applied"] = keep_homes(box, "applied")
         commands = [
             (["apply", "--all", "--dry-run"], "pristine"),
             (["apply", "--all"], "pristine"),
@@ -197,7 +180,7 @@ def run(runs: int = 7) -> list[Row]:
         floor = floor_case(env, box.work)
         cases: list[tuple[Case, Case, Case]] = []
         for args, home in commands:
-            reset = resetter(home)
+            reset = resets[home]
             name = "gwconf " + " ".join(args)
             ops_file = box.root / f"ops-{len(cases)}.bin"
             modules_file = box.root / f"modules-{len(cases)}.bin"

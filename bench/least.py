@@ -34,7 +34,7 @@ from _util import (
     ratios,
     run_alone,
 )
-from apply import DRY_RUN_TARGET, WRITE_TARGET, _copy, apply_cases, on_disk, prepare_home
+from apply import DRY_RUN_TARGET, WRITE_TARGET, apply_cases, keep_homes, prepare_home
 
 
 def changed_files(box: Sandbox) -> list[str]:
@@ -57,20 +57,15 @@ def changed_files(box: Sandbox) -> list[str]:
 def run(runs: int = 7) -> list[Row]:
     with Sandbox("gwconf-bench-least") as box:
         prepare_home(box)
-        pristine = box.root / "pristine"
-        pristine.mkdir()
-        shutil.copytree(box.home, pristine / "home", symlinks=True)
-        shutil.copytree(box.gwconf_home, pristine / "gwconf", symlinks=True)
+        reset_homes = keep_homes(box, "pristine")
         files = box.root / "files.txt"
         paths = changed_files(box)
         files.write_text("\n".join(paths) + "\n", encoding="utf-8")
         state = box.root / "least-state"
 
         def reset() -> None:
-            _copy(pristine / "home", box.home)
-            _copy(pristine / "gwconf", box.gwconf_home)
             shutil.rmtree(state, ignore_errors=True)
-            on_disk()
+            reset_homes()
 
         env = box.environ()
         worker = [FLOOR_PYTHON, str(BENCH / "least_worker.py")]
