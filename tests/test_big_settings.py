@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from gwconf import plan
+from gwconf import plan, registry
 from gwconf.clients._base import ConfigFile
 from gwconf.formats import json as json_editor
 from gwconf.paths import Env
+from gwconf.profiles import Profile
 from tests.conftest import TEST_KEY
 
 OTHER_KEY = "sk-other-9876543210zyxwvuQRST"
 SETTINGS = ".config/zed/settings.json"
+# the active profile of the tests that plan a client directly (the `profiles` fixture's "work")
+_WORK = Profile(name="work", base_url="https://work.example.com/v1", model="work-model", key=TEST_KEY)
 
 
 def _settings(members: int, eol: str = "\n") -> str:
@@ -122,9 +125,6 @@ def test_zeds_render_and_read_keep_to_the_members_they_ask_for(home: Path, platf
     channels, the OS, profiles, agent profiles) by its path. Asking for the whole data made the
     stand-in the whole file: the scale bench's ``apply zed`` on 16 MB went from 19 MB/s and 3.4x
     the file in memory to 4.7 MB/s and 18x. A block that does set it is still found."""
-    from gwconf import registry
-    from gwconf.profiles import Profile
-
     path = home / SETTINGS
     path.parent.mkdir(parents=True)
     text = _settings(90_000)
@@ -138,12 +138,11 @@ def test_zeds_render_and_read_keep_to_the_members_they_ask_for(home: Path, platf
     path.write_text(text)
     env = Env(home=home, platform=platform, environ={}, cwd=home)
     zed = registry.get("zed")
-    profile = Profile(name="work", base_url="https://work.example.com/v1", model="work-model", key=TEST_KEY)
     loaded = plan.load_client(zed, env, windowed=True)
     doc = loaded["settings"].doc
     assert type(doc).__name__ == "WindowedJson"
 
-    notes = zed.render(plan.docs_of(loaded), zed.target(profile, env), env)
+    notes = zed.render(plan.docs_of(loaded), zed.target(_WORK, env), env)
     reading = zed.read(plan.docs_of(loaded), env)
     assert len(doc.original) < len(text) // 4  # the head, the windows asked for, the last one
     assert any(f'"{block}" sets agent.default_model' in note for note in notes)
@@ -169,9 +168,6 @@ def test_every_client_of_a_big_settings_file_reads_only_the_members_it_needs(
     import re
     import shutil
 
-    from gwconf import registry
-    from gwconf.profiles import Profile
-
     home = tmp_path / "big-home"
     shutil.copytree(Path(__file__).parent / "fixtures" / client_id / case / "before", home)
     env = Env(home=home, platform="linux", environ={"HOME": str(home)}, cwd=home)
@@ -189,8 +185,7 @@ def test_every_client_of_a_big_settings_file_reads_only_the_members_it_needs(
     loaded = plan.load_client(client, env, windowed=True)
     doc = loaded[role].doc
     assert type(doc).__name__ == "WindowedJson"
-    profile = Profile(name="work", base_url="https://work.example.com/v1", model="work-model", key=TEST_KEY)
-    client.render(plan.docs_of(loaded), client.target(profile, env), env)
+    client.render(plan.docs_of(loaded), client.target(_WORK, env), env)
     client.read(plan.docs_of(loaded), env)
     assert len(doc.original) < path.stat().st_size // 4
 
