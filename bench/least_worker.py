@@ -5,7 +5,8 @@ the fastest reader this interpreter has for its format (``json``'s C decoder, af
 take out the comments and trailing commas of a JSONC file the strict decoder refused; libyaml's
 ``CSafeLoader``; ``tomllib``; ``KEY=value`` lines split), inserts one line in its middle (a blank
 one in JSON, a comment elsewhere; at its end where the middle is inside a block scalar), parses
-the result again and compares the two, and prints a unified hunk of the change.
+the result again and compares the two, and writes a unified hunk of the change (to the null
+device: a file's lines are never shown, a key among them).
 ``least_worker.py write LIST STATE`` does the same, then, for each file, keeps a copy of the
 original in ``STATE`` (a new file, fsynced), writes the new bytes to a temp file in the file's
 folder (fsynced) and renames it over the file; each folder is fsynced once at the end, and one
@@ -164,7 +165,10 @@ def main(argv: list[str]) -> int:
         for folder in sorted(folders | {state}):
             _fsync_folder(folder)
         _replace(os.path.join(state, "ledger.json"), json.dumps(ledger).encode(), 0o600)
-    sys.stdout.write("".join(hunks))
+    # the hunks are written where no one reads them: the program pays for writing them, as the
+    # dry run pays for printing its diffs, and never shows a file's lines (a key among them)
+    with open(os.devnull, "w", encoding="utf-8") as shown:
+        shown.write("".join(hunks))
     sys.stdout.write(f"{len(hunks)} files edited, {unread} not read\n")
     return 0
 

@@ -55,7 +55,11 @@ def test_an_edit_whose_middle_is_inside_a_block_scalar_goes_to_the_end() -> None
 def test_write_backs_up_and_replaces_each_file_and_imports_nothing_of_gwconf(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / "cfg").mkdir(parents=True)
-    files = {"a.json": _JSONC, "b.yaml": "a: 1\nb: 2\n", "c.toml": "a = 1\nb = 2\n"}
+    files = {
+        "a.json": _JSONC,
+        "b.yaml": "a: 1\nkey: sk-least-0123456789abcdefWXYZ\nb: 2\n",
+        "c.toml": "a = 1\nb = 2\n",
+    }
     for name, text in files.items():
         (home / "cfg" / name).write_text(text, encoding="utf-8")
     (home / "cfg" / "a.json").chmod(0o640)
@@ -78,6 +82,7 @@ def test_write_backs_up_and_replaces_each_file_and_imports_nothing_of_gwconf(tmp
     )
     assert "3 files edited, 1 not read" in proc.stdout
     assert "gwconf modules: []" in proc.stdout
+    assert "sk-least" not in proc.stdout + proc.stderr  # the hunks hold a file's lines: never shown
     for name, text in files.items():
         after = (home / "cfg" / name).read_text(encoding="utf-8")
         assert after != text and least_worker.parse(name, after) == least_worker.parse(name, text)
