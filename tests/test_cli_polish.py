@@ -203,38 +203,41 @@ def test_quiet_prints_only_errors(gwconf):
     assert shown.exit_code == 0
 
 
-def _from_a_deleted_folder(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """gwconf run from a folder removed under it: os.getcwd() fails, an error gwconf does not expect."""
-    gone = tmp_path / "gone"
-    gone.mkdir()
+def _with_a_fault(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """gwconf run with a fault no code path expects: the first ``os.getcwd()`` raises
+    RuntimeError (later ones answer, so the crash log finds its folder). A folder removed under
+    the shell was the trigger here until it got an error of its own (tests/test_folder_gone.py)."""
     script = (
-        "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
-        "from gwconf.cli import main; main(sys.argv[2:])"
+        "import os, sys; real = os.getcwd; calls = []\n"
+        "def faulty():\n"
+        "    calls.append(1)\n"
+        "    if len(calls) == 1: raise RuntimeError('injected fault')\n"
+        "    return real()\n"
+        "os.getcwd = faulty\n"
+        "from gwconf.cli import main; main(sys.argv[1:])"
     )
-    return subprocess.run(
-        [sys.executable, "-c", script, str(gone), *args], capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=60)
 
 
 def test_unexpected_error_is_one_line_and_a_hint_and_debug_shows_the_traceback(tmp_path, profile):
-    plain = _from_a_deleted_folder(tmp_path, "status")
+    plain = _with_a_fault(tmp_path, "status")
     assert plain.returncode == 1
     log = Path(os.environ["GWCONF_HOME"]) / "state" / "crash.log"
     assert plain.stderr.splitlines() == [
-        "gwconf: unexpected error: FileNotFoundError: [Errno 2] No such file or directory",
+        "gwconf: unexpected error: RuntimeError: injected fault",
         f"hint: this is a bug in gwconf; please report it with {log}",
         "      (keys are redacted; --debug shows the traceback here).",
     ]
     # the crash log holds what a bug report needs, keys redacted, and only its owner reads it
-    assert _from_a_deleted_folder(tmp_path, "verify", "--profile", TEST_KEY).returncode == 1
+    assert _with_a_fault(tmp_path, "verify", "--profile", TEST_KEY).returncode == 1
     text = log.read_text()
     assert "command: gwconf verify --profile sk-…WXYZ" in text and "Traceback (most recent call last)" in text
-    assert "FileNotFoundError" in text and "gwconf: " in text and "platform: " in text
+    assert "RuntimeError: injected fault" in text and "gwconf: " in text and "platform: " in text
     assert TEST_KEY not in text
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
-    debug = _from_a_deleted_folder(tmp_path, "--debug", "status")
+    debug = _with_a_fault(tmp_path, "--debug", "status")
     assert debug.returncode == 1
-    assert "Traceback (most recent call last)" in debug.stderr and "FileNotFoundError" in debug.stderr
+    assert "Traceback (most recent call last)" in debug.stderr and "RuntimeError: injected fault" in debug.stderr
 
 
 # -- help -----------------------------------------------------------------------------------------------

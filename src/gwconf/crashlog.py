@@ -21,9 +21,11 @@ FILE_NAME = "crash.log"
 
 def current_env() -> Env:
     """The command's environment, even when the crash came from the current folder being gone."""
+    from gwconf.errors import FolderGone
+
     try:
         return Env.current()
-    except OSError:
+    except (OSError, FolderGone):
         from gwconf.paths import _platform
 
         environ = dict(os.environ)

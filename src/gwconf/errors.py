@@ -95,6 +95,19 @@ class ConcurrentChange(WriteRefused):
     pass
 
 
+class FolderGone(GwconfError):
+    """The current folder cannot be found any more (removed or moved while a shell was in it):
+    project files, bindings and relative paths all start from it, so no command guesses one."""
+
+    def __init__(self, shown: str | None, reason: str, removed: bool) -> None:
+        where = f"the current folder ({shown})" if shown else "the current folder"
+        why = "; it was removed or moved after the shell entered it" if removed else ""
+        super().__init__(
+            f"{where} cannot be read: {reason}{why}.",
+            "cd to a folder that exists (say, cd ~) and run the command again.",
+        )
+
+
 class UntrustedAddress(GwconfError):
     """verify/doctor held a key back: the client would send it to an address that belongs to no
     gwconf profile (a project file in the current folder chose it?), and the user named none."""

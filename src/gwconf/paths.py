@@ -96,7 +96,7 @@ class Env:
         environ = dict(os.environ)
         platform = _platform()
         home = HomePath(home_folder(environ, platform))
-        return cls(home=home, platform=platform, environ=environ, cwd=HomePath.cwd())
+        return cls(home=home, platform=platform, environ=environ, cwd=HomePath(working_folder(environ)))
 
     def get(self, name: str, default: str | None = None) -> str | None:
         value = self.environ.get(name)
@@ -200,6 +200,22 @@ class Env:
         if self.platform == "darwin":
             return self.home / "Library" / "Application Support"
         return self.xdg_config_home
+
+
+def working_folder(environ: Mapping[str, str]) -> str:
+    """The process's current folder; ``FolderGone`` (naming the shell's ``$PWD``) when the
+    folder was removed or moved under the shell: each command once met that as an unexpected
+    error with a crash log."""
+    try:
+        return os.getcwd()
+    except OSError as exc:
+        from gwconf.errors import FolderGone
+
+        shown = environ.get("PWD")
+        import errno
+
+        named = shown if shown and os.path.isabs(shown) else None
+        raise FolderGone(named, exc.strerror or str(exc), exc.errno == errno.ENOENT) from None
 
 
 def _platform() -> str:

@@ -330,12 +330,14 @@ def print_current(as_json: bool = False) -> int:
     nearest .gwconf.toml, the active profile. ``--json`` adds which of them chose it."""
     from gwconf import binding
     from gwconf.dirs import home_folder
+    from gwconf.errors import FolderGone
+    from gwconf.paths import working_folder
 
     active = read_active_name()
     home = home_folder(os.environ, sys.platform)
     try:
-        choice = binding.resolve(None, os.environ, os.getcwd(), home, active)
-    except (binding.BindingError, OSError) as exc:
+        choice = binding.resolve(None, os.environ, working_folder(os.environ), home, active)
+    except (binding.BindingError, FolderGone, OSError) as exc:
         message = getattr(exc, "message", str(exc))
         hint = getattr(exc, "hint", "Check the folder and GWCONF_PROFILE.")
         if as_json:
