@@ -10,6 +10,7 @@ import os
 import pathlib
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -188,3 +189,54 @@ def test_status_to_a_pipe_prints_what_it_printed_line_by_line(profile: str) -> N
     assert held.returncode == unbuffered.returncode == by_line.returncode == 0
     assert held.stdout == unbuffered.stdout == by_line.stdout
     assert "Active profile" in held.stdout
+
+
+def _closing(*fds: int) -> Callable[[], None]:
+    def close() -> None:  # in the child, before gwconf starts: as ``gwconf ... >&-`` leaves it
+        for fd in fds:
+            os.close(fd)
+
+    return close
+
+
+@pytest.mark.parametrize("closed", [(1,), (1, 2), (0,)])
+def test_a_command_with_a_closed_stream_does_its_work(
+    profile: str, home: pathlib.Path, closed: tuple[int, ...]
+) -> None:
+    """A closed stdout was an unexpected error once the work was done, and the first file opened
+    took descriptor 1: what is printed goes nowhere now, and nothing lands in a client's file."""
+    codex = home / ".codex" / "config.toml"
+    codex.parent.mkdir(parents=True)
+    codex.write_text('model = "mine"  # keep\n')
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN, "apply", "codex"],
+        capture_output=True,
+        text=True,
+        env=_environ(),
+        preexec_fn=_closing(*closed),
+    )
+    assert done.returncode == 0
+    assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr
+    text = codex.read_text()
+    assert "# keep" in text and 'base_url = "https://gw.example.com/v1"' in text
+    for printed in ("== codex", "updated ~/", "restart:", "Applied profile", "Undo with"):
+        assert printed not in text and printed not in (home / ".codex" / "auth.json").read_text()
+    listed = subprocess.run(
+        [sys.executable, "-c", MAIN, "status"],
+        capture_output=True,
+        env=_environ(),
+        preexec_fn=_closing(*closed),
+    )
+    assert listed.returncode == 0 and b"unexpected error" not in listed.stderr
+
+
+def test_an_error_still_reaches_stderr_when_stdout_is_closed(profile: str) -> None:
+    failed = subprocess.run(
+        [sys.executable, "-c", MAIN, "use", "nope"],
+        capture_output=True,
+        text=True,
+        env=_environ(),
+        preexec_fn=_closing(1),
+    )
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("gwconf: error: no profile named 'nope'")

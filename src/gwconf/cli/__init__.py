@@ -396,6 +396,7 @@ def __getattr__(name: str) -> Any:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
+    _open_standard_streams()
     _defer_unused_modules()
     _fewer_collections()
     from gwconf import _bytecode
@@ -426,6 +427,30 @@ def _flushed(code: int) -> int:
     except Exception:
         pass
     return code
+
+
+def _open_standard_streams() -> None:
+    """Put ``/dev/null`` on any of descriptors 0-2 the caller closed (``gwconf use work >&-``, a
+    service manager), and a stream on it where Python left ``sys.stdout`` (or another) None.
+
+    Output to a closed stream was an unexpected error ("'NoneType' object has no attribute
+    'write'") after the command's work was done. Worse, the first file gwconf opened took the
+    free number: a client program started with the inherited descriptor would write its output
+    into that file. The streams are None only when a descriptor was closed at start, so a normal
+    start pays one comparison."""
+    if sys.stdin is not None and sys.stdout is not None and sys.stderr is not None:
+        return
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:
+            stream = open(fd, mode, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115 (the process's)
+            setattr(sys, name, stream)
 
 
 def _defer_unused_modules() -> None:
