@@ -162,6 +162,9 @@ class GwconfMachine(RuleBasedStateMachine):
         self.links: dict[str, Path] = {}  # adopted into ~/dotfiles: the link must stay a link
         self.hard_links: dict[str, Path] = {}  # a second name in ~/dotfiles (``ln``, no -s)
         self.tainted = False  # a damaged-ledger restore left gwconf's values in an edited file
+        # this epoch's first apply met gwconf's values a tainted restore left: those it did not
+        # have to change are the user's now (the ledger that named them is gone), not managed
+        self.epoch_tainted = False
         self.steps: list[str] = []
         self.dirty = True  # a step may have changed what status shows
         self.checks = 0
@@ -288,6 +291,7 @@ class GwconfMachine(RuleBasedStateMachine):
         if self.tainted and self.applied is None and self.files() == before:
             return  # the files hold these values already (a damaged-ledger restore left them): nothing written, nothing recorded
         if self.applied is None:
+            self.epoch_tainted = self.tainted
             self.snapshot = before
             self.pristine = {rel: True for rel in self.driver.paths}
             self.deleted = set()
@@ -649,7 +653,12 @@ class GwconfMachine(RuleBasedStateMachine):
         if not self.path(main).exists():
             assert row["profile"] is None and row["changed_by_hand"], row
         elif gone or any("managed" in s for s in self.slots.values()):
-            assert row["changed_by_hand"], row  # a file the user deleted counts as changed by hand
+            if self.epoch_tainted and not gone:
+                # the edited key may be one the epoch's apply found at gwconf's value and left
+                # the user's: no hand change to report, but status must not claim the profile
+                assert row["changed_by_hand"] or row["profile"] is None, row
+            else:
+                assert row["changed_by_hand"], row  # a file the user deleted counts as changed by hand
         else:
             assert row["profile"] == self.applied, row
             assert row["key"] == secrets.mask(KEYS[self.applied]), row

@@ -24,6 +24,8 @@ STEPS = 12
 SLOW_FACTOR = 10
 # GWCONF_STATEFUL_NOSHRINK=1 while hunting: the first failure as found, without minutes of shrinking
 PHASES = [p for p in Phase if p is not Phase.shrink or not os.environ.get("GWCONF_STATEFUL_NOSHRINK")]
+# GWCONF_STATEFUL_RANDOM=1 while hunting: new sequences each run instead of CI's fixed ones
+DERANDOMIZE = not os.environ.get("GWCONF_STATEFUL_RANDOM")
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,7 @@ def test_ownership_model(fmt: str, gateways: Gateways, request: pytest.FixtureRe
                 max_examples=EXAMPLES * (SLOW_FACTOR if request.config.getoption("--slow") else 1),
                 stateful_step_count=STEPS,
                 deadline=None,
-                derandomize=True,
+                derandomize=DERANDOMIZE,
                 database=None,
                 suppress_health_check=list(HealthCheck),
                 print_blob=False,
