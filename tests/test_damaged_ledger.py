@@ -287,3 +287,54 @@ def test_restore_all_keeps_the_damaged_ledger_while_a_client_fails(
     restored = gwconf("restore", "--all")
     assert restored.exit_code == 0, restored
     assert config.read_text() == CODEX and len(_aside(tmp_path)) == 1
+
+
+# -- a missing ledger ------------------------------------------------------------------------------
+
+
+def test_a_missing_ledger_restores_from_the_backups(gwconf, home: Path, profile, tmp_path) -> None:
+    """apply codex and claude-code; the ledger file is deleted (by hand, or a tool that cleans state
+    folders); restore codex, then restore --all. Restore said "gwconf has not written this
+    client's files" and left gwconf's values in place: it gives back the bytes from before gwconf,
+    from the backups that still say gwconf's write is in place, and says the ledger is missing."""
+    config, settings = _seed(home)
+    auth = home / ".codex" / "auth.json"
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.unlink()
+    preview = gwconf("restore", "codex", "--dry-run")
+    assert preview.exit_code == 0 and "-model_provider" in preview.stdout.replace(" ", ""), preview
+    assert TEST_KEY not in preview.output
+    restored = gwconf("restore", "codex")
+    assert restored.exit_code == 0, restored
+    assert f"{ledger} is missing: restoring from the backups" in restored.stderr
+    assert config.read_text() == CODEX and not auth.exists()
+    assert "ANTHROPIC_BASE_URL" in settings.read_text(), "a client not named was restored"
+    again = gwconf("restore", "codex")  # its backups retired: nothing left to do, nothing said
+    assert "nothing to restore" in again.stdout and "missing" not in again.stderr, again
+    every = gwconf("restore", "--all")
+    assert every.exit_code == 0 and "missing: restoring from the backups" in every.stderr, every
+    assert settings.read_text() == CLAUDE
+    assert "Nothing to restore" in gwconf("restore", "--all").stdout
+
+
+def test_a_missing_ledger_leaves_a_file_changed_since_and_its_client_whole(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """Without the ledger gwconf cannot tell its keys from the user's edits: a file changed since
+    gwconf wrote it is left as it is and named with where its bytes from before gwconf are, and so
+    is the rest of the client (auth.json back alone would send the user's own key elsewhere)."""
+    config, _ = _seed(home)
+    auth = home / ".codex" / "auth.json"
+    assert gwconf("apply", "codex").exit_code == 0
+    config.write_text(config.read_text().replace('"workspace-write"', '"read-only"'))
+    (_state(tmp_path) / "ledger.json").unlink()
+    kept = (config.read_bytes(), auth.read_bytes())
+    result = gwconf("restore", "codex")
+    assert result.exit_code == 0, result
+    assert "the missing ledger held which keys were gwconf's; left as it is" in result.stderr, result
+    assert "left as it is too" in result.stderr and "auth.json" in result.stderr
+    assert (config.read_bytes(), auth.read_bytes()) == kept
+    applied = gwconf("apply", "codex", "--model", "other-model")  # apply starts a new ledger
+    assert applied.exit_code == 0, applied
+    assert 'model = "other-model"' in config.read_text()

@@ -417,13 +417,14 @@ def restore_clients(
     """``swept``: the command ran ``repair_interrupted`` first."""
     writes = Writes(env, swept=swept)
     ledger = writes.ledger  # the one the writes keep up to date
+    lost = set(clients_lost_by_the_ledger(ledger, env))
     results = []
     folders: list[str] = []  # the folders gwconf created for the files it removes
     with _dry_view(dry_run) as planned:
         for client in restore_order(clients, ledger):
             result = ClientResult(client.id, client.name)
             results.append(result)
-            if ledger.client(client.id) is None and not ledger.damaged:
+            if ledger.client(client.id) is None and not ledger.damaged and client.id not in lost:
                 result.notes.append("nothing to restore: gwconf has not written this client's files")
                 continue
             try:
@@ -431,9 +432,9 @@ def restore_clients(
                 result.notes += (
                     preflight_preview(client, env, force) if dry_run else client.preflight(env, force)
                 )
-                plan = _plan_restore(client, env, ledger)
+                plan = _plan_restore(client, env, ledger, client.id in lost)
                 if not dry_run and writes.replan(plan):  # a file an earlier client's restore changes
-                    plan = _plan_restore(client, env, ledger)
+                    plan = _plan_restore(client, env, ledger, client.id in lost)
                 _leave_planned(planned, plan)
                 result.files = _file_results(plan)
                 result.notes += plan.notes + split_links(plan, env)
@@ -466,10 +467,26 @@ def restore_clients(
     return sorted(results, key=lambda result: shown[result.id])
 
 
-def _plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> planning.ClientPlan:
+def _plan_restore(client: ClientAdapter, env: Env, ledger: Ledger, lost: bool = False) -> planning.ClientPlan:
     if ledger.damaged:
         return planning.plan_restore_from_backups(client, env)
+    if lost:
+        return planning.plan_restore_from_backups(client, env, "missing")
     return planning.plan_restore(client, env, ledger)
+
+
+def clients_lost_by_the_ledger(ledger: Ledger, env: Env) -> list[str]:
+    """The clients whose backups say gwconf's write is still in place while the ledger names no
+    client at all: its file was deleted (by hand, or by a tool that cleans state folders), or
+    a restore from it has restored some of those clients since. Restore used to answer "gwconf
+    has not written this client's files" and leave them; it restores them from the backups, as
+    for a damaged ledger. Apply and use still start a new ledger: once a damaged one is set
+    aside, a file a restore had to leave as it is keeps its backups' record, and the next apply
+    takes its values for the user's (issue 18 item 12); a restore before that apply names it
+    again, as the first did."""
+    if ledger.damaged or ledger.clients():
+        return []
+    return planning.clients_in_backups(env)
 
 
 def settle_damaged_ledger(env: Env, results: list[ClientResult], *, every: bool) -> Path | None:

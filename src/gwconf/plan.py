@@ -671,8 +671,9 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
     return plan
 
 
-def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
-    """Restore without the ledger (it is damaged): from the copies in the backup folders.
+def plan_restore_from_backups(client: ClientAdapter, env: Env, ledger_state: str = "damaged") -> ClientPlan:
+    """Restore without the ledger (it is damaged, or ``ledger_state`` "missing"): from the
+    copies in the backup folders.
 
     A file that nothing but gwconf has written since its pristine copy, and that is still
     gwconf's last write, gets that copy back; any other is left as it is and named, with where
@@ -709,7 +710,7 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
             wheres.append(where)
         elif item.snapshot.exists:
             plan.left_alone.append(
-                f"{item.display}: changed since gwconf wrote it, and the damaged ledger held which keys "
+                f"{item.display}: changed since gwconf wrote it, and the {ledger_state} ledger held which keys "
                 f"were gwconf's; left as it is (its bytes from before gwconf: {where})"
             )
     if plan.left_alone and plan.changes:
@@ -727,7 +728,8 @@ def plan_restore_from_backups(client: ClientAdapter, env: Env) -> ClientPlan:
 
 
 def clients_in_backups(env: Env) -> list[str]:
-    """The clients whose backup folders say gwconf wrote their files (for a damaged ledger)."""
+    """The clients whose backup folders say gwconf wrote their files (for a damaged or missing
+    ledger): a folder's ``meta.json`` lives while its file is applied, and a restore retires it."""
     root = env.backups_dir
     if not root.is_dir():
         return []

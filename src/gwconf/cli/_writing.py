@@ -426,18 +426,21 @@ def restore(
         for note in operations.repair_interrupted(env):
             _output.warn(note)
     ledger = Ledger(env)
+    lost = operations.clients_lost_by_the_ledger(ledger, env)
     if ledger.damaged:
         _output.warn(
             f"{ledger.damaged}: restoring from the backups gwconf can still find; the damaged file is "
             "set aside (ledger.damaged-*.json in the same folder) once no client needs it"
         )
     if all_clients:
-        known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients()
+        known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients() or lost
         clients = [registry.get(c) for c in known if c in registry.MODULES]
-        if not clients:
-            _output.out("Nothing to restore: gwconf has not written any client's files.")
     else:
         clients = _common.resolve_clients(client_ids)
+    if any(client.id in lost for client in clients):
+        _output.warn(f"{ledger.path} is missing: restoring from the backups gwconf can still find")
+    elif all_clients and not clients:
+        _output.out("Nothing to restore: gwconf has not written any client's files.")
     if project:
         from gwconf import project as projects
 
