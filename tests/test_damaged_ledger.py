@@ -338,3 +338,24 @@ def test_a_missing_ledger_leaves_a_file_changed_since_and_its_client_whole(
     applied = gwconf("apply", "codex", "--model", "other-model")  # apply starts a new ledger
     assert applied.exit_code == 0, applied
     assert 'model = "other-model"' in config.read_text()
+
+
+def test_a_client_a_damaged_ledger_gave_up_stays_given_up(gwconf, home: Path, profile, tmp_path) -> None:
+    """apply codex; edit config.toml; the ledger is damaged; restore --all leaves codex as it is,
+    names where its bytes from before gwconf are, and sets the ledger aside (gwconf starts a new,
+    empty one). The user then deletes config.toml and runs restore: codex's backups still read as
+    applied, but gwconf gave that client up and said so: auth.json is not put back behind the
+    user's back (as a missing ledger's restore would)."""
+    config, _ = _seed(home)
+    auth = home / ".codex" / "auth.json"
+    assert gwconf("apply", "codex").exit_code == 0
+    config.write_text(config.read_text().replace('"workspace-write"', '"read-only"'))
+    (_state(tmp_path) / "ledger.json").write_text(GARBAGE)
+    left = gwconf("restore", "--all")
+    assert left.exit_code == 0 and "left as it is" in left.stderr and _aside(tmp_path), left
+    config.unlink()
+    kept = auth.read_bytes()
+    again = gwconf("restore", "codex")
+    assert again.exit_code == 0 and "nothing to restore" in again.stdout, again
+    assert "missing" not in again.stderr
+    assert auth.read_bytes() == kept

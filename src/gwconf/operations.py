@@ -480,11 +480,16 @@ def clients_lost_by_the_ledger(ledger: Ledger, env: Env) -> list[str]:
     client at all: its file was deleted (by hand, or by a tool that cleans state folders), or
     a restore from it has restored some of those clients since. Restore used to answer "gwconf
     has not written this client's files" and leave them; it restores them from the backups, as
-    for a damaged ledger. Apply and use still start a new ledger: once a damaged one is set
-    aside, a file a restore had to leave as it is keeps its backups' record, and the next apply
-    takes its values for the user's (issue 18 item 12); a restore before that apply names it
-    again, as the first did."""
+    for a damaged ledger, until an apply starts a new ledger (which takes the values it finds
+    for the user's, as after a damaged one).
+
+    None once a damaged ledger was set aside here (``ledger.damaged-*.json``): its restore left
+    some clients as they were, named where their bytes from before gwconf are, and gave them up;
+    their backups still read as applied, and bringing them back later would undo what the user
+    did since on gwconf's word that it would not (issue 18 item 12)."""
     if ledger.damaged or ledger.clients():
+        return []
+    if named_like(ledger.path.parent, "ledger.damaged-", ".json"):
         return []
     return planning.clients_in_backups(env)
 

@@ -165,6 +165,10 @@ class GwconfMachine(RuleBasedStateMachine):
         # this epoch's first apply met gwconf's values a tainted restore left: those it did not
         # have to change are the user's now (the ledger that named them is gone), not managed
         self.epoch_tainted = False
+        # the ledger file was deleted and a restore left the client as it was: its backups still
+        # say gwconf's write is in place, so a later restore may yet restore it from them (until
+        # an apply starts a new ledger)
+        self.backups_restorable = False
         self.steps: list[str] = []
         self.dirty = True  # a step may have changed what status shows
         self.checks = 0
@@ -290,6 +294,7 @@ class GwconfMachine(RuleBasedStateMachine):
         """apply / use succeeded for this client: a new epoch if none was open; managed keys are gwconf's."""
         if self.tainted and self.applied is None and self.files() == before:
             return  # the files hold these values already (a damaged-ledger restore left them): nothing written, nothing recorded
+        self.backups_restorable = False
         if self.applied is None:
             self.epoch_tainted = self.tainted
             self.snapshot = before
@@ -375,7 +380,7 @@ class GwconfMachine(RuleBasedStateMachine):
                 self.gwconf_wrote(arg, MODELS[arg], before)
         elif self.applied is not None:
             self.check_restored(before, output or "")
-        elif output is not None:
+        elif output is not None and not self.backups_restorable:
             assert self.files() == before, "restore changed files of a client gwconf had not applied"
 
     # -- rules: gwconf --------------------------------------------------------------------------------
@@ -571,6 +576,29 @@ class GwconfMachine(RuleBasedStateMachine):
         assert not self.ledger_damaged(), "restore --all left the damaged ledger in place"
         aside = sorted(ledger.parent.glob("ledger.damaged-*.json"))
         assert aside and str(aside[-1]) in err, err
+        self.restored_from_backups(before, out, err)
+
+    @precondition(lambda self: (self.gw / LEDGER).exists() and not self.damages)
+    @rule()
+    def deleted_ledger_then_restore_all(self) -> None:
+        """The ledger file deleted (by hand, or a tool that cleans state folders): restore --all
+        falls back to the backups as for a damaged one, and says the ledger is missing."""
+        if self.ledger_damaged():
+            return
+        self.damages += 1
+        ledger = self.gw / LEDGER
+        ledger.unlink()
+        self.dirty = True
+        before = self.files()
+        code, out, err = self.run("restore", "--all")
+        assert code == 0, (out, err)
+        if self.applied is not None:
+            assert f"{ledger} is missing: restoring from the backups" in err, (out, err)
+            self.backups_restorable = "left as it is" in out + err
+        self.restored_from_backups(before, out, err)
+
+    def restored_from_backups(self, before: dict[str, FileState], out: str, err: str) -> None:
+        """The model after a ``restore --all`` that had no ledger to go by (damaged or deleted)."""
         if self.applied is None:
             if not self.tainted:  # (else files an earlier damaged restore left may go now)
                 assert self.files() == before

@@ -37,5 +37,6 @@ def command(**options: Any) -> int:
 
     If gwconf's ledger is damaged, restore works from the backups, and apply and use refuse to write
     until --all (or the restore of the last client in the backups) sets the damaged ledger aside.
+    If the ledger was deleted, restore works from the backups of the clients still applied.
     """
     return _writing.restore(**options)
