@@ -483,7 +483,7 @@ def clients_lost_by_the_ledger(ledger: Ledger, env: Env) -> list[str]:
     for a damaged ledger, until an apply starts a new ledger (which takes the values it finds
     for the user's, as after a damaged one).
 
-    None once a damaged ledger was set aside here (``ledger.damaged-*.json``): its restore left
+    None of them once a damaged ledger was set aside here (``ledger.damaged-*.json``): its restore left
     some clients as they were, named where their bytes from before gwconf are, and gave them up;
     their backups still read as applied, and bringing them back later would undo what the user
     did since on gwconf's word that it would not (issue 18 item 12)."""

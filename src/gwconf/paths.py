@@ -209,11 +209,11 @@ def working_folder(environ: Mapping[str, str]) -> str:
     try:
         return os.getcwd()
     except OSError as exc:
+        import errno
+
         from gwconf.errors import FolderGone
 
         shown = environ.get("PWD")
-        import errno
-
         named = shown if shown and os.path.isabs(shown) else None
         raise FolderGone(named, exc.strerror or str(exc), exc.errno == errno.ENOENT) from None
 
