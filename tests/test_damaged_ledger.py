@@ -294,28 +294,43 @@ def test_restore_all_keeps_the_damaged_ledger_while_a_client_fails(
 
 def test_a_missing_ledger_restores_from_the_backups(gwconf, home: Path, profile, tmp_path) -> None:
     """apply codex and claude-code; the ledger file is deleted (by hand, or a tool that cleans state
-    folders); restore codex, then restore --all. Restore said "gwconf has not written this
-    client's files" and left gwconf's values in place: it gives back the bytes from before gwconf,
-    from the backups that still say gwconf's write is in place, and says the ledger is missing."""
+    folders); restore --all. Restore said "gwconf has not written any client's files" and left
+    gwconf's values in place: it gives back the bytes from before gwconf, from the backups that
+    still say gwconf's write is in place, and says the ledger is missing."""
     config, settings = _seed(home)
     auth = home / ".codex" / "auth.json"
     assert gwconf("apply", "codex", "claude-code").exit_code == 0
     ledger = _state(tmp_path) / "ledger.json"
     ledger.unlink()
-    preview = gwconf("restore", "codex", "--dry-run")
+    preview = gwconf("restore", "--all", "--dry-run")
     assert preview.exit_code == 0 and "-model_provider" in preview.stdout.replace(" ", ""), preview
-    assert TEST_KEY not in preview.output
-    restored = gwconf("restore", "codex")
+    assert TEST_KEY not in preview.output and not ledger.exists()
+    restored = gwconf("restore", "--all")
     assert restored.exit_code == 0, restored
     assert f"{ledger} is missing: restoring from the backups" in restored.stderr
-    assert config.read_text() == CODEX and not auth.exists()
-    assert "ANTHROPIC_BASE_URL" in settings.read_text(), "a client not named was restored"
-    again = gwconf("restore", "codex")  # its backups retired: nothing left to do, nothing said
-    assert "nothing to restore" in again.stdout and "missing" not in again.stderr, again
-    every = gwconf("restore", "--all")
-    assert every.exit_code == 0 and "missing: restoring from the backups" in every.stderr, every
-    assert settings.read_text() == CLAUDE
-    assert "Nothing to restore" in gwconf("restore", "--all").stdout
+    assert config.read_text() == CODEX and not auth.exists() and settings.read_text() == CLAUDE
+    again = gwconf("restore", "--all")  # the backups retired: nothing left to do, nothing said
+    assert "Nothing to restore" in again.stdout and "missing" not in again.stderr, again
+
+
+def test_a_named_restore_over_a_missing_ledger_names_the_clients_it_leaves(
+    gwconf, home: Path, profile, tmp_path
+) -> None:
+    """A named restore from the backups starts a new ledger file, after which the backups are
+    history: it says which other clients the backups name and that restore --all takes them all.
+    A restore killed after its commit and run again must do what it did unkilled, so the test is
+    the ledger file, not whether it names a client."""
+    config, settings = _seed(home)
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    (_state(tmp_path) / "ledger.json").unlink()
+    restored = gwconf("restore", "codex")
+    assert restored.exit_code == 0, restored
+    assert config.read_text() == CODEX
+    assert "the backups also say gwconf wrote claude-code" in restored.stderr, restored
+    assert "gwconf restore --all" in restored.stderr
+    applied = settings.read_text()
+    later = gwconf("restore", "claude-code")
+    assert "nothing to restore" in later.stdout and settings.read_text() == applied, later
 
 
 def test_a_missing_ledger_leaves_a_file_changed_since_and_its_client_whole(

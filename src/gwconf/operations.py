@@ -476,18 +476,20 @@ def _plan_restore(client: ClientAdapter, env: Env, ledger: Ledger, lost: bool = 
 
 
 def clients_lost_by_the_ledger(ledger: Ledger, env: Env) -> list[str]:
-    """The clients whose backups say gwconf's write is still in place while the ledger names no
-    client at all: its file was deleted (by hand, or by a tool that cleans state folders), or
-    a restore from it has restored some of those clients since. Restore used to answer "gwconf
-    has not written this client's files" and leave them; it restores them from the backups, as
-    for a damaged ledger, until an apply starts a new ledger (which takes the values it finds
-    for the user's, as after a damaged one).
+    """The clients whose backups say gwconf's write is still in place while the ledger file is
+    gone (deleted by hand, or by a tool that cleans state folders). Restore used to answer
+    "gwconf has not written this client's files" and leave them; it restores them from the
+    backups, as for a damaged ledger. The first command that writes starts a new ledger file,
+    and from then on those backups are history, as after a damaged ledger set aside: a test on
+    the file, not on whether it names a client, so a restore killed after its commit and run
+    again does what it did when not killed.
 
-    None of them once a damaged ledger was set aside here (``ledger.damaged-*.json``): its restore left
-    some clients as they were, named where their bytes from before gwconf are, and gave them up;
-    their backups still read as applied, and bringing them back later would undo what the user
-    did since on gwconf's word that it would not (issue 18 item 12)."""
-    if ledger.damaged or ledger.clients():
+    None of them once a damaged ledger was set aside here (``ledger.damaged-*.json``, the
+    ledger file gone with it): its restore left some clients as they were, named where their
+    bytes from before gwconf are, and gave them up; their backups still read as applied, and
+    bringing them back later would undo what the user did since on gwconf's word that it would
+    not (issue 18 item 12)."""
+    if ledger.damaged or ledger.clients() or ledger.path.exists():
         return []
     if named_like(ledger.path.parent, "ledger.damaged-", ".json"):
         return []

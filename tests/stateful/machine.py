@@ -165,10 +165,6 @@ class GwconfMachine(RuleBasedStateMachine):
         # this epoch's first apply met gwconf's values a tainted restore left: those it did not
         # have to change are the user's now (the ledger that named them is gone), not managed
         self.epoch_tainted = False
-        # the ledger file was deleted and a restore left the client as it was: its backups still
-        # say gwconf's write is in place, so a later restore may yet restore it from them (until
-        # an apply starts a new ledger)
-        self.backups_restorable = False
         self.steps: list[str] = []
         self.dirty = True  # a step may have changed what status shows
         self.checks = 0
@@ -294,7 +290,6 @@ class GwconfMachine(RuleBasedStateMachine):
         """apply / use succeeded for this client: a new epoch if none was open; managed keys are gwconf's."""
         if self.tainted and self.applied is None and self.files() == before:
             return  # the files hold these values already (a damaged-ledger restore left them): nothing written, nothing recorded
-        self.backups_restorable = False
         if self.applied is None:
             self.epoch_tainted = self.tainted
             self.snapshot = before
@@ -380,7 +375,7 @@ class GwconfMachine(RuleBasedStateMachine):
                 self.gwconf_wrote(arg, MODELS[arg], before)
         elif self.applied is not None:
             self.check_restored(before, output or "")
-        elif output is not None and not self.backups_restorable:
+        elif output is not None:
             assert self.files() == before, "restore changed files of a client gwconf had not applied"
 
     # -- rules: gwconf --------------------------------------------------------------------------------
@@ -594,7 +589,6 @@ class GwconfMachine(RuleBasedStateMachine):
         assert code == 0, (out, err)
         if self.applied is not None:
             assert f"{ledger} is missing: restoring from the backups" in err, (out, err)
-            self.backups_restorable = "left as it is" in out + err
         self.restored_from_backups(before, out, err)
 
     def restored_from_backups(self, before: dict[str, FileState], out: str, err: str) -> None:

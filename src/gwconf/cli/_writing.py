@@ -439,6 +439,12 @@ def restore(
         clients = _common.resolve_clients(client_ids)
     if any(client.id in lost for client in clients):
         _output.warn(f"{ledger.path} is missing: restoring from the backups gwconf can still find")
+        others = sorted(set(lost) - {client.id for client in clients})
+        if others:  # this restore starts a new ledger: their backups are history after it
+            _output.warn(
+                f"the backups also say gwconf wrote {', '.join(others)}: after this restore they are "
+                "left as they are; gwconf restore --all restores every one of them"
+            )
     elif all_clients and not clients:
         _output.out("Nothing to restore: gwconf has not written any client's files.")
     if project:
