@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-MAIN = "import sys; from gwconf.cli import main; sys.argv = ['gwconf', *sys.argv[1:]]; main()"
+from tests.test_entry_exit import MAIN  # the process's own entry point, as the console script calls it
 
 
 def _from_removed_folder(folder: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
