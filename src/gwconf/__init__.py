@@ -1,3 +1,7 @@
 """gwconf: point every AI client at one model gateway, safely."""
 
 __version__ = "0.1.0"
+
+# what ``formats.keep_until_exit`` keeps: None (nothing) but in a process whose entry point ends
+# it with ``os._exit`` (``cli.main`` sets a list here before the command runs)
+kept_until_exit: list[object] | None = None

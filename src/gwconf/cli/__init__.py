@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
+import gwconf
 from gwconf import __version__
 
 TYPE_CHECKING = False
@@ -399,6 +400,7 @@ def main(argv: list[str] | None = None) -> None:
     _open_standard_streams()
     _defer_unused_modules()
     _fewer_collections()
+    gwconf.kept_until_exit = []  # ``_end_now`` ends the process: no need to free parsed files
     from gwconf import _bytecode
 
     _bytecode.install()

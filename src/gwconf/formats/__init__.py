@@ -25,6 +25,7 @@ from gwconf.formats._base import (
     Parsed,
     copied,
     detect_eol,
+    keep_until_exit,
     lazy,
 )
 
@@ -76,6 +77,7 @@ def load(fmt: str, text: str, source: str) -> Document:
         _import_pyyaml()
     module = importlib.import_module(f"gwconf.formats.{FORMATS[fmt]}")
     doc: Document = module.load(text, source, fmt=fmt)  # each editor module's load returns one
+    keep_until_exit(doc)
     return doc
 
 
