@@ -216,6 +216,7 @@ def test_verify_and_doctor_show_the_limits_in_effect_and_their_source(
         "source": "gateway",
         "from": "the gateway (GET /v1/model/info)",
         "written": True,
+        "profile": "gw",  # whose gateway codex calls: the one to set numbers on
     }
     doctor = json.loads(gwconf("doctor", "codex", "gemini-cli", "--json").stdout)
     codex, gemini = doctor["clients"]
@@ -267,6 +268,32 @@ def test_unknown_limits_are_said_once_with_the_real_profile_name(
     # the profile's numbers known: no note at all
     assert gwconf("profile", "set", "gw", *KNOWN_LIMITS).exit_code == 0
     assert "limits are unknown" not in gwconf("verify", "codex", "opencode").stdout
+
+
+def test_verify_takes_the_limits_of_the_gateway_each_client_calls(
+    gwconf, gateway: GatewayServer, home: Path
+) -> None:
+    """A client applied with another profile than the active one calls that profile's gateway:
+    its limits are that profile's, and the note for unknown ones names the profile to set."""
+    add(gwconf, "home", gateway.base_url, *KNOWN_LIMITS)
+    # the same server under another name: another gateway, as far as addresses go
+    add(gwconf, "work", gateway.base_url.replace("127.0.0.1", "localhost"), "--use")
+    assert gwconf("apply", "codex", "-p", "home").exit_code == 0
+    assert gwconf("apply", "opencode").exit_code == 0  # the active profile, work
+    verified = gwconf("verify", "codex", "opencode")
+    assert verified.exit_code == 0, verified
+    assert "limits   context 200,000 tokens, output 32,000 (from profile home)" in verified.stdout
+    note = (
+        "note: the model's limits are unknown (neither profile work nor the gateway gives them), so "
+        "opencode guesses; set them: gwconf profile set work --context-window N --max-output-tokens N"
+    )
+    assert verified.stdout.count("limits are unknown") == 1 and note in verified.stdout, verified.stdout
+    codex, opencode = json.loads(gwconf("verify", "codex", "opencode", "--json").stdout)["results"]
+    assert (codex["limits"]["profile"], codex["limits"]["context_window"]) == ("home", 200000)
+    assert (opencode["limits"]["profile"], opencode["limits"]["source"]) == ("work", "unknown")
+    # with --profile home, each client is still judged by the gateway it calls
+    [codex] = json.loads(gwconf("verify", "codex", "-p", "home", "--json").stdout)["results"]
+    assert codex["limits"]["profile"] == "home"
 
 
 WINDOW_CLIENTS = ("codex", "opencode", "aider", "crush", "goose", "zed", "continue", "kimi-code", "openclaw")

@@ -334,9 +334,10 @@ def _init_31(self, ops):
     self.ops = _f0() if ops is MISSING else ops
 
 
-def _init_32(self, origins, project):
+def _init_32(self, origins, project, profiles):
     self.origins = _f0() if origins is MISSING else origins
     self.project = project
+    self.profiles = _f2() if profiles is MISSING else profiles
 
 
 def _init_33(self, parent, slot, node, alias):
@@ -537,7 +538,7 @@ CODES = {
     'def __init__(self, name, value, token, span):\n self.name = name\n self.value = value\n self.token = token\n self.span = span\n': _init_29.__code__,
     "def __init__(self, name=_d0):\n _setattr(self, 'name', name)\n": _init_30.__code__,
     'def __init__(self, ops=MISSING):\n self.ops = _f0() if ops is MISSING else ops\n': _init_31.__code__,
-    'def __init__(self, origins=MISSING, project=_d1):\n self.origins = _f0() if origins is MISSING else origins\n self.project = project\n': _init_32.__code__,
+    'def __init__(self, origins=MISSING, project=_d1, profiles=MISSING):\n self.origins = _f0() if origins is MISSING else origins\n self.project = project\n self.profiles = _f2() if profiles is MISSING else profiles\n': _init_32.__code__,
     'def __init__(self, parent, slot, node, alias):\n self.parent = parent\n self.slot = slot\n self.node = node\n self.alias = alias\n': _init_33.__code__,
     'def __init__(self, path, action, change):\n self.path = path\n self.action = action\n self.change = change\n': _init_34.__code__,
     'def __init__(self, path, action, previous=_d2):\n self.path = path\n self.action = action\n self.previous = previous\n': _init_35.__code__,

@@ -828,18 +828,9 @@ def matching_profile(
     client and profile, so such a profile matches by address, then by what the ledger says gwconf
     applied here (``applied``) or by the model.
     """
-    base = (reading.base_url or "").rstrip("/")
-    if not base:
-        return None
     proven: list[str] = []
     likely: list[str] = []
-    for profile in profiles:
-        try:
-            target = client.target(_keyless(profile), env)
-        except GwconfError:
-            continue
-        if base != target.base_url.rstrip("/"):
-            continue
+    for profile, target in at_address(client, reading.base_url, profiles, env):
         key = profile.cheap_key(env)
         if key is not None:
             if reading.api_key == key:
@@ -852,6 +843,25 @@ def matching_profile(
         if found:
             return applied if applied in found else found[0]
     return None
+
+
+def at_address(
+    client: ClientAdapter, base_url: str | None, profiles: list[Profile], env: Env
+) -> list[tuple[Profile, Any]]:
+    """(profile, its target for ``client``) for each of ``profiles`` whose address, in this
+    client's form, is ``base_url`` (the client's own, read back from its files)."""
+    base = (base_url or "").rstrip("/")
+    found: list[tuple[Profile, Any]] = []
+    if not base:
+        return found
+    for profile in profiles:
+        try:
+            target = client.target(_keyless(profile), env)
+        except GwconfError:
+            continue
+        if base == target.base_url.rstrip("/"):
+            found.append((profile, target))
+    return found
 
 
 _PLACEHOLDER_KEY = "sk-gwconf-placeholder"

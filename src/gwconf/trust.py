@@ -18,7 +18,7 @@ from gwconf.clients._base import ClientAdapter, Reading, folders_to_project_root
 from gwconf.errors import GwconfError, UntrustedAddress
 from gwconf.operations import read_client
 from gwconf.paths import Env, display
-from gwconf.profiles import ProfileStore
+from gwconf.profiles import Profile, ProfileStore
 from gwconf.records import field, record
 
 
@@ -43,19 +43,22 @@ class Trust:
 
     origins: set[tuple[str, str, int | None]] = field(default_factory=set)
     project: bool = False
+    profiles: list[Profile] = field(default_factory=list)  # the saved profiles the origins are of
 
     @classmethod
     def of(cls, env: Env, *, project: bool = False) -> Trust:
         store = ProfileStore(env)
         origins = set()
+        profiles = []
         for name in store.names():
             try:
                 profile = store.load(name)
             except GwconfError:
                 continue
+            profiles.append(profile)
             for url in (profile.base_url, profile.anthropic_root()[0], profile.gemini_root()[0]):
                 origins.add(origin(url))
-        return cls(origins, project)
+        return cls(origins, project, profiles)
 
     def allows(self, url: str | None) -> bool:
         return origin(url) in self.origins

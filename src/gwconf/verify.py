@@ -120,11 +120,13 @@ def verify_client(
             f"Pass --model NAME (or gwconf apply {client.id} --model NAME).",
         )
         return check
+    trust = trust if trust is not None else Trust.of(env)
     if profile is not None:
         from gwconf import limits
 
-        check.limits = limits.in_effect(client.id, limits.resolve(profile, chosen, env))
-    trust = trust if trust is not None else Trust.of(env)
+        called = gateway_profile(client, reading.base_url, profile, trust.profiles, env)
+        check.limits = limits.in_effect(client.id, limits.resolve(called, chosen, env))
+        check.limits["profile"] = called.name
     vendor = urls.is_vendor_host(urls.host_of(reading.base_url))  # probe refuses those itself, more precisely
     if not vendor and not trust.allows(reading.base_url):
         override = project_override(client, env, reading)
@@ -148,6 +150,21 @@ def verify_client(
     except GwconfError as exc:
         check.error = exc
     return check
+
+
+def gateway_profile(
+    client: ClientAdapter, base_url: str, profile: Profile, saved: list[Profile], env: Env
+) -> Profile:
+    """The profile whose gateway the client's files call (``base_url``, read back): ``profile``
+    when its address is that one, else the first saved profile whose address is, else
+    ``profile``. The model's limits are that gateway's (its profile's numbers, its cached model
+    list): a client applied with ``-p home`` while ``work`` is active was shown work's numbers,
+    and told to set them on work, which that client never reads."""
+    from gwconf.operations import at_address
+
+    for candidate, _ in at_address(client, base_url, [profile, *saved], env):
+        return candidate
+    return profile
 
 
 def verify_profile(profile: Profile, env: Env, *, model: str | None = None, timeout: float = 30.0) -> Check:

@@ -352,13 +352,20 @@ def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) ->
 
 
 def _unknown_limits(checks: list[Any], profile: Any) -> None:
-    """Once for the whole run (not a line per client): the clients whose model's limits nobody
-    gives, and the command that sets them."""
+    """Once for the whole run (not a line per client), for each profile whose gateway the
+    clients call: the clients whose model's limits nobody gives, and the command that sets them."""
     from gwconf import limits
 
-    clients = limits.unknown_for([(c.client_id, c.limits) for c in checks if c.client_id])
-    if clients and profile is not None:
-        _output.out(f"\nnote: {limits.unknown_note(profile.name, clients)}")
+    if profile is None:
+        return
+    by_profile: dict[str, list[Any]] = {}  # each client's gateway's profile: the one to set
+    for check in checks:
+        if check.client_id and check.limits is not None:
+            by_profile.setdefault(check.limits.get("profile", profile.name), []).append(check)
+    for name, group in by_profile.items():
+        clients = limits.unknown_for([(c.client_id, c.limits) for c in group])
+        if clients:
+            _output.out(f"\nnote: {limits.unknown_note(name, clients)}")
 
 
 def render_check(check: Any) -> None:
