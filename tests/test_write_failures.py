@@ -90,7 +90,8 @@ def test_a_marked_folder_is_named_before_anything_is_written(gwconf, home, profi
     [
         (errno.EROFS, "~/x.json: is on a read-only file system", "gwconf run zed"),
         (errno.ENOSPC, "could not write ~/x.json: No space left on device", "Free some space"),
-        (errno.EIO, "could not write ~/x.json: Input/output error", "Check the folder's permissions"),
+        (errno.EIO, "could not write ~/x.json: Input/output error", "check the disk before"),
+        (errno.EFBIG, "could not write ~/x.json: File too large", "ulimit -f"),
     ],
 )
 def test_other_refusals_say_what_the_errno_means_here(
@@ -155,3 +156,58 @@ def test_the_dry_run_names_an_append_only_mark_that_access_calls_writable(
         assert refused.exit_code != 0 and "append-only (+a)" in refused.stderr
         assert config.read_text() == ORIGINAL
     assert "will refuse" not in gwconf("apply", "codex", "--dry-run").stdout
+
+
+def _with_file_size_limit(limit: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """``gwconf ARGS`` in a process that may write no file beyond ``limit`` bytes, a full disk's
+    stand-in that needs no mount: the write fails with EFBIG (SIGXFSZ ignored, as a shell with
+    ``ulimit -f`` leaves it for a program that handles it)."""
+    resource = pytest.importorskip("resource")
+    import signal
+
+    if not hasattr(signal, "SIGXFSZ"):
+        pytest.skip("no file size limit signal here")
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    from tests.test_entry_exit import MAIN
+
+    return subprocess.run(
+        [sys.executable, "-c", MAIN, *args], capture_output=True, text=True, preexec_fn=limited, timeout=120
+    )
+
+
+def test_a_full_disk_under_gwconfs_own_files_is_said_plainly_and_the_next_run_goes_through(
+    gwconf, home, profile
+) -> None:
+    """A write of gwconf's journal that the system refuses (a full disk, a quota, a size limit)
+    was an "unexpected error ... this is a bug in gwconf" with a crash log. It is named with its
+    file and what to do, exit 1; no client file was touched, and once the space is back the same
+    command, then a restore, work as if nothing had happened."""
+    import json
+
+    config = _codex(home)
+    opencode = home / ".config" / "opencode" / "opencode.json"
+    opencode.parent.mkdir(parents=True)
+    # big enough that the journal (which holds its new text) passes the limit, the file itself not
+    original = json.dumps({f"setting{i}": "x" * 60 for i in range(120)}, indent=2) + "\n"
+    opencode.write_text(original)
+    state = Path(os.environ["GWCONF_HOME"]) / "state"
+
+    result = _with_file_size_limit(len(original) + 2000, "apply", "codex", "opencode")
+    assert result.returncode == 1, result.stderr
+    assert "File too large" in result.stderr and str(state) in result.stderr, result.stderr
+    assert "hint: A limit on file size stopped the write" in result.stderr
+    assert "unexpected error" not in result.stderr and "bug" not in result.stderr
+    assert not (state / "crash.log").exists()
+    assert config.read_text() == ORIGINAL and opencode.read_text() == original
+    assert not [p for p in home.rglob("*") if p.name.endswith(".gwconf-tmp")]  # no temp file left
+
+    applied = gwconf("apply", "codex", "opencode")
+    assert applied.exit_code == 0, applied
+    assert "https://gw.example.com/v1" in config.read_text() and "gwconf" in opencode.read_text()
+    restored = gwconf("restore", "codex", "opencode")
+    assert restored.exit_code == 0, restored
+    assert config.read_text() == ORIGINAL and opencode.read_text() == original

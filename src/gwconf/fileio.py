@@ -370,6 +370,10 @@ def atomic_write(
             _keep_access(fd, target, secret, access_from)
             os.fchmod(fd, new_mode) if hasattr(os, "fchmod") else os.chmod(tmp, new_mode)
             os.fsync(fd)
+        except OSError as exc:  # a descriptor's error names no file: the target is the one to name
+            if exc.filename is None:
+                raise OSError(exc.errno, exc.strerror, str(target)) from None
+            raise
         finally:
             os.close(fd)
         if expect is None:
@@ -702,14 +706,42 @@ def write_failure(exc: OSError, target: Path, shown: str, client: str = "CLIENT"
     reason = exc.strerror or str(exc)
     if exc.errno == errno.EROFS:
         return _read_only_file_system(shown, client)
-    if exc.errno == errno.ENOSPC:
-        return f"could not write {shown}: {reason}", "Free some space on that disk, then run again."
+    if exc.errno in _SYSTEM_FAILURES:  # a full disk, a quota, a file size limit, a failing disk
+        return f"could not write {shown}: {reason}", _SYSTEM_FAILURES[exc.errno]
     if exc.errno in (errno.EPERM, errno.EACCES):
         for what, path in ((shown, target), (f"{shown}'s folder", target.parent)):
             marked = _marked(path, what)
             if marked is not None:
                 return marked
     return f"could not write {shown}: {reason}", "Check the folder's permissions and free space."
+
+
+# what the system ran out of or refused, not gwconf's fault: errno -> what to do
+_SYSTEM_FAILURES = {
+    errno.ENOSPC: "Free some space on that disk, then run the command again.",
+    errno.EDQUOT: "Your disk quota there is used up: free some space, then run the command again.",
+    errno.EFBIG: (
+        "A limit on file size stopped the write (the shell's ulimit -f, or the file system's "
+        "own): raise it, then run the command again."
+    ),
+    errno.EROFS: (
+        "That file system is mounted read-only: remount it read-write (for gwconf's own files, "
+        "or set GWCONF_HOME to a writable folder), then run the command again."
+    ),
+    errno.EIO: "The disk reported an input/output error: check the disk before running again.",
+}
+
+
+def system_failure(exc: BaseException) -> GwconfError | None:
+    """The error to show for an ``OSError`` the system caused (a full disk, a quota, a file size
+    limit, a read-only or failing disk) that reached the command's top: it is no bug in gwconf,
+    and was shown as one ("unexpected error ... please report it") when it struck gwconf's own
+    state files (the journal, the ledger, a backup). None for anything else."""
+    if not isinstance(exc, OSError) or exc.errno not in _SYSTEM_FAILURES:
+        return None
+    reason = exc.strerror or os.strerror(exc.errno)
+    where = f"could not write {exc.filename}" if exc.filename else "a write failed"
+    return GwconfError(f"{where}: {reason}.", _SYSTEM_FAILURES[exc.errno])
 
 
 _NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)

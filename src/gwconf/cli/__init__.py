@@ -571,6 +571,12 @@ def run(args: list[str]) -> int:
     except BrokenPipeError:
         return closed_pipe()
     except Exception as exc:
+        from gwconf.fileio import system_failure
+
+        failure = system_failure(exc)  # a full disk and its like: said plainly, no crash log
+        if failure is not None and not debug:
+            _output.print_error(failure, as_json=wants_json)
+            return int(failure.exit_code)
         if debug:
             raise
         from gwconf import crashlog
