@@ -211,3 +211,25 @@ def test_a_full_disk_under_gwconfs_own_files_is_said_plainly_and_the_next_run_go
     restored = gwconf("restore", "codex", "opencode")
     assert restored.exit_code == 0, restored
     assert config.read_text() == ORIGINAL and opencode.read_text() == original
+
+
+def test_use_stopped_by_a_full_disk_says_the_switch_happened_and_how_to_finish(gwconf, home, profile) -> None:
+    """``use`` makes the profile active, then re-applies: stopped in between, the error says so,
+    or status would show a switch that never reached the clients with nothing to explain it."""
+    config = _codex(home)
+    assert gwconf("apply", "codex").exit_code == 0
+    added = gwconf(
+        "profile", "add", "other", "--base-url", "https://other.example.com/v1", "--model", "m2",
+        "--key-stdin", input="sk-other-0123456789abcdef\n",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    result = _with_file_size_limit(200, "use", "other")
+    assert result.returncode == 1, result.stderr
+    assert "File too large" in result.stderr and "unexpected error" not in result.stderr
+    said = " ".join(result.stderr.split())
+    assert "The active profile is other already; the clients kept the profile they had." in said
+    assert "Once that is fixed, gwconf use other re-applies them." in said
+    assert gwconf("current").stdout.strip() == "other"
+    assert "https://gw.example.com/v1" in config.read_text()  # still the profile it had
+    assert gwconf("use", "other").exit_code == 0
+    assert "https://other.example.com/v1" in config.read_text()

@@ -269,6 +269,25 @@ def _apply_project(
     return 0
 
 
+def _switched_not_applied(exc: Exception, name: str, dry_run: bool) -> Exception:
+    """``exc`` (a refusal, or a full disk under gwconf's own files) raised while ``use`` re-applied
+    its clients, after it had made ``name`` active: the error then says that the active profile
+    changed and the clients did not, and how to finish (the rest of ``gwconf`` would otherwise
+    show a switch that never reached the clients, with nothing that said so)."""
+    from gwconf.errors import GwconfError
+    from gwconf.fileio import system_failure
+
+    error = exc if isinstance(exc, GwconfError) else system_failure(exc)
+    if error is None or dry_run:
+        return exc
+    finish = (
+        f"The active profile is {name} already; the clients kept the profile they had. "
+        f"Once that is fixed, gwconf use {name} re-applies them."
+    )
+    error.hint = f"{error.hint} {finish}" if error.hint else finish
+    return error
+
+
 def use(
     name: str | None,
     *,
@@ -308,7 +327,12 @@ def use(
     results = []
     if clients:
         _output.remember_key(profile.resolve_key(env))
-        results = operations.apply_profile(clients, profile, env, dry_run=dry_run, force=force, swept=True)
+        try:
+            results = operations.apply_profile(
+                clients, profile, env, dry_run=dry_run, force=force, swept=True
+            )
+        except Exception as exc:
+            raise _switched_not_applied(exc, profile.name, dry_run) from None
     if as_json:
         _output.emit_json(
             {"active": profile.name, "dry_run": dry_run, "clients": [r.to_json() for r in results]}
