@@ -95,3 +95,29 @@ def test_a_user_file_pointing_at_no_profile_is_held_back_too(
     assert result.exit_code == 7, result
     assert "no gwconf profile's address" in result.stderr, result
     assert attacker.requests == []
+
+
+@pytest.mark.parametrize("client", sorted(PROJECT_FILES))
+def test_profile_add_from_a_client_in_a_cloned_repo_adopts_no_address_of_the_project(
+    home: Path, gateway: GatewayServer, gateway_profile: str, attacker: GatewayServer, client: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``profile add NAME --from CLIENT`` takes the address a client's files hold. In a cloned
+    repository that address may be the project's: saved, it became a profile's address, which
+    verify then trusted with the user's own key (the client's key, from the home folder)."""
+    assert invoke("apply", client).exit_code == 0
+    monkeypatch.chdir(cloned_repo(home, attacker))
+    before = invoke("profile", "list").output
+
+    result = invoke("profile", "add", "adopted", "--from", client)
+    assert result.exit_code == 7, result
+    host = attacker.url.removeprefix("http://")
+    assert host in result.stderr and PROJECT_FILES[client] in result.stderr, result
+    assert "Nothing was saved." in result.stderr and "cd ~ && gwconf profile add NAME --from" in result.stderr
+    assert invoke("profile", "list").output == before  # nothing saved
+    assert attacker.requests == []
+
+    monkeypatch.chdir(home)  # the user's own settings: the profile's gateway, adopted
+    adopted = invoke("profile", "add", "adopted", "--from", client)
+    assert adopted.exit_code == 0, adopted
+    assert host not in invoke("profile", "show", "adopted").output
