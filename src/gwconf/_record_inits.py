@@ -44,7 +44,7 @@ def _init_1(self, app, name, base_url, api_key, model, anthropic_base_url, gemin
     self.ignored = _f9() if ignored is MISSING else ignored
 
 
-def _init_2(self, argv, env, unset, files, copies, render, fresh, dotenv_over, notes):
+def _init_2(self, argv, env, unset, files, copies, render, fresh, dotenv_over, notes, beats_project):
     self.argv = argv
     self.env = _f1() if env is MISSING else env
     self.unset = unset
@@ -54,6 +54,7 @@ def _init_2(self, argv, env, unset, files, copies, render, fresh, dotenv_over, n
     self.fresh = fresh
     self.dotenv_over = dotenv_over
     self.notes = _f8() if notes is MISSING else notes
+    self.beats_project = beats_project
 
 
 def _init_3(self, base_url, api_key, key_origin, model, provider, provider_is_gwconf, wire, auth_header, findings):
@@ -508,7 +509,7 @@ def _init_49(self, wire, url, key_mask, model, verdict, sent, status, latency_ms
 CODES = {
     "def __init__(self, app, global_names, edit_order, new_name, project_groups, project_dirs, dir_names, config_env, config_dir_env, content_env, disable_project_env, schema, cli, managed_names, default_agent=_d14):\n _setattr(self, 'app', app)\n _setattr(self, 'global_names', global_names)\n _setattr(self, 'edit_order', edit_order)\n _setattr(self, 'new_name', new_name)\n _setattr(self, 'project_groups', project_groups)\n _setattr(self, 'project_dirs', project_dirs)\n _setattr(self, 'dir_names', dir_names)\n _setattr(self, 'config_env', config_env)\n _setattr(self, 'config_dir_env', config_dir_env)\n _setattr(self, 'content_env', content_env)\n _setattr(self, 'disable_project_env', disable_project_env)\n _setattr(self, 'schema', schema)\n _setattr(self, 'cli', cli)\n _setattr(self, 'managed_names', managed_names)\n _setattr(self, 'default_agent', default_agent)\n": _init_0.__code__,
     'def __init__(self, app, name, base_url, api_key, model=_d4, anthropic_base_url=_d5, gemini_base_url=_d6, homepage=_d7, warnings=MISSING, ignored=MISSING):\n self.app = app\n self.name = name\n self.base_url = base_url\n self.api_key = api_key\n self.model = model\n self.anthropic_base_url = anthropic_base_url\n self.gemini_base_url = gemini_base_url\n self.homepage = homepage\n self.warnings = _f8() if warnings is MISSING else warnings\n self.ignored = _f9() if ignored is MISSING else ignored\n': _init_1.__code__,
-    'def __init__(self, argv, env=MISSING, unset=_d2, files=MISSING, copies=MISSING, render=MISSING, fresh=_d6, dotenv_over=_d7, notes=MISSING):\n self.argv = argv\n self.env = _f1() if env is MISSING else env\n self.unset = unset\n self.files = _f3() if files is MISSING else files\n self.copies = _f4() if copies is MISSING else copies\n self.render = _f5() if render is MISSING else render\n self.fresh = fresh\n self.dotenv_over = dotenv_over\n self.notes = _f8() if notes is MISSING else notes\n': _init_2.__code__,
+    'def __init__(self, argv, env=MISSING, unset=_d2, files=MISSING, copies=MISSING, render=MISSING, fresh=_d6, dotenv_over=_d7, notes=MISSING, beats_project=_d9):\n self.argv = argv\n self.env = _f1() if env is MISSING else env\n self.unset = unset\n self.files = _f3() if files is MISSING else files\n self.copies = _f4() if copies is MISSING else copies\n self.render = _f5() if render is MISSING else render\n self.fresh = fresh\n self.dotenv_over = dotenv_over\n self.notes = _f8() if notes is MISSING else notes\n self.beats_project = beats_project\n': _init_2.__code__,
     'def __init__(self, base_url=_d0, api_key=_d1, key_origin=_d2, model=_d3, provider=_d4, provider_is_gwconf=_d5, wire=_d6, auth_header=_d7, findings=MISSING):\n self.base_url = base_url\n self.api_key = api_key\n self.key_origin = key_origin\n self.model = model\n self.provider = provider\n self.provider_is_gwconf = provider_is_gwconf\n self.wire = wire\n self.auth_header = auth_header\n self.findings = _f8() if findings is MISSING else findings\n': _init_3.__code__,
     'def __init__(self, change, backups, backup_name, folders, pristine_mode):\n self.change = change\n self.backups = backups\n self.backup_name = backup_name\n self.folders = folders\n self.pristine_mode = pristine_mode\n': _init_4.__code__,
     'def __init__(self, client, target, spec, program, profile_name):\n self.client = client\n self.target = target\n self.spec = spec\n self.program = program\n self.profile_name = profile_name\n': _init_5.__code__,

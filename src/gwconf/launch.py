@@ -177,21 +177,28 @@ def describe(launch: Launch, env: Env) -> dict[str, Any]:
 # -- starting -------------------------------------------------------------------------------------
 
 
-def start(launch: Launch, env: Env, on_notes: Any = None) -> int:
-    """Prepare the temporary folder, run the child to its end, remove the folder; the child's exit code."""
+def start(launch: Launch, env: Env, on_ready: Any = None, *, trust_project: bool = False) -> int:
+    """Prepare the temporary folder, run the child to its end, remove the folder; the child's exit
+    code. ``on_ready`` gets the preparation's notes just before the child starts. Unless
+    ``trust_project``, raises ``UntrustedAddress`` first when a project file in the current
+    folder would win over the launch's address with one no profile has
+    (``check_project_address``)."""
     import tempfile
 
     folder: Path | None = None
     try:
+        notes: list[str] = []
         if launch.spec.needs_temp:
             root = Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
             sweep(root)
             with _cleanup_on_signals():  # SIGTERM/SIGHUP before the child starts: still clean up
                 folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
                 notes = prepare(launch, env, folder)
-            if on_notes is not None:
-                on_notes(notes)
         environ = child_environ(env.environ, launch, folder)
+        if not trust_project:
+            check_project_address(launch, env, environ)
+        if on_ready is not None:
+            on_ready(notes)
         argv = [_resolve(a, folder) for a in launch.spec.argv]
         return run_child(argv, environ, env.cwd, executable=launch.program)
     except _Stopped as stopped:
@@ -202,6 +209,41 @@ def start(launch: Launch, env: Env, on_notes: Any = None) -> int:
                 carry_back(launch.spec, folder)
             finally:
                 remove_folder(folder)
+
+
+def rehearse(launch: Launch, env: Env) -> None:
+    """``--dry-run``'s look at what ``start`` would refuse: the launch's temporary files prepared
+    in a folder removed at once, and ``check_project_address`` on them; nothing is started."""
+    if launch.spec.beats_project:
+        return
+    import tempfile
+
+    folder: Path | None = None
+    try:
+        if launch.spec.needs_temp:
+            root = Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
+            folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
+            prepare(launch, env, folder)  # (a folder left by a kill here is swept by the next run)
+        check_project_address(launch, env, child_environ(env.environ, launch, folder))
+    finally:
+        if folder is not None:
+            remove_folder(folder)
+
+
+def check_project_address(launch: Launch, env: Env, environ: dict[str, str]) -> None:
+    """Raise ``UntrustedAddress`` when the client, started with ``environ`` (and the launch's
+    temporary files, already in place), would take an address no profile has from a project
+    file in the current folder (``trust.launch_refusal``). A launch whose own precedence beats
+    every project file (``LaunchSpec.beats_project``: an option, an exported variable) is not
+    read back: gwconf's readers see its files and variables, not its command line."""
+    if launch.spec.beats_project:
+        return
+    from gwconf.records import replace
+    from gwconf.trust import launch_refusal
+
+    refusal = launch_refusal(launch.client, env, replace(env, environ=environ))
+    if refusal is not None:
+        raise refusal
 
 
 class _Stopped(BaseException):

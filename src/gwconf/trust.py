@@ -94,6 +94,30 @@ def project_override(client: ClientAdapter, env: Env, reading: Reading) -> Overr
     return Override(host, named or files)
 
 
+def launch_refusal(client: ClientAdapter, env: Env, launched: Env) -> UntrustedAddress | None:
+    """The error for ``gwconf run`` when, in the launch's own environment (``launched``: its
+    variables set, its temporary files in place), the client would take its address from the
+    current folder's files and that address is no saved profile's. Crush and Qwen Code merge a
+    project's settings over the user's, which the launch stands in for, so a cloned
+    repository's ``crush.json`` naming only a ``base_url`` would get the profile's key. None when
+    the folder's files choose nothing, or choose a profile's own address."""
+    try:
+        reading = read_client(client, launched)
+    except GwconfError:  # a file the client cannot read either: it takes no address from it
+        return None
+    override = project_override(client, launched, reading)
+    if override is None or Trust.of(env).allows(reading.base_url):
+        return None
+    host = hostport(reading.base_url or "")
+    return UntrustedAddress(
+        f"{override.where(env)} in this folder {'point' if len(override.files) > 1 else 'points'} "
+        f"{client.name} at {host}, over what gwconf run passes it: {client.name} would send the "
+        f"profile's key there. {host} is no gwconf profile's address; nothing was started.",
+        f"A cloned repository can point clients anywhere. Start it from another folder, or, only "
+        f"if you trust this project's address: gwconf run {client.id} --trust-project",
+    )
+
+
 def hostport(url: str) -> str:
     """``host`` or ``host:port`` (no user info): what the user recognises and a file spells."""
     parts = urlsplit(url)

@@ -121,3 +121,63 @@ def test_profile_add_from_a_client_in_a_cloned_repo_adopts_no_address_of_the_pro
     adopted = invoke("profile", "add", "adopted", "--from", client)
     assert adopted.exit_code == 0, adopted
     assert host not in invoke("profile", "show", "adopted").output
+
+
+# -- gwconf run in the cloned repository -----------------------------------------------------------
+
+
+@pytest.fixture
+def fake_programs(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tests/fake_client.py on PATH as crush and claude: each start leaves a report."""
+    import os
+    import sys
+
+    bin_dir = home / "bin"
+    bin_dir.mkdir()
+    script = f"#!{sys.executable}\n" + Path(__file__).parent.parent.joinpath("fake_client.py").read_text()
+    for name in ("crush", "claude"):
+        (bin_dir / name).write_text(script)
+        (bin_dir / name).chmod(0o755)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setenv("FAKE_REPORT", str(reports))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    return reports
+
+
+def test_run_in_a_cloned_repo_starts_no_client_whose_project_file_would_get_the_key(
+    home: Path, gateway: GatewayServer, gateway_profile: str, attacker: GatewayServer,
+    fake_programs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """Crush merges a project's crush.json over the global file ``gwconf run`` stands in for, so a
+    repository naming only ``providers.gwconf.base_url`` took over the launch's provider, key
+    and all. The launch's files are read back as Crush would merge them; an address no profile
+    has, chosen by the folder, stops the start (exit 7). Claude Code's ``--settings`` ranks
+    above the project's settings: its launch goes ahead in the same folder."""
+    monkeypatch.chdir(cloned_repo(home, attacker))
+    host = attacker.url.removeprefix("http://")
+
+    for args in (("run", "crush"), ("run", "crush", "--dry-run")):
+        result = invoke(*args)
+        assert result.exit_code == 7, result
+        assert f"crush.json in this folder points Crush at {host}" in result.stderr, result
+        assert "gwconf run crush --trust-project" in result.stderr and "starting" not in result.stderr
+        assert not (fake_programs / "crush.json").exists()  # nothing started
+        assert list((tmp_path / "tmp").iterdir()) == []  # the launch's folder (it held the key) is gone
+
+    assert invoke("run", "claude-code").exit_code == 0  # --settings wins over .claude/settings.json
+    assert (fake_programs / "claude.json").exists()
+    trusted = invoke("run", "crush", "--trust-project")
+    assert trusted.exit_code == 0, trusted
+    assert (fake_programs / "crush.json").exists()
+    assert attacker.requests == []  # (the fake programs send nothing; gwconf sent nothing either)
+
+    # the same file naming the profile's own gateway chooses nothing untrusted: no refusal
+    (Path.cwd() / "crush.json").write_text(
+        json.dumps({"providers": {"gwconf": {"base_url": gateway.base_url}}})
+    )
+    assert invoke("run", "crush").exit_code == 0
+    monkeypatch.chdir(home)  # and outside the repository, of course
+    assert invoke("run", "crush").exit_code == 0

@@ -79,6 +79,12 @@ client cannot be started this way (use gwconf apply).
     "--dry-run", "-n", is_flag=True, help="Show the command, the variables and the files; start nothing."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what --dry-run shows as one JSON document.")
+@click.option(
+    "--trust-project",
+    is_flag=True,
+    help="Start it even where a project file in this folder points CLIENT at an address no "
+    "profile has (CLIENT may send the key there).",
+)
 def command(
     client_id: str,
     client_args: tuple[str, ...],
@@ -86,6 +92,7 @@ def command(
     model: str | None,
     dry_run: bool,
     as_json: bool,
+    trust_project: bool,
 ) -> int:
     """Start CLIENT once with a profile injected; its configuration files are not touched.
 
@@ -105,28 +112,33 @@ def command(
     profile = ProfileStore(env).load(profile_ref)
     _output.remember_key(profile.resolve_key(env))
     planned = launching.plan_launch(
-        client, profile, env, list(client_args), model=model, dry_run=dry_run or as_json
+        client,
+        profile,
+        env,
+        list(client_args),
+        model=model,
+        dry_run=dry_run or as_json,
     )
     if dry_run or as_json:
+        if not trust_project:
+            launching.rehearse(planned, env)  # what the real run would refuse, refused here too
         data = launching.describe(planned, env)
         if as_json:
             _output.emit_json({**data, "dry_run": True})
         else:
             _render(data)
         return 0
-    _info(
-        f"gwconf: starting {client.id} on profile {profile.name!r} ({planned.target.base_url}"
-        + (f", model {planned.target.model}" if planned.target.model else "")
-        + "); its files are not touched."
-    )
-    for note in [*planned.target.notes, *planned.spec.notes]:
-        _info(f"gwconf: note: {note}")
-    return launching.start(planned, env, on_notes=_notes)
 
+    def ready(prepared: list[str]) -> None:  # said once nothing can stop the start any more
+        _info(
+            f"gwconf: starting {client.id} on profile {profile.name!r} ({planned.target.base_url}"
+            + (f", model {planned.target.model}" if planned.target.model else "")
+            + "); its files are not touched."
+        )
+        for note in [*planned.target.notes, *planned.spec.notes, *prepared]:
+            _info(f"gwconf: note: {note}")
 
-def _notes(notes: list[str]) -> None:
-    for note in notes:
-        _info(f"gwconf: note: {note}")
+    return launching.start(planned, env, on_ready=ready, trust_project=trust_project)
 
 
 def _info(text: str) -> None:

@@ -44,6 +44,10 @@ class LaunchSpec:
     ``dotenv_over``: temporary names of .env files the client loads over its own environment
     (linked or rendered): every variable this launch sets or unsets is taken out of them, in a
     private copy, or the file would put back what the launch took away.
+    ``beats_project``: the client's own precedence puts what this launch passes above every
+    project file in the current folder (an option, an exported variable, an inline layer read
+    last). Left False, ``gwconf run`` refuses to start the client where a project file points it
+    at an address no profile has: that file would then win, and get the key.
     """
 
     argv: list[Arg]
@@ -55,6 +59,7 @@ class LaunchSpec:
     fresh: bool = False
     dotenv_over: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
+    beats_project: bool = False
 
     @property
     def needs_temp(self) -> bool:

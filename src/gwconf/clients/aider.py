@@ -155,6 +155,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
         ],
         env=dict(variables),
         files={LAUNCH_ENV: env_file.dump()},
+        beats_project=True,  # options win over every .aider.conf.yml and .env (command line first)
     )
 
 

@@ -159,6 +159,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     return LaunchSpec(
         argv=["claude", "--settings", TempPath("settings.json"), *args],
         files={"settings.json": settings.dump()},
+        beats_project=True,  # --settings ranks above the project's .claude/settings*.json
     )
 
 

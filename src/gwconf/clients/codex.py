@@ -179,7 +179,8 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     for key, value in values.items():
         literal = ("true" if value else "false") if isinstance(value, bool) else json.dumps(value)
         argv += ["-c", f"{key}={literal}"]  # a JSON string is a valid TOML basic string
-    return LaunchSpec(argv=[*argv, *args], env={LAUNCH_KEY_VAR: target.api_key})
+    # -c overrides rank above every config.toml, a trusted project's .codex/config.toml too
+    return LaunchSpec(argv=[*argv, *args], env={LAUNCH_KEY_VAR: target.api_key}, beats_project=True)
 
 
 # the administrator's layer (unix): merged over config.toml, so it wins (codex-rs

@@ -182,6 +182,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
         env={SECRET_NAME: target.api_key},
         render={"config": "config.yaml"},
         fresh=True,
+        beats_project=True,  # cn reads the --config file alone
     )
 
 

@@ -141,6 +141,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
         env=variables,
         copies={"home/.gemini": gemini_dir(env)},
         render={"settings": "home/.gemini/settings.json", "env": "home/.gemini/.env"},
+        beats_project=True,  # a .env never overrides an exported variable
     )
 
 

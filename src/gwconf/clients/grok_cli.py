@@ -110,6 +110,7 @@ def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
     return LaunchSpec(
         argv=["grok", "--model", model, *args],
         env={"GROK_API_KEY": target.api_key, "GROK_BASE_URL": target.base_url, "GROK_MODEL": model},
+        beats_project=True,  # the current folder's .env never overrides an exported variable
     )
 
 

@@ -256,7 +256,8 @@ def launch_layout(target: Target, layout: Layout, name: str, args: list[str]) ->
     key is a literal: it never reaches a file)."""
     config = fresh_document("json", f"${layout.content_env}")
     render_layout({"config": config}, target, layout, name)
-    return LaunchSpec(argv=[layout.app, *args], env={layout.content_env: config.dump()})
+    # the inline layer (OPENCODE_CONFIG_CONTENT) is merged after the project's opencode.json[c]
+    return LaunchSpec(argv=[layout.app, *args], env={layout.content_env: config.dump()}, beats_project=True)
 
 
 def launch(target: Target, env: Env, args: list[str]) -> LaunchSpec:
