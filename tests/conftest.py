@@ -170,3 +170,11 @@ def profile(gwconf) -> str:
     )  # fmt: skip
     assert result.exit_code == 0, result
     return "work"
+
+
+def add_inactive_profile(name: str, base_url: str, key: str, model: str = "m2") -> None:
+    """Save another profile (inline key, not made active): the one a test switches to."""
+    result = invoke(
+        "profile", "add", name, "--base-url", base_url, "--model", model, "--key-stdin", input=key + "\n"
+    )
+    assert result.exit_code == 0, result

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TEST_KEY
+from tests.conftest import TEST_KEY, add_inactive_profile
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="hard links as POSIX makes them")
 
@@ -69,11 +69,7 @@ def test_a_file_of_one_name_gets_no_note(gwconf, home, profile) -> None:
 def test_use_and_restore_say_it_each_time_the_user_links_again(gwconf, home, profile) -> None:
     dotfile, live = _linked(home)
     assert gwconf("apply", "codex").exit_code == 0
-    added = gwconf(
-        "profile", "add", "second", "--base-url", "https://second.example.com/v1", "--model", "m2",
-        "--key-stdin", input="sk-second-0123456789abcdefQRST\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    add_inactive_profile("second", "https://second.example.com/v1", "sk-second-0123456789abcdefQRST")
 
     os.link(live, home / "dotfiles" / "codex-now.toml")  # the user joins them again, as told
     switched = gwconf("use", "second")

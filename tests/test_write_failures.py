@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from gwconf.fileio import write_failure
+from tests.conftest import add_inactive_profile
 
 ORIGINAL = '# locked so codex cannot rewrite it\nmodel = "o3"\n'
 
@@ -218,11 +219,7 @@ def test_use_stopped_by_a_full_disk_says_the_switch_happened_and_how_to_finish(g
     or status would show a switch that never reached the clients with nothing to explain it."""
     config = _codex(home)
     assert gwconf("apply", "codex").exit_code == 0
-    added = gwconf(
-        "profile", "add", "other", "--base-url", "https://other.example.com/v1", "--model", "m2",
-        "--key-stdin", input="sk-other-0123456789abcdef\n",
-    )  # fmt: skip
-    assert added.exit_code == 0, added
+    add_inactive_profile("other", "https://other.example.com/v1", "sk-other-0123456789abcdef")
     result = _with_file_size_limit(200, "use", "other")
     assert result.returncode == 1, result.stderr
     assert "File too large" in result.stderr and "unexpected error" not in result.stderr
