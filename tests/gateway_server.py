@@ -27,6 +27,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import ssl
 import threading
 import time
 import zlib
@@ -157,8 +158,10 @@ class GatewayServer:
         *,
         models: tuple[str, ...] | set[str] | None = None,
         reply: str = DEFAULT_REPLY,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.keys = set(keys)
+        self.tls = tls  # a server-side context: https, with the certificate it holds
         self.models = set(models) if models is not None else None  # None: every model is served
         self.public_models = False  # True: GET /v1/models answers without a key too
         self.unversioned = False  # True: every /v1 route also answers without /v1 (as LiteLLM does)
@@ -188,6 +191,8 @@ class GatewayServer:
             owner = gateway
 
         server = _Server(("127.0.0.1", 0), Handler)
+        if self.tls is not None:  # the handshake happens at accept; a refused one drops that client only
+            server.socket = self.tls.wrap_socket(server.socket, server_side=True)
         server.daemon_threads = True
         server.block_on_close = False
         self._server = server
@@ -218,7 +223,7 @@ class GatewayServer:
         """The origin, ``http://127.0.0.1:<port>`` (the Anthropic- and Gemini-style root)."""
         assert self._server is not None, "start the server first"
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"{'https' if self.tls is not None else 'http'}://{host}:{port}"
 
     @property
     def base_url(self) -> str:

@@ -9,7 +9,9 @@ Rules kept here, in one place:
 - the key goes only to the URL being probed: never to a vendor's official host (spec 5.3; the
   fault is reported instead) and never through a redirect (a redirect is reported, not followed);
 - httpx is imported inside ``_send`` only (it costs ~200 ms at start-up, measured), with
-  ``trust_env=False`` so no proxy, netrc or environment setting reroutes the request;
+  ``trust_env=False`` so no proxy, netrc or environment setting reroutes the request; what a
+  certificate is checked against is ``tls_trust``'s (the public authorities, the system's store
+  and those the environment names);
 - every body shown is trimmed and passed through ``secrets.redact`` with the key.
 """
 
@@ -364,10 +366,11 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
     started = time.monotonic()
     deadline = Deadline(timeout)
     try:
-        # Plain http has no TLS to verify: skip building an SSL context (~40 ms with certifi).
-        tls = request.url.startswith("https:")
         client = httpx.Client(
-            trust_env=False, follow_redirects=False, timeout=httpx.Timeout(timeout), verify=tls
+            trust_env=False,
+            follow_redirects=False,
+            timeout=httpx.Timeout(timeout),
+            verify=tls_trust(request.url),
         )
         with (
             deadline,
@@ -420,6 +423,8 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
         else:
             result.verdict = "unreachable"
             result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
+            if _is_certificate_failure(exc):
+                result.remedy = PRIVATE_CA_REMEDY
         return result
     result.latency_ms = _ms(started)
     result.status = status
@@ -441,6 +446,67 @@ def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Pro
     if phase == "connecting" and result.url.startswith("https:"):  # a TLS hello to a plain port hangs
         result.remedy += " If the server on that port speaks plain http, write the address with http://."
     return result
+
+
+# the variables that name certificate authorities a user's tools trust beyond the public ones
+# (a company's own, a TLS-inspecting proxy's): OpenSSL's (and Python's, curl's), requests', Node's
+CA_VARIABLES = (
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "NODE_EXTRA_CA_CERTS",
+)
+PRIVATE_CA_REMEDY = (
+    "If the gateway's certificate comes from a private authority (a company's, or a proxy that "
+    "inspects TLS), name that authority's certificate file in NODE_EXTRA_CA_CERTS (what Node "
+    "clients read) or SSL_CERT_FILE: gwconf trusts those, the system's store and the public "
+    "authorities."
+)
+_TRUST: dict[tuple[str, ...], Any] = {}  # the context built for each set of those variables' values
+
+
+def tls_trust(url: str) -> Any:
+    """What httpx verifies ``url``'s certificate with: False for plain http (no TLS; building a
+    context costs ~40 ms), else an SSL context trusting the public authorities (certifi, httpx's
+    own default), the system's store, and each certificate file or folder the environment names
+    (``CA_VARIABLES``). With certifi alone, a gateway behind a company's own authority failed
+    verify's TLS handshake while the clients, which the user had pointed at that authority (or
+    which read the system's store: Codex), reached it. Read from the process's environment:
+    OpenSSL reads SSL_CERT_FILE and SSL_CERT_DIR from there too."""
+    if not url.startswith("https:"):
+        return False
+    import os
+
+    named = tuple(os.environ.get(name, "") for name in CA_VARIABLES)
+    context = _TRUST.get(named)
+    if context is None:
+        import ssl
+
+        try:  # httpx's own default (it depends on certifi)
+            import certifi
+
+            context = ssl.create_default_context(cafile=certifi.where())
+        except ImportError:
+            context = ssl.create_default_context()
+        context.load_default_certs()  # the system's store (OpenSSL's paths, or SSL_CERT_FILE/_DIR)
+        for name, value in zip(CA_VARIABLES, named, strict=True):
+            if not value:
+                continue
+            try:
+                if name == "SSL_CERT_DIR":
+                    context.load_verify_locations(capath=value)
+                else:
+                    context.load_verify_locations(cafile=value)
+            except (OSError, ValueError, ssl.SSLError):  # a missing or unreadable file: its tools fail too
+                continue
+        _TRUST[named] = context
+    return context
+
+
+def _is_certificate_failure(exc: BaseException) -> bool:
+    reason = _reason(exc).lower()
+    return "certificate" in reason and ("verify" in reason or "issuer" in reason or "self-signed" in reason)
 
 
 def _ms(started: float) -> int:

@@ -250,7 +250,7 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
     headers = {"Accept": "application/json", "User-Agent": f"gwconf/{__version__} (models)"}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
-    from gwconf.gateway import Deadline
+    from gwconf.gateway import Deadline, tls_trust
 
     deadline = Deadline(timeout)  # the whole exchange, body included (a dripping gateway)
     try:
@@ -260,7 +260,7 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
                 trust_env=False,
                 follow_redirects=False,
                 timeout=httpx.Timeout(timeout),
-                verify=url.startswith("https:"),
+                verify=tls_trust(url),
             ) as client,
             client.stream("GET", url, headers=headers, extensions={"trace": deadline.trace}) as response,
         ):
