@@ -80,3 +80,24 @@ def test_an_authority_file_that_cannot_be_read_changes_nothing_else(
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(home / "gone.pem"))
     monkeypatch.setenv("NODE_EXTRA_CA_CERTS", str(TLS / "ca.pem"))
     assert gwconf("verify").exit_code == 0
+
+
+def test_an_unreachable_gateway_with_a_proxy_set_says_verify_went_direct(
+    gwconf, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a network that allows no direct connection, "unreachable" alone read as the gateway
+    being down, while the clients that take $HTTPS_PROXY got through."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    add_gateway_profile(f"http://127.0.0.1:{port}/v1")
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    [check] = json.loads(gwconf("verify", "--json").stdout)["results"]
+    assert check["verdict"] == "unreachable" and "proxy" not in (check["remedy"] or "")
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    [check] = json.loads(gwconf("verify", "--json").stdout)["results"]
+    assert check["verdict"] == "unreachable"
+    assert "$HTTPS_PROXY is set, and verify connects directly, never through a proxy" in check["remedy"]

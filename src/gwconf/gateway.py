@@ -425,6 +425,7 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
             if _is_certificate_failure(exc):
                 result.remedy = PRIVATE_CA_REMEDY
+            result.remedy = _with_proxy_note(result.remedy, request.url)
         return result
     result.latency_ms = _ms(started)
     result.status = status
@@ -445,7 +446,29 @@ def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Pro
     result.remedy = "Try again with a longer --timeout; if it persists, the gateway is overloaded or down."
     if phase == "connecting" and result.url.startswith("https:"):  # a TLS hello to a plain port hangs
         result.remedy += " If the server on that port speaks plain http, write the address with http://."
+    if phase == "connecting":
+        result.remedy = _with_proxy_note(result.remedy, result.url)
     return result
+
+
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
+
+
+def _with_proxy_note(remedy: str | None, url: str) -> str | None:
+    """``remedy``, and, when a proxy variable is set, that verify went direct: a network that
+    allows no direct connection fails verify where a client that takes the proxy may get
+    through, and "unreachable" alone read as the gateway being down. verify never takes the
+    proxy (``trust_env=False``): it hands the key to no host the user did not name."""
+    import os
+
+    named = next((n for n in _PROXY_VARIABLES if os.environ.get(n)), None)
+    if named is None:
+        return remedy
+    note = (
+        f"${named} is set, and verify connects directly, never through a proxy; on a network "
+        "that allows no direct connection the clients that take the proxy may still get through."
+    )
+    return f"{remedy} {note}" if remedy else note
 
 
 # the variables that name certificate authorities a user's tools trust beyond the public ones
