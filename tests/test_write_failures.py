@@ -230,3 +230,29 @@ def test_use_stopped_by_a_full_disk_says_the_switch_happened_and_how_to_finish(g
     assert "https://gw.example.com/v1" in config.read_text()  # still the profile it had
     assert gwconf("use", "other").exit_code == 0
     assert "https://other.example.com/v1" in config.read_text()
+
+
+@pytest.mark.parametrize(
+    ("exc", "said"),
+    [
+        (
+            OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/s/ledger.json"),
+            "could not write /s/ledger.json",
+        ),
+        (
+            OSError(errno.EIO, os.strerror(errno.EIO), "/s/config.toml"),
+            "could not read or write /s/config.toml",
+        ),
+        (OSError(errno.EDQUOT, os.strerror(errno.EDQUOT)), "a write failed: "),
+        (OSError(errno.ENOENT, os.strerror(errno.ENOENT), "/s/x"), None),  # gwconf's to handle: a bug
+        (ValueError("no"), None),
+    ],
+)
+def test_only_the_systems_own_failures_are_said_as_such(exc: BaseException, said: str | None) -> None:
+    from gwconf.fileio import system_failure
+
+    failure = system_failure(exc)
+    if said is None:
+        assert failure is None
+    else:
+        assert failure is not None and said in failure.message and failure.exit_code == 1

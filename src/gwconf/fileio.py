@@ -740,7 +740,8 @@ def system_failure(exc: BaseException) -> GwconfError | None:
     if not isinstance(exc, OSError) or exc.errno not in _SYSTEM_FAILURES:
         return None
     reason = exc.strerror or os.strerror(exc.errno)
-    where = f"could not write {exc.filename}" if exc.filename else "a write failed"
+    doing = "read or write" if exc.errno == errno.EIO else "write"  # the others fail writes only
+    where = f"could not {doing} {exc.filename}" if exc.filename else f"a {doing} failed"
     return GwconfError(f"{where}: {reason}.", _SYSTEM_FAILURES[exc.errno])
 
 
