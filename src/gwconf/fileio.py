@@ -996,9 +996,36 @@ def private_folder(folder: Path) -> None:
             os.chmod(folder, 0o700)
 
 
+# the locks this process holds, by path and thread: a nested ``exclusive_lock`` of one of them is
+# already inside it (``flock`` on a second descriptor would wait for the first: for ever)
+_HELD: dict[tuple[str, int], int] = {}
+
+
 @contextlib.contextmanager
 def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
-    """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them)."""
+    """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them).
+    Re-entrant: a command that holds it for its whole run (``use``, ``apply``) calls the steps
+    that take it on their own (the write, the repair) inside."""
+    import threading
+
+    held = (str(lock_path), threading.get_ident())
+    if held in _HELD:
+        _HELD[held] += 1
+        try:
+            yield
+        finally:
+            _HELD[held] -= 1
+        return
+    with _locked(lock_path, timeout):
+        _HELD[held] = 1
+        try:
+            yield
+        finally:
+            del _HELD[held]
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path, timeout: float) -> Iterator[None]:
     make_private_dirs(lock_path.parent)
     _refuse_root_creating(lock_path)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)

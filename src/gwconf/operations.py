@@ -527,6 +527,17 @@ def _forget(env: Env, client_id: str, planned: Any) -> bool:
         return True
 
 
+def writing_lock(env: Env) -> Any:
+    """gwconf's own lock, for ``use``'s whole run: switch, read, plan and write with no other gwconf
+    in between. Planned outside it, two ``use`` at once (a shell hook in two terminals, a script)
+    each saw the files as they were: a client the first found "already up to date" was switched
+    by the second meanwhile, and the first never looked again, which left the clients on two
+    profiles with both runs reporting success (no order of the two gives that). ``apply`` and
+    ``restore`` plan outside it as before: what they leave alone is theirs to report, and the
+    writes' compare-and-swap guards every file they change."""
+    return exclusive_lock(env.state_dir / "gwconf.lock")
+
+
 def repair_interrupted(env: Env) -> list[str]:
     """What an interrupted earlier run left half-done, put back (run at the start of writing
     commands). Afterwards the state folder holds no stray temp file or journal copy, so the

@@ -299,6 +299,8 @@ def use(
     as_json: bool = False,
 ) -> int:
     """``gwconf use`` (see ``cli/use.py`` for its options)."""
+    import contextlib
+
     from gwconf import operations, registry
     from gwconf import plan as planning
     from gwconf.errors import UsageError
@@ -316,23 +318,30 @@ def use(
         raise UsageError("name the profile to use.", "See the saved profiles: gwconf profile list")
     store = ProfileStore(env)
     profile = store.load(name)
-    if not dry_run:
-        for note in operations.repair_interrupted(env):
-            _output.warn(note)
-        store.set_active(profile.name)
-    ledger = Ledger(env)
-    # a damaged ledger names no client: the backups do, and apply refuses to write them until restored
-    known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients()
-    clients = [] if no_apply else [registry.get(c) for c in known if c in registry.MODULES]
-    results = []
-    if clients:
+
+    def applied_before() -> list[Any]:
+        ledger = Ledger(env)
+        # a damaged ledger names no client: the backups do, and apply refuses to write them until restored
+        known = planning.clients_in_backups(env) if ledger.damaged else ledger.clients()
+        return [] if no_apply else [registry.get(c) for c in known if c in registry.MODULES]
+
+    if applied_before():  # a key command may ask for a passphrase: before the lock, not holding it
         _output.remember_key(profile.resolve_key(env))
-        try:
-            results = operations.apply_profile(
-                clients, profile, env, dry_run=dry_run, force=force, swept=True
-            )
-        except Exception as exc:
-            raise _switched_not_applied(exc, profile.name, dry_run) from None
+    results = []
+    with contextlib.nullcontext() if dry_run else operations.writing_lock(env):
+        if not dry_run:  # switched and re-applied with no other gwconf in between
+            for note in operations.repair_interrupted(env):
+                _output.warn(note)
+            store.set_active(profile.name)
+        clients = applied_before()
+        if clients:
+            _output.remember_key(profile.resolve_key(env))  # (a key command runs once a command)
+            try:
+                results = operations.apply_profile(
+                    clients, profile, env, dry_run=dry_run, force=force, swept=True
+                )
+            except Exception as exc:
+                raise _switched_not_applied(exc, profile.name, dry_run) from None
     if as_json:
         _output.emit_json(
             {"active": profile.name, "dry_run": dry_run, "clients": [r.to_json() for r in results]}
