@@ -74,6 +74,11 @@ class Override:
     def where(self, env: Env) -> str:
         return ", ".join(self.files) if self.files else f"a file in {display(env.cwd, env)}"
 
+    def points(self, env: Env, client: ClientAdapter) -> str:
+        """ "<files> in this folder point(s) <client> at <host>": how each refusal starts."""
+        verb = "point" if len(self.files) > 1 else "points"
+        return f"{self.where(env)} in this folder {verb} {client.name} at {self.host}"
+
 
 def project_override(client: ClientAdapter, env: Env, reading: Reading) -> Override | None:
     """Whether the current folder's files choose the address ``reading`` holds: the client read from
@@ -108,13 +113,30 @@ def launch_refusal(client: ClientAdapter, env: Env, launched: Env) -> UntrustedA
     override = project_override(client, launched, reading)
     if override is None or Trust.of(env).allows(reading.base_url):
         return None
-    host = hostport(reading.base_url or "")
     return UntrustedAddress(
-        f"{override.where(env)} in this folder {'point' if len(override.files) > 1 else 'points'} "
-        f"{client.name} at {host}, over what gwconf run passes it: {client.name} would send the "
-        f"profile's key there. {host} is no gwconf profile's address; nothing was started.",
+        f"{override.points(env, client)}, over what gwconf run passes it: {client.name} would send "
+        f"the profile's key there. {override.host} is no gwconf profile's address; nothing was "
+        "started.",
         f"A cloned repository can point clients anywhere. Start it from another folder, or, only "
         f"if you trust this project's address: gwconf run {client.id} --trust-project",
+    )
+
+
+def adopt_refusal(client: ClientAdapter, env: Env, reading: Reading) -> UntrustedAddress | None:
+    """The error for ``profile add --from CLIENT`` when the address the client's files hold is
+    one the current folder's files chose (a cloned repository's ``.aider.conf.yml``,
+    ``crush.json``, ...): a saved profile's address is one verify trusts with the key, so
+    adopting it would send the user's own key to whatever host the project named. None when the
+    folder chose nothing."""
+    override = project_override(client, env, reading)
+    if override is None:
+        return None
+    return UntrustedAddress(
+        f"{override.points(env, client)}; adopting it would make {override.host} a profile's "
+        "address, trusted with your key. Nothing was saved.",
+        f"A cloned repository can point clients anywhere. Your own settings: run it from another "
+        f"folder (cd ~ && gwconf profile add NAME --from {client.id}). That address, if you trust "
+        f"it: name it yourself with --base-url.",
     )
 
 
@@ -172,8 +194,7 @@ def untrusted(client: ClientAdapter, env: Env, base_url: str, override: Override
     host = hostport(base_url)
     if override is not None:
         return UntrustedAddress(
-            f"{override.where(env)} in this folder {'point' if len(override.files) > 1 else 'points'} "
-            f"{client.name} at {host}: {client.name} "
+            f"{override.points(env, client)}: {client.name} "
             f"would send your key there. {host} is no gwconf profile's address; gwconf sent nothing.",
             f"A cloned repository can point clients anywhere. Only if you trust this project's "
             f"address: gwconf verify {client.id} --trust-project (running {client.name} here sends "

@@ -231,28 +231,6 @@ class _Adopted:
         self.gemini_base_url: str | None = None
 
 
-def _refuse_a_project_address(client: Any, env: Any, reading: Any) -> None:
-    """Refuse to adopt an address the current folder's files chose (a cloned repository's
-    ``.aider.conf.yml``, ``crush.json``, ...): a saved profile's address is one verify trusts
-    with the key, so adopting it would send the user's own key to whatever host the project
-    named (docs/security.md)."""
-    from gwconf.errors import UntrustedAddress
-    from gwconf.trust import hostport, project_override
-
-    override = project_override(client, env, reading)
-    if override is None:
-        return
-    host = hostport(reading.base_url)
-    raise UntrustedAddress(
-        f"{override.where(env)} in this folder {'point' if len(override.files) > 1 else 'points'} "
-        f"{client.name} at {host}; adopting it would make {host} a profile's address, trusted "
-        "with your key. Nothing was saved.",
-        f"A cloned repository can point clients anywhere. Your own settings: run it from another "
-        f"folder (cd ~ && gwconf profile add NAME --from {client.id}). That address, if you trust "
-        f"it: name it yourself with --base-url.",
-    )
-
-
 def _adopt(client_id: str, env: object) -> _Adopted:
     """The base address, key and model ``client_id`` uses now (as status reads them)."""
     from gwconf import operations, urls
@@ -272,7 +250,11 @@ def _adopt(client_id: str, env: object) -> _Adopted:
             f"{client.name}'s files hold {missing} to adopt.",
             f"See what they hold: gwconf status {client.id}",
         )
-    _refuse_a_project_address(client, env, reading)
+    from gwconf.trust import adopt_refusal
+
+    refusal = adopt_refusal(client, env, reading)  # type: ignore[arg-type]
+    if refusal is not None:
+        raise refusal
     adopted = _Adopted(client.name, reading.base_url, reading.api_key, reading.model)
     if client.family in ("anthropic", "gemini"):  # these take the root; the profile keeps /v1 beside it
         root = urls.normalize_family_url(reading.base_url)
