@@ -1004,8 +1004,8 @@ _HELD: dict[tuple[str, int], int] = {}
 @contextlib.contextmanager
 def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
     """Serialise gwconf against itself (clients ignore this lock; the compare-and-swap guards them).
-    Re-entrant: a command that holds it for its whole run (``use``, ``apply``) calls the steps
-    that take it on their own (the write, the repair) inside."""
+    Re-entrant: a command that holds it for its whole run (``use``) calls the steps that take it
+    on their own (the write, the repair) inside."""
     import threading
 
     held = (str(lock_path), threading.get_ident())

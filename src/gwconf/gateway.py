@@ -425,7 +425,7 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
             if _is_certificate_failure(exc):
                 result.remedy = PRIVATE_CA_REMEDY
-            result.remedy = _with_proxy_note(result.remedy, request.url)
+            result.remedy = _with_proxy_note(result.remedy)
         return result
     result.latency_ms = _ms(started)
     result.status = status
@@ -447,14 +447,14 @@ def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Pro
     if phase == "connecting" and result.url.startswith("https:"):  # a TLS hello to a plain port hangs
         result.remedy += " If the server on that port speaks plain http, write the address with http://."
     if phase == "connecting":
-        result.remedy = _with_proxy_note(result.remedy, result.url)
+        result.remedy = _with_proxy_note(result.remedy)
     return result
 
 
 _PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
-def _with_proxy_note(remedy: str | None, url: str) -> str | None:
+def _with_proxy_note(remedy: str | None) -> str | None:
     """``remedy``, and, when a proxy variable is set, that verify went direct: a network that
     allows no direct connection fails verify where a client that takes the proxy may get
     through, and "unreachable" alone read as the gateway being down. verify never takes the

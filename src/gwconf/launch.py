@@ -183,16 +183,14 @@ def start(launch: Launch, env: Env, on_ready: Any = None, *, trust_project: bool
     ``trust_project``, raises ``UntrustedAddress`` first when a project file in the current
     folder would win over the launch's address with one no profile has
     (``check_project_address``)."""
-    import tempfile
-
     folder: Path | None = None
     try:
         notes: list[str] = []
         if launch.spec.needs_temp:
-            root = Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
+            root = _temp_root(env)
             sweep(root)
             with _cleanup_on_signals():  # SIGTERM/SIGHUP before the child starts: still clean up
-                folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
+                folder = _new_folder(root)
                 notes = prepare(launch, env, folder)
         environ = child_environ(env.environ, launch, folder)
         if not trust_project:
@@ -214,20 +212,31 @@ def start(launch: Launch, env: Env, on_ready: Any = None, *, trust_project: bool
 def rehearse(launch: Launch, env: Env) -> None:
     """``--dry-run``'s look at what ``start`` would refuse: the launch's temporary files prepared
     in a folder removed at once, and ``check_project_address`` on them; nothing is started."""
-    if launch.spec.beats_project:
+    if launch.spec.beats_project:  # nothing to check: no folder to prepare either
         return
-    import tempfile
-
     folder: Path | None = None
     try:
         if launch.spec.needs_temp:
-            root = Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
-            folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
+            folder = _new_folder(_temp_root(env))
             prepare(launch, env, folder)  # (a folder left by a kill here is swept by the next run)
         check_project_address(launch, env, child_environ(env.environ, launch, folder))
     finally:
         if folder is not None:
             remove_folder(folder)
+
+
+def _temp_root(env: Env) -> Path:
+    """Where launch folders go: the explicit environment's temporary folder."""
+    import tempfile
+
+    return Path(env.get("TMPDIR") or env.get("TEMP") or env.get("TMP") or tempfile.gettempdir())
+
+
+def _new_folder(root: Path) -> Path:
+    """A new launch folder (0700), named so ``sweep`` can tell whose it is."""
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", dir=root))
 
 
 def check_project_address(launch: Launch, env: Env, environ: dict[str, str]) -> None:
