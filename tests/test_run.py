@@ -30,10 +30,18 @@ PROGRAMS = (
 @pytest.fixture
 def fake(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Fake client programs on PATH (in HOME/bin); reports go to the returned folder."""
+    return fakes_on_path(home, tmp_path, monkeypatch, PROGRAMS)
+
+
+def fakes_on_path(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, programs: tuple[str, ...]
+) -> Path:
+    """tests/fake_client.py on PATH (in HOME/bin) under each of ``programs``, TMPDIR in
+    ``tmp_path``/tmp; the folder each start writes its report to."""
     bin_dir = home / "bin"
     bin_dir.mkdir()
     script = f"#!{sys.executable}\n" + FAKE.read_text()
-    for name in PROGRAMS:
+    for name in programs:
         path = bin_dir / name
         path.write_text(script)
         path.chmod(0o755)

@@ -129,22 +129,9 @@ def test_profile_add_from_a_client_in_a_cloned_repo_adopts_no_address_of_the_pro
 @pytest.fixture
 def fake_programs(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """tests/fake_client.py on PATH as crush and claude: each start leaves a report."""
-    import os
-    import sys
+    from tests.test_run import fakes_on_path
 
-    bin_dir = home / "bin"
-    bin_dir.mkdir()
-    script = f"#!{sys.executable}\n" + Path(__file__).parent.parent.joinpath("fake_client.py").read_text()
-    for name in ("crush", "claude"):
-        (bin_dir / name).write_text(script)
-        (bin_dir / name).chmod(0o755)
-    reports = tmp_path / "reports"
-    reports.mkdir()
-    (tmp_path / "tmp").mkdir()
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    monkeypatch.setenv("FAKE_REPORT", str(reports))
-    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
-    return reports
+    return fakes_on_path(home, tmp_path, monkeypatch, ("crush", "claude"))
 
 
 def test_run_in_a_cloned_repo_starts_no_client_whose_project_file_would_get_the_key(
