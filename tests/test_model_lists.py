@@ -67,7 +67,8 @@ FAILED_LISTS = {
         _json(403, {"error": {"message": "not allowed to list models", "type": "permission_error"}}),
         "HTTP 403",
     ),
-    "data-null-error": (_json(200, {"error": {"message": "boom"}}), "HTTP 200, but no model list"),
+    # an error sent as a 200 is read as verify reads it (one-api's {"code": 401, ...} is a 401)
+    "data-null-error": (_json(200, {"error": {"message": "boom"}}), "HTTP 200, gateway error"),
     "nested-too-deep": (Answer(200, b'{"data": ' + b"[" * 100000 + b"]" * 100000 + b"}"), "HTTP 200, but no"),
     "gemini-native": (
         _json(200, {"models": [{"name": "models/gemini-x", "inputTokenLimit": 1048576}]}),

@@ -13,6 +13,7 @@ import json
 import socket
 import struct
 import threading
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -316,3 +317,104 @@ def test_escape_sequences_from_the_gateway_are_shown_not_obeyed(
             assert char not in result.output, (char, result.output)
     assert "\\x1b]0;pwned\\x07" in outputs[0].output
     json.loads(outputs[1].stdout)  # still JSON, C1 escaped as JSON does
+
+
+# -- the thirty-eighth round's hostile gateway -------------------------------------------------------
+
+
+def _packed_twice(size: int) -> bytes:
+    """``size`` zero bytes gzipped, then gzipped again: a few hundred bytes on the wire."""
+    inner = zlib.compressobj(6, zlib.DEFLATED, 31)
+    once = b"".join([inner.compress(bytes(1 << 20)) for _ in range(size >> 20)]) + inner.flush()
+    return gzip.compress(once, 9)
+
+
+_BOMB_CHECK = """
+import resource, sys
+from gwconf import gateway, models
+from gwconf.gateway import Deadline
+url = sys.argv[1]
+size = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (size + (160 << 20), resource.RLIM_INFINITY))
+probe = gateway.probe("chat", url + "/v1", "sk-bomb-0123456789abcdefWXYZ", "gpt-4o", timeout=20)
+status, raw, _, failure = models._get(url + "/v1/models", "sk-bomb-0123456789abcdefWXYZ", 20)
+print(probe.verdict, status, len(raw), failure and failure[0])
+"""
+
+
+def test_an_answer_packed_twice_over_is_unpacked_no_further_than_its_limit(tmp_path: Path) -> None:
+    """``Content-Encoding: gzip, gzip`` around 256 MiB of zeros, a few hundred bytes sent: httpx
+    unpacked each layer whole, so a 7 KB answer grew to 4 GB, past the body's limit and the
+    deadline, until the process ran out of memory (a crash report). Each layer now stops at the
+    limit: run here with 160 MiB of memory to spare."""
+    import subprocess
+    import sys
+
+    with Canned(200, _packed_twice(256 << 20), {"Content-Encoding": "gzip, gzip"}) as answer:
+        done = subprocess.run(
+            [sys.executable, "-c", _BOMB_CHECK, answer.url], capture_output=True, text=True, timeout=120
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    verdict, status, size, failure = done.stdout.split()
+    assert (verdict, status, failure) == ("malformed", "200", "None")
+    assert int(size) == models_limit() + 1  # the list's limit, read one byte past to tell
+
+
+def models_limit() -> int:
+    from gwconf import models
+
+    return models.LIST_MAX_BODY
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        lambda key: json.dumps(key).replace("/", "\\/"),  # PHP's json_encode
+        lambda key: json.dumps(key.replace("+", " ")),  # a form-decoded "+"
+        lambda key: json.dumps(key.removeprefix("sk-")),  # the part after the prefix it checked
+    ],
+    ids=["escaped-slash", "plus-as-space", "no-prefix"],
+)
+def test_a_key_the_gateway_echoes_in_its_own_spelling_is_masked(
+    home: Path, tmp_path: Path, echo: Any
+) -> None:
+    key = "sk-Ab1/Cd2+Ef3=Gh4/Ij5kLm6nOp7qRs8tUv9"
+    body = '{"error": {"message": "Invalid key ' + echo(key)[1:-1] + '", "type": "invalid_request_error"}}'
+    with Canned(401, body) as answer:
+        profile = tmp_path / "p.toml"
+        profile.write_text(f'base_url = "{answer.url}/v1"\nmodel = "gpt-4o"\nkey = "{key}"\n')
+        outputs = [
+            invoke("verify", "--profile", str(profile), "--timeout", "5", *extra)
+            for extra in ((), ("--json",))
+        ]
+    assert outputs[0].exit_code == 3 and "Invalid key" in outputs[0].output
+    for result in outputs:
+        assert "Ij5kLm6nOp7qRs8" not in result.output, result.output
+
+
+def test_an_error_sent_as_a_200_model_list_is_read_as_verify_reads_it(home: Path, tmp_path: Path) -> None:
+    """one-api answers a bad key's GET /models with 200 {"code": 401, "msg": ..., "data": null}:
+    ``models`` said "an empty list" (exit 0) and init "The gateway accepted the key"."""
+    with Canned(200, json.dumps({"code": 401, "msg": "invalid token", "data": None})) as answer:
+        profile = tmp_path / "p.toml"
+        profile.write_text(f'base_url = "{answer.url}/v1"\nmodel = "gpt-4o"\nkey = "{KEY}"\n')
+        listed = invoke("models", "--profile", str(profile), "--timeout", "5")
+        init = invoke(
+            "init", "--yes", "--base-url", answer.url + "/v1", "--key-stdin", "--no-apply", "--name", "t",
+            "--timeout", "5", input=KEY + "\n",
+        )  # fmt: skip
+    assert listed.exit_code == 3 and "key rejected" in listed.output, listed.output
+    assert init.exit_code == 3 and "accepted the key" not in init.output, init.output
+    assert "Nothing was saved" in init.output
+
+
+def test_a_byte_order_mark_before_the_json_is_read_past() -> None:
+    reply = {"choices": [{"message": {"role": "assistant", "content": "ok"}}], "model": "gpt-4o"}
+    result = _probe(Canned(200, b"\xef\xbb\xbf" + json.dumps(reply).encode()))
+    assert (result.verdict, result.reply) == ("ok", "ok"), result
+
+
+def test_a_403_saying_the_key_is_invalid_is_a_rejected_key() -> None:
+    body = {"error": {"message": "Invalid API key provided", "type": "invalid_request_error", "code": None}}
+    result = _probe(Canned(403, json.dumps(body)))
+    assert result.verdict == "key_rejected" and "valid but" not in result.detail, result

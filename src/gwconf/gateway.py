@@ -82,6 +82,13 @@ _KEY_CODES = frozenset(
     {"invalid_api_key", "incorrect_api_key", "invalid_key", "api_key_invalid", "invalid_authentication",
      "authentication_error", "unauthenticated", "key_invalid"}
 )  # fmt: skip
+# a 400 or 403 whose message says the key itself is wrong ("Invalid API key provided", with no
+# code): key_rejected, as a 401 (a 403 was told "the key is valid but not allowed")
+_KEY_WORDS = lazy(
+    r"\b(invalid|incorrect|wrong|unknown|bad|expired|revoked|disabled|missing)\W+(api[ _-]?)?(key|token)\b"
+    r"|\b(api[ _-]?key|token)\W+(is\W+)?(invalid|incorrect|expired|revoked|not valid|not found)\b",
+    re.IGNORECASE,
+)
 # what a quota or balance that is used up is called (one-api's 403 "该令牌额度已用尽": this key's
 # quota is spent; 余额: balance)
 _QUOTA_WORDS = lazy(r"quota|balance|credits|额度|余额", re.IGNORECASE)
@@ -371,6 +378,7 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             follow_redirects=False,
             timeout=httpx.Timeout(timeout),
             verify=tls_trust(request.url),
+            headers=ACCEPTED_ENCODINGS,
         )
         with (
             deadline,
@@ -384,16 +392,8 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             ) as response,
         ):
             result.first_byte_ms = _ms(started)
-            raw = bytearray()
             phase = "reading the answer"
-            undecodable = None
-            try:
-                for chunk in response.iter_bytes():
-                    raw += chunk
-                    if len(raw) >= MAX_BODY or deadline.expired:
-                        break
-            except httpx.DecodingError as exc:  # the status came; its body cannot be unpacked
-                undecodable = f"{response.headers.get('content-encoding', 'its encoding')}: {_reason(exc)}"
+            raw, undecodable = read_body(response, MAX_BODY, deadline)
             status = response.status_code
             content_type = response.headers.get("content-type", "")
             location = response.headers.get("location")
@@ -437,6 +437,49 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
     if undecodable is not None:
         result.detail += f" (Its body could not be decoded: {undecodable}.)"
     return result
+
+
+# the encodings ``read_body`` undoes, asked for by name: httpx would add brotli's and zstd's
+# wherever those libraries happen to be installed
+ACCEPTED_ENCODINGS = {"Accept-Encoding": "gzip, deflate"}
+
+
+def read_body(response: Any, limit: int, deadline: Deadline) -> tuple[bytes, str | None]:
+    """The answer's body, its ``Content-Encoding`` undone, cut at ``limit`` bytes; and why it
+    could not be unpacked (None when it could). Read packed, at most ``limit`` bytes of it, and
+    each layer unpacked to at most ``limit``: httpx unpacks each piece whole as it comes, and a
+    7 KB answer packed twice over (``gzip, gzip``) grew to 4 GB in one piece, past every limit
+    and the deadline, until gwconf ran out of memory (found with a hostile test gateway)."""
+    import zlib
+
+    codings = [c.strip().lower() for c in response.headers.get("content-encoding", "").split(",")]
+    codings = [c for c in codings if c and c != "identity"]
+    packed = bytearray()
+    try:
+        for chunk in response.iter_raw():
+            packed += chunk
+            if len(packed) >= limit or deadline.expired:
+                break
+    except Exception:
+        if not packed:
+            raise
+        # cut off after some of the body: what came is the answer's (the caller sees the rest)
+    body = bytes(packed[:limit])
+    for coding in reversed(codings):  # the last one applied comes off first
+        if coding in ("gzip", "x-gzip"):
+            formats = [zlib.MAX_WBITS | 16]
+        elif coding == "deflate":  # zlib's wrapping, or (as some servers send it) raw deflate
+            formats = [zlib.MAX_WBITS, -zlib.MAX_WBITS]
+        else:
+            return body, f"{coding}: an encoding gwconf did not ask for"
+        for n, wbits in enumerate(formats, 1):
+            try:
+                body = zlib.decompressobj(wbits).decompress(body, limit)
+                break
+            except zlib.error as exc:
+                if n == len(formats):
+                    return b"", f"{coding}: {exc}"
+    return body, None
 
 
 def _timed_out(result: Probe, started: float, timeout: float, phase: str) -> Probe:
@@ -626,7 +669,7 @@ def second_look(request: Request, result: Probe, timeout: float) -> None:
 def classify(result: Probe, raw: bytes, content_type: str, location: str | None, key: str) -> Probe:
     """Turn status and body into a verdict the user can act on (spec 5.6, 7: key, address, model...)."""
     status = result.status or 0
-    text = raw.decode("utf-8", errors="replace")
+    text = decoded(raw)
     html = _is_html(text, content_type)
     data = json_body(text)
     if 200 <= status < 300:
@@ -662,7 +705,7 @@ def _succeeded(
             text, False, event, key,
         )  # fmt: skip
     reply = read_reply(result.wire, text, content_type)
-    if reply is None and not stream and _carries_error(data):
+    if reply is None and not stream and carries_error(data):
         return _refused(
             result, _implied_status(data), f"HTTP {status}, but the body is an error", text, False, data, key
         )
@@ -707,7 +750,11 @@ def _refused(result: Probe, status: int, said: str, text: str, html: bool, data:
             f"{said} no_db_connection: the gateway (a LiteLLM proxy) has no key database, so it "
             "accepts no key but its master key.",
         )  # fmt: skip
-    if status == 401 or codes & _KEY_CODES:
+    if (
+        status == 401
+        or codes & _KEY_CODES
+        or (status in (400, 403) and message and _KEY_WORDS.search(message))
+    ):
         result.remedy = KEY_REJECTED_REMEDY
         return _fail(
             result, "key_rejected", text, key, f"{said}{named}: the gateway does not accept this key."
@@ -790,7 +837,7 @@ def _implied_status(data: Any) -> int:
     return 502
 
 
-def _carries_error(data: Any) -> bool:
+def carries_error(data: Any) -> bool:
     """A body that is an error object, not a reply: ``{"error": ...}``, or a numeric error code
     with a message beside it (``{"code": 401, "msg": "invalid token"}``)."""
     if not isinstance(data, dict):
@@ -865,6 +912,12 @@ def _is_html(text: str, content_type: str) -> bool:
         return True
     head = text.lstrip()[:15].lower()
     return head.startswith(("<!doctype", "<html", "<head", "<body"))
+
+
+def decoded(raw: bytes) -> str:
+    """An answer's text: UTF-8, a byte-order mark before it dropped (Python's json and Node's fetch
+    read JSON after one; a gateway that sent one got "malformed" from verify and init)."""
+    return raw.decode("utf-8-sig", errors="replace")
 
 
 def json_body(text: str) -> Any:

@@ -161,7 +161,7 @@ def fetch(
         )
         result.remedy = fix("Give the model by name", "--model MODEL")
         return result
-    text = raw.decode("utf-8", errors="replace")
+    text = gateway.decoded(raw)
     if status == 200:
         data = gateway.json_body(text)
         listed = _ids_of(data)
@@ -175,7 +175,11 @@ def fetch(
     probe = gateway.Probe(
         wire="chat", url=url, key_mask=result.key_mask, model=None, verdict="ok", status=status
     )
-    if status == 200:  # JSON without a model list, or a web page
+    data = gateway.json_body(text) if status == 200 else None
+    if gateway.carries_error(data):  # an error sent as a 200: one-api's {"code": 401, ...}
+        said = "HTTP 200, but the body is an error"
+        gateway._refused(probe, gateway._implied_status(data), said, text, False, data, key)
+    elif status == 200:  # JSON without a model list, or a web page
         gateway._fail(
             probe,
             "base_wrong" if gateway._is_html(text, content_type) else "malformed",
@@ -208,7 +212,7 @@ def _limits(
     status, raw, _, failure = _get(info_url, key, timeout)
     if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return {}
-    found = _named(limits.from_list(gateway.json_body(raw.decode("utf-8", errors="replace"))))
+    found = _named(limits.from_list(gateway.json_body(gateway.decoded(raw))))
     info_path = urlsplit(info_url).path
     return {m: (w, o, f"GET {info_path}") for m, (w, o) in found.items()}
 
@@ -228,7 +232,7 @@ def list_at(url: str, key: str | None, timeout: float) -> list[str] | None:
     status, raw, _, failure = _get(url, key, timeout)
     if failure is not None or status != 200 or len(raw) > LIST_MAX_BODY:
         return None
-    listed = _ids_of(gateway.json_body(raw.decode("utf-8", errors="replace")))
+    listed = _ids_of(gateway.json_body(gateway.decoded(raw)))
     return listed[0] if listed is not None else None
 
 
@@ -250,7 +254,7 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
     headers = {"Accept": "application/json", "User-Agent": f"gwconf/{__version__} (models)"}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
-    from gwconf.gateway import Deadline, tls_trust
+    from gwconf.gateway import ACCEPTED_ENCODINGS, Deadline, read_body, tls_trust
 
     deadline = Deadline(timeout)  # the whole exchange, body included (a dripping gateway)
     try:
@@ -261,16 +265,13 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
                 follow_redirects=False,
                 timeout=httpx.Timeout(timeout),
                 verify=tls_trust(url),
+                headers=ACCEPTED_ENCODINGS,
             ) as client,
             client.stream("GET", url, headers=headers, extensions={"trace": deadline.trace}) as response,
         ):
-            raw = bytearray()
             # a list can be long (OpenRouter's is 1.3 MB); an error page needs only its first lines
             limit = LIST_MAX_BODY if response.status_code == 200 else ERROR_MAX_BODY
-            for chunk in response.iter_bytes():
-                raw += chunk
-                if len(raw) > limit or deadline.expired:
-                    break
+            raw, undecodable = read_body(response, limit + 1, deadline)
             if deadline.expired:
                 return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
             if 300 <= response.status_code < 400:
@@ -283,6 +284,9 @@ def _get(url: str, key: str | None, timeout: float) -> tuple[int | None, bytes, 
                         f"HTTP {response.status_code}: redirected (a login page?); gwconf does not follow it.",
                     ),
                 )
+            if undecodable is not None and response.status_code == 200:
+                detail = f"HTTP 200, but the list could not be unpacked ({undecodable})."
+                return response.status_code, b"", "", ("malformed", detail)
             return response.status_code, bytes(raw), response.headers.get("content-type", ""), None
     except httpx.TimeoutException:
         return None, b"", "", ("timeout", f"no answer within {timeout:g} s.")
@@ -308,6 +312,10 @@ def _ids_of(data: Any) -> tuple[list[str], int] | None:
     """The ids of an OpenAI-style list (``{"data": [{"id": ...}]}``), sorted, and how many were left
     out as unusable; None if it is not one. ``{"data": null}`` is an empty list (Ollama with no
     model pulled answers so), unless the answer is an error."""
+    from gwconf.gateway import carries_error
+
+    if carries_error(data):  # one-api's 200 {"code": 401, "msg": "invalid token", "data": null}
+        return None
     items = data.get("data") if isinstance(data, dict) else data if isinstance(data, list) else None
     if items is None and isinstance(data, dict) and "data" in data and not data.get("error"):
         items = []

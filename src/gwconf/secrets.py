@@ -259,6 +259,14 @@ def encodings(key: str) -> set[str]:
     )  # a value from the environment may hold bytes that are no UTF-8
     for url in (quote(raw, safe=""), quote(raw), quote_plus(raw)):
         forms.update((url, _PERCENT_ESCAPE.sub(lambda m: m.group().lower(), url)))
+    # as a gateway may echo it: JSON with "/" escaped (PHP's default), a form-decoded "+" (a
+    # space), or without its ``sk-`` (a body quoting the part after a prefix it checked)
+    if "/" in key:
+        forms.update([form.replace("/", "\\/") for form in forms])
+    if "+" in key:
+        forms.add(key.replace("+", " "))
+    if key.startswith("sk-") and len(key) >= 3 + 16:
+        forms.update(encodings(key[3:]))
     return {f for f in forms if len(f) >= 4}
 
 
