@@ -168,7 +168,8 @@ def fetch(
         if listed is not None:
             result.ids, result.unusable = listed
             result.limits = _limits(data, url, profile.base_url, key, timeout)
-            save_cache(profile, env, result.ids, result.limits)
+            if not unsaved:  # init saves it with the profile, under the name it gets then
+                save_cache(profile, env, result.ids, result.limits)
             result.detail = f"the gateway lists {len(result.ids)} model{'s' if len(result.ids) != 1 else ''}."
             return result
     # anything else: the same verdicts as verify (a 401 is key_rejected, exit 3)
@@ -330,6 +331,17 @@ def _ids_of(data: Any) -> tuple[list[str], int] | None:
 
 
 def cache_file(env: Env, profile_name: str) -> Path:
+    """The model list's cache for a profile. A name that is no saved profile's (a profile file's
+    own ``name``, a file's stem) is made a file name by its hash: ``name = "../../.claude/settings"``
+    in a shared file wrote the list over ``~/.claude/settings.json`` (found by the round's sweep)."""
+    from gwconf import binding
+
+    if not binding.valid_name(profile_name):
+        import hashlib
+
+        profile_name = (
+            "file-" + hashlib.sha256(profile_name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        )
     return env.state_dir / "models" / f"{profile_name}.json"
 
 

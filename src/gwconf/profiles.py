@@ -168,6 +168,13 @@ class Profile:
             return self.gemini_base_url, False
         return urls.root(self.base_url), True
 
+    def other_hosts(self) -> list[str]:
+        """The hosts of the Anthropic- and Gemini-style addresses that are not the base address's:
+        the key goes there too (``profile import`` asks before a shared file sends it to one)."""
+        own = urls.origin(self.base_url)
+        found = [urls.origin(url) for url in (self.anthropic_base_url, self.gemini_base_url) if url]
+        return sorted({host for host in found if host != own})
+
     # -- serialisation ------------------------------------------------------------------------
     def to_toml(self, include_key: bool = True) -> str:
         import tomlkit
@@ -309,6 +316,11 @@ def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None 
             raise ProfileError(f"{source}: {key} must be a string.", f'Quote the value: {key} = "..."')
     if "base_url" not in data:
         raise ProfileError(f"{source}: base_url is missing.", 'Add: base_url = "https://gw.example.com/v1"')
+    if "name" in data and not binding.valid_name(data["name"]):  # a shared file's name names files
+        raise ProfileError(
+            f"{source}: name {data['name']!r} is not allowed.",
+            "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+        )
     normalized = urls.normalize_base_url(data["base_url"])
     sources = [k for k in ("key", "key_env", "key_cmd", "key_keyring") if k in data]
     if len(sources) > 1:

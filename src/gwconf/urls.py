@@ -160,6 +160,15 @@ def host_of(url: str | None) -> str | None:
         return None
 
 
+def origin(url: str) -> str:
+    """``host:port`` of an address, the port its scheme's when none is written: where a request
+    goes (two addresses on one host but two ports are two servers)."""
+    parts = urlsplit(url)
+    port = parts.port or {"https": 443, "http": 80}.get(parts.scheme.lower(), 0)
+    host = parts.hostname or ""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 # -- per-client forms --------------------------------------------------------------------------
 
 

@@ -79,6 +79,10 @@ def command(
     from gwconf.profiles import ProfileStore
 
     env = _common.env()
+    if profile_name is not None:  # before anything is asked or fetched
+        from gwconf.profiles import validate_name
+
+        validate_name(profile_name)
     ask = not yes and sys.stdin.isatty() and not key_stdin
     sources = _key_sources(base_url, key_stdin, key_env, key_cmd, ask)
     if no_apply and client_ids:

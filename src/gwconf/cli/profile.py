@@ -673,6 +673,11 @@ Examples:
 @click.option("--key-env", metavar="VAR", help="Take the key from this environment variable when used.")
 @click.option("--use", "make_active", is_flag=True, help="Make it the active profile.")
 @click.option("--force", is_flag=True, help="Replace a profile of the same name.")
+@click.option(
+    "--trust-hosts",
+    is_flag=True,
+    help="Accept a file whose Anthropic- or Gemini-style address is on another host than its base address.",
+)
 def import_profile(
     source: str,
     profile_name: str | None,
@@ -680,6 +685,7 @@ def import_profile(
     key_env: str | None,
     make_active: bool,
     force: bool,
+    trust_hosts: bool,
 ) -> int:
     """Save a profile from a profile file (FILE, or - for standard input), checking every field.
 
@@ -699,6 +705,9 @@ def import_profile(
     if key_env is not None and not KEY_ENV_PATTERN.match(key_env):
         raise UsageError(f"--key-env {key_env!r} is not a valid variable name.", "Use letters, digits and _.")
     profile, shown = _read_profile_file(source, profile_name)
+    _consent_to_hosts(
+        profile, shown, trust_hosts, can_ask=sys.stdin.isatty() and source != "-" and not key_stdin
+    )
     store = ProfileStore(_common.env())
     if store.exists(profile.name) and not force:
         raise ProfileError(
@@ -731,13 +740,36 @@ def import_profile(
     store.save(profile)
     origin = {"inline": "saved in the profile", "none": "none"}.get(profile.key_source, "")
     origin = origin or (f"${profile.key_env}" if profile.key_env else "a command")
-    _output.out(f"Imported profile {profile.name!r} from {shown} (key: {origin}).")
+    _output.out(f"Imported profile {profile.name!r} from {shown}: {profile.base_url} (key: {origin}).")
     if make_active or store.active() is None:
         store.set_active(profile.name)
         _output.out(f"Active profile: {profile.name}. Next: gwconf apply --all  (or: gwconf run CLIENT)")
     else:
         _output.out(f"Use it with: gwconf use {profile.name}")
     return 0
+
+
+def _consent_to_hosts(profile: Any, shown: str, trusted: bool, *, can_ask: bool) -> None:
+    """A shared file whose Anthropic- or Gemini-style address is on another host than its base
+    address sends the key there too, and ``import`` showed neither (found by the round's sweep:
+    ``apply claude-code`` then ``verify`` posted the key to the second host). Asked on a terminal;
+    else refused (exit 7) unless ``--trust-hosts``."""
+    hosts = profile.other_hosts()
+    if not hosts or trusted:
+        return
+    from gwconf import urls
+
+    own = urls.origin(profile.base_url)
+    what = f"{shown} sends the key to {', '.join(hosts)} as well as to {own} (its base address's host)"
+    if can_ask and click.confirm(f"{what}. Import it?", default=False):
+        return
+    from gwconf.errors import UntrustedAddress
+
+    raise UntrustedAddress(
+        f"{what}; nothing was imported.",
+        "Import it only if you trust every host it names: gwconf profile import FILE --trust-hosts "
+        "(or remove anthropic_base_url / gemini_base_url from the file).",
+    )
 
 
 def _read_profile_file(source: str, profile_name: str | None) -> tuple[Any, str]:
