@@ -18,12 +18,12 @@ from gwconf import secrets
 # rounds added to every name pattern (a YAML item's dash, a tag before the value, TOML's
 # triple-quoted strings) is in both: hypothesis found "- - token={" matched by one only.
 _OLD_BARE_NAME = re.compile(
-    rf"(?P<pre>(?:^{secrets._ANSI}[-+ ]?[ \t]*(?:-[ \t]+)?(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
-    rf"(?P<name>{secrets._NAME})[ \t]*[:=][ \t]*)"
+    rf"(?P<pre>(?:^{secrets._ANSI}[-+ ]?[ \t]*{secrets._COMMENTED}(?:-[ \t]+)?{secrets._SHELL_SETS}|[{{,][ \t]*)"
+    rf"{secrets._DOTTED}(?P<name>{secrets._NAME})[ \t]*[:=][ \t]*)"
     rf"(?P<val>{secrets._TAG}(?:{secrets._QUOTED_VALUE}|{secrets._BARE_VALUE}))",
     re.MULTILINE,
 )
-_BARE_NAME = secrets._NAME_PATTERNS[1][0]
+_BARE_NAME = next(pattern for pattern, _ in secrets._NAME_PATTERNS if pattern.pattern == secrets._BARE_NAME)
 
 _PIECE = st.sampled_from(
     ["{", "{", "}", "[", "]", "(", "{token=", "{key =", "{x=", "token", "key", "apiKey", "API_KEY", "x", "=", "=", ":", " = ", ": ",

@@ -39,15 +39,19 @@ class FileResult:
     @functools.cached_property
     def diff(self) -> str:
         text = self.change.diff()
-        if self.change.file.key_store:  # other providers' keys, of shapes no pattern knows
-            from gwconf.secrets import redact
-
-            text = redact(text, _stored_keys(self.change))
         replaced = _replaced_secrets(self.change)
         if replaced:  # a key the file wrote over two lines shows its second one whole
             from gwconf.secrets import mask_fragments
 
             text = mask_fragments(text, replaced)
+        # other providers' keys, of shapes no pattern knows: a key store's values, and whatever
+        # the file holds under a secret's name (a list of them: aider's ``api-key``, a header map)
+        stored = _stored_keys(self.change) if self.change.file.key_store else []
+        stored += _named_secrets(self.change.before_data, self.change.after_data)
+        if stored:
+            from gwconf.secrets import redact
+
+            text = redact(text, stored)
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -86,6 +90,26 @@ def _replaced_secrets(change: planning.FileChange) -> list[str]:
                 return []
             values += [get_plain(data, path) for path in paths]
     return sorted({v for v in values if isinstance(v, str) and len(v) >= 16}, key=lambda v: (-len(v), v))
+
+
+def _named_secrets(*documents: Any) -> list[str]:
+    """The strings ``documents`` hold at or below a secret's name (``api-key: [hf=...]``,
+    ``http_headers.Authorization``, ``env.HF_TOKEN``), references left out: the diff shows them
+    as context, and a pattern knows neither a list item's nor an ``hf_`` key's shape (found by
+    the round's sweep). Only when a diff is shown."""
+    from gwconf.secrets import is_reference, is_secret_name
+
+    found: list[str] = []
+    stack: list[tuple[Any, bool]] = [(d, False) for d in documents if d is not MISSING]
+    while stack:
+        value, named = stack.pop()
+        if isinstance(value, dict):
+            stack += [(v, named or (isinstance(k, str) and is_secret_name(k))) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(v, named) for v in value]
+        elif named and isinstance(value, str) and len(value) >= 8 and not is_reference(value.strip()):
+            found.append(value)
+    return found
 
 
 def _stored_keys(change: planning.FileChange) -> list[str]:

@@ -60,7 +60,7 @@ def key_from_command_output(profile: str, command: str, output: str) -> str:
     else:
         return first
     raise ProfileError(
-        f"profile {profile!r}: the key command `{command}` {problem}; its output is not shown.",
+        f"profile {profile!r}: the key command `{secrets.command_shown(command)}` {problem}; its output is not shown.",
         "Run the command by hand: the key must be alone on its first line.",
     )
 
@@ -91,7 +91,7 @@ class Profile:
         if self.key_env:
             return f"env:{self.key_env}"
         if self.key_cmd:
-            return f"cmd:{self.key_cmd}"
+            return f"cmd:{secrets.command_shown(self.key_cmd)}"
         if self.key_keyring:
             return f"keyring:{self.key_keyring}"
         return "none"

@@ -114,12 +114,36 @@ _QUOTED_NAME = rf"(?P<pre>(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*[:=][ \t]*)(?
 # so every "{name=" in it but the last fails too, each only after reading the rest of the run
 # ("{token=a" * n + " end" took O(n²): 16 s for 80 KB). The last "{" is tried: its "name =" or
 # "Token x" may go on past.
+# A line commented out keeps its secret (``#openai-api-key: ...``, ``# GEMINI_API_KEY=...``, an
+# ini's ``;``): a diff shows it as context. A dotted TOML key (``http_headers.Authorization =``)
+# is named by its last part. A shell's ``declare -x`` / ``typeset -x`` / ``local`` / ``readonly``
+# sets a variable as ``export`` does.
+_COMMENTED = r"(?:(?:#+|;+|//)[ \t]*)?"
+_SHELL_SETS = r"(?:(?:export|declare|typeset|local|readonly)(?:[ \t]+-[A-Za-z]+)*[ \t]+|\$env:)?"
+_DOTTED = rf"(?:(?:{_NAME}|\"[^\"\n]*\"|'[^'\n]*')[ \t]*\.[ \t]*)*"
 _BARE_NAME = (
-    rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*(?:-[ \t]+)?(?:export[ \t]+|\$env:)?|[{{,][ \t]*)"
-    rf"(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_TAG}(?:{_QUOTED_VALUE}|{_BARE_VALUE}))"
+    rf"(?P<pre>(?:^{_ANSI}[-+ ]?[ \t]*{_COMMENTED}(?:-[ \t]+)?{_SHELL_SETS}|[{{,][ \t]*)"
+    rf"{_DOTTED}(?P<name>{_NAME})[ \t]*[:=][ \t]*)(?P<val>{_TAG}(?:{_QUOTED_VALUE}|{_BARE_VALUE}))"
     rf"|\{{[ \t]*{_NAME}[ \t]*[:=][ \t]*{_BARE_CHAR}*(?=\{{)"
 )
-_FISH = rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*set[ \t]+-gx[ \t]+(?P<name>{_NAME})[ \t]+)(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
+# fish's ``set -gx`` / ``-Ux`` / ``-x`` and csh's ``setenv``: the name, a blank, the value
+_FISH = (
+    rf"(?P<pre>^{_ANSI}[-+ ]?[ \t]*{_COMMENTED}(?:set(?:[ \t]+-[A-Za-z]+)+|setenv)[ \t]+(?P<name>{_NAME})[ \t]+)"
+    rf"(?P<val>{_QUOTED_VALUE}|{_BARE_VALUE})"
+)
+# NAME=value as a shell word anywhere on a line: a second assignment after ``export EDITOR=vim``,
+# ``alias ai="OPENAI_API_KEY=... aider"``, ``NAME=value cmd``, a header list's ``a=b,Authorization=
+# Bearer x`` (OpenTelemetry's), one after a ``\n`` escape; its value may join quoted pieces
+# (``"ab"'cd'``), where one quoted piece alone hid only the first
+_SHELL_WORD = (
+    rf"(?P<pre>(?:(?<![^\s\"';&|(,])|(?<=\\n))(?P<name>{_NAME})=)"
+    rf"(?P<val>(?:(?:Bearer|Basic|Token)[ \t]+)?(?:{_QUOTED_VALUE}|[^\s\"'`;&|()<>,\\])+)"
+)
+# PowerShell's [Environment]::SetEnvironmentVariable("NAME", "value", ...)
+_SET_ENVIRONMENT = (
+    rf"(?P<pre>SetEnvironmentVariable\([ \t]*(?P<q>[\"'])(?P<name>{_NAME})(?P=q)[ \t]*,[ \t]*)"
+    rf"(?P<val>{_QUOTED_VALUE})"
+)
 _QUERY = rf"(?P<pre>[?&](?P<name>{_NAME})=)(?P<val>[^&\s#\"'<>]+)"
 # a command line's option and its value: args = ["--api-key", "value"], "x --token value",
 # --password=value (a value that is itself an option is the next option, not a secret)
@@ -128,21 +152,45 @@ _OPTION = (
     rf"(?P<val>(?![\"']?-)(?:{_QUOTED_VALUE}|[^\s\"',;\[\]()]+))"
 )
 # a header written inside one string: "x-api-key: value", 'Authorization: Bearer value'
-_HEADER_STRING = rf"(?P<pre>[\"'](?P<name>{_NAME})[ \t]*:[ \t]*)(?P<val>(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"']+)(?=[\"'])"
-_ENV_NAME = lazy(r"[A-Z][A-Z0-9_]*\Z")
-# the password of an address's user part (a client's base address, a database URL in an env
-# block): read from a client's file, shown by status, doctor and every diff
-_URL_PASSWORD = lazy(
-    r"(?P<pre>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@:\"'<>]*:)(?P<password>[^\s/?#@\"'<>]+)(?=@)"
+# (or the next header of the same string, after a ``\n`` escape: Claude Code's
+# ANTHROPIC_CUSTOM_HEADERS holds "X-Team: a\nAuthorization: Bearer ...")
+_HEADER_STRING = (
+    rf"(?P<pre>(?:[\"']|\\n)(?P<name>{_NAME})[ \t]*:[ \t]*)"
+    rf"(?P<val>(?:(?:Bearer|Basic|Token)[ \t]+)?[^\s\"'\\]+)(?=[\"']|\\[rn])"
 )
+_ENV_NAME = lazy(r"[A-Z][A-Z0-9_]*\Z")
+# the user part of an address (a client's base address, a database URL in an env block): read
+# from a client's file, shown by status, doctor and every diff. Its password may hold a raw "@"
+# (the last "@" before the host ends it), and a user part alone may be a token
+# (``https://<token>@host``, as Git hosts take one)
+_URL_PASSWORD = lazy(
+    r"(?P<pre>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?P<user>[^\s/?#@:\"'<>]*)(?::(?P<password>[^\s/?#\"'<>]+))?"
+    r"(?=@[^\s/?#@\"'<>]*(?:[/?#\s\"'<>]|$))"
+)
+_TOKEN_USER = 12  # a user part this long, with no password, is taken for a token
+
+
+def _masked_user_part(match: re.Match[str]) -> str:
+    user, password = match.group("user"), match.group("password")
+    if password is not None:
+        return match.group("pre") + user + ":" + mask(password)
+    if len(user) >= _TOKEN_USER and "…" not in user:
+        return match.group("pre") + mask(user)
+    return match.group()
+
+
 # The name patterns above compile on first use: a printed line meets them only when it holds a
 # secret-ish word and the character each needs, so most commands never compile them (2 ms of
 # ``status``, issue 15). Each with what it cannot match without: (pattern, texts of which the
 # line must hold one).
 _NAME_PATTERNS = (
     (lazy(_QUOTED_NAME), (":", "=")),
+    (lazy(_SHELL_WORD), ("=",)),  # before _BARE_NAME: its value joins the pieces that one splits
+    # again inside a quoted value that a first match took whole (``alias ai="KEY=... aider"``)
+    (lazy(_SHELL_WORD.replace(r"(?<![^\s\"';&|(,])", r"(?<=[\"'])", 1)), ("=",)),
     (lazy(_BARE_NAME, re.MULTILINE), (":", "=")),
-    (lazy(_FISH, re.MULTILINE), ("-gx",)),
+    (lazy(_FISH, re.MULTILINE), ("set",)),
+    (lazy(_SET_ENVIRONMENT), ("SetEnvironmentVariable",)),
     (lazy(_QUERY), ("=",)),
     (lazy(_OPTION), ("--",)),
     (lazy(_HEADER_STRING), (":",)),
@@ -150,7 +198,7 @@ _NAME_PATTERNS = (
 # values that are no secret: words, and "{" or "[" alone, the opening of the object or list a
 # secret-ish name holds (``"auth": { "mode": "token" }`` showed as ``"auth": … "mode"``)
 _PLAIN_WORDS = frozenset(
-    {"true", "false", "null", "none", "yes", "no", "bearer", "basic", "token", "~", "", "{", "["}
+    {"true", "false", "null", "none", "inline", "yes", "no", "bearer", "basic", "token", "~", "", "{", "["}
     # and the small words of prose after a flag: gwconf's own "add --show-key to print it in
     # full" showed as "--show-key … print it", in every dry run with a client set up in its app
     | {
@@ -222,12 +270,12 @@ def is_secret_name(name: str) -> bool:
     return any(w in SECRET_WORDS for w in words)
 
 
-def _is_reference(value: str) -> bool:
+def is_reference(value: str) -> bool:
     """A value that names where a secret is (or is no secret): shown as it is."""
     if "…" in value or value.lower() in _PLAIN_WORDS or value.startswith("("):
         return True
     if value.startswith(
-        ("$", "{env:", "{{", "env:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")
+        ("$", "{env:", "{{", "env:", "cmd:", "op://", "keyring:", "~/", "/", "./", "http://", "https://")
     ):
         return True
     return bool(_ENV_NAME.match(value)) or value.replace(".", "", 1).isdigit()
@@ -271,6 +319,7 @@ def encodings(key: str) -> set[str]:
 
 
 _AUTH_SCHEME = lazy(r"(?:Bearer|Basic|Token)[ \t]+")
+_SHELL_PIECE = lazy(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^\"']+")
 _YAML_TAG = lazy(_TAG)
 
 
@@ -287,11 +336,15 @@ def _mask_value(match: re.Match[str]) -> str:
     if not quote_char and value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0]:
         quote_char = value[0]
     inner = value[len(quote_char) : len(value) - len(quote_char)]
+    if not quote_char and value[:1] in "\"'":  # shell pieces joined: "ab"'cd' is abcd
+        pieces = _SHELL_PIECE.findall(value)
+        if len(pieces) > 1:
+            quote_char, inner = '"', "".join(p[1:-1] if p[:1] in "\"'" else p for p in pieces)
     lead = ""
     scheme = _AUTH_SCHEME.match(inner)
     if scheme:
         lead, inner = scheme.group(), inner[scheme.end() :]
-    if _is_reference(inner):
+    if is_reference(inner):
         return match.group(0)
     return match.group("pre") + (tag.group() if tag else "") + quote_char + lead + mask(inner) + quote_char
 
@@ -314,7 +367,7 @@ def redact(text: str, keys: list[str] | tuple[str, ...] = ()) -> str:
             text = text.replace(form, masked)
     text = _named_lines(text)
     if "@" in text and "://" in text:  # a password in an address: https://user:password@host
-        text = _URL_PASSWORD.sub(lambda m: m.group("pre") + mask(m.group("password")), text)
+        text = _URL_PASSWORD.sub(_masked_user_part, text)
     # once a pattern is compiled, running it costs less than asking whether to
     if _SHAPES_RE.is_compiled or _may_hold_shape(text):
         text = _SHAPES_RE.sub(lambda m: mask(m.group()), text)
@@ -493,11 +546,20 @@ def _echoed_literals(text: str, *, named: bool) -> str:
                 return match.group()
         value = match.group("val")
         inner = value.lstrip("\\\"'")
-        if len(inner) < 4 or inner.startswith("-") or _is_reference(inner):
+        if len(inner) < 4 or inner.startswith("-") or is_reference(inner):
             return match.group()
         return text[start : match.start("val")] + value[: len(value) - len(inner)] + mask(inner)
 
     return _ECHOED.sub(masked, text)
+
+
+def command_shown(command: str) -> str:
+    """A key command as gwconf prints it (``profile list``, ``show``, its errors): what an ``echo``
+    or ``printf`` in it prints masked. ``--key-cmd 'echo <key>'`` puts the key itself in the
+    profile, and every listing printed it beside its own mask (found by the round's sweep)."""
+    if "echo" not in command and "printf" not in command:
+        return command
+    return _echoed_literals(command, named=False)
 
 
 _FRAGMENT = 12  # characters of a secret in a row that give it away
@@ -535,7 +597,7 @@ def redact_data(value: Any, keys: list[str] | tuple[str, ...] = ()) -> Any:
         return {
             k: (
                 mask(v)
-                if isinstance(k, str) and isinstance(v, str) and is_secret_name(k) and not _is_reference(v)
+                if isinstance(k, str) and isinstance(v, str) and is_secret_name(k) and not is_reference(v)
                 else redact(_echoed_literals(v, named=False), keys)
                 if isinstance(k, str) and isinstance(v, str) and is_command_name(k)
                 else redact_data(v, keys)

@@ -288,3 +288,127 @@ def test_a_dry_run_of_a_client_set_up_in_its_app_keeps_its_own_hint_whole(home: 
     profile.write_text(PROFILE)
     shown = invoke("apply", "cursor", "--profile", str(profile), "--dry-run").output
     assert "(the key is masked; add --show-key to print it in full)" in shown
+
+
+# -- the thirty-eighth round's sweep: secrets in the shapes users write them ------------------------
+
+_SECRET = "Zq7mPw4XrT9vLk2Nab"  # no known shape: only a name or the data can tell
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [
+        # a dotted TOML key named by its last part (Codex's http_headers)
+        (f'http_headers.Authorization = "Bearer {_SECRET}"', 'http_headers.Authorization = "Bearer …2Nab"'),
+        # shell: a second assignment, declare/typeset, an alias's, pieces joined, fish, csh, PowerShell
+        (f"export EDITOR=vim HF_TOKEN={_SECRET}", "export EDITOR=vim HF_TOKEN=…2Nab"),
+        (f"declare -x ANTHROPIC_API_KEY={_SECRET}", "declare -x ANTHROPIC_API_KEY=…2Nab"),
+        (f'alias ai="OPENAI_API_KEY={_SECRET} aider"', 'alias ai="OPENAI_API_KEY=…2Nab aider"'),
+        (f"export OPENAI_API_KEY=\"{_SECRET[:4]}\"'{_SECRET[4:]}'", 'export OPENAI_API_KEY="…2Nab"'),
+        (f"set -Ux OPENAI_API_KEY {_SECRET}", "set -Ux OPENAI_API_KEY …2Nab"),
+        (f"setenv OPENAI_API_KEY {_SECRET}", "setenv OPENAI_API_KEY …2Nab"),
+        (
+            f'[Environment]::SetEnvironmentVariable("X_KEY", "{_SECRET}", "User")',
+            '[Environment]::SetEnvironmentVariable("X_KEY", "…2Nab", "User")',
+        ),
+        # a line commented out keeps its old key
+        (f"#openai-api-key: {_SECRET}", "#openai-api-key: …2Nab"),
+        (f"# GEMINI_API_KEY={_SECRET}", "# GEMINI_API_KEY=…2Nab"),
+        (f"; api_key = {_SECRET}", "; api_key = …2Nab"),
+        # headers inside one string: after a \n escape, and as name=value (OpenTelemetry's)
+        (
+            f'"ANTHROPIC_CUSTOM_HEADERS": "X-Team: a\\nAuthorization: Bearer {_SECRET}"',
+            '"ANTHROPIC_CUSTOM_HEADERS": "X-Team: a\\nAuthorization: Bearer …2Nab"',
+        ),
+        (
+            f'"OTEL_EXPORTER_OTLP_HEADERS": "x=y,Authorization=Bearer {_SECRET}"',
+            '"OTEL_EXPORTER_OTLP_HEADERS": "x=y,Authorization=Bearer …2Nab"',
+        ),
+        # an address's user part: a token alone, a password holding a raw "@"
+        (f"https://{_SECRET}@gw.corp.example/v1", "https://…2Nab@gw.corp.example/v1"),
+        (f"https://bob:p@{_SECRET}@gw.corp.example/v1", "https://bob:…2Nab@gw.corp.example/v1"),
+        # left as they are: references, prose, a plain user name
+        ("export GWCONF_API_KEY=$MY_KEY", "export GWCONF_API_KEY=$MY_KEY"),
+        ("# key: the key you got from the gateway", "# key: the key you got from the gateway"),
+        ("ssh://git@github.com/o/r", "ssh://git@github.com/o/r"),
+    ],
+)
+def test_a_secret_written_the_way_users_write_it_is_masked(line: str, shown: str) -> None:
+    assert redact(line) == shown
+
+
+def test_whatever_a_file_holds_under_a_secrets_name_is_masked_in_its_diff(home: Path, tmp_path: Path) -> None:
+    """aider's own ``api-key`` list (``- huggingface=hf_...``) and Codex's ``http_headers`` as a
+    dotted key: a diff shows them as context, and neither has a shape a pattern knows."""
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    hf, fw, bearer = "hf_pLIixMEOLeMaEqJomTEIJEzOjoOjHyq", "fw_3ZqWm8kPtLx9aRbVc2", "Qm9vLk2NzX8wPq4RtYe"
+    (home / ".aider.conf.yml").write_text(
+        f"model: gpt-4\napi-key:\n  - huggingface={hf}\n  - fireworks={fw}\n"
+    )
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        f'model = "o3"\nhttp_headers.Authorization = "Bearer {bearer}"\n'
+    )
+    outputs = [
+        invoke("apply", client, "--profile", str(profile), "--dry-run", *extra).output
+        for client in ("aider", "codex")
+        for extra in ((), ("--json",))
+    ]
+    assert " - …jHyq\n" in outputs[0] and " - …bVc2\n" in outputs[0]  # masked, not dropped
+    assert not [(n, s) for n, text in enumerate(outputs) for s in (hf, fw, bearer) if s[3:-4] in text]
+
+
+def test_a_key_command_that_prints_a_literal_key_is_shown_masked_and_not_exported(
+    home: Path, tmp_path: Path
+) -> None:
+    literal = "Zq7mPw4XrT9vLk2NcmdZ"
+    added = invoke(
+        "profile", "add", "k", "--base-url", "https://gw.example.com/v1", "--model", "m",
+        "--key-cmd", f"echo {literal}", "--use",
+    )  # fmt: skip
+    assert added.exit_code == 0, added
+    outputs = [
+        invoke(*args)
+        for args in (
+            ("profile", "list"),
+            ("profile", "list", "--json"),
+            ("profile", "show", "k"),
+            ("profile", "show", "k", "--json"),
+            ("profile", "export", "k"),
+            ("profile", "export", "k", "-o", str(tmp_path / "team.toml")),
+        )
+    ]
+    assert "key=cmd:echo …cmdZ" in outputs[0].output
+    assert "key_cmd left out" in outputs[4].stderr and "key_cmd" not in outputs[4].stdout
+    assert not [n for n, result in enumerate(outputs) if literal[:-4] in result.output]
+    assert literal not in (tmp_path / "team.toml").read_text()
+    assert "key_cmd = " in invoke("profile", "export", "k", "--include-key").stdout  # asked for
+
+
+def test_a_json5_number_that_may_be_a_key_is_not_quoted_in_the_error(home: Path, tmp_path: Path) -> None:
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    (home / ".openclaw").mkdir()
+    (home / ".openclaw" / "openclaw.json").write_text('{ "apiKey": 12Zq7mPw4XrT9vLk2N }\n')
+    result = invoke("apply", "openclaw", "--profile", str(profile), "--dry-run")
+    assert "~/.openclaw/openclaw.json:1:13: the number 12Zq… is JSON5 only" in result.output
+    assert "q7mPw4XrT9vLk2N" not in result.output
+
+
+@pytest.mark.parametrize("tag", ["!!bool", "!!timestamp", "!!int", "!!float"])
+def test_a_yaml_value_its_tag_cannot_build_is_a_parse_error_not_a_crash(
+    home: Path, tmp_path: Path, tag: str
+) -> None:
+    """PyYAML raises Python's own errors for ``!!bool x`` (a KeyError holding the value,
+    lowercased) and ``!!timestamp x`` (an AttributeError): reported as a bug in gwconf, with
+    ``--debug`` printing the value whole."""
+    profile = tmp_path / "p.toml"
+    profile.write_text(PROFILE)
+    (home / ".aider.conf.yml").write_text(f"model: gpt-4\nopenai-api-key: {tag} Zq7mPw4X-rT9vLk2N\n")
+    for args in (("apply", "aider", "--profile", str(profile), "--dry-run"), ("status", "aider")):
+        result = invoke(*args)
+        assert "this is a bug" not in result.output and "unexpected error" not in result.output, result
+        assert f"~/.aider.conf.yml:2:17: the value tagged {tag} cannot be read as one" in result.output
+        assert "rt9vlk2n" not in result.output.lower()
+    assert invoke("apply", "aider", "--profile", str(profile)).exit_code == 1

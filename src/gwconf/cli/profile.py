@@ -359,7 +359,9 @@ def set_profile(
             changes.append(f"key from the keychain entry {key_keyring}")
         else:
             profile.key_cmd = key_cmd
-            changes.append(f"key from the command {key_cmd}")
+            from gwconf.secrets import command_shown
+
+            changes.append(f"key from the command {command_shown(key_cmd or '')}")
     if not changes:
         raise UsageError("nothing to change.", f"e.g. gwconf profile set {name} --model MODEL")
     store.save(profile)
@@ -623,12 +625,20 @@ def export(name: str, output: str | None, include_key: bool, force: bool) -> int
 
     from gwconf.fileio import atomic_write
     from gwconf.profiles import ProfileStore
+    from gwconf.secrets import command_shown
 
     profile = ProfileStore(_common.env()).load(name)
+    literal = bool(profile.key_cmd) and command_shown(profile.key_cmd or "") != profile.key_cmd
+    if literal and not include_key:  # ``echo <key>``: the command is the key, not a reference
+        _output.warn(
+            f"key_cmd left out: the command prints a literal key ({profile.key_source[4:]}); "
+            "add --include-key to export it."
+        )
+        profile.key_cmd = None
     text = profile.to_toml(include_key=include_key)
     first, _, rest = text.partition("\n")
     lines = [first, f'name = "{profile.name}"']
-    if profile.key is not None and not include_key:
+    if (profile.key is not None or literal) and not include_key:
         lines.append("# no key here: `gwconf profile import` asks each user for theirs (or add key_env)")
     text = "\n".join(lines) + "\n" + rest
     if include_key and profile.key is not None:
@@ -646,7 +656,7 @@ def export(name: str, output: str | None, include_key: bool, force: bool) -> int
         raise ProfileError(
             f"{target} already exists.", "Add --force to replace it, or choose another -o FILE."
         )
-    secret = include_key and profile.key is not None
+    secret = include_key and (profile.key is not None or literal)
     atomic_write(target.resolve(), text.encode(), mode=None, secret=secret)
     _output.out(
         f"Exported profile {profile.name!r} to {target}" + (" (0600: it holds the key)." if secret else ".")

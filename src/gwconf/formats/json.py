@@ -667,9 +667,12 @@ def _prepare5(text: str, source: str) -> tuple[str, str, bool, Any]:
                 continue
             piece, prev = text[start:end], text[end - 1]  # a value: true, or invalid
         elif kind == "number":
+            number = text[start:end]
+            if len(number) > 12:  # an unquoted value starting with a digit may be a key: not quoted
+                number = number[:4] + "…"
             raise ParseError(
                 source,
-                f"the number {text[start:end]} is JSON5 only (hex, a leading + or a bare dot): "
+                f"the number {number} is JSON5 only (hex, a leading + or a bare dot): "
                 "gwconf edits JSON5 files whose numbers are plain JSON",
                 *line_col(text, start),
             )

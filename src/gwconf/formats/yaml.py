@@ -1082,8 +1082,37 @@ def _construct_how(tree: _Tree, text: str, source: str) -> tuple[Any, bool]:
             return _Constructor().construct_document(root), False
     except yaml.YAMLError as exc:
         raise _parse_error(exc, text, source) from None
-    except (ValueError, TypeError, OverflowError) as exc:  # e.g. ``!!int abc``
-        raise ParseError(source, hide_tokens(f"value cannot be read: {exc}")) from None
+    except Exception as exc:  # ``!!int abc`` (ValueError), ``!!bool x`` (KeyError), ``!!timestamp x``
+        raise _unreadable_value(root, text, source, exc) from None
+
+
+def _unreadable_value(root: Node, text: str, source: str, exc: Exception) -> ParseError:
+    """The error for a value whose tag's constructor fails on it: PyYAML raises Python's own
+    errors there (a ``KeyError`` holding the value lowercased for ``!!bool``, an
+    ``AttributeError`` for ``!!timestamp``), which were reported as gwconf's bug. The error names
+    the first such value's line and tag, never the value (it may be a key)."""
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node) is ScalarNode:
+            function = SafeConstructor.yaml_constructors.get(node.tag)
+            if function is None or node.tag == _STR:
+                continue
+            try:
+                function(_KEY_CTOR, node)
+            except Exception:
+                line, column = _line_col(text, node.start_mark)
+                tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+                return ParseError(source, f"the value tagged {tag} cannot be read as one", line, column)
+        elif type(node) is MappingNode:
+            stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
+        elif type(node) is SequenceNode:
+            stack.extend(reversed(node.value))
+    return ParseError(source, hide_tokens(f"value cannot be read: {type(exc).__name__}"))
 
 
 # ---------------------------------------------------------------------------------------------
