@@ -321,6 +321,28 @@ def test_key_by_key_restore_puts_the_mode_back(gwconf, home, two_profiles) -> No
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
 
 
+def test_restore_keeps_a_file_private_that_still_holds_a_key_set_by_hand(gwconf, home, two_profiles) -> None:
+    """Found by the thirty-eighth round's sweep: the user changed the key by hand after apply;
+    restore left that key (as it should: not gwconf's) and put the file back to 0644 with it."""
+    path = home / ".aider.conf.yml"
+    path.write_text("model: gpt-4o\ndark-mode: true\n")
+    os.chmod(path, 0o644)
+    assert gwconf("apply", "aider").exit_code == 0
+    path.write_text(path.read_text().replace(TEST_KEY, "sk-my-own-key-0123456789"))
+    result = gwconf("restore", "aider")
+    assert result.exit_code == 0 and "kept ~/.aider.conf.yml private (0600)" in result.output, result
+    assert "sk-my-own-key-0123456789" in path.read_text() and stat.S_IMODE(path.stat().st_mode) == 0o600
+    # the model alone changed by hand: no key is left, the mode goes back
+    path.write_text("model: gpt-4o\ndark-mode: true\n")
+    os.chmod(path, 0o644)
+    assert gwconf("apply", "aider").exit_code == 0
+    assert "model-a" in path.read_text()
+    path.write_text(path.read_text().replace("model-a", "my-model"))
+    result = gwconf("restore", "aider")
+    assert result.exit_code == 0 and "left as it is" in result.output, result
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
 def test_folders_gwconf_created_are_removed(gwconf, home, two_profiles) -> None:
     """Issue 18 item 13: restore leaves no empty folder apply made, so the client is not 'detected'."""
     assert gwconf("apply", "codex", "claude-code", "gemini-cli", "continue").exit_code == 0

@@ -656,6 +656,11 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             and item.snapshot.mode == record["mode"]
         ):
             restore_mode = backups.pristine_mode(record)  # the mode gwconf changed (0600 for a key), put back
+        if restore_mode is not None and restore_mode & 0o077 and _holds_a_key_left_alone(reported):
+            # a managed key left as it is (the user's own, set by hand since): still a key, so the
+            # file stays private (it went back to 0644 holding it; found by the round's sweep)
+            restore_mode = None
+            plan.notes.append(f"kept {item.display} private (0600): it still holds a key left as it is")
         plan.changes.append(
             _restoring(
                 client.id,
@@ -669,6 +674,13 @@ def plan_restore(client: ClientAdapter, env: Env, ledger: Ledger) -> ClientPlan:
             )
         )
     return plan
+
+
+def _holds_a_key_left_alone(reported: list[tuple[Any, ...]]) -> bool:
+    """Whether a managed key a restore left as it is holds a secret (its name says so)."""
+    from gwconf.secrets import is_secret_name
+
+    return any(path and isinstance(path[-1], str) and is_secret_name(path[-1]) for path in reported)
 
 
 def plan_restore_from_backups(client: ClientAdapter, env: Env, ledger_state: str = "damaged") -> ClientPlan:
