@@ -92,6 +92,30 @@ def test_shell_variables(gwconf, home, profile) -> None:
     assert has_finding(seen.findings, "warning", "$AIDER_MODEL")
 
 
+def test_set_env_in_the_config_is_the_environment_litellm_reads(gwconf, home, profile) -> None:
+    """aider 0.86 main.py puts set-env's NAME=value into the environment first, then api-key,
+    then openai-api-key and openai-api-base: an OPENAI_BASE_URL there beats openai-api-base
+    (litellm reads it first), and status said the gateway's address (the round's sweep)."""
+    assert gwconf("apply", "aider").exit_code == 0
+    path = home / ".aider.conf.yml"
+    text = path.read_text()
+    path.write_text(
+        text
+        + "set-env:\n  - OPENAI_BASE_URL=https://corp-proxy.example.com/v1\n  - OPENAI_API_KEY=sk-set-env-0000\n"
+    )
+    seen = reading("aider")
+    assert seen.base_url == "https://corp-proxy.example.com/v1"
+    assert seen.api_key == TEST_KEY  # openai-api-key comes after set-env
+    assert has_finding(
+        seen.findings, "error", "OPENAI_BASE_URL (~/.aider.conf.yml set-env) wins over openai-api-base"
+    )
+    path.write_text(text + "set-env: OPENAI_BASE_URL=\n")  # set empty: litellm reads it as not set
+    assert (
+        reading("aider", OPENAI_BASE_URL="https://shell.example.com/v1").base_url
+        != "https://shell.example.com/v1"
+    )
+
+
 def test_detection_needs_more_than_a_home_folder(home) -> None:
     from gwconf.clients import aider
     from gwconf.paths import Env

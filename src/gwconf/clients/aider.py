@@ -235,7 +235,7 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     for path, data in layers:
         if not isinstance(data, dict):
             continue
-        for key in ("model", "openai-api-key", "openai-api-base", "api-key"):
+        for key in ("model", "openai-api-key", "openai-api-base", "api-key", "set-env"):
             if data.get(key) not in (None, ""):
                 options[key], where[key] = data[key], f"{shown(path, env)} {key}"
         if path != env.home / CONF and any(k in data for k in ("model", "openai-api-key", "openai-api-base")):
@@ -254,7 +254,17 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if environ.get("AIDER_OPENAI_API_BASE"):
         options["openai-api-base"] = environ["AIDER_OPENAI_API_BASE"]
         where["openai-api-base"] = origin["AIDER_OPENAI_API_BASE"]
-    # What main() then does to the environment, and what litellm reads from it.
+    # What main() then does to the environment, and what litellm reads from it: set-env's
+    # NAME=value first (aider 0.86 main.py; an OPENAI_BASE_URL there beats openai-api-base,
+    # which status missed: found by the round's sweep), then api-key, then the openai-* options.
+    settings = options.get("set-env")
+    for item in [settings] if isinstance(settings, str) else as_list(settings):
+        name, sep, value = str(item).partition("=")
+        if sep and name.strip():
+            if value.strip():
+                environ[name.strip()], origin[name.strip()] = value.strip(), where["set-env"]
+            else:  # set empty: litellm reads "" as not set
+                environ.pop(name.strip(), None)
     pairs = options.get("api-key")  # a list in the YAML, or one "provider=key" as text
     for item in [pairs] if isinstance(pairs, str) else as_list(pairs):
         provider, _, value = str(item).partition("=")
