@@ -260,6 +260,31 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
     return Snapshot(path, target, data, stat.S_IMODE(st.st_mode), st.st_nlink)
 
 
+def read_plain(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A file gwconf consults but never writes (a project's ``.env``, a pid file, an app's
+    index, gwconf's own small state): only a regular file of at most ``limit`` bytes; anything
+    else raises ``OSError``, which each such reader already takes as "not there". A FIFO at one
+    of these paths hung ``status`` and ``clients`` for ever, and a link to ``/dev/zero`` (a
+    cloned repository can hold one) was read until memory ran out (the round's sweep). Opened
+    without blocking: a FIFO with no writer opens at once, and is then refused."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if st.st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+        data = b""
+        while len(data) <= limit:
+            chunk = os.read(fd, min(limit + 1 - len(data), 1 << 20))
+            if not chunk:
+                return data
+            data += chunk
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+    finally:
+        os.close(fd)
+
+
 def _read_up_to(handle: FileIO, size: int) -> bytes:
     """Up to ``size`` bytes from an unbuffered file, fewer only at its end: one read of a
     regular file may return less (a signal, a network file system), as a buffered read would not."""

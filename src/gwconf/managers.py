@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gwconf.errors import WriteRefused
+from gwconf.fileio import read_plain
 from gwconf.lazyre import lazy
 from gwconf.paths import Env, display
 from gwconf.records import field, record
@@ -230,7 +231,7 @@ def chezmoi_source(path: Path, env: Env) -> Path | None:
         return None
     folder = Path(source)
     try:
-        root = (folder / ".chezmoiroot").read_text().strip()
+        root = read_plain(folder / ".chezmoiroot", 4096).decode("utf-8", errors="replace").strip()
     except OSError:
         root = ""
     if root:
@@ -265,8 +266,7 @@ def _chezmoi_folder(env: Env) -> str | None:
     if os.access(config, os.F_OK):
         for name in _CHEZMOI_CONFIGS:
             try:
-                with open(os.path.join(config, name), encoding="utf-8", errors="replace") as handle:
-                    text = handle.read(1 << 20)
+                text = read_plain(os.path.join(config, name), 1 << 20).decode("utf-8", errors="replace")
             except OSError:
                 continue
             found = _SOURCE_DIR.search(text)

@@ -376,7 +376,9 @@ def _cache_data(env: Env, profile_name: str) -> Any:
 
     def load() -> Any:
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            from gwconf.fileio import read_plain
+
+            return json.loads(read_plain(path))
         except (OSError, ValueError, RecursionError):
             return None
 

@@ -34,6 +34,7 @@ from gwconf.fileio import (
     make_private,
     named,
     named_like,
+    read_plain,
     read_snapshot,
     remove_file,
     sha256,
@@ -1099,7 +1100,7 @@ class BackupStore:
         if (self.folder / "pristine.missing").exists():
             return MISSING
         path = self.folder / "pristine"
-        return path.read_bytes() if path.exists() else None
+        return read_plain(path) if path.exists() else None
 
     def take_pristine(self, snapshot: Snapshot, *, owned: bool = True) -> bool:
         """The bytes before gwconf's first write; True when this call copied them. ``owned`` False

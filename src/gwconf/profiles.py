@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gwconf import binding, secrets, urls
 from gwconf.errors import GwconfError, ParseError, ProfileError
-from gwconf.fileio import decode_text, exclusive_lock, read_snapshot, remove_file, write_private
+from gwconf.fileio import decode_text, exclusive_lock, read_plain, read_snapshot, remove_file, write_private
 from gwconf.lazyre import lazy
 from gwconf.paths import Env
 from gwconf.records import field, record
@@ -428,7 +428,7 @@ class ParsedTexts:
         self.entries: list[dict[str, Any]] = []
         self.added = False
         try:
-            loaded = marshal.loads(path.read_bytes())
+            loaded = marshal.loads(read_plain(path))
         except FileNotFoundError:
             loaded = self._earlier_release_file()
         except (OSError, ValueError, EOFError, TypeError, RecursionError):
@@ -443,7 +443,7 @@ class ParsedTexts:
         import json
 
         try:
-            return json.loads(self.path.with_name(self.path.name + ".json").read_bytes())
+            return json.loads(read_plain(self.path.with_name(self.path.name + ".json")))
         except (OSError, ValueError, RecursionError):
             return None
 
@@ -720,7 +720,7 @@ class ProfileStore:
 
     def active(self) -> str | None:
         try:
-            name = self.active_file.read_text().strip()
+            name = read_plain(self.active_file, 4096).decode("utf-8").strip()
         except (OSError, ValueError):  # missing, unreadable or not text: no active profile
             return None
         return name if name and binding.valid_name(name) else None

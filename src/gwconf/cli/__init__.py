@@ -12,6 +12,7 @@ first use; ``gwconf --version`` and ``gwconf --help`` are answered without it, t
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 import gwconf
@@ -288,9 +289,14 @@ def active_profile_file() -> str:
 
 def read_active_name() -> str | None:
     """The active profile's name, or None (no file, or not a valid name)."""
-    try:
-        with open(active_profile_file(), encoding="utf-8") as handle:
-            name = handle.read(200).strip()
+    try:  # without blocking, and only a file: a FIFO there hung the shell prompt's hook
+        fd = os.open(active_profile_file(), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            name = os.read(fd, 200).decode("utf-8").strip()
+        finally:
+            os.close(fd)
     except (OSError, ValueError):
         return None
     allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"

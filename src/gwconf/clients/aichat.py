@@ -120,8 +120,10 @@ def files(env: Env) -> list[ConfigFile]:
 
 def _moved_by_dotenv(dotenv: Path) -> dict[str, str]:
     """The AICHAT_CONFIG_FILE and AICHAT_CONFIG_DIR the .env sets (aichat's own reading of it)."""
+    from gwconf.fileio import read_plain
+
     try:
-        text = dotenv.read_text(encoding="utf-8", errors="replace")
+        text = read_plain(dotenv).decode("utf-8", errors="replace")
     except OSError:
         return {}
     if "AICHAT_CONFIG_" not in text:

@@ -167,8 +167,10 @@ LAUNCH_ENV = "aider.env"
 
 def _peek(path: Path, fmt: str) -> tuple[Document | None, str | None]:
     """Another file aider reads (never written): its document, or why it could not be read."""
+    from gwconf.fileio import read_plain
+
     try:
-        raw = path.read_bytes()
+        raw = read_plain(path)
     except OSError:
         return None, None
     try:

@@ -275,11 +275,13 @@ def _project_routers(env: Env) -> list[Finding]:
 
 def doctor(docs: dict[str, Document], env: Env, reading: Reading) -> list[Finding]:
     """A router started before the last change still routes the old way."""
+    from gwconf.fileio import read_plain
+
     found: list[Finding] = []
     pid_file = folder(env) / ".claude-code-router.pid"
     config = folder(env) / "config.json"
     try:
-        pid = int(pid_file.read_text().strip())
+        pid = int(read_plain(pid_file, 64).decode("ascii", errors="replace").strip())
         started = pid_file.stat().st_mtime
         changed = config.stat().st_mtime
     except (OSError, ValueError):

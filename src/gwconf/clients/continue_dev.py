@@ -265,8 +265,10 @@ def _cn_picked_model(env: Env) -> str | None:
     ``src/services/ModelService.ts``, ``src/util/modelPersistence.ts``)."""
     import json
 
+    from gwconf.fileio import read_plain
+
     try:
-        data = json.loads((folder(env) / "index" / "globalContext.json").read_bytes())
+        data = json.loads(read_plain(folder(env) / "index" / "globalContext.json"))
     except (OSError, ValueError):
         return None
     picked = data.get("cliSelectedModel") if isinstance(data, dict) else None

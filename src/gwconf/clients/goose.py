@@ -218,8 +218,10 @@ def _active_model(config: Document, env: Env, provider: Any) -> tuple[Any, str]:
 
 
 def _peek(path: Path) -> Any:
+    from gwconf.fileio import read_plain
+
     try:
-        raw = path.read_bytes()
+        raw = read_plain(path)
         text, _ = formats.decode(raw, str(path))
         return formats.load("json", text, str(path)).data()
     except (OSError, GwconfError):

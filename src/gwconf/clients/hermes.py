@@ -179,7 +179,12 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     # named "profiles": 0.19.0 ``_apply_profile_override``), a set HERMES_HOME root included
     home_is_a_profile = bool(env.get("HERMES_HOME")) and folder(env).parent.name == "profiles"
     if not home_is_a_profile and active.is_file():
-        name = active.read_text(encoding="utf-8", errors="replace").strip()
+        from gwconf.fileio import read_plain
+
+        try:
+            name = read_plain(active, 4096).decode("utf-8", errors="replace").strip()
+        except OSError:
+            name = ""
         if name and name != "default":
             f.append(
                 Finding(

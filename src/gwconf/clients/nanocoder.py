@@ -236,7 +236,10 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     if variable is None and env.get("NANOCODER_PROVIDERS_FILE"):  # read only without the other
         variable = "NANOCODER_PROVIDERS_FILE"
         try:
-            raw = env.as_given(env.get("NANOCODER_PROVIDERS_FILE") or "").read_text(errors="replace")
+            from gwconf.fileio import read_plain
+
+            file = env.as_given(env.get("NANOCODER_PROVIDERS_FILE") or "")
+            raw = read_plain(file).decode("utf-8", errors="replace")
         except OSError:
             variable = None
     if variable is not None:

@@ -368,7 +368,9 @@ def substitute(value: Any, env: Env, base: Path) -> tuple[Any, list[str]]:
             else (base / raw if not Path(raw).is_absolute() else Path(raw))
         )
         try:
-            return path.read_text(encoding="utf-8").strip()
+            from gwconf.fileio import read_plain
+
+            return read_plain(path).decode("utf-8").strip()
         except OSError:
             missing.append(f"file {raw}")
             return ""
