@@ -313,6 +313,22 @@ def test_a_missing_ledger_restores_from_the_backups(gwconf, home: Path, profile,
     assert "Nothing to restore" in again.stdout and "missing" not in again.stderr, again
 
 
+def test_an_empty_ledger_is_damaged_not_a_ledger_of_nothing(gwconf, home: Path, profile, tmp_path) -> None:
+    """A ledger cut to 0 bytes (a crash, a full disk) read as "gwconf wrote nothing": restore said
+    so and left the key in every file, and the next apply took gwconf's own values for the
+    user's (the filesystem sweep). gwconf never writes an empty ledger: it is damaged."""
+    config, settings = _seed(home)
+    assert gwconf("apply", "codex", "claude-code").exit_code == 0
+    ledger = _state(tmp_path) / "ledger.json"
+    ledger.write_bytes(b"")
+    status = gwconf("status", "codex")
+    assert "damaged (empty: cut short?)" in status.output, status
+    restored = gwconf("restore", "--all")
+    assert restored.exit_code == 0 and "damaged (empty: cut short?)" in restored.stderr, restored
+    assert config.read_text() == CODEX and settings.read_text() == CLAUDE
+    assert len(_aside(tmp_path)) == 1
+
+
 def test_a_named_restore_over_a_missing_ledger_names_the_clients_it_leaves(
     gwconf, home: Path, profile, tmp_path
 ) -> None:

@@ -400,7 +400,10 @@ class Ledger:
         self.damaged = None
         snap = read_snapshot(self.path)
         self._bytes = snap.data  # what the file held when read (or what ``save`` wrote): see ``refresh``
-        if snap.data:
+        if snap.data == b"":  # gwconf never writes one: a file cut short (a crash, a full disk)
+            # read as "gwconf wrote nothing", restore said so and left the key in every file
+            self.damaged = f"{self.path} is damaged (empty: cut short?)"
+        elif snap.data:
             import json
 
             try:
