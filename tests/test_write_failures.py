@@ -245,10 +245,22 @@ def test_use_stopped_by_a_full_disk_says_the_switch_happened_and_how_to_finish(g
         ),
         (OSError(errno.EDQUOT, os.strerror(errno.EDQUOT)), "a write failed: "),
         (OSError(errno.ENOENT, os.strerror(errno.ENOENT), "/s/x"), None),  # gwconf's to handle: a bug
+        # a path in a state a user (or a sudo run) left: named, not a bug; a rename names its target
+        (
+            PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/s/gwconf.lock"),
+            "could not use /s/gwconf.lock",
+        ),
+        (
+            IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), "/s/.active.tmp", None, "/s/active"),
+            "could not use /s/active",
+        ),
+        (PermissionError(errno.EACCES, os.strerror(errno.EACCES)), None),  # no path to name
         (ValueError("no"), None),
     ],
 )
 def test_only_the_systems_own_failures_are_said_as_such(exc: BaseException, said: str | None) -> None:
+    """(and a path gwconf cannot use: the filesystem sweep found a lock that is a folder, a
+    backups folder that is a file, a state folder root owns, each reported as a bug)"""
     from gwconf.fileio import system_failure
 
     failure = system_failure(exc)
@@ -256,3 +268,26 @@ def test_only_the_systems_own_failures_are_said_as_such(exc: BaseException, said
         assert failure is None
     else:
         assert failure is not None and said in failure.message and failure.exit_code == 1
+
+
+def test_gwconfs_own_paths_in_states_a_user_left_are_named_not_reported_as_bugs(
+    gwconf, home, profile, tmp_path: Path
+) -> None:
+    state = tmp_path / "gwconf" / "state"
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "gwconf.lock").unlink(missing_ok=True)  # profile add took the lock
+    (state / "gwconf.lock").mkdir()
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 1 and "unexpected error" not in result.output, result
+    assert f"could not use {state / 'gwconf.lock'}: Is a directory." in result.stderr
+    assert "move it aside" in result.stderr
+    (state / "gwconf.lock").rmdir()
+    (state / "backups").mkdir(exist_ok=True)
+    (state / "backups" / "codex").write_text("not a folder")
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 1 and f"could not use {state / 'backups' / 'codex'}" in result.stderr, result
+    (home / ".codex").symlink_to(home / ".codex")  # a folder that links to itself
+    listed = gwconf("clients")
+    assert listed.exit_code == 0 and "unexpected error" not in listed.output, listed
+    result = gwconf("apply", "codex")
+    assert "~/.codex/config.toml: its path goes through a symlink loop." in result.stderr, result

@@ -231,6 +231,12 @@ def read_snapshot(path: Path, display: str | None = None) -> Snapshot:
         raise GwconfError(
             f"{shown}: permission denied reading it.", "Check the file's owner and mode."
         ) from None
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise GwconfError(  # a folder on its way that links to itself (~/.codex -> ~/.codex)
+            f"{shown}: its path goes through a symlink loop.", "Fix or remove the link, then run again."
+        ) from None
     if stat.S_ISDIR(st.st_mode):
         raise GwconfError(f"{shown}: is a folder, not a file.", "Move it aside; gwconf expects a file here.")
     if not stat.S_ISREG(st.st_mode):
@@ -270,6 +276,8 @@ def read_plain(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(st.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
         if st.st_size > limit:
@@ -755,13 +763,37 @@ _SYSTEM_FAILURES = {
     ),
     errno.EIO: "The disk reported an input/output error: check the disk before running again.",
 }
+# what a user (or an earlier ``sudo gwconf``, or a tool cleaning folders) can do to a path gwconf
+# uses for its own state: shown with the path, not as a bug (the filesystem sweep found each one
+# reported as "unexpected error ... please report it")
+_PATH_FAILURES = {
+    errno.EACCES: (
+        "Check the owner and mode of that path and its folders (after a `sudo gwconf`, root owns "
+        'them: sudo chown -R "$USER" on the folder), then run the command again.'
+    ),
+    errno.EPERM: (
+        "The system does not allow it: check the owner, and an immutable flag (lsattr; chattr -i "
+        "removes it), then run the command again."
+    ),
+    errno.EISDIR: "A folder stands where gwconf keeps a file: move it aside, then run the command again.",
+    errno.ENOTDIR: (
+        "A file stands where gwconf keeps a folder (a part of that path): move it aside, then run "
+        "the command again."
+    ),
+    errno.ELOOP: "That path goes through a symbolic link loop: fix or remove the link, then run again.",
+}
 
 
 def system_failure(exc: BaseException) -> GwconfError | None:
     """The error to show for an ``OSError`` the system caused (a full disk, a quota, a file size
-    limit, a read-only or failing disk) that reached the command's top: it is no bug in gwconf,
+    limit, a read-only or failing disk) or a path in a state gwconf cannot use (permissions, a
+    folder for a file, a link loop) that reached the command's top: it is no bug in gwconf,
     and was shown as one ("unexpected error ... please report it") when it struck gwconf's own
     state files (the journal, the ledger, a backup). None for anything else."""
+    if isinstance(exc, OSError) and exc.errno in _PATH_FAILURES and exc.filename:
+        reason = exc.strerror or os.strerror(exc.errno)
+        where = exc.filename2 or exc.filename  # a rename's target is the path in the way
+        return GwconfError(f"could not use {where}: {reason}.", _PATH_FAILURES[exc.errno])
     if not isinstance(exc, OSError) or exc.errno not in _SYSTEM_FAILURES:
         return None
     reason = exc.strerror or os.strerror(exc.errno)
