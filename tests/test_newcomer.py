@@ -638,6 +638,36 @@ def test_init_on_a_terminal_asks_offers_the_models_and_applies_on_yes(home, gate
     assert (home / ".codex" / "config.toml").is_file()
 
 
+@pytest.mark.skipif(not Path("/dev/ptmx").exists(), reason="needs a pseudo-terminal")
+def test_key_stdin_typed_on_a_terminal_is_asked_for_hidden_and_the_rest_asked_too(
+    home, gateway, bare_path
+) -> None:
+    """The newcomer sweep: ``init --base-url URL --key-stdin`` typed on a terminal waited with no
+    prompt, echoed the key as it was typed, then applied to every client found without asking."""
+    import os
+
+    (home / ".codex").mkdir()
+    answers = [
+        (question, answer) for question, answer in guided_answers(gateway, "n") if "address" not in question
+    ]
+    code, text = run_on_a_terminal(
+        ["init", "--base-url", gateway.base_url, "--key-stdin"], answers, {**os.environ, "COLUMNS": "100"}
+    )
+    assert answers == [] and VALID_KEY not in text, text  # each asked; the key never shown
+    assert "Asking the gateway for its models (up to 30 s)..." in text
+    assert code == 0 and not (home / ".codex" / "config.toml").exists(), text  # "n": nothing applied
+
+
+def test_a_key_of_blanks_or_empty_quotes_is_refused(gwconf, home) -> None:
+    for typed in ("   ", '""', "''"):
+        result = gwconf(
+            "profile", "add", "blank", "--base-url", "https://gw.example.com/v1", "--key-stdin",
+            input=typed + "\n",
+        )  # fmt: skip
+        assert result.exit_code != 0 and "the key is empty" in result.stderr, (typed, result)
+    assert gwconf("profile", "list", "--json").stdout.count('"name"') == 0
+
+
 def test_init_dry_run_checks_the_gateway_and_shows_the_diffs_without_writing(
     gwconf, home, gateway, bare_path
 ) -> None:

@@ -173,16 +173,16 @@ def checked_key(key: str, empty_hint: str) -> str:
 
     _output.remember_key(key)
     cleaned = key.strip()
-    if len(cleaned) > 2 and cleaned[0] == cleaned[-1] and cleaned[0] in "\"'":
+    if len(cleaned) >= 2 and cleaned[0] == cleaned[-1] and cleaned[0] in "\"'":
         cleaned = cleaned[1:-1].strip()
     if cleaned[:7].lower() == "bearer ":
         cleaned = cleaned[7:].strip()
-    if cleaned != key and cleaned:
+    if not cleaned:  # blanks, or "" alone, were saved as the key (the newcomer sweep)
+        raise ProfileError("the key is empty.", empty_hint)
+    if cleaned != key:
         _output.remember_key(cleaned)
         _output.warn(f"the key was pasted with more around it; gwconf keeps {secrets.mask(cleaned)} alone.")
         key = cleaned
-    if not key:
-        raise ProfileError("the key is empty.", empty_hint)
     for problem in secrets.key_problems(key):
         _output.warn(f"the key {problem}.")
     if key.startswith(("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-ant-")):

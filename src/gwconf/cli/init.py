@@ -83,7 +83,9 @@ def command(
         from gwconf.profiles import validate_name
 
         validate_name(profile_name)
-    ask = not yes and sys.stdin.isatty() and not key_stdin
+    # --key-stdin typed on a terminal: asked for with input hidden, and the rest asked as usual
+    # (the key was echoed as typed, with no prompt, and every client applied unasked)
+    ask = not yes and sys.stdin.isatty()
     sources = _key_sources(base_url, key_stdin, key_env, key_cmd, ask)
     if no_apply and client_ids:
         raise UsageError("--no-apply changes no client: --client has nothing to choose.", "Keep one of them.")
@@ -96,6 +98,8 @@ def command(
     )
 
     # 2. check both: the model list, else one chat request; nothing is saved unchecked (models.setup_step)
+    if ask:  # a slow gateway took up to the timeout with nothing on the screen
+        _output.out(f"Asking the gateway for its models (up to {timeout:g} s)...")
     listed = models.fetch(profile, env, timeout=timeout, key=resolved, unsaved=True)
     step = models.setup_step(listed, profile.model)
     if step == "need_model" and ask:
@@ -218,9 +222,9 @@ def _gateway_and_key(
         base_url = click.prompt("Gateway base address (e.g. https://gw.example.com/v1)").strip()
     base = _common.base_address(base_url)
     key: str | None = None
-    if key_stdin:
+    if key_stdin and not sys.stdin.isatty():
         key = sys.stdin.readline().rstrip("\r\n")
-    elif not sources:
+    elif key_stdin or not sources:
         key = click.prompt("Gateway key (input hidden)", hide_input=True).strip()
     if key is not None:
         key = _common.checked_key(key, "Give the key again.")
