@@ -58,10 +58,13 @@ FAULTS = {
     "upstream-401": "401 authentication_error for a completion (its upstream refused the gateway's credential)",
     "upstream-404": "404 with an API error object for a completion (its upstream is gone)",
     "cooldown": "429: every deployment of the model is cooling down (LiteLLM's router)",
+    # a gateway that speaks chat only: OpenAI's and one-api's answer to a path it does not have
+    "no-route": "404 'Invalid URL (POST ...)' for a completion (no such endpoint here)",
+    "model-404": "404 model_not_found for a completion, the model listed all the same",
     "no-db": "400 no_db_connection for every request but the master key (LiteLLM without a database)",
 }
 # faults that hit completions only: GET /models still answers as usual
-COMPLETION_FAULTS = ("upstream-401", "upstream-404", "cooldown")
+COMPLETION_FAULTS = ("upstream-401", "upstream-404", "cooldown", "no-route", "model-404")
 MASTER_KEY = "sk-gw-master-000000000000000000MSTR"
 
 
@@ -326,6 +329,20 @@ class GatewayServer:
                         "type": "authentication_error",
                         "param": None,
                         "code": "401",
+                    }
+                },
+            )
+        if fault == "model-404":
+            return _json(404, _openai_no_model(request.model or ""))
+        if fault == "no-route":
+            return _json(
+                404,
+                {
+                    "error": {
+                        "message": f"Invalid URL (POST {request.path})",
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": None,
                     }
                 },
             )

@@ -67,6 +67,42 @@ def test_an_upstream_failure_is_the_gateways_route_not_the_key(
     assert "rejects this key" not in doctor.stdout and "does not work with the profile's" not in doctor.stdout
 
 
+@pytest.mark.parametrize(
+    ("client", "protocol"), [("codex", "the Responses API"), ("claude-code", "Anthropic messages")]
+)
+def test_a_gateway_without_the_clients_endpoint_is_the_address_not_the_models_route(
+    gwconf, gateway: GatewayServer, gateway_profile, client, protocol
+) -> None:
+    """A gateway that speaks chat only answers a Responses or messages request with OpenAI's
+    404 "Invalid URL (POST /v1/responses)": that was "its route for model 'my-model' failed ...
+    pick another model" (the hostile-gateway sweep), where the address is what is missing."""
+    apply(gwconf, client)
+    gateway.set_fault("no-route", path="/v1/" + ("responses" if client == "codex" else "messages"))
+    text = gwconf("verify", client)
+    assert text.exit_code == 4, text
+    assert f"the key and the address work, and this gateway does not serve {protocol} there" in text.stdout
+    assert "pick another model" not in text.stdout and "route for model" not in text.stdout
+    assert verified(gwconf, client)["verdict"] == "base_wrong"
+    if client == "claude-code":  # doctor's fix: the gateway's Anthropic-style address
+        assert "--anthropic-base-url URL" in gwconf("doctor", client).stdout
+
+
+def test_a_listed_model_the_gateway_refuses_is_not_suggested_back(
+    gwconf, gateway: GatewayServer, gateway_profile
+) -> None:
+    """The list names 'my-model', a chat with it answers model_not_found: the remedy said
+    "closest it serves: my-model" (the hostile-gateway sweep). The list is public here, so the
+    second look (which would call it the model's route) says nothing about the key."""
+    gateway.models = {"my-model", "my-model-mini"}
+    gateway.public_models = True
+    apply(gwconf, "continue")
+    gateway.set_fault("model-404")
+    text = gwconf("verify", "continue")
+    assert text.exit_code == 4 and "model not available" in text.stdout, text
+    assert "The gateway lists 'my-model' but answers that it does not serve it" in text.stdout
+    assert "closest it serves" not in text.stdout
+
+
 def gateway_profile_key(gateway: GatewayServer) -> str:
     [key] = gateway.keys
     return key

@@ -89,6 +89,12 @@ _KEY_WORDS = lazy(
     r"|\b(api[ _-]?key|token)\W+(is\W+)?(invalid|incorrect|expired|revoked|not valid|not found)\b",
     re.IGNORECASE,
 )
+# a 404 that says the path itself is unknown (OpenAI's and one-api's "Invalid URL (POST
+# /v1/responses)", OpenAI's older "Unknown request URL"): the gateway has no such endpoint, where a
+# LiteLLM 404 (NotFoundError from the model's upstream) is the model's route
+_NO_ROUTE_WORDS = lazy(
+    r"Invalid URL \((?:GET|POST) |Unknown request URL|\bno route (?:for|matches)\b", re.IGNORECASE
+)
 # what a quota or balance that is used up is called (one-api's 403 "该令牌额度已用尽": this key's
 # quota is spent; 余额: balance)
 _QUOTA_WORDS = lazy(r"quota|balance|credits|额度|余额", re.IGNORECASE)
@@ -654,6 +660,21 @@ def second_look(request: Request, result: Probe, timeout: float) -> None:
             f"key answered 200 and lists {len(listed)} other model{'s' if len(listed) != 1 else ''}."
         )
         result.remedy = f"Pick a model the gateway serves: {shown}."
+        return
+    if (
+        status == 404
+        and result.verdict == "base_wrong"
+        and request.wire in ("responses", "messages")
+        and _NO_ROUTE_WORDS.search("\n".join(result.body or ()))
+    ):
+        # the model is listed and the key works: what is missing is this protocol's endpoint (a
+        # gateway that speaks chat only answers "Invalid URL (POST /v1/responses)"), not the
+        # model's route; "pick another model" sent users the wrong way (the hostile-gateway sweep)
+        result.detail = (
+            f"HTTP 404 from {request.url}, but GET {url} with the same key answered 200 and lists "
+            f"{model!r}: the key and the address work, and this gateway does not serve "
+            f"{'the ' if request.wire == 'responses' else ''}{WIRE_LABELS[request.wire]} there."
+        )
         return
     result.verdict = "route_failed"
     result.detail = (

@@ -343,10 +343,18 @@ def suggest_models(checks: list[Any], profile: Any, env: Any, timeout: float) ->
     if not ids:
         return
     for check in unavailable:
-        near = models.closest(check.probe.model or "", ids)
+        model = check.probe.model or ""
+        if model in ids:  # listed, yet refused: the gateway's own set-up, not the profile's choice
+            check.probe.remedy = (
+                f"The gateway lists {model!r} but answers that it does not serve it: a deployment "
+                "or channel for it is missing or down on the gateway; ask whoever runs it, or pick "
+                f"another model (gwconf models; gwconf profile set {profile.name} --model MODEL)."
+            )
+            continue
+        near = models.closest(model, ids)
         served = f"closest it serves: {', '.join(near)}" if near else f"it serves {len(ids)} others"
         check.probe.remedy = (
-            f"The gateway does not serve {check.probe.model!r}; {served} (every id: gwconf models). "
+            f"The gateway does not serve {model!r}; {served} (every id: gwconf models). "
             f"Change it with: gwconf profile set {profile.name} --model MODEL"
         )
 
