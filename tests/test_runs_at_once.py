@@ -69,3 +69,35 @@ def test_a_nested_lock_in_one_process_is_already_held(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert taken.stdout.strip() == "ok", taken.stderr
+
+
+def test_a_command_waiting_for_the_lock_says_so(gwconf, home, tmp_path: Path) -> None:
+    """The filesystem sweep: with another gwconf holding the lock, a command waited up to 30 s
+    with nothing on the screen. After a second it says what it waits for."""
+    lock = tmp_path / "gwconf" / "state" / "gwconf.lock"
+    with exclusive_lock(lock):
+        waiting = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                MAIN,
+                "profile",
+                "add",
+                "w",
+                "--base-url",
+                "https://gw.example.com/v1",
+                "--key-stdin",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert waiting.stdin is not None
+        waiting.stdin.write("sk-test-0123456789abcdefWXYZ\n")
+        waiting.stdin.close()
+        time.sleep(2.5)
+    assert waiting.wait(timeout=60) == 0
+    assert waiting.stderr is not None
+    err = waiting.stderr.read()
+    assert f"note: waiting for another gwconf to finish (lock {lock}; up to 30 s)..." in err

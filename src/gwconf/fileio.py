@@ -1087,12 +1087,22 @@ def _locked(lock_path: Path, timeout: float) -> Iterator[None]:
     _refuse_root_creating(lock_path)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline = started + timeout
+        noted = False
         while True:
             try:
                 _lock(fd)
                 break
             except OSError:
+                if not noted and time.monotonic() > started + 1.0:  # the wait was silent for 30 s
+                    noted = True
+                    import gwconf
+
+                    if gwconf.wait_note is not None:
+                        gwconf.wait_note(
+                            f"waiting for another gwconf to finish (lock {lock_path}; up to {timeout:g} s)..."
+                        )
                 if time.monotonic() > deadline:
                     raise WriteRefused(
                         f"another gwconf is still running (lock {lock_path}).",

@@ -401,12 +401,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _note_on_stderr(text: str) -> None:
+    sys.stderr.write(f"note: {text}\n")
+    sys.stderr.flush()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
     _open_standard_streams()
     _defer_unused_modules()
     _fewer_collections()
     gwconf.kept_until_exit = []  # ``_end_now`` ends the process: no need to free parsed files
+    gwconf.wait_note = _note_on_stderr
     from gwconf import _bytecode
 
     _bytecode.install()
