@@ -518,7 +518,7 @@ def _renameat2(src: Path, dst: Path, flags: int, shown: str) -> bool | None:
 
 def _changed(shown: str) -> ConcurrentChange:
     return ConcurrentChange(
-        f"{shown}: changed while gwconf was planning (another program wrote it); nothing was written.",
+        f"{shown}: changed while gwconf was planning (another program, or a gwconf run at the same time, wrote it); nothing was written.",
         "Run the command again; if the client keeps rewriting it, quit the client first.",
     )
 

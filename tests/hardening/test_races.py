@@ -155,7 +155,7 @@ def test_a_client_rewriting_its_file_while_gwconf_plans(world: World, tmp_path: 
     result = invoke_result(json.loads(outcome.read_text()))
     assert counter.read_text().splitlines() == ["run"], "the key command ran once"
     assert result.exit_code == 1, result
-    assert f"~/{SETTINGS}: {CONCURRENT} (another program wrote it); nothing was written." in result.stderr
+    assert f"~/{SETTINGS}: {CONCURRENT} (another program, or a gwconf run at the same time, wrote it); nothing was written." in result.stderr
     assert (w.home / SETTINGS).read_text() == THEIRS, "the client's write was kept"
     assert not (w.home / ".claude.json").exists(), "no file of Claude Code's change was written"
     assert 'base_url = "https://gw.example.com/v1"' in (w.home / ".codex" / "config.toml").read_text()
