@@ -185,6 +185,10 @@ def test_later_assignment_outside_the_block_is_reported(gwconf, home, profile, m
     assert has_finding(seen.findings, "warning", "~/.bash_profile does not read ~/.bashrc")
     assert has_finding(seen.findings, "info", "this terminal's", "OPENAI_BASE_URL")
     assert not has_finding(seen.findings, "warning", "$ANTHROPIC_API_KEY")  # no Anthropic pair in the block
+    with (home / ".bashrc").open("a") as rc:  # the shapes sweep: an unset below went unseen
+        rc.write('[ -n "$WORK" ] && unset OPENAI_BASE_URL\n')
+    seen = reading("shell")
+    assert has_finding(seen.findings, "warning", "unsets OPENAI_BASE_URL below the gwconf block")
 
 
 def test_two_blocks_are_refused(gwconf, home, profile, monkeypatch) -> None:

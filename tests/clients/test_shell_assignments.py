@@ -22,7 +22,12 @@ def _per_variable(fmt: str, name: str) -> re.Pattern[str]:
         return re.compile(rf"^[ \t]*set[ \t]+(?:-\S+[ \t]+)*{name}(?:\s|$)", re.M)  # one line
     if fmt == "powershell":
         return re.compile(rf"^\s*\$env:{name}\s*=|SetEnvironmentVariable\(\s*['\"]{name}['\"]", re.M | re.I)
-    return re.compile(rf"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?{name}=", re.M)
+    # a NAME= word wherever a command may start or go on (not only a line's start), comments left out
+    return re.compile(rf"(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?{name}=", re.M)
+
+
+def _searched(fmt: str, text: str) -> str:
+    return shell._uncommented(text) if fmt == "shellrc" else text
 
 
 PIECES = [
@@ -93,7 +98,10 @@ def test_the_names_found_are_the_per_variable_patterns_matches(fmt: str, text: s
     found = shell._assigned(fmt, text)
     fold = str.upper if fmt == "powershell" else str
     for name in NAMES:
-        assert (fold(name) in found) == bool(_per_variable(fmt, name).search(text)), (name, text)
+        assert (fold(name) in found) == bool(_per_variable(fmt, name).search(_searched(fmt, text))), (
+            name,
+            text,
+        )
 
 
 def test_each_format_finds_its_own_spelling() -> None:
@@ -112,3 +120,21 @@ def test_each_format_finds_its_own_spelling() -> None:
         "powershell",
         "$Env:openai_api_key = 'k'\n[Environment]::SetEnvironmentVariable('OPENAI_BASE_URL', 'u')\n",
     ) == {"OPENAI_API_KEY", "OPENAI_BASE_URL"}
+
+
+def test_an_assignment_anywhere_a_command_goes_counts_and_an_unset_too() -> None:
+    """The shapes sweep: each of these lines below the block won over it in a real bash, and
+    status and doctor reported the block's value."""
+    for line in (
+        'if [ -d "$HOME" ]; then export OPENAI_BASE_URL=https://u.example.com/v1; fi',
+        '[ -d "$HOME" ] && export OPENAI_BASE_URL=https://u.example.com/v1',
+        "export EDITOR=vim OPENAI_BASE_URL=https://u.example.com/v1",
+        "OPENAI_BASE_URL=https://u.example.com/v1 ; export OPENAI_BASE_URL",
+    ):
+        assert "OPENAI_BASE_URL" in shell._assigned("shellrc", line), line
+    assert shell._assigned("shellrc", "# export OPENAI_BASE_URL=old\necho x=1") == {"x"}
+    assert shell._unset("shellrc", "unset OPENAI_BASE_URL OPENAI_API_KEY; ls") == {
+        "OPENAI_BASE_URL",
+        "OPENAI_API_KEY",
+    }
+    assert shell._unset("shellrc", "unset -f OPENAI_API_KEY\n# unset OPENAI_MODEL") == set()

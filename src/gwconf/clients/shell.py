@@ -303,15 +303,40 @@ _ASSIGNMENTS = {
         r"^\s*\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=|SetEnvironmentVariable\(\s*['\"]([A-Za-z_][A-Za-z0-9_]*)['\"]",
         re.M | re.I,
     ),
-    "shellrc": lazy(r"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)=", re.M),
+    # a NAME= word anywhere a command may start or go on: after ``then``, ``&&``, ``;``, a second
+    # assignment of one ``export`` (the shapes sweep: a line inside an ``if``, ``[ ... ] &&
+    # export``, ``export EDITOR=vim OPENAI_BASE_URL=...`` won over the block, unseen)
+    "shellrc": lazy(
+        r"(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)=", re.M
+    ),
 }
+_UNSET = lazy(r"(?:^|[\s;&|(])unset[ \t]+((?:-[fv][ \t]+)?[A-Za-z_][A-Za-z0-9_ \t]*)", re.M)
+
+
+def _uncommented(text: str) -> str:
+    """``text`` without its comment lines (a ``# export OPENAI_API_KEY=...`` sets nothing)."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
 def _assigned(fmt: str, text: str) -> set[str]:
     """The names ``text`` assigns a value to (PowerShell's upper-cased)."""
     if fmt == "powershell":
         return {(m.group(1) or m.group(2)).upper() for m in _ASSIGNMENTS[fmt].finditer(text)}
-    return {m.group(1) for m in _ASSIGNMENTS.get(fmt, _ASSIGNMENTS["shellrc"]).finditer(text)}
+    if fmt == "fish":
+        return {m.group(1) for m in _ASSIGNMENTS["fish"].finditer(text)}
+    return {m.group(1) for m in _ASSIGNMENTS["shellrc"].finditer(_uncommented(text))}
+
+
+def _unset(fmt: str, text: str) -> set[str]:
+    """The names a POSIX shell file's ``unset`` takes away (``unset -f`` names functions)."""
+    if fmt in ("powershell", "fish"):
+        return set()
+    found: set[str] = set()
+    for match in _UNSET.finditer(_uncommented(text)):
+        words = match.group(1).split()
+        if words[0] != "-f":
+            found.update(w for w in words if w != "-v")
+    return found
 
 
 def _outside_block(
@@ -330,9 +355,19 @@ def _outside_block(
         return found  # nothing to look for (issue 15): PowerShell's names ignore case
     fold = str.upper if file.format == "powershell" else str
     assigned_after, assigned_before = _assigned(file.format, after), _assigned(file.format, before)
+    unset_after = _unset(file.format, after)
     for name in names:
         where = shown(file.path, env)
-        if fold(name) in assigned_after:
+        if name in unset_after:
+            found.append(
+                Finding(
+                    "warning",
+                    "override",
+                    f"{where} unsets {name} below the gwconf block: a new terminal has none.",
+                    f"remove the later unset of {name} in {where} (gwconf never edits outside its block)",
+                )
+            )
+        elif fold(name) in assigned_after:
             found.append(
                 Finding(
                     "warning",
