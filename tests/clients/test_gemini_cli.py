@@ -39,6 +39,32 @@ def test_status_reads_back_root_address_key_and_model(gwconf, home: Path, profil
     assert result.api_key == TEST_KEY and result.provider_is_gwconf
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ('{\n  // mine\n  "ui": { "theme": "GitHub", },\n}\n', "3:28", "a trailing comma"),
+        ('\ufeff{\n  "ui": { "theme": "GitHub" }\n}\n', "1:1", "a byte-order mark"),
+    ],
+)
+def test_a_settings_file_gemini_cannot_read_is_named_not_edited(
+    gwconf, home: Path, profile: str, text: str, where: str, what: str
+) -> None:
+    """Gemini CLI 0.61 reads settings.json as JSON.parse(stripJsonComments(text)): a trailing
+    comma or a byte-order mark stops it from starting, where gwconf's JSONC reader went on,
+    wrote its keys in and said all was well (the shapes sweep)."""
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(text, encoding="utf-8")
+    result = gwconf("apply", "gemini-cli")
+    assert result.exit_code == 1, result
+    assert f"~/.gemini/settings.json:{where}: {what}: Gemini CLI reads settings.json as JSON" in result.stderr
+    assert settings.read_text(encoding="utf-8") == text
+    doctor = gwconf("doctor", "gemini-cli")
+    assert f"~/.gemini/settings.json:{where}: {what}" in doctor.stdout, doctor
+    settings.write_text('{\n  // mine: comments are fine\n  "ui": { "theme": "GitHub" }\n}\n')
+    assert gwconf("apply", "gemini-cli").exit_code == 0
+
+
 def test_key_file_is_private_and_settings_is_not(gwconf, home: Path, profile: str) -> None:
     assert gwconf("apply", "gemini-cli").exit_code == 0
     assert (home / ".gemini" / ".env").stat().st_mode & 0o777 == 0o600

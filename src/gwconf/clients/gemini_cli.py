@@ -42,6 +42,7 @@ from gwconf.clients._base import (
     no_steps,
 )
 from gwconf.clients._launch_types import LaunchSpec, TempPath
+from gwconf.errors import ParseError
 from gwconf.formats import Document
 from gwconf.paths import Env, display
 
@@ -106,8 +107,38 @@ def project_scope_files(env: Env) -> list[ConfigFile]:
     ]
 
 
+def _unreadable(settings: Document, env: Env) -> tuple[int, int, str] | None:
+    """What in settings.json Gemini CLI cannot read (it strips comments, then ``JSON.parse``:
+    no trailing comma, no byte-order mark; 0.61's bundle), where gwconf's JSONC reader reads on.
+    Asked before any edit, so ``dump()`` is the file's text (its mark, which the reader takes
+    off, is looked for in the file)."""
+    if not settings.data():
+        return None
+    from gwconf.fileio import read_plain
+    from gwconf.formats.json import strict_json_problem
+
+    try:
+        marked = read_plain(gemini_dir(env) / "settings.json")[:3] == b"\xef\xbb\xbf"
+    except OSError:
+        marked = False
+    return (1, 1, "a byte-order mark") if marked else strict_json_problem(settings.dump())
+
+
+STRICT = "Gemini CLI reads settings.json as JSON with comments only and refuses to start on it"
+
+
 def render(docs: dict[str, Document], target: Target, env: Env) -> list[str]:
     settings, dotenv = docs["settings"], docs["env"]
+    problem = _unreadable(settings, env)
+    if problem is not None:  # gwconf's keys would go into a file Gemini CLI does not start with
+        line, column, what = problem
+        raise ParseError(
+            settings.source,
+            f"{what}: {STRICT}",
+            line,
+            column,
+            hint=f"Remove {what.replace('a ', 'the ', 1)}, then run gwconf again.",
+        )
     settings.set(("security", "auth", "selectedType"), AUTH_TYPE)
     dotenv.set(("GOOGLE_GEMINI_BASE_URL",), target.base_url)
     dotenv.set(("GEMINI_API_KEY",), target.api_key)
@@ -224,6 +255,17 @@ def read(docs: dict[str, Document], env: Env) -> Reading:
     settings, dotenv = docs["settings"], docs["env"]
     reading = Reading(wire=WIRE, auth_header="x-goog-api-key")
     f = reading.findings
+    problem = _unreadable(settings, env)
+    if problem is not None:
+        line, column, what = problem
+        f.append(
+            Finding(
+                "error",
+                "files",
+                f"{display(gemini_dir(env) / 'settings.json', env)}:{line}:{column}: {what}: {STRICT}.",
+                f"remove {what.replace('a ', 'the ', 1)} there",
+            )
+        )
     ours = gemini_dir(env) / ".env"
     verdict = trusted(env, settings)
     # What a trusted folder gets; the trust finding below says when the current folder is not one.

@@ -315,6 +315,21 @@ def block_comment_at(text: str) -> tuple[int, int] | None:
     return None
 
 
+def strict_json_problem(text: str) -> tuple[int, int, str] | None:
+    """Where a file read as ``JSON.parse(stripJsonComments(text))`` fails though gwconf's JSONC
+    reader takes it: a byte-order mark, or the first trailing comma (line, column, what); None
+    when it has neither (Gemini CLI reads settings.json so: the shapes sweep found both made it
+    refuse to start while status said all was well)."""
+    if text.startswith("\ufeff"):
+        return 1, 1, "a byte-order mark"
+    if "," not in text:
+        return None
+    for start, _ in _find_masks(text):
+        if text.startswith(",", start):
+            return (*line_col(text, start), "a trailing comma")
+    return None
+
+
 _Spans = tuple["array.array[int]", "array.array[int]"]  # (starts, ends) of disjoint spans, in order
 
 
