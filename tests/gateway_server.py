@@ -167,6 +167,7 @@ class GatewayServer:
         self.tls = tls  # a server-side context: https, with the certificate it holds
         self.models = set(models) if models is not None else None  # None: every model is served
         self.public_models = False  # True: GET /v1/models answers without a key too
+        self.models_for_any_key = False  # True: GET /v1/models answers any key (a passing proxy)
         self.unversioned = False  # True: every /v1 route also answers without /v1 (as LiteLLM does)
         # per model: (context window, max output tokens), told in the shape ``limits_shape`` names:
         # "openrouter" (context_length, top_provider.max_completion_tokens in /v1/models),
@@ -649,7 +650,9 @@ class GatewayServer:
         return _json(200, [answer])  # without alt=sse the stream is one JSON array
 
     def _list_models(self, request: Recorded) -> Answer:
-        if not self._authorised(request) and not (self.public_models and request.key is None):
+        if not self._authorised(request) and not (
+            (self.public_models and request.key is None) or (self.models_for_any_key and request.key)
+        ):
             return _json(401, _openai_401())
         names = sorted(self.models) if self.models is not None else ["my-model"]
         entries = []

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from gwconf.gateway import MADE_UP_KEY
 from tests.gateway_server import MASTER_KEY, GatewayServer
 
 
@@ -56,15 +57,28 @@ def test_an_upstream_failure_is_the_gateways_route_not_the_key(
         status,
         ["my-model", "other-model"],
     )
-    # the second look went to /v1/models with the same key, once with it and once without
+    # the second look went to /v1/models with the same key, then without one, then with a made-up one
     models = gateway.requests_to("/v1/models")
-    assert [r.key for r in models][-2:] == [gateway_profile_key(gateway), None]
+    assert [r.key for r in models][-3:] == [gateway_profile_key(gateway), None, MADE_UP_KEY]
 
     doctor = gwconf("doctor", client)
     assert doctor.exit_code == 4, doctor
     assert "verdict: HTTP " in doctor.stdout and "the gateway accepts your key" in doctor.stdout
     assert "fix: Tell the gateway's operator, or pick another model" in doctor.stdout
     assert "rejects this key" not in doctor.stdout and "does not work with the profile's" not in doctor.stdout
+
+
+def test_a_list_the_gateway_gives_any_key_says_nothing_about_the_key(
+    gwconf, gateway: GatewayServer, gateway_profile
+) -> None:
+    """A proxy that passes GET /models through unchecked answers any key: the completion's 401
+    invalid_api_key was turned into "the gateway accepts your key" (the hostile-gateway sweep)."""
+    apply(gwconf, "continue")
+    gateway.keys = {"sk-some-other-key-0000000000000000"}  # the profile's key is no longer valid
+    gateway.models_for_any_key = True
+    text = gwconf("verify", "continue")
+    assert text.exit_code == 3 and "the gateway does not accept this key" in text.stdout, text
+    assert "accepts your key" not in text.stdout
 
 
 @pytest.mark.parametrize(

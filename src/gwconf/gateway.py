@@ -634,6 +634,9 @@ def models_url_of(request: Request) -> str | None:
     return None
 
 
+MADE_UP_KEY = "sk-gwconf-no-such-key-0000000000000000"  # no gateway issued it
+
+
 def second_look(request: Request, result: Probe, timeout: float) -> None:
     """Ask ``GET {base}/models`` with the same key; a 200 list there means the gateway accepts the
     key at this address, so a 401 or 404 from the completion is the gateway's route for the model.
@@ -648,6 +651,10 @@ def second_look(request: Request, result: Probe, timeout: float) -> None:
         return
     listed = models.list_at(url, request.key, min(timeout, 10.0))
     if listed is None or models.list_at(url, None, min(timeout, 10.0)) is not None:
+        return
+    # nor does one it gives any key at all (a proxy passing the list through unchecked: a 401
+    # invalid_api_key became "the gateway accepts your key"; the hostile-gateway sweep)
+    if models.list_at(url, MADE_UP_KEY, min(timeout, 10.0)) is not None:
         return
     result.listed = listed
     model = request.model
