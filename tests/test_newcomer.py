@@ -751,3 +751,20 @@ def test_init_with_a_client_set_up_in_its_app_shows_its_steps_and_verifies_the_o
     assert "This client cannot be configured through files; do this in the app:" in out
     assert "(the key is masked; add --show-key to print it in full)" in out
     assert "codex          ok" in out and "gwconf cannot read what it sends" not in out
+
+
+def test_init_shows_a_link_only_apps_steps_instead_of_verifying_it(gwconf, home, gateway, bare_path) -> None:
+    """The newcomer sweep: with Cherry Studio installed, init listed it as "already points at
+    this profile", failed its verify ("no base address in its files", exit 1) and never showed
+    the link that sets it up, which gwconf apply cherry-studio shows."""
+    (home / ".config" / "CherryStudio").mkdir(parents=True)
+    (home / ".codex").mkdir()
+    result = gwconf(
+        "init", "--yes", "--base-url", gateway.base_url, "--key-stdin", "--model", "my-model",
+        input=VALID_KEY + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result
+    assert "cherry-studio  steps to do in the app" in result.stdout
+    assert "already points at this profile" not in result.stdout
+    assert "gwconf link cherry-studio --open" in result.stdout
+    assert "codex          ok" in result.stdout and "cherry-studio  Cherry Studio has no" not in result.stdout

@@ -69,7 +69,7 @@ def apply(
         skip_not_set_up=all_clients or all_supported,
         swept=True,  # (a write happens only where repair_interrupted ran above)
     )
-    _add_notes_and_steps(results, missing, profile, env, show_key)
+    add_notes_and_steps(results, missing, profile, env, show_key)
     failed = any(r.error for r in results)
     pending = any(r.changed for r in results)
     if as_json:
@@ -115,7 +115,7 @@ def _chosen_clients(
     return clients
 
 
-def _add_notes_and_steps(
+def add_notes_and_steps(
     results: list[Any], missing: set[str], profile: Any, env: Any, show_key: bool
 ) -> None:
     """A note for a client that does not look installed; the in-app steps where gwconf writes nothing."""

@@ -371,7 +371,7 @@ def _apply_found(
     """Show each detected (or ``chosen``) client's change, apply on yes (or to the ids answered),
     then verify (the exit code is verify's)."""
     from gwconf import operations, registry
-    from gwconf.cli._writing import render_results, summary_line
+    from gwconf.cli._writing import add_notes_and_steps, render_results, summary_line
 
     if not profile.model:  # a client set up without a model starts on its vendor's, or not at all
         return _verify_profile(profile, env, timeout)
@@ -381,6 +381,9 @@ def _apply_found(
             _output.out("No supported client was found here (gwconf clients lists them all).")
         return _verify_profile(profile, env, timeout)
     preview = operations.apply_profile(clients, profile, env, dry_run=True, skip_not_set_up=chosen is None)
+    # a link-only app's steps, as apply shows them (Cherry Studio "already points at this
+    # profile", then failed its verify, and the link that sets it up was never shown)
+    add_notes_and_steps(preview, set(), profile, env, False)
     pending = [r for r in preview if r.changed and not r.error]
     heading = "Chosen" if chosen is not None else "Found"
     _output.out(f"\n{heading} {_output.plural(len(clients), 'client')}:")
