@@ -47,7 +47,9 @@ class FileResult:
         # other providers' keys, of shapes no pattern knows: a key store's values, and whatever
         # the file holds under a secret's name (a list of them: aider's ``api-key``, a header map)
         stored = _stored_keys(self.change) if self.change.file.key_store else []
-        stored += _named_secrets(self.change.before_data, self.change.after_data)
+        # (the data before the change: what it adds is gwconf's own, or, for a restore, the
+        # managed values _replaced_secrets has; walking both was twice the cost)
+        stored += _named_secrets(self.change.before_data)
         if stored:
             from gwconf.secrets import redact
 
@@ -96,18 +98,31 @@ def _named_secrets(*documents: Any) -> list[str]:
     """The strings ``documents`` hold at or below a secret's name (``api-key: [hf=...]``,
     ``http_headers.Authorization``, ``env.HF_TOKEN``), references left out: the diff shows them
     as context, and a pattern knows neither a list item's nor an ``hf_`` key's shape (found by
-    the round's sweep). Only when a diff is shown."""
-    from gwconf.secrets import is_reference, is_secret_name
+    the round's sweep). Only when a diff is shown; only containers are pushed, and a key's name
+    is tested once per command (a first walk of every value was a fifth of a dry run)."""
+    from gwconf.secrets import is_reference, may_name_a_secret
 
     found: list[str] = []
-    stack: list[tuple[Any, bool]] = [(d, False) for d in documents if d is not MISSING]
+    named: list[Any] = []  # values under a secret's name: every string in them counts
+    stack: list[Any] = [d for d in documents if type(d) is dict or type(d) is list]
     while stack:
-        value, named = stack.pop()
-        if isinstance(value, dict):
-            stack += [(v, named or (isinstance(k, str) and is_secret_name(k))) for k, v in value.items()]
-        elif isinstance(value, list):
-            stack += [(v, named) for v in value]
-        elif named and isinstance(value, str) and len(value) >= 8 and not is_reference(value.strip()):
+        value = stack.pop()
+        if type(value) is dict:
+            for k, v in value.items():
+                kind = type(v)
+                if kind is dict or kind is list:
+                    (named if type(k) is str and may_name_a_secret(k) else stack).append(v)
+                elif kind is str and type(k) is str and may_name_a_secret(k):
+                    named.append(v)
+        else:
+            stack += [v for v in value if type(v) is dict or type(v) is list]
+    while named:
+        value = named.pop()
+        if type(value) is dict:
+            named += value.values()
+        elif type(value) is list:
+            named += value
+        elif type(value) is str and len(value) >= 8 and not is_reference(value.strip()):
             found.append(value)
     return found
 

@@ -270,6 +270,18 @@ def is_secret_name(name: str) -> bool:
     return any(w in SECRET_WORDS for w in words)
 
 
+_secret_names: dict[str, bool] = {}
+
+
+def may_name_a_secret(name: str) -> bool:
+    """``is_secret_name``, after a test for the words any such name holds, and remembered: a
+    diff's data walk asks it of every key of every file (``operations._named_secrets``)."""
+    known = _secret_names.get(name)
+    if known is None:
+        known = _secret_names[name] = _may_hint(name.lower()) and is_secret_name(name)
+    return known
+
+
 def is_reference(value: str) -> bool:
     """A value that names where a secret is (or is no secret): shown as it is."""
     if "…" in value or value.lower() in _PLAIN_WORDS or value.startswith("("):
