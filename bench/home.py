@@ -92,8 +92,10 @@ def generate(fmt: str, name: str) -> str | None:
     return None  # fish (gwconf's own conf.d file), text: left to gwconf
 
 
-def grow(text: str, fmt: str, target: int) -> str:
-    """``text`` with unrelated entries and comments added until it holds ``target`` bytes."""
+def grow(text: str, fmt: str, target: int, commas: bool = True) -> str:
+    """``text`` with unrelated entries and comments added until it holds ``target`` bytes.
+    ``commas``: VS Code-style JSONC with trailing commas; without, JSON with comments only (what
+    Gemini CLI reads: a trailing comma stops it, and gwconf refuses to write into such a file)."""
     eol = "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
     i = 0
     if fmt == "toml":
@@ -122,10 +124,11 @@ def grow(text: str, fmt: str, target: int) -> str:
         while size < target:
             i += 1
             if fmt == "jsonc":  # VS Code-style settings
+                comma = "," if commas else ""
                 entry = (
                     f"// language {i}: formatter and rulers{eol}{tab}"
-                    f'"[lang-{i}]": {{"editor.tabSize": {2 + i % 3}, "editor.rulers": [80, 100,], '
-                    f'"editor.defaultFormatter": "acme.fmt-{i}", /* why: team style */ }}'
+                    f'"[lang-{i}]": {{"editor.tabSize": {2 + i % 3}, "editor.rulers": [80, 100{comma}], '
+                    f'"editor.defaultFormatter": "acme.fmt-{i}"{comma} /* why: team style */ }}'
                 )
             else:  # ~/.claude.json-style project history
                 entry = (
@@ -229,25 +232,27 @@ def build(home: Path, env: Any, profile: Any) -> HomeReport:
                 file.path.parent.mkdir(parents=True, exist_ok=True)
                 file.path.write_text(text, encoding="utf-8", newline="")
                 written.append(file.path)
-        ungrown: list[tuple[Path, bytes]] = []
-        for file in client.files(env):
-            target = TARGET_SIZE.get(file.format)
-            if not file.path.is_file() or target is None:
-                continue
-            raw = file.path.read_bytes()
+        for commas in (True, False):  # without trailing commas for a client that reads none
+            ungrown: list[tuple[Path, bytes]] = []
+            for file in client.files(env):
+                target = TARGET_SIZE.get(file.format)
+                if not file.path.is_file() or target is None:
+                    continue
+                raw = file.path.read_bytes()
+                try:
+                    text, bom = formats.decode(raw, str(file.path))
+                    grown = grow(text, file.format, target, commas)
+                    formats.load(file.format, grown, str(file.path))
+                except GwconfError:
+                    continue  # keep it as it was: the benchmark must not make a file unreadable
+                file.path.write_bytes(formats.encode(grown, bom))
+                ungrown.append((file.path, raw))
             try:
-                text, bom = formats.decode(raw, str(file.path))
-                grown = grow(text, file.format, target)
-                formats.load(file.format, grown, str(file.path))
-            except GwconfError:
-                continue  # keep it as it was: the benchmark must not make a file unreadable
-            file.path.write_bytes(formats.encode(grown, bom))
-            ungrown.append((file.path, raw))
-        try:
-            plan_apply(client, profile, env)
-        except GwconfError:  # unreadable to the client itself (pi's JSON has no /* */): not grown
-            for path, raw in ungrown:
-                path.write_bytes(raw)
+                plan_apply(client, profile, env)
+                break
+            except GwconfError:  # unreadable to the client itself (pi's JSON has no /* */): not grown
+                for path, raw in ungrown:
+                    path.write_bytes(raw)
         try:
             plan_apply(client, profile, env)
         except GwconfError as exc:
