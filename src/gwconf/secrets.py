@@ -72,7 +72,7 @@ _NOT_HEX = {code: " " for code in range(128) if chr(code) not in "0123456789abcd
 # Words that make a name a secret's, and last words that make it a name *about* one.
 SECRET_WORDS = frozenset(
     {"key", "apikey", "token", "secret", "password", "passwd", "passphrase", "auth", "authorization",
-     "credential", "credentials", "pat", "sig", "signature"}
+     "credential", "credentials", "pat", "sig", "signature", "cookie", "jwt"}
 )  # fmt: skip
 _ABOUT = frozenset(
     {"origin", "source", "sources", "env", "var", "variable", "name", "names", "header", "helper",
@@ -88,7 +88,7 @@ _WORDS = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 # a line that may hold a secret's name (``is_secret_name`` decides): only those lines meet the
 # name patterns, so the many other lines of a big diff cost one quick search each
-_HINT_WORDS = ("key", "token", "secret", "pass", "auth", "credential", "pat", "sig")
+_HINT_WORDS = ("key", "token", "secret", "pass", "auth", "credential", "pat", "sig", "cookie", "jwt")
 _HINT = "|".join(_HINT_WORDS)  # searched in the lowered text
 # each compiled on first use, and only for a text that could match it (``redact``)
 _SHAPES_RE, _HEX_RE, _B64_RE, _HINT_RE = (LazyPattern(source) for source in (_SHAPES, _HEX, _B64, _HINT))
@@ -418,6 +418,8 @@ def _may_hint(lowered: str) -> bool:
         or "credential" in lowered
         or "pat" in lowered
         or "sig" in lowered
+        or "cookie" in lowered
+        or "jwt" in lowered
     )
 
 

@@ -327,6 +327,8 @@ _SECRET = "Zq7mPw4XrT9vLk2Nab"  # no known shape: only a name or the data can te
         # an address's user part: a token alone, a password holding a raw "@"
         (f"https://{_SECRET}@gw.corp.example/v1", "https://…2Nab@gw.corp.example/v1"),
         (f"https://bob:p@{_SECRET}@gw.corp.example/v1", "https://bob:…2Nab@gw.corp.example/v1"),
+        # a cookie and a JWT by name
+        (f'"Cookie": "sess={_SECRET}"', '"Cookie": "…2Nab"'),
         # left as they are: references, prose, a plain user name
         ("export GWCONF_API_KEY=$MY_KEY", "export GWCONF_API_KEY=$MY_KEY"),
         ("# key: the key you got from the gateway", "# key: the key you got from the gateway"),
