@@ -768,3 +768,38 @@ def test_init_shows_a_link_only_apps_steps_instead_of_verifying_it(gwconf, home,
     assert "already points at this profile" not in result.stdout
     assert "gwconf link cherry-studio --open" in result.stdout
     assert "codex          ok" in result.stdout and "cherry-studio  Cherry Studio has no" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "name"),
+    [
+        ("https://gw.example.com/v1", "example"),
+        ("https://gw.example.co.uk/v1", "example"),  # was "co" (the newcomer sweep)
+        ("https://llm.company.com.cn/v1", "company"),  # was "com"
+        ("http://127.0.0.1:4000/v1", "local"),
+        ("https://x.co/v1", "x"),
+    ],
+)
+def test_the_default_profile_name_is_the_gateways_company(url: str, name: str) -> None:
+    from gwconf.cli.init import _default_name
+
+    assert _default_name(url) == name
+
+
+def test_a_dumb_terminal_gets_no_colour(monkeypatch) -> None:
+    """TERM=dumb (Emacs' shell, some CI logs) showed the colour codes raw (the newcomer sweep)."""
+    import io
+    import sys
+
+    from gwconf.cli import _output
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert _output.use_colour() is True
+    monkeypatch.setenv("TERM", "dumb")
+    assert _output.use_colour() is False

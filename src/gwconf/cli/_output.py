@@ -80,7 +80,7 @@ def fit(text: str, err: bool = False) -> str:
 
 
 def use_colour(err: bool = False) -> bool:
-    if os.environ.get("NO_COLOR"):
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":  # a dumb terminal shows codes raw
         return False
     stream = sys.stderr if err else sys.stdout
     return bool(getattr(stream, "isatty", lambda: False)())

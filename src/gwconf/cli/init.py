@@ -456,6 +456,10 @@ def _ask_which(profile: str, ids: list[str]) -> list[str]:
         _output.err(f"Not among them: {', '.join(unknown)}. Answer y, n, or some of: {' '.join(ids)}")
 
 
+# the second-level names under a country's domain that a company's name comes before
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"})
+
+
 def _default_name(base_url: str) -> str:
     """A name from the gateway's host: ``gw.example.com`` -> ``example``; loopback -> ``local``."""
     from urllib.parse import urlsplit
@@ -464,6 +468,8 @@ def _default_name(base_url: str) -> str:
     if host in ("localhost", "::1") or host.replace(".", "").isdigit():
         return "local"
     labels = [p for p in host.split(".") if p not in ("www", "api", "gw", "gateway", "llm", "ai")]
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
+        labels = labels[:-1]  # gw.example.co.uk: "example", not "co" (the newcomer sweep)
     word = labels[-2] if len(labels) >= 2 else (labels[0] if labels else "gateway")
     return "".join(ch for ch in word if ch.isalnum() or ch in "-_")[:40] or "gateway"
 
