@@ -803,3 +803,23 @@ def test_a_dumb_terminal_gets_no_colour(monkeypatch) -> None:
     assert _output.use_colour() is True
     monkeypatch.setenv("TERM", "dumb")
     assert _output.use_colour() is False
+
+
+@pytest.mark.skipif(not Path("/dev/ptmx").exists(), reason="needs a pseudo-terminal")
+def test_init_on_a_terminal_asks_again_after_a_bad_address_or_an_empty_key(home, gateway, bare_path) -> None:
+    """The newcomer sweep: an address without its scheme, or a key of blanks, ended init (exit
+    1) and every answer before it was lost; each is now asked again, with the error shown."""
+    import os
+
+    answers = [
+        ("Gateway base address", gateway.base_url.removeprefix("http://")),  # no scheme
+        ("Gateway base address", gateway.base_url),
+        ("Gateway key", "   "),
+        ("Gateway key", VALID_KEY),
+        ("Model (number or name)", "1"),
+        ("Name for this profile", "work"),
+    ]
+    code, text = run_on_a_terminal(["init", "--no-apply"], answers, {**os.environ, "COLUMNS": "100"})
+    assert answers == [] and code == 0, text
+    assert text.count("gwconf: error:") == 2 and "the key is empty" in text
+    assert "Saved profile 'work' (active)" in text and VALID_KEY not in text

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from gwconf.cli import _common, _output
 from gwconf.errors import ExitCode, GwconfError, ProfileError, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 @click.command(
@@ -217,22 +220,38 @@ def _gateway_and_key(
     """The unsaved profile from the options or the answers, and its key as resolved now."""
     from gwconf.profiles import Profile
 
-    if not base_url:
+    if base_url:
+        base = _common.base_address(base_url)
+    else:  # asked again until it is an address (a typo ended init, every answer lost)
         _output.out("gwconf points your AI clients at one model gateway. First, the gateway.")
-        base_url = click.prompt("Gateway base address (e.g. https://gw.example.com/v1)").strip()
-    base = _common.base_address(base_url)
+        base = _asked_until_good(
+            lambda: _common.base_address(
+                click.prompt("Gateway base address (e.g. https://gw.example.com/v1)").strip()
+            )
+        )
     key: str | None = None
     if key_stdin and not sys.stdin.isatty():
-        key = sys.stdin.readline().rstrip("\r\n")
+        key = _common.checked_key(sys.stdin.readline().rstrip("\r\n"), "Give the key again.")
     elif key_stdin or not sources:
-        key = click.prompt("Gateway key (input hidden)", hide_input=True).strip()
-    if key is not None:
-        key = _common.checked_key(key, "Give the key again.")
+        key = _asked_until_good(
+            lambda: _common.checked_key(
+                click.prompt("Gateway key (input hidden)", hide_input=True).strip(), "Give the key again."
+            )
+        )
     name = profile_name or _default_name(base)
     profile = Profile(name=name, base_url=base, model=model, key=key, key_env=key_env, key_cmd=key_cmd)
     resolved = profile.resolve_key(env)
     _output.remember_key(resolved)
     return profile, resolved
+
+
+def _asked_until_good(ask: Callable[[], str]) -> str:
+    """``ask()``'s answer, asked again after each one refused (the error shown)."""
+    while True:
+        try:
+            return ask()
+        except GwconfError as exc:
+            _output.print_error(exc)
 
 
 def _try_chat(profile: Any, listed: Any, key: str, timeout: float) -> int | None:
