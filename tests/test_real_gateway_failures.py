@@ -418,3 +418,12 @@ def test_a_403_saying_the_key_is_invalid_is_a_rejected_key() -> None:
     body = {"error": {"message": "Invalid API key provided", "type": "invalid_request_error", "code": None}}
     result = _probe(Canned(403, json.dumps(body)))
     assert result.verdict == "key_rejected" and "valid but" not in result.detail, result
+
+
+def test_a_redirect_to_https_says_to_write_https() -> None:
+    """The hostile-gateway sweep: a plain-http address redirected to https got "(a login page?)"
+    and no word of https."""
+    with Canned(308, "", {"Location": "https://127.0.0.1/v1/chat/completions"}) as answer:
+        result = gw.probe("chat", answer.url + "/v1", KEY, "gpt-4o", timeout=5)
+    assert result.verdict == "base_wrong" and result.remedy is not None, result
+    assert "write its address with https://" in result.remedy

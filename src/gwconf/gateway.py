@@ -704,12 +704,23 @@ def classify(result: Probe, raw: bytes, content_type: str, location: str | None,
         return _succeeded(result, status, text, content_type, html, data, key)
     if 300 <= status < 400:
         where = f" to {location}" if location else ""
+        if location and _to_https(result.url, location):  # a server redirecting plain http
+            result.remedy = "The gateway redirects to https://: write its address with https://."
         return _fail(
             result, "base_wrong", text, key,
             f"HTTP {status}: redirected{where} (a login page?). API endpoints do not redirect; gwconf does "
             "not follow redirects, so the key went nowhere else.",
         )  # fmt: skip
     return _refused(result, status, f"HTTP {status}", text, html, data, key)
+
+
+def _to_https(url: str, location: str) -> bool:
+    """Whether ``location`` is ``url`` itself over https (a server sending plain http there)."""
+    return (
+        url.startswith("http://")
+        and urlsplit(location).hostname == urlsplit(url).hostname
+        and (location.startswith("https://"))
+    )
 
 
 def _succeeded(
