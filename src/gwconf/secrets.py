@@ -585,7 +585,15 @@ def mask_fragments(text: str, secrets: list[str]) -> str:
     two lines (a YAML backslash continuation, a TOML multi-line string), and a diff then shows
     each line's piece of it, which neither the key's spellings nor a pattern meets. Every whole
     one is masked first: two keys may share a piece (``-0123456789abcd``), and a piece of one cut
-    out of the other made the output depend on the order of ``secrets``."""
+    out of the other made the output depend on the order of ``secrets``. A secret of several lines
+    (a YAML block scalar, a multi-line ``.env`` value) is taken line by line: masked whole, it
+    joined the diff's lines into one the file does not hold (the round's sweep)."""
+    secrets = [
+        piece
+        for secret in secrets
+        for piece in (secret.splitlines() if "\n" in secret or "\r" in secret else [secret])
+        if len(piece.strip()) >= 8
+    ]
     for secret in secrets:
         text = text.replace(secret, mask(secret))  # whole: its last four, as ``redact`` shows it
     for secret in secrets:

@@ -414,3 +414,13 @@ def test_a_yaml_value_its_tag_cannot_build_is_a_parse_error_not_a_crash(
         assert f"~/.aider.conf.yml:2:17: the value tagged {tag} cannot be read as one" in result.output
         assert "rt9vlk2n" not in result.output.lower()
     assert invoke("apply", "aider", "--profile", str(profile)).exit_code == 1
+
+
+def test_a_secret_of_several_lines_is_masked_line_by_line_in_a_diff() -> None:
+    """A YAML block scalar or a multi-line .env value under a secret's name: masked whole, the
+    diff's lines were joined into one the file does not hold (the secrets sweep)."""
+    from gwconf.secrets import mask_fragments
+
+    secret = "Zq7mPw4XrT9vLk2Nab\nQm9vLk2NzX8wPq4RtY\n"
+    diff = "-key: |\n-  Zq7mPw4XrT9vLk2Nab\n-  Qm9vLk2NzX8wPq4RtY\n+model: x"
+    assert mask_fragments(diff, [secret]) == "-key: |\n-  …2Nab\n-  …4RtY\n+model: x"
