@@ -99,3 +99,23 @@ def test_which_is_shutils_which(
         )
         env = Env(home=root, platform="linux", environ={"PATH": path}, cwd=root / "0")
         assert env.which(program) == shutil.which(program, path=path)
+
+
+def test_an_empty_or_relative_home_is_refused_before_anything_is_read(monkeypatch, tmp_path) -> None:
+    """The filesystem sweep: HOME='' made the home "/" (a root run wrote /.codex), and a relative
+    HOME was recorded relative in the ledger (another folder's files for the next command)."""
+    from tests.conftest import invoke
+
+    work = tmp_path / "somewhere"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    real = os.environ["HOME"]
+    try:
+        for home, said in (("", "HOME is empty"), ("rel/home", "HOME is relative (rel/home)")):
+            os.environ["HOME"] = home
+            for args in (("status",), ("apply", "codex", "--profile", "example")):
+                result = invoke(*args)
+                assert result.exit_code == 2 and said in result.stderr, (home, args, result)
+    finally:
+        os.environ["HOME"] = real
+    assert not any(work.iterdir())

@@ -95,6 +95,17 @@ class Env:
     def current(cls) -> Env:
         environ = dict(os.environ)
         platform = _platform()
+        given = environ.get("HOME")
+        if not platform.startswith("win") and given is not None and not os.path.isabs(given):
+            # HOME='' made the home "/" (files written to /.codex as root); a relative one was
+            # recorded relative in the ledger, another folder's files for the next command
+            from gwconf.errors import UsageError
+
+            what = "empty" if not given else f"relative ({given})"
+            raise UsageError(
+                f"HOME is {what}: gwconf cannot tell where the clients' files are.",
+                'Set HOME to your home folder\'s absolute path (export HOME="/home/you"), then run again.',
+            )
         home = HomePath(home_folder(environ, platform))
         return cls(home=home, platform=platform, environ=environ, cwd=HomePath(working_folder(environ)))
 
