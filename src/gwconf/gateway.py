@@ -469,21 +469,22 @@ def read_body(response: Any, limit: int, deadline: Deadline) -> tuple[bytes, str
     except Exception:
         if not packed:
             raise
-        # cut off after some of the body: what came is the answer's (the caller sees the rest)
+        # cut off after some of the body (the deadline, a reset): the status and what came are
+        # the answer's; the caller tells a deadline apart
     body = bytes(packed[:limit])
     for coding in reversed(codings):  # the last one applied comes off first
         if coding in ("gzip", "x-gzip"):
-            formats = [zlib.MAX_WBITS | 16]
+            wrappings = [zlib.MAX_WBITS | 16]
         elif coding == "deflate":  # zlib's wrapping, or (as some servers send it) raw deflate
-            formats = [zlib.MAX_WBITS, -zlib.MAX_WBITS]
+            wrappings = [zlib.MAX_WBITS, -zlib.MAX_WBITS]
         else:
             return body, f"{coding}: an encoding gwconf did not ask for"
-        for n, wbits in enumerate(formats, 1):
+        for n, wbits in enumerate(wrappings, 1):
             try:
                 body = zlib.decompressobj(wbits).decompress(body, limit)
                 break
             except zlib.error as exc:
-                if n == len(formats):
+                if n == len(wrappings):
                     return b"", f"{coding}: {exc}"
     return body, None
 
@@ -641,8 +642,9 @@ def second_look(request: Request, result: Probe, timeout: float) -> None:
     """Ask ``GET {base}/models`` with the same key; a 200 list there means the gateway accepts the
     key at this address, so a 401 or 404 from the completion is the gateway's route for the model.
 
-    Nothing here reads a gateway's wording: only the status and the list's shape. A list that the
-    gateway also gives without any key says nothing about the key; then the verdict stands.
+    Nothing here reads a gateway's wording but a 404's that names the path itself as unknown
+    (``_NO_ROUTE_WORDS``): the status and the list's shape decide. A list that the gateway also
+    gives without any key, or with a made-up one, says nothing about the key; the verdict stands.
     """
     from gwconf import models
 
