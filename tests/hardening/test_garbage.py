@@ -28,7 +28,8 @@ WHERE = {
     "jsonc": (
         "gemini-cli",
         ".gemini/settings.json",
-        '// mine\n{\n  "theme": "dark", /* c */\n  "a": [1, 2,],\n}\n',
+        # comments, no trailing comma: Gemini CLI reads JSON with comments only (5801e56)
+        '// mine\n{\n  "theme": "dark", /* c */\n  "a": [1, 2]\n}\n',
     ),
     "json5": (
         "openclaw",
