@@ -38,6 +38,8 @@ class FileResult:
 
     @functools.cached_property
     def diff(self) -> str:
+        from gwconf.secrets import names_a_secret_container
+
         text = self.change.diff()
         replaced = _replaced_secrets(self.change)
         if replaced:  # a key the file wrote over two lines shows its second one whole
@@ -49,7 +51,9 @@ class FileResult:
         stored = _stored_keys(self.change) if self.change.file.key_store else []
         # (the data before the change: what it adds is gwconf's own, or, for a restore, the
         # managed values _replaced_secrets has; walking both was twice the cost)
-        stored += _named_secrets(self.change.before_data)
+        before = self.change.snapshot.data
+        if before and names_a_secret_container(before.decode("utf-8", "replace"), self.change.file.format):
+            stored += _named_secrets(self.change.before_data)
         if stored:
             from gwconf.secrets import redact
 
