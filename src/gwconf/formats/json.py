@@ -315,6 +315,12 @@ def block_comment_at(text: str) -> tuple[int, int] | None:
     return None
 
 
+# a comma, blanks, then "}", "]" or a comment: what any trailing comma is followed by (one in a
+# string matches too, and a comment may lead on to a value; ``_find_masks`` then decides),
+# searched in C first; linear (a comment's end looked for after each comma was quadratic)
+_MAY_TRAIL = lazy(r",\s*+(?:[}\]]|/[/*])")
+
+
 def strict_json_problem(text: str) -> tuple[int, int, str] | None:
     """Where a file read as ``JSON.parse(stripJsonComments(text))`` fails though gwconf's JSONC
     reader takes it: a byte-order mark, or the first trailing comma (line, column, what); None
@@ -322,7 +328,7 @@ def strict_json_problem(text: str) -> tuple[int, int, str] | None:
     refuse to start while status said all was well)."""
     if text.startswith("\ufeff"):
         return 1, 1, "a byte-order mark"
-    if "," not in text:
+    if not _MAY_TRAIL.search(text):  # no comma before a closer, blanks and comments between
         return None
     for start, _ in _find_masks(text):
         if text.startswith(",", start):
