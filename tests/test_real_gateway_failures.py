@@ -427,3 +427,21 @@ def test_a_redirect_to_https_says_to_write_https() -> None:
         result = gw.probe("chat", answer.url + "/v1", KEY, "gpt-4o", timeout=5)
     assert result.verdict == "base_wrong" and result.remedy is not None, result
     assert "write its address with https://" in result.remedy
+
+
+def test_a_key_echoed_with_every_character_escaped_is_masked(home: Path, tmp_path: Path) -> None:
+    key = "sk-Ab1Cd2Ef3Gh4Ij5kLm6nOp7qRs8tUv9"
+    spelled = "".join(f"\\u{ord(c):04x}" for c in key)
+    with Canned(401, '{"error": {"message": "Invalid key ' + spelled + '"}}') as answer:
+        profile = tmp_path / "p.toml"
+        profile.write_text(f'base_url = "{answer.url}/v1"\nmodel = "gpt-4o"\nkey = "{key}"\n')
+        result = invoke("verify", "--profile", str(profile), "--timeout", "5")
+    assert result.exit_code == 3 and "\\u0073\\u006b" not in result.output, result.output
+
+
+def test_https_to_a_plain_http_port_says_to_write_http() -> None:
+    """The newcomer sweep: the TLS error alone (WRONG_VERSION_NUMBER) named no way out."""
+    with Canned(200, "{}") as answer:
+        result = gw.probe("chat", answer.url.replace("http://", "https://") + "/v1", KEY, "gpt-4o", timeout=5)
+    assert result.verdict == "unreachable" and result.remedy is not None, result
+    assert "speaks plain http: write the address with http://" in result.remedy

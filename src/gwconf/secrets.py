@@ -364,6 +364,8 @@ def encodings(key: str) -> set[str]:
         forms.add(key.replace("+", " "))
     if key.startswith("sk-") and len(key) >= 3 + 16:
         forms.update(encodings(key[3:]))
+    forms.add("".join(f"\\u{ord(c):04x}" for c in key))  # each character \u-escaped (an echo
+    # a gateway made so: cut only by the body's trim, the hostile-gateway sweep)
     return {f for f in forms if len(f) >= 4}
 
 
