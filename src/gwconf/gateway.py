@@ -431,6 +431,10 @@ def _send(request: Request, result: Probe, timeout: float) -> Probe:
             result.detail = _network_detail(exc, urlsplit(request.url).hostname or "")
             if _is_certificate_failure(exc):
                 result.remedy = PRIVATE_CA_REMEDY
+            elif request.url.startswith("https:") and "wrong_version_number" in str(exc).lower():
+                # a TLS hello answered in plain http (the newcomer sweep: the error alone named
+                # no way out)
+                result.remedy = "The server on that port speaks plain http: write the address with http://."
             result.remedy = _with_proxy_note(result.remedy)
         return result
     result.latency_ms = _ms(started)
