@@ -291,3 +291,16 @@ def test_gwconfs_own_paths_in_states_a_user_left_are_named_not_reported_as_bugs(
     assert listed.exit_code == 0 and "unexpected error" not in listed.output, listed
     result = gwconf("apply", "codex")
     assert "~/.codex/config.toml: its path goes through a symlink loop." in result.stderr, result
+
+
+def test_a_lock_that_links_into_a_missing_folder_is_named(gwconf, home, profile, tmp_path: Path) -> None:
+    state = tmp_path / "gwconf" / "state"
+    lock = state / "gwconf.lock"
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(tmp_path / "nowhere" / "gwconf.lock")
+    result = gwconf("apply", "codex")
+    assert result.exit_code == 1 and "unexpected error" not in result.output, result
+    assert (
+        f"{lock}: is a link to {tmp_path / 'nowhere' / 'gwconf.lock'}, which cannot be created."
+        in result.stderr
+    )

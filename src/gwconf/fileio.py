@@ -1087,7 +1087,15 @@ def exclusive_lock(lock_path: Path, timeout: float = 30.0) -> Iterator[None]:
 def _locked(lock_path: Path, timeout: float) -> Iterator[None]:
     make_private_dirs(lock_path.parent)
     _refuse_root_creating(lock_path)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except FileNotFoundError:
+        if not os.path.islink(lock_path):
+            raise
+        raise WriteRefused(  # a link into a folder that is gone (the filesystem sweep: a bug report)
+            f"{lock_path}: is a link to {os.readlink(lock_path)}, which cannot be created.",
+            "Remove the link (gwconf makes its lock file itself), then run the command again.",
+        ) from None
     try:
         started = time.monotonic()
         deadline = started + timeout
