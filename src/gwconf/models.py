@@ -162,8 +162,8 @@ def fetch(
         result.remedy = fix("Give the model by name", "--model MODEL")
         return result
     text = gateway.decoded(raw)
+    data = gateway.json_body(text) if status == 200 else None
     if status == 200:
-        data = gateway.json_body(text)
         listed = _ids_of(data)
         if listed is not None:
             result.ids, result.unusable = listed
@@ -176,11 +176,8 @@ def fetch(
     probe = gateway.Probe(
         wire="chat", url=url, key_mask=result.key_mask, model=None, verdict="ok", status=status
     )
-    data = gateway.json_body(text) if status == 200 else None
-    if gateway.carries_error(data):  # an error sent as a 200: one-api's {"code": 401, ...}
-        said = "HTTP 200, but the body is an error"
-        gateway._refused(probe, gateway._implied_status(data), said, text, False, data, key)
-    elif status == 200:  # JSON without a model list, or a web page
+    # an error sent as a 200 (one-api's {"code": 401, ...}) is classify's, as any other answer
+    if status == 200 and not gateway.carries_error(data):  # JSON without a model list, or a web page
         gateway._fail(
             probe,
             "base_wrong" if gateway._is_html(text, content_type) else "malformed",
