@@ -319,7 +319,7 @@ def parse_profile(text: str, source: str, name: str, parsed: ParsedTexts | None 
     if "name" in data and not binding.valid_name(data["name"]):  # a shared file's name names files
         raise ProfileError(
             f"{source}: name {data['name']!r} is not allowed.",
-            "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+            NAME_RULE,
         )
     normalized = urls.normalize_base_url(data["base_url"])
     sources = [k for k in ("key", "key_env", "key_cmd", "key_keyring") if k in data]
@@ -546,11 +546,14 @@ def _toml_position(message: str) -> tuple[int | None, int | None]:
     return (int(match.group(1)), int(match.group(2))) if match else (None, None)
 
 
+NAME_RULE = "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit."
+
+
 def validate_name(name: str) -> str:
     if not binding.valid_name(name or ""):
         raise ProfileError(
             f"profile name {name!r} is not allowed.",
-            "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+            NAME_RULE,
         )
     return name
 
